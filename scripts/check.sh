@@ -1,0 +1,37 @@
+#!/usr/bin/env bash
+# `npm test`: everything CI checks, in order, failing fast.
+#   1. buf lint
+#   2. buf breaking against the latest v* release tag, when one exists
+#   3. gen drift: regenerate and fail on any difference in gen/src or docs/tools.md
+#   4. tsc --noEmit for every workspace
+#   5. vitest
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+step() { printf '\n== %s\n' "$*"; }
+
+step "buf lint"
+buf lint
+
+step "buf breaking"
+tag=$(git tag --list 'v*' --sort=-v:refname 2>/dev/null | head -n 1 || true)
+if [ -n "$tag" ]; then
+  echo "against release $tag"
+  buf breaking --against ".git#tag=${tag}"
+else
+  echo "no v* release tag yet: nothing to compare against"
+fi
+
+step "gen drift"
+bash scripts/check-gen.sh
+
+step "typecheck"
+for ws in gen sdk runtime-backend runtime-extension examples; do
+  if [ -f "$ws/tsconfig.json" ]; then
+    echo "tsc -p $ws"
+    tsc --noEmit -p "$ws"
+  fi
+done
+
+step "vitest"
+vitest run "$@"

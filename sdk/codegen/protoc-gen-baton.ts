@@ -1,0 +1,613 @@
+/**
+ * protoc-gen-baton: turns a tool catalog in proto into everything the runtimes need.
+ *
+ * A catalog is a message carrying `option (baton.v1.catalog)` whose single oneof lists the
+ * tools: each case's field name is the snake_case tool name, its message is the tool's params
+ * (carrying `option (baton.v1.tool)`), and the message named by `catalog.results` has a oneof
+ * with a result per tool under the same case name. For each proto file holding a catalog the
+ * plugin emits `<file>_baton.ts`: the catalog data, JSON Schemas, OpenAI (Responses and Chat
+ * Completions) tools, Gemini function declarations, the snake_case↔camelCase maps and handler
+ * map types derived from the oneof. With the option `docs` it emits `<file>.md` instead.
+ *
+ * Custom options are read through the extension descriptors in the request itself, so the
+ * plugin never imports generated code and works on any proto that imports baton/v1/options.proto.
+ */
+import {
+  type DescEnum,
+  type DescExtension,
+  type DescField,
+  type DescFile,
+  type DescMessage,
+  type DescOneof,
+  getOption,
+  hasOption,
+  ScalarType,
+} from "@bufbuild/protobuf";
+import { createEcmaScriptPlugin, type GeneratedFile, getComments, runNodeJs, type Schema } from "@bufbuild/protoplugin";
+import { realpathSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+import type { JsonSchema } from "../src/contract/json-schema.js";
+import { modelEnumName, modelEnumValues } from "../src/contract/names.js";
+
+export type { JsonSchema };
+
+/** Gemini's OpenAPI-subset Schema, as `@google/genai` types it (64-bit counts as strings). */
+export interface GeminiSchema {
+  type: "OBJECT" | "ARRAY" | "STRING" | "INTEGER" | "NUMBER" | "BOOLEAN";
+  description?: string;
+  properties?: Record<string, GeminiSchema>;
+  required?: string[];
+  items?: GeminiSchema;
+  enum?: string[];
+  format?: string;
+  minimum?: number;
+  maximum?: number;
+  minLength?: string;
+  maxLength?: string;
+  minItems?: string;
+  maxItems?: string;
+  default?: unknown;
+}
+
+/** One tool as the plugin understands it. */
+export interface ToolModel {
+  name: string;
+  case: string;
+  title: string;
+  description: string;
+  side: "client" | "backend";
+  risk: "read_only" | "mutating" | "irreversible";
+  params: DescMessage;
+  result: DescMessage;
+  parameters: JsonSchema;
+}
+
+/** One catalog: the call message, its result message and its tools in declaration order. */
+export interface CatalogModel {
+  call: DescMessage;
+  result: DescMessage;
+  oneof: DescOneof;
+  tools: ToolModel[];
+}
+
+interface Options {
+  docs: boolean;
+}
+
+const SIDES = ["", "client", "backend"] as const;
+const RISKS = ["", "read_only", "mutating", "irreversible"] as const;
+const INT32 = { minimum: -2147483648, maximum: 2147483647 };
+const UINT32 = { minimum: 0, maximum: 4294967295 };
+const UINT64 = { minimum: 0 };
+
+/** The three Baton option extensions, found among the request's files. */
+interface Extensions {
+  tool: DescExtension;
+  catalog: DescExtension;
+  field: DescExtension;
+}
+
+/** The constraint values of `(baton.v1.field)`, as the dynamic message exposes them. */
+interface Constraints {
+  description: string;
+  required: boolean;
+  minimum?: number;
+  maximum?: number;
+  minLength?: number;
+  maxLength?: number;
+  maxItems?: number;
+  defaultJson: string;
+}
+
+function findExtensions(files: readonly DescFile[]): Extensions | undefined {
+  const byName = new Map<string, DescExtension>();
+  const walk = (exts: readonly DescExtension[]) => exts.forEach((e) => byName.set(e.typeName, e));
+  for (const file of files) {
+    walk(file.extensions);
+  }
+  const tool = byName.get("baton.v1.tool");
+  const catalog = byName.get("baton.v1.catalog");
+  const field = byName.get("baton.v1.field");
+  return tool && catalog && field ? { tool, catalog, field } : undefined;
+}
+
+/** Collapses a proto comment into one model-facing paragraph. */
+export function commentText(text: string | undefined): string {
+  return (text ?? "")
+    .split("\n")
+    .map((line) => line.trim())
+    .filter((line) => line.length > 0)
+    .join(" ");
+}
+
+function constraintsOf(field: DescField, ext: Extensions): Constraints | undefined {
+  if (!hasOption(field, ext.field)) {
+    return undefined;
+  }
+  return getOption(field, ext.field) as unknown as Constraints;
+}
+
+function fieldDescription(field: DescField, c: Constraints | undefined): string {
+  return c?.description || commentText(getComments(field).leading);
+}
+
+/** Builds the model-facing JSON Schema of a message; `errors` collects what codegen rejects. */
+class SchemaBuilder {
+  constructor(
+    private readonly ext: Extensions,
+    private readonly errors: string[],
+  ) {}
+
+  message(desc: DescMessage, stack: string[] = []): JsonSchema {
+    if (stack.includes(desc.typeName)) {
+      this.errors.push(`${desc.typeName} is recursive; tool parameters must be finite trees.`);
+      return { type: "object" };
+    }
+    const properties: Record<string, JsonSchema> = {};
+    const required: string[] = [];
+    for (const field of desc.fields) {
+      const c = constraintsOf(field, this.ext);
+      const schema = this.field(field, c, [...stack, desc.typeName]);
+      const description = fieldDescription(field, c);
+      if (!description) {
+        this.errors.push(
+          `${desc.typeName}.${field.name} has no description: add a comment above it or (baton.v1.field).description.`,
+        );
+      }
+      const oneof = field.oneof && !isSynthetic(field.oneof) ? field.oneof : undefined;
+      const note = oneof ? ` Set at most one of: ${oneof.fields.map((f) => f.name).join(", ")}.` : "";
+      properties[field.name] = { description: description + note, ...schema };
+      if (c?.required) {
+        required.push(field.name);
+      }
+    }
+    return {
+      type: "object",
+      properties,
+      ...(required.length > 0 ? { required } : {}),
+      additionalProperties: false,
+    };
+  }
+
+  private field(field: DescField, c: Constraints | undefined, stack: string[]): JsonSchema {
+    const where = `${field.parent.typeName}.${field.name}`;
+    let schema: JsonSchema;
+    switch (field.fieldKind) {
+      case "scalar":
+        schema = this.item(where, { scalar: field.scalar }, c, stack);
+        break;
+      case "enum":
+        schema = this.item(where, { enum: field.enum }, c, stack);
+        break;
+      case "message":
+        schema = this.item(where, { message: field.message }, c, stack);
+        break;
+      case "list": {
+        const items =
+          field.listKind === "scalar"
+            ? this.item(where, { scalar: field.scalar }, c, stack)
+            : field.listKind === "enum"
+              ? this.item(where, { enum: field.enum }, c, stack)
+              : this.item(where, { message: field.message }, c, stack);
+        schema = { type: "array", items, ...(c?.maxItems !== undefined ? { maxItems: c.maxItems } : {}) };
+        break;
+      }
+      case "map": {
+        const value =
+          field.mapKind === "scalar"
+            ? this.item(where, { scalar: field.scalar }, c, stack)
+            : field.mapKind === "enum"
+              ? this.item(where, { enum: field.enum }, c, stack)
+              : this.item(where, { message: field.message }, c, stack);
+        schema = { type: "object", additionalProperties: value };
+        break;
+      }
+    }
+    if (c?.defaultJson) {
+      try {
+        return { ...schema, default: JSON.parse(c.defaultJson) as unknown };
+      } catch {
+        this.errors.push(`${where}: default_json ${JSON.stringify(c.defaultJson)} is not valid JSON.`);
+      }
+    }
+    return schema;
+  }
+
+  /** The schema of one value (a singular field, a list item or a map value). */
+  private item(
+    where: string,
+    kind: { scalar: ScalarType } | { enum: DescEnum } | { message: DescMessage },
+    c: Constraints | undefined,
+    stack: string[],
+  ): JsonSchema {
+    if ("enum" in kind) {
+      return { type: "string", enum: modelEnumValues(kind.enum).map(modelEnumName) };
+    }
+    if ("message" in kind) {
+      return this.wellKnown(where, kind.message) ?? this.message(kind.message, stack);
+    }
+    const lengths = {
+      ...(c?.minLength !== undefined ? { minLength: c.minLength } : {}),
+      ...(c?.maxLength !== undefined ? { maxLength: c.maxLength } : {}),
+    };
+    const range = (implicit: { minimum?: number; maximum?: number }) => ({
+      ...((c?.minimum ?? implicit.minimum) !== undefined ? { minimum: c?.minimum ?? implicit.minimum } : {}),
+      ...((c?.maximum ?? implicit.maximum) !== undefined ? { maximum: c?.maximum ?? implicit.maximum } : {}),
+    });
+    switch (kind.scalar) {
+      case ScalarType.STRING:
+        return { type: "string", ...lengths };
+      case ScalarType.BYTES:
+        return { type: "string", format: "byte", ...lengths };
+      case ScalarType.BOOL:
+        return { type: "boolean" };
+      case ScalarType.DOUBLE:
+      case ScalarType.FLOAT:
+        return { type: "number", ...range({}) };
+      case ScalarType.INT32:
+      case ScalarType.SINT32:
+      case ScalarType.SFIXED32:
+        return { type: "integer", ...range(INT32) };
+      case ScalarType.UINT32:
+      case ScalarType.FIXED32:
+        return { type: "integer", ...range(UINT32) };
+      case ScalarType.UINT64:
+      case ScalarType.FIXED64:
+        return { type: "integer", ...range(UINT64) };
+      default:
+        return { type: "integer", ...range({}) };
+    }
+  }
+
+  private wellKnown(where: string, desc: DescMessage): JsonSchema | undefined {
+    switch (desc.typeName) {
+      case "google.protobuf.Timestamp":
+        return { type: "string", format: "date-time" };
+      case "google.protobuf.Duration":
+        return { type: "string", description: 'A duration in seconds with an "s" suffix, like "1.5s".' };
+      case "google.protobuf.Any":
+      case "google.protobuf.Struct":
+      case "google.protobuf.Value":
+      case "google.protobuf.ListValue":
+        this.errors.push(`${where}: ${desc.typeName} cannot be described to a model; use a typed message.`);
+        return { type: "object" };
+      default:
+        return undefined;
+    }
+  }
+}
+
+function isSynthetic(oneof: DescOneof): boolean {
+  return oneof.fields.length === 1 && oneof.fields[0]?.proto.proto3Optional === true;
+}
+
+/** Reads every catalog in `file`; problems go to `errors` with the element that has them. */
+export function readCatalogs(file: DescFile, ext: Extensions, errors: string[]): CatalogModel[] {
+  const catalogs: CatalogModel[] = [];
+  const messages: DescMessage[] = [];
+  const walk = (list: readonly DescMessage[]) =>
+    list.forEach((m) => {
+      messages.push(m);
+      walk(m.nestedMessages);
+    });
+  walk(file.messages);
+  const byName = new Map(messages.map((m) => [m.typeName, m]));
+  for (const call of messages) {
+    if (!hasOption(call, ext.catalog)) {
+      continue;
+    }
+    const opt = getOption(call, ext.catalog) as unknown as { results: string };
+    const resultName = opt.results.includes(".") ? opt.results : `${file.proto.package}.${opt.results}`;
+    const result = byName.get(resultName);
+    const oneof = call.oneofs.find((o) => !isSynthetic(o));
+    if (!result) {
+      errors.push(`${call.typeName}: catalog.results names ${resultName}, which is not in ${file.name}.`);
+      continue;
+    }
+    const resultOneof = result.oneofs.find((o) => !isSynthetic(o));
+    if (!oneof || !resultOneof || call.oneofs.length !== 1 || result.oneofs.length !== 1) {
+      errors.push(`${call.typeName} and ${result.typeName} must each have exactly one oneof.`);
+      continue;
+    }
+    const results = new Map(resultOneof.fields.map((f) => [f.name, f]));
+    const builder = new SchemaBuilder(ext, errors);
+    const tools: ToolModel[] = [];
+    for (const field of oneof.fields) {
+      const params = field.message;
+      const resultField = results.get(field.name);
+      results.delete(field.name);
+      if (!params || !resultField?.message) {
+        errors.push(
+          `${call.typeName}.${field.name}: every tool needs a params message and a ${result.typeName} case "${field.name}" with a result message.`,
+        );
+        continue;
+      }
+      if (!hasOption(params, ext.tool)) {
+        errors.push(`${params.typeName} (tool ${field.name}) needs option (baton.v1.tool) with side and risk.`);
+        continue;
+      }
+      const opt = getOption(params, ext.tool) as unknown as {
+        description: string;
+        side: number;
+        risk: number;
+        title: string;
+      };
+      const side = SIDES[opt.side];
+      const risk = RISKS[opt.risk];
+      const description = commentText(opt.description) || commentText(getComments(params).leading);
+      if (!side || !risk) {
+        errors.push(`${params.typeName} (tool ${field.name}): set both side and risk in (baton.v1.tool).`);
+        continue;
+      }
+      if (!description) {
+        errors.push(`${params.typeName} (tool ${field.name}) has no description: add a comment above the message.`);
+      }
+      tools.push({
+        name: field.name,
+        case: field.localName,
+        title: opt.title || field.name.replaceAll("_", " "),
+        description,
+        side,
+        risk,
+        params,
+        result: resultField.message,
+        parameters: builder.message(params),
+      });
+    }
+    for (const extra of results.keys()) {
+      errors.push(`${result.typeName}.${extra} has no matching tool in ${call.typeName}.`);
+    }
+    catalogs.push({ call, result, oneof, tools });
+  }
+  return catalogs;
+}
+
+/** Converts an emitted JSON Schema into Gemini's Schema. */
+export function toGeminiSchema(s: JsonSchema): GeminiSchema {
+  const out: GeminiSchema = { type: (s.type ?? "object").toUpperCase() as GeminiSchema["type"] };
+  if (s.description) out.description = s.description;
+  if (s.enum) out.enum = [...s.enum];
+  if (s.format === "date-time") out.format = s.format;
+  if (s.minimum !== undefined) out.minimum = s.minimum;
+  if (s.maximum !== undefined) out.maximum = s.maximum;
+  if (s.minLength !== undefined) out.minLength = String(s.minLength);
+  if (s.maxLength !== undefined) out.maxLength = String(s.maxLength);
+  if (s.minItems !== undefined) out.minItems = String(s.minItems);
+  if (s.maxItems !== undefined) out.maxItems = String(s.maxItems);
+  if (s.default !== undefined) out.default = s.default;
+  if (s.items) out.items = toGeminiSchema(s.items);
+  if (s.properties) {
+    out.properties = Object.fromEntries(Object.entries(s.properties).map(([k, v]) => [k, toGeminiSchema(v)]));
+  }
+  if (s.required) out.required = [...s.required];
+  return out;
+}
+
+function literal(value: unknown, indent: string): string {
+  return JSON.stringify(value, null, 2).replaceAll("\n", `\n${indent}`);
+}
+
+function generateCatalogTs(f: GeneratedFile, catalog: CatalogModel): void {
+  const { call, result, oneof, tools } = catalog;
+  const camel = (t: ToolModel) => t.case;
+  f.print(f.jsDoc(`JSON Schema of each tool's parameters, as the model sees them.`));
+  for (const t of tools) {
+    f.print("const ", camel(t), "Parameters = ", literal(t.parameters, ""), " as const;");
+  }
+  f.print();
+  f.print(
+    f.jsDoc(
+      `The tool catalog of ${call.typeName}, keyed by the snake_case tool name: description, side, risk,\n` +
+        `params and result schemas, the JSON Schema of the parameters and the field name map.`,
+    ),
+  );
+  f.print(f.export("const", "toolCatalog"), " = {");
+  f.print("  call: ", f.importSchema(call), ",");
+  f.print("  result: ", f.importSchema(result), ",");
+  f.print("  oneof: ", f.string(oneof.localName), ",");
+  f.print("  tools: {");
+  for (const t of tools) {
+    f.print("    ", t.name, ": {");
+    f.print("      name: ", f.string(t.name), ",");
+    f.print("      case: ", f.string(t.case), ",");
+    f.print("      title: ", f.string(t.title), ",");
+    f.print("      description: ", f.string(t.description), ",");
+    f.print("      side: ", f.string(t.side), ",");
+    f.print("      risk: ", f.string(t.risk), ",");
+    f.print("      params: ", f.importSchema(t.params), ",");
+    f.print("      result: ", f.importSchema(t.result), ",");
+    f.print("      parameters: ", camel(t), "Parameters,");
+    f.print("    },");
+  }
+  f.print("  },");
+  f.print("} as const;");
+  f.print();
+  f.print(f.jsDoc("Tool names: snake_case (what the model sees) → camelCase (the oneof case the code switches on)."));
+  f.print(f.export("const", "toolCases"), " = ", literal(Object.fromEntries(tools.map((t) => [t.name, t.case])), ""), " as const;");
+  f.print();
+  f.print(f.jsDoc("Tool names: camelCase oneof case → snake_case model name."));
+  f.print(f.export("const", "toolNames"), " = ", literal(Object.fromEntries(tools.map((t) => [t.case, t.name])), ""), " as const;");
+  f.print();
+  f.print(f.jsDoc("Parameter names per tool (snake_case tool name): snake_case field → camelCase field."));
+  const fieldMap = Object.fromEntries(
+    tools.map((t) => [t.name, Object.fromEntries(t.params.fields.map((fd) => [fd.name, fd.localName]))]),
+  );
+  f.print(f.export("const", "toolFieldNames"), " = ", literal(fieldMap, ""), " as const;");
+  f.print();
+  f.print(f.jsDoc("Function tools for the OpenAI Responses API (`responses.create({ tools })`)."));
+  f.print(f.export("const", "openAiResponsesTools"), " = [");
+  for (const t of tools) {
+    f.print("  { type: \"function\", name: ", f.string(t.name), ", description: ", f.string(t.description), ", parameters: ", camel(t), "Parameters, strict: false },");
+  }
+  f.print("] as const;");
+  f.print();
+  f.print(f.jsDoc("Function tools for OpenAI Chat Completions and compatible servers (`chat.completions.create({ tools })`)."));
+  f.print(f.export("const", "openAiChatTools"), " = [");
+  for (const t of tools) {
+    f.print("  { type: \"function\", function: { name: ", f.string(t.name), ", description: ", f.string(t.description), ", parameters: ", camel(t), "Parameters } },");
+  }
+  f.print("] as const;");
+  f.print();
+  f.print(f.jsDoc("Gemini `FunctionDeclaration`s (`@google/genai`, `config.tools[0].functionDeclarations`)."));
+  f.print(f.export("const", "geminiFunctionDeclarations"), " = [");
+  for (const t of tools) {
+    f.print("  ", literal({ name: t.name, description: t.description, parameters: toGeminiSchema(t.parameters) }, "  "), ",");
+  }
+  f.print("] as const;");
+  f.print();
+  const callShape = f.importShape(call);
+  const resultShape = f.importShape(result);
+  const genMessage = f.import("GenMessage", "@bufbuild/protobuf/codegenv2", true);
+  const initShape = f.import("MessageInitShape", "@bufbuild/protobuf", true);
+  f.print(f.jsDoc("The camelCase case name of every tool, as the oneof spells it."));
+  f.print(f.export("type", "ToolCase"), " = NonNullable<", callShape, "[", f.string(oneof.localName), "][\"case\"]>;");
+  f.print(f.jsDoc("The snake_case name of every tool, as the model spells it."));
+  f.print(f.export("type", "ToolName"), " = (typeof toolNames)[ToolCase];");
+  f.print(f.jsDoc("The params message of tool case K."));
+  f.print(f.export("type", "ToolParams"), "<K extends ToolCase> = Extract<", callShape, "[", f.string(oneof.localName), "], { case: K }>[\"value\"];");
+  f.print(f.jsDoc("The result message of tool case K."));
+  f.print(f.export("type", "ToolResultOf"), "<K extends ToolCase> = Extract<", resultShape, "[", f.string(result.oneofs[0]!.localName), "], { case: K }>[\"value\"];");
+  const union = (side: string) => {
+    const names = tools.filter((t) => t.side === side).map((t) => JSON.stringify(t.case));
+    return names.length > 0 ? names.join(" | ") : "never";
+  };
+  f.print(f.jsDoc("Tools the client (the browser side) executes."));
+  f.print(f.export("type", "ClientToolCase"), " = ", union("client"), ";");
+  f.print(f.jsDoc("Tools the backend executes inline."));
+  f.print(f.export("type", "BackendToolCase"), " = ", union("backend"), ";");
+  f.print(
+    f.jsDoc(
+      "A handler for every tool in `Cases`, keyed by camelCase case name. Derived from the oneof, so a\n" +
+        "tool added to the proto without a handler is a compile error. A handler returns the result\n" +
+        "(or its init shape); throwing is turned into a ToolError by the SDK dispatcher.",
+    ),
+  );
+  f.print(f.export("type", "ToolHandlers"), "<Ctx = void, Cases extends ToolCase = ToolCase> = {");
+  f.print("  [K in Cases]: (params: ToolParams<K>, ctx: Ctx) => Promise<", initShape, "<", genMessage, "<ToolResultOf<K>>>>;");
+  f.print("};");
+  f.print(f.jsDoc("Handlers for every client-side tool."));
+  f.print(f.export("type", "ClientToolHandlers"), "<Ctx = void> = ToolHandlers<Ctx, ClientToolCase>;");
+  f.print(f.jsDoc("Handlers for every backend-side tool."));
+  f.print(f.export("type", "BackendToolHandlers"), "<Ctx = void> = ToolHandlers<Ctx, BackendToolCase>;");
+}
+
+function mdCell(text: string): string {
+  return text.replaceAll("|", "\\|").replaceAll("\n", " ");
+}
+
+function schemaType(s: JsonSchema): string {
+  if (s.type === "array") return `${s.items ? schemaType(s.items) : "any"}[]`;
+  if (s.enum) return s.enum.map((e) => `\`${e}\``).join(" \\| ");
+  return s.type ?? "object";
+}
+
+function schemaLimits(s: JsonSchema): string {
+  const inner = s.type === "array" && s.items ? s.items : s;
+  const parts: string[] = [];
+  if (inner.minimum !== undefined && inner.maximum !== undefined) parts.push(`${inner.minimum}–${inner.maximum}`);
+  else if (inner.minimum !== undefined) parts.push(`≥ ${inner.minimum}`);
+  else if (inner.maximum !== undefined) parts.push(`≤ ${inner.maximum}`);
+  if (inner.minLength !== undefined) parts.push(`min length ${inner.minLength}`);
+  if (inner.maxLength !== undefined) parts.push(`max length ${inner.maxLength}`);
+  if (s.maxItems !== undefined) parts.push(`max ${s.maxItems} items`);
+  if (s.default !== undefined) parts.push(`default ${JSON.stringify(s.default)}`);
+  return parts.join(", ");
+}
+
+function generateCatalogMd(f: GeneratedFile, file: DescFile, catalog: CatalogModel): void {
+  const { tools } = catalog;
+  f.print(`<!-- @generated by protoc-gen-baton from ${file.proto.name}; edit the proto, then run \`npm run gen\`. -->`);
+  f.print();
+  f.print(`# Tool reference: \`${catalog.call.typeName}\``);
+  f.print();
+  f.print(
+    `${tools.length} tools. Names are what the model sees (snake_case); code switches on the camelCase oneof case. ` +
+      "Side says who executes a call; risk drives approval policies.",
+  );
+  f.print();
+  f.print("| tool | case | side | risk | summary |");
+  f.print("|---|---|---|---|---|");
+  for (const t of tools) {
+    const summary = t.description.split(/(?<=\.)\s/)[0] ?? t.description;
+    f.print(`| [\`${t.name}\`](#${t.name}) | \`${t.case}\` | ${t.side} | ${t.risk} | ${mdCell(summary)} |`);
+  }
+  for (const t of tools) {
+    f.print();
+    f.print(`## ${t.name}`);
+    f.print();
+    f.print(`${t.description}`);
+    f.print();
+    f.print(`Side: ${t.side}. Risk: ${t.risk}. Params: \`${t.params.typeName}\`. Result: \`${t.result.typeName}\`.`);
+    f.print();
+    const props = Object.entries(t.parameters.properties ?? {});
+    if (props.length === 0) {
+      f.print("No parameters.");
+    } else {
+      f.print("| parameter | type | required | limits | description |");
+      f.print("|---|---|---|---|---|");
+      for (const [name, s] of props) {
+        const req = t.parameters.required?.includes(name) ? "yes" : "";
+        f.print(`| \`${name}\` | ${schemaType(s)} | ${req} | ${mdCell(schemaLimits(s))} | ${mdCell(s.description ?? "")} |`);
+      }
+    }
+    f.print();
+    f.print("| result field | description |");
+    f.print("|---|---|");
+    for (const field of t.result.fields) {
+      f.print(`| \`${field.name}\` | ${mdCell(commentText(getComments(field).leading))} |`);
+    }
+  }
+}
+
+function generate(schema: Schema<Options>): void {
+  const ext = findExtensions(schema.allFiles);
+  if (!ext) {
+    return;
+  }
+  const errors: string[] = [];
+  for (const file of schema.files) {
+    const catalogs = readCatalogs(file, ext, errors);
+    if (catalogs.length > 1) {
+      errors.push(`${file.name} declares ${catalogs.length} catalogs; put each catalog in its own file.`);
+      continue;
+    }
+    const catalog = catalogs[0];
+    if (!catalog) {
+      continue;
+    }
+    const stem = file.name.replace(/\.proto$/, "");
+    if (schema.options.docs) {
+      generateCatalogMd(schema.generateFile(`${stem.split("/").pop()}.md`), file, catalog);
+    } else {
+      const f = schema.generateFile(`${stem}_baton.ts`);
+      f.preamble(file);
+      generateCatalogTs(f, catalog);
+    }
+  }
+  if (errors.length > 0) {
+    throw new Error(`protoc-gen-baton found ${errors.length} problem(s):\n- ${errors.join("\n- ")}`);
+  }
+}
+
+/** The plugin. `runNodeJs(protocGenBaton)` runs it under protoc or buf. */
+export const protocGenBaton = createEcmaScriptPlugin<Options>({
+  name: "protoc-gen-baton",
+  version: "v0.1.0",
+  parseOptions(raw) {
+    const options: Options = { docs: false };
+    for (const { key, value } of raw) {
+      if (key === "docs" && (value === "" || value === "true")) {
+        options.docs = true;
+      } else {
+        throw new Error(`protoc-gen-baton: unknown option "${key}${value ? `=${value}` : ""}" (known: docs).`);
+      }
+    }
+    return options;
+  },
+  generateTs: generate,
+});
+
+const invokedPath = process.argv[1] ? realpathSync(process.argv[1]) : "";
+if (invokedPath === fileURLToPath(import.meta.url)) {
+  runNodeJs(protocGenBaton);
+}

@@ -1,0 +1,19 @@
+/**
+ * The tool contract at runtime: read a model's tool call into a typed message, dispatch it to
+ * a typed handler, and encode results and errors for the model. Works for Baton's catalog and
+ * for any catalog protoc-gen-baton generates.
+ */
+export { type Catalog, findTool, toolByCase, type ToolRisk, type ToolSide, type ToolSpec } from "./catalog.js";
+export { type AnyToolHandlers, type Dispatched, dispatchToolCall } from "./dispatch.js";
+export type { JsonSchema } from "./json-schema.js";
+export { encodeToolError, encodeToolResult, toModelJson } from "./model-json.js";
+export { modelEnumName, modelEnumValues } from "./names.js";
+export {
+  defaultParseLimits,
+  exampleArgs,
+  type ParsedToolCall,
+  type ParseLimits,
+  parseToolCall,
+} from "./parse-tool-call.js";
+export { type ArgLimits, type ArgProblem, readArgs } from "./read-args.js";
+export { ToolErrorCode, ToolFailure, type ToolFailureDetails, toolError } from "./tool-error.js";

@@ -1,0 +1,10 @@
+import { defineConfig } from "vitest/config";
+
+export default defineConfig({
+  test: {
+    include: ["**/*.test.ts"],
+    exclude: ["**/node_modules/**", "**/testdata/**", "**/.tmp-*/**"],
+    testTimeout: 60_000,
+    hookTimeout: 60_000,
+  },
+});
