@@ -28,6 +28,7 @@ import { realpathSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import type { JsonSchema } from "../src/contract/json-schema.js";
 import { modelEnumName, modelEnumValues } from "../src/contract/names.js";
+import { type ValueKind, valueKind } from "../src/contract/value-kind.js";
 
 export type { JsonSchema };
 
@@ -171,38 +172,13 @@ class SchemaBuilder {
 
   private field(field: DescField, c: Constraints | undefined, stack: string[]): JsonSchema {
     const where = `${field.parent.typeName}.${field.name}`;
-    let schema: JsonSchema;
-    switch (field.fieldKind) {
-      case "scalar":
-        schema = this.item(where, { scalar: field.scalar }, c, stack);
-        break;
-      case "enum":
-        schema = this.item(where, { enum: field.enum }, c, stack);
-        break;
-      case "message":
-        schema = this.item(where, { message: field.message }, c, stack);
-        break;
-      case "list": {
-        const items =
-          field.listKind === "scalar"
-            ? this.item(where, { scalar: field.scalar }, c, stack)
-            : field.listKind === "enum"
-              ? this.item(where, { enum: field.enum }, c, stack)
-              : this.item(where, { message: field.message }, c, stack);
-        schema = { type: "array", items, ...(c?.maxItems !== undefined ? { maxItems: c.maxItems } : {}) };
-        break;
-      }
-      case "map": {
-        const value =
-          field.mapKind === "scalar"
-            ? this.item(where, { scalar: field.scalar }, c, stack)
-            : field.mapKind === "enum"
-              ? this.item(where, { enum: field.enum }, c, stack)
-              : this.item(where, { message: field.message }, c, stack);
-        schema = { type: "object", additionalProperties: value };
-        break;
-      }
-    }
+    const value = this.item(where, valueKind(field), c, stack);
+    const schema: JsonSchema =
+      field.fieldKind === "list"
+        ? { type: "array", items: value, ...(c?.maxItems !== undefined ? { maxItems: c.maxItems } : {}) }
+        : field.fieldKind === "map"
+          ? { type: "object", additionalProperties: value }
+          : value;
     if (c?.defaultJson) {
       try {
         return { ...schema, default: JSON.parse(c.defaultJson) as unknown };
@@ -216,7 +192,7 @@ class SchemaBuilder {
   /** The schema of one value (a singular field, a list item or a map value). */
   private item(
     where: string,
-    kind: { scalar: ScalarType } | { enum: DescEnum } | { message: DescMessage },
+    kind: ValueKind,
     c: Constraints | undefined,
     stack: string[],
   ): JsonSchema {

@@ -2,6 +2,7 @@ import type { DescEnum, DescField, DescMessage, JsonObject, JsonValue } from "@b
 import { ScalarType } from "@bufbuild/protobuf";
 import type { JsonSchema } from "./json-schema.js";
 import { modelEnumName, modelEnumValues } from "./names.js";
+import { type ValueKind, valueKind } from "./value-kind.js";
 import { closest } from "./suggest.js";
 
 /** One thing wrong with a model's arguments, at a path such as `modifiers[1]`. */
@@ -114,6 +115,19 @@ export function readArgs(
   return out;
 }
 
+function readValue(
+  kind: ValueKind,
+  schema: JsonSchema,
+  raw: unknown,
+  path: string,
+  problems: ArgProblem[],
+  limits: ArgLimits,
+): JsonValue | undefined {
+  if ("enum" in kind) return readEnum(kind.enum, raw, path, problems);
+  if ("message" in kind) return readMessage(kind.message, schema, raw, path, problems, limits);
+  return readScalar(kind.scalar, schema, raw, path, problems, limits);
+}
+
 function readField(
   field: DescField,
   schema: JsonSchema,
@@ -122,60 +136,41 @@ function readField(
   problems: ArgProblem[],
   limits: ArgLimits,
 ): JsonValue | undefined {
-  switch (field.fieldKind) {
-    case "scalar":
-      return readScalar(field.scalar, schema, raw, path, problems, limits);
-    case "enum":
-      return readEnum(field.enum, raw, path, problems);
-    case "message":
-      return readMessage(field.message, schema, raw, path, problems, limits);
-    case "list": {
-      if (!Array.isArray(raw)) {
-        problems.push({ path, message: `must be an array, got ${describe(raw)}` });
-        return undefined;
-      }
-      if (schema.maxItems !== undefined && raw.length > schema.maxItems) {
-        problems.push({ path, message: `has ${raw.length} items; at most ${schema.maxItems} allowed` });
-        return undefined;
-      }
-      if (schema.minItems !== undefined && raw.length < schema.minItems) {
-        problems.push({ path, message: `has ${raw.length} items; at least ${schema.minItems} needed` });
-        return undefined;
-      }
-      const items = schema.items ?? {};
-      const out: JsonValue[] = [];
-      raw.forEach((item, i) => {
-        const at = `${path}[${i}]`;
-        const v =
-          field.listKind === "scalar"
-            ? readScalar(field.scalar, items, item, at, problems, limits)
-            : field.listKind === "enum"
-              ? readEnum(field.enum, item, at, problems)
-              : readMessage(field.message, items, item, at, problems, limits);
-        if (v !== undefined) out.push(v);
-      });
-      return out;
+  const kind = valueKind(field);
+  if (field.fieldKind === "list") {
+    if (!Array.isArray(raw)) {
+      problems.push({ path, message: `must be an array, got ${describe(raw)}` });
+      return undefined;
     }
-    case "map": {
-      if (!isPlainObject(raw)) {
-        problems.push({ path, message: `must be an object, got ${describe(raw)}` });
-        return undefined;
-      }
-      const values = typeof schema.additionalProperties === "object" ? schema.additionalProperties : {};
-      const out: JsonObject = {};
-      for (const [k, item] of Object.entries(raw)) {
-        const at = `${path}.${k}`;
-        const v =
-          field.mapKind === "scalar"
-            ? readScalar(field.scalar, values, item, at, problems, limits)
-            : field.mapKind === "enum"
-              ? readEnum(field.enum, item, at, problems)
-              : readMessage(field.message, values, item, at, problems, limits);
-        if (v !== undefined) out[k] = v;
-      }
-      return out;
+    if (schema.maxItems !== undefined && raw.length > schema.maxItems) {
+      problems.push({ path, message: `has ${raw.length} items; at most ${schema.maxItems} allowed` });
+      return undefined;
     }
+    if (schema.minItems !== undefined && raw.length < schema.minItems) {
+      problems.push({ path, message: `has ${raw.length} items; at least ${schema.minItems} needed` });
+      return undefined;
+    }
+    const out: JsonValue[] = [];
+    raw.forEach((item, i) => {
+      const v = readValue(kind, schema.items ?? {}, item, `${path}[${i}]`, problems, limits);
+      if (v !== undefined) out.push(v);
+    });
+    return out;
   }
+  if (field.fieldKind === "map") {
+    if (!isPlainObject(raw)) {
+      problems.push({ path, message: `must be an object, got ${describe(raw)}` });
+      return undefined;
+    }
+    const values = typeof schema.additionalProperties === "object" ? schema.additionalProperties : {};
+    const out: JsonObject = {};
+    for (const [k, item] of Object.entries(raw)) {
+      const v = readValue(kind, values, item, `${path}.${k}`, problems, limits);
+      if (v !== undefined) out[k] = v;
+    }
+    return out;
+  }
+  return readValue(kind, schema, raw, path, problems, limits);
 }
 
 function readMessage(
