@@ -7,6 +7,7 @@
 #   5. vitest
 set -euo pipefail
 cd "$(dirname "$0")/.."
+export PATH="$PWD/node_modules/.bin:$PATH"
 
 step() { printf '\n== %s\n' "$*"; }
 
@@ -34,4 +35,11 @@ for ws in gen sdk runtime-backend runtime-extension examples; do
 done
 
 step "vitest"
-vitest run "$@"
+report=$(mktemp)
+trap 'rm -f "$report"' EXIT
+status=0
+vitest run --reporter=default --reporter=json --outputFile.json="$report" "$@" || status=$?
+# A plain closing line that any CI reader understands.
+node -e 'const r=JSON.parse(require("fs").readFileSync(process.argv[1],"utf8"));
+  console.log(`${r.numPassedTests} passed, ${r.numFailedTests} failed, ${r.numPendingTests + r.numTodoTests} skipped`)' "$report" || true
+exit "$status"
