@@ -3,7 +3,7 @@
  * generated format, and every JSON Schema is valid JSON Schema that matches the proto fields and
  * their (baton.v1.field) constraints — checked against the descriptors, not against the plugin.
  */
-import { type DescField, type DescMessage, getOption, hasOption, ScalarType } from "@bufbuild/protobuf";
+import { create, type DescField, type DescMessage, getOption, hasOption, ScalarType } from "@bufbuild/protobuf";
 import { field as fieldExt, tool as toolExt } from "@baton/gen/baton/v1/options_pb";
 import {
   geminiFunctionDeclarations,
@@ -14,10 +14,11 @@ import {
   toolFieldNames,
   toolNames,
 } from "@baton/gen/baton/v1/tools_baton";
-import { ToolCallSchema, ToolResultSchema } from "@baton/gen/baton/v1/tools_pb";
+import { ClickParamsSchema, HoverParamsSchema, ToolCallSchema, ToolResultSchema } from "@baton/gen/baton/v1/tools_pb";
 import { Ajv } from "ajv";
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
+import { callRisk } from "../src/contract/catalog.js";
 import type { JsonSchema } from "../src/contract/json-schema.js";
 import { modelEnumName, modelEnumValues } from "../src/contract/names.js";
 
@@ -116,6 +117,19 @@ describe("generated tool catalog", () => {
         checkField(f, schema.properties![f.name]!);
       }
     }
+  });
+
+  it("marks the calls whose flag escalates them to irreversible", () => {
+    for (const t of tools) {
+      const flagged = t.params.fields
+        .filter((f) => hasOption(f, fieldExt) && getOption(f, fieldExt).marksIrreversible)
+        .map((f) => f.name);
+      expect("irreversibleFlag" in t ? [t.irreversibleFlag] : []).toEqual(flagged);
+    }
+    const click = toolCatalog.tools.click;
+    expect(callRisk(click, create(ClickParamsSchema, { ref: "e1" }))).toBe("mutating");
+    expect(callRisk(click, create(ClickParamsSchema, { ref: "e1", irreversible: true }))).toBe("irreversible");
+    expect(callRisk(toolCatalog.tools.hover, create(HoverParamsSchema, { ref: "e1" }))).toBe("read_only");
   });
 
   it("gives OpenAI and Gemini the same parameters in their own shapes", () => {

@@ -6,6 +6,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { callRisk } from "../src/contract/catalog.js";
 import { parseToolCall } from "../src/contract/parse-tool-call.js";
 import { type TempGen, tempGen } from "./generate-in-temp.js";
 
@@ -50,6 +51,7 @@ describe("protoc-gen-baton on acme/v1/shop.proto", () => {
           type: "string",
         },
         gift_wrap: { description: "Wrap it. Set at most one of: gift_message, gift_wrap.", type: "boolean" },
+        buy_now: { description: "Buy right away instead of adding.", type: "boolean" },
       },
       required: ["sku"],
       additionalProperties: false,
@@ -84,6 +86,8 @@ describe("protoc-gen-baton on acme/v1/shop.proto", () => {
       "mutating",
       "addToCart",
     ]);
+    expect(add.irreversibleFlag).toBe("buy_now");
+    expect(checkout.irreversibleFlag).toBeUndefined();
     expect([checkout.description, checkout.title, checkout.side, checkout.risk]).toEqual([
       "Pay for everything in the cart. Cannot be undone.",
       "Checkout",
@@ -111,6 +115,7 @@ describe("protoc-gen-baton on acme/v1/shop.proto", () => {
           price_cents: { type: "INTEGER", description: "Price shown, in cents." },
           gift_message: { type: "STRING", description: "A message on the card. Set at most one of: gift_message, gift_wrap." },
           gift_wrap: { type: "BOOLEAN", description: "Wrap it. Set at most one of: gift_message, gift_wrap." },
+          buy_now: { type: "BOOLEAN", description: "Buy right away instead of adding." },
         },
         required: ["sku"],
       },
@@ -140,6 +145,10 @@ describe("protoc-gen-baton on acme/v1/shop.proto", () => {
     expect(value.size).toBe(2);
     expect(value.priceCents).toBe(1999n);
     expect(value.gift).toEqual({ case: "giftWrap", value: true });
+    expect(callRisk(mod.toolCatalog.tools.add_to_cart, value)).toBe("mutating");
+    const now = parseToolCall(mod.toolCatalog, "add_to_cart", { sku: "A-1", buy_now: true });
+    if (!now.ok) throw new Error(now.error.message);
+    expect(callRisk(mod.toolCatalog.tools.add_to_cart, (now.call as any).tool.value)).toBe("irreversible");
     const bad = parseToolCall(mod.toolCatalog, "checkout", { ship_to: { city: "Oslo" } });
     expect(bad.ok ? "" : bad.error.message).toContain('"ship_to.street" is required');
   });
@@ -161,6 +170,7 @@ describe("protoc-gen-baton refuses what it cannot describe", () => {
     ["a result without a tool", catalog("    // a.\n    A a = 1;", "    // a.\n    Out a = 1;\n    // z.\n    Out z = 2;") + tool("A", ""), /bad\.v1\.Result\.z has no matching tool/],
     ["recursive params", catalog("    // a.\n    A a = 1;", "    // a.\n    Out a = 1;") + tool("A", "  // Self.\n  A self = 1;"), /bad\.v1\.A is recursive/],
     ["untyped params", catalog("    // a.\n    A a = 1;", "    // a.\n    Out a = 1;") + tool("A", "  // Anything.\n  google.protobuf.Struct blob = 1;"), /bad\.v1\.A\.blob: google\.protobuf\.Struct cannot be described/],
+    ["a non-bool irreversible flag", catalog("    // a.\n    A a = 1;", "    // a.\n    Out a = 1;") + tool("A", '  // N.\n  string n = 1 [(baton.v1.field) = {marks_irreversible: true}];'), /bad\.v1\.A\.n: marks_irreversible needs a singular bool field/],
     ["a bad default", catalog("    // a.\n    A a = 1;", "    // a.\n    Out a = 1;") + tool("A", '  // N.\n  uint32 n = 1 [(baton.v1.field) = {default_json: "five"}];'), /bad\.v1\.A\.n: default_json "five" is not valid JSON/],
   ];
 

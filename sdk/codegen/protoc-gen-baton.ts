@@ -61,6 +61,8 @@ export interface ToolModel {
   params: DescMessage;
   result: DescMessage;
   parameters: JsonSchema;
+  /** A bool params field that, when true, makes the call irreversible. */
+  irreversibleFlag?: string;
 }
 
 /** One catalog: the call message, its result message and its tools in declaration order. */
@@ -98,6 +100,7 @@ interface Constraints {
   maxLength?: number;
   maxItems?: number;
   defaultJson: string;
+  marksIrreversible: boolean;
 }
 
 function findExtensions(files: readonly DescFile[]): Extensions | undefined {
@@ -308,6 +311,15 @@ export function readCatalogs(file: DescFile, ext: Extensions, errors: string[]):
         risk: number;
         title: string;
       };
+      const flags = params.fields.filter((fd) => constraintsOf(fd, ext)?.marksIrreversible);
+      for (const fd of flags) {
+        if (fd.fieldKind !== "scalar" || fd.scalar !== ScalarType.BOOL) {
+          errors.push(`${params.typeName}.${fd.name}: marks_irreversible needs a singular bool field.`);
+        }
+      }
+      if (flags.length > 1) {
+        errors.push(`${params.typeName}: at most one field may set marks_irreversible.`);
+      }
       const side = SIDES[opt.side];
       const risk = RISKS[opt.risk];
       const description = commentText(opt.description) || commentText(getComments(params).leading);
@@ -328,6 +340,7 @@ export function readCatalogs(file: DescFile, ext: Extensions, errors: string[]):
         params,
         result: resultField.message,
         parameters: builder.message(params),
+        ...(flags[0] ? { irreversibleFlag: flags[0].name } : {}),
       });
     }
     for (const extra of results.keys()) {
@@ -393,6 +406,9 @@ function generateCatalogTs(f: GeneratedFile, catalog: CatalogModel): void {
     f.print("      params: ", f.importSchema(t.params), ",");
     f.print("      result: ", f.importSchema(t.result), ",");
     f.print("      parameters: ", camel(t), "Parameters,");
+    if (t.irreversibleFlag) {
+      f.print("      irreversibleFlag: ", f.string(t.irreversibleFlag), ",");
+    }
     f.print("    },");
   }
   f.print("  },");
@@ -513,7 +529,8 @@ function generateCatalogMd(f: GeneratedFile, file: DescFile, catalog: CatalogMod
     f.print();
     f.print(`${t.description}`);
     f.print();
-    f.print(`Side: ${t.side}. Risk: ${t.risk}. Params: \`${t.params.typeName}\`. Result: \`${t.result.typeName}\`.`);
+    const escalation = t.irreversibleFlag ? ` (irreversible when \`${t.irreversibleFlag}\` is true)` : "";
+    f.print(`Side: ${t.side}. Risk: ${t.risk}${escalation}. Params: \`${t.params.typeName}\`. Result: \`${t.result.typeName}\`.`);
     f.print();
     const props = Object.entries(t.parameters.properties ?? {});
     if (props.length === 0) {

@@ -1,4 +1,4 @@
-import type { DescMessage } from "@bufbuild/protobuf";
+import type { DescMessage, Message } from "@bufbuild/protobuf";
 import type { JsonSchema } from "./json-schema.js";
 
 /** Who executes a tool: the client that owns the browser, or the backend. */
@@ -25,6 +25,8 @@ export interface ToolSpec {
   readonly result: DescMessage;
   /** JSON Schema of the params, as given to the model. */
   readonly parameters: JsonSchema;
+  /** A bool params field (snake_case) that, when true, makes the call irreversible. */
+  readonly irreversibleFlag?: string;
 }
 
 /** A generated tool catalog: the call and result oneof messages and their tools. */
@@ -70,4 +72,16 @@ export function findTool(catalog: Catalog, name: string): ToolSpec | undefined {
 /** Finds a tool by its camelCase oneof case. */
 export function toolByCase(catalog: Catalog, toolCase: string): ToolSpec | undefined {
   return Object.values(catalog.tools).find((t) => t.case === toolCase);
+}
+
+/**
+ * The risk of one call: the tool's risk, raised to irreversible when the model set the tool's
+ * `marks_irreversible` field (a click that places an order). Approval policies key on this.
+ */
+export function callRisk(tool: ToolSpec, params: Message): ToolRisk {
+  const flag = tool.irreversibleFlag ? tool.params.fields.find((f) => f.name === tool.irreversibleFlag) : undefined;
+  if (flag && (params as unknown as Record<string, unknown>)[flag.localName] === true) {
+    return "irreversible";
+  }
+  return tool.risk;
 }

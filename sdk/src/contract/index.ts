@@ -3,7 +3,7 @@
  * a typed handler, and encode results and errors for the model. Works for Baton's catalog and
  * for any catalog protoc-gen-baton generates.
  */
-export { type Catalog, findTool, toolByCase, type ToolRisk, type ToolSide, type ToolSpec } from "./catalog.js";
+export { type Catalog, callRisk, findTool, toolByCase, type ToolRisk, type ToolSide, type ToolSpec } from "./catalog.js";
 export { type AnyToolHandlers, type Dispatched, dispatchToolCall } from "./dispatch.js";
 export type { JsonSchema } from "./json-schema.js";
 export { encodeToolError, encodeToolResult, toModelJson } from "./model-json.js";

@@ -111,6 +111,10 @@ const clickParameters = {
         ]
       },
       "maxItems": 4
+    },
+    "irreversible": {
+      "description": "Set true when this click commits something that cannot be undone: placing an order or a payment, deleting, sending a message, submitting a final form. The user approves it first.",
+      "type": "boolean"
     }
   },
   "additionalProperties": false
@@ -141,6 +145,10 @@ const typeTextParameters = {
     "wait_for_suggestion": {
       "description": "Wait briefly for autocomplete suggestions and report them.",
       "type": "boolean"
+    },
+    "irreversible": {
+      "description": "Set true when this typing (with press_enter) commits something that cannot be undone: placing an order or a payment, deleting, sending a message, submitting a final form. The user approves it first.",
+      "type": "boolean"
     }
   },
   "required": [
@@ -166,6 +174,10 @@ const pressKeysParameters = {
       "description": "Focus this element first; keys go to the focused element when empty.",
       "type": "string",
       "maxLength": 32
+    },
+    "irreversible": {
+      "description": "Set true when this key press commits something that cannot be undone: placing an order or a payment, deleting, sending a message, submitting a final form. The user approves it first.",
+      "type": "boolean"
     }
   },
   "required": [
@@ -580,6 +592,7 @@ export const toolCatalog = {
       params: ClickParamsSchema,
       result: ClickResultSchema,
       parameters: clickParameters,
+      irreversibleFlag: "irreversible",
     },
     type_text: {
       name: "type_text",
@@ -591,6 +604,7 @@ export const toolCatalog = {
       params: TypeTextParamsSchema,
       result: TypeTextResultSchema,
       parameters: typeTextParameters,
+      irreversibleFlag: "irreversible",
     },
     press_keys: {
       name: "press_keys",
@@ -602,6 +616,7 @@ export const toolCatalog = {
       params: PressKeysParamsSchema,
       result: PressKeysResultSchema,
       parameters: pressKeysParameters,
+      irreversibleFlag: "irreversible",
     },
     scroll: {
       name: "scroll",
@@ -859,18 +874,21 @@ export const toolFieldNames = {
     "y": "y",
     "button": "button",
     "click_count": "clickCount",
-    "modifiers": "modifiers"
+    "modifiers": "modifiers",
+    "irreversible": "irreversible"
   },
   "type_text": {
     "ref": "ref",
     "text": "text",
     "clear": "clear",
     "press_enter": "pressEnter",
-    "wait_for_suggestion": "waitForSuggestion"
+    "wait_for_suggestion": "waitForSuggestion",
+    "irreversible": "irreversible"
   },
   "press_keys": {
     "keys": "keys",
-    "ref": "ref"
+    "ref": "ref",
+    "irreversible": "irreversible"
   },
   "scroll": {
     "direction": "direction",
@@ -1115,6 +1133,10 @@ export const geminiFunctionDeclarations = [
               "shift"
             ]
           }
+        },
+        "irreversible": {
+          "type": "BOOLEAN",
+          "description": "Set true when this click commits something that cannot be undone: placing an order or a payment, deleting, sending a message, submitting a final form. The user approves it first."
         }
       }
     }
@@ -1148,6 +1170,10 @@ export const geminiFunctionDeclarations = [
         "wait_for_suggestion": {
           "type": "BOOLEAN",
           "description": "Wait briefly for autocomplete suggestions and report them."
+        },
+        "irreversible": {
+          "type": "BOOLEAN",
+          "description": "Set true when this typing (with press_enter) commits something that cannot be undone: placing an order or a payment, deleting, sending a message, submitting a final form. The user approves it first."
         }
       },
       "required": [
@@ -1176,6 +1202,10 @@ export const geminiFunctionDeclarations = [
           "type": "STRING",
           "description": "Focus this element first; keys go to the focused element when empty.",
           "maxLength": "32"
+        },
+        "irreversible": {
+          "type": "BOOLEAN",
+          "description": "Set true when this key press commits something that cannot be undone: placing an order or a payment, deleting, sending a message, submitting a final form. The user approves it first."
         }
       },
       "required": [
