@@ -1,0 +1,106 @@
+/**
+ * Snapshot benchmark: Baton's take_snapshot vs Playwright's `page.ariaSnapshot({mode: "ai"})`
+ * on the same Chromium in the same run, over every fixture page (the last is the 5,000-node
+ * page). Prints a Markdown table: p50/p95 ms, o200k tokens, recall of the fixture's expected
+ * elements, phantom refs (hidden or covered elements listed), and Baton/Playwright ratios.
+ *
+ *   npm run bench:snapshot [-- --runs N]
+ */
+import { encode } from "gpt-tokenizer/encoding/o200k_base";
+import { chromium } from "playwright-core";
+import { fixtures } from "../src/engine/fixtures/pages.js";
+import { startFixtureServer } from "../src/engine/fixtures/server.js";
+import { DomEngine } from "../src/engine/dom/dom-engine.js";
+import { cdpDomRunner } from "../src/engine/dom/dom-runner.js";
+import { launchChromium } from "../src/node/launch-chromium.js";
+import { openPage } from "../src/node/open-page.js";
+import { WebSocketTransport } from "../src/node/ws-transport.js";
+
+const runsArg = process.argv.indexOf("--runs");
+const runs = runsArg > 0 ? Number(process.argv[runsArg + 1]) : 15;
+const viewport = { width: 1280, height: 800 };
+
+function percentile(values: number[], p: number): number {
+  const s = [...values].sort((a, b) => a - b);
+  return s[Math.min(s.length - 1, Math.max(0, Math.ceil((p / 100) * s.length) - 1))] ?? 0;
+}
+
+const esc = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+/** Baton lists an element as `[eN] role "name"`. */
+const batonHas = (text: string, role: string, name: string): boolean =>
+  new RegExp(`^\\s*\\[e\\d+\\] ${esc(role)} "${esc(name)}"`, "m").test(text);
+/** Playwright lists it as `- role "name" … [ref=…]`. */
+const playwrightHas = (text: string, role: string, name: string): boolean =>
+  new RegExp(`- ${esc(role)} "${esc(name)}"[^\\n]*\\[ref=`, "m").test(text);
+const batonPhantom = (text: string, name: string): boolean => new RegExp(`\\[e\\d+\\] \\S+ "${esc(name)}"`).test(text);
+const playwrightPhantom = (text: string, name: string): boolean => new RegExp(`"${esc(name)}"[^\\n]*\\[ref=`).test(text);
+
+async function timeIt(fn: () => Promise<string>): Promise<{ ms: number[]; text: string }> {
+  let text = "";
+  for (let i = 0; i < 2; i++) text = await fn();
+  const ms: number[] = [];
+  for (let i = 0; i < runs; i++) {
+    const t0 = performance.now();
+    text = await fn();
+    ms.push(performance.now() - t0);
+  }
+  return { ms, text };
+}
+
+const server = await startFixtureServer();
+const browser = await launchChromium({ args: ["--site-per-process"] });
+const transport = await WebSocketTransport.connect(browser.wsEndpoint);
+const pw = await chromium.connectOverCDP(browser.wsEndpoint);
+try {
+  const engine = await openPage(transport, { viewport });
+  const ctx = pw.contexts()[0] ?? (await pw.newContext());
+  const pwPage = await ctx.newPage();
+  await pwPage.setViewportSize(viewport);
+  const dom = new DomEngine(cdpDomRunner(engine.page));
+  const rows: string[] = [];
+  const domRows: string[] = [
+    "| page | DOM fallback p50 / p95 ms | DOM tokens | DOM recall (reachable) | DOM phantoms |",
+    "|---|---|---|---|---|",
+  ];
+  const header =
+    "| page | Baton p50 / p95 ms | PW p50 / p95 ms | time ratio | Baton tokens | PW tokens | token ratio | Baton recall | PW recall | Baton phantoms | PW phantoms |";
+  rows.push(header, `|${"---|".repeat(11)}`);
+  const totals = { bt: 0, pt: 0 };
+  for (const f of fixtures) {
+    const url = server.originA + f.path;
+    await engine.page.send("Page.navigate", { url });
+    await engine.evidence(engine.mark());
+    await pwPage.goto(url, { waitUntil: "load" });
+    await pwPage.waitForTimeout(200);
+    const b = await timeIt(async () => (await engine.snapshot({ maxChars: 200_000 })).text ?? "");
+    const p = await timeIt(() => pwPage.ariaSnapshot({ mode: "ai" } as Parameters<typeof pwPage.ariaSnapshot>[0]));
+    const d = await timeIt(async () => (await dom.snapshot({ maxChars: 200_000 })).text ?? "");
+    const reachable = f.expected.filter((e) => !e.crossOrigin);
+    const dFound = reachable.filter((e) => batonHas(d.text, e.role, e.name)).length;
+    domRows.push(
+      `| ${f.path} | ${percentile(d.ms, 50).toFixed(1)} / ${percentile(d.ms, 95).toFixed(1)} | ${encode(d.text).length} | ${Math.round((100 * dFound) / reachable.length)}% | ${f.absent.filter((n) => batonPhantom(d.text, n)).length}/${f.absent.length} |`,
+    );
+    const bTokens = encode(b.text).length;
+    const pTokens = encode(p.text).length;
+    totals.bt += bTokens;
+    totals.pt += pTokens;
+    const recall = (has: (t: string, r: string, n: string) => boolean, text: string): string => {
+      const found = f.expected.filter((e) => has(text, e.role, e.name)).length;
+      return `${Math.round((100 * found) / f.expected.length)}%`;
+    };
+    const phantoms = (has: (t: string, n: string) => boolean, text: string): number => f.absent.filter((n) => has(text, n)).length;
+    const bp50 = percentile(b.ms, 50);
+    const pp50 = percentile(p.ms, 50);
+    rows.push(
+      `| ${f.path}${f.path === "/big" ? " (5k nodes)" : ""} | ${bp50.toFixed(1)} / ${percentile(b.ms, 95).toFixed(1)} | ${pp50.toFixed(1)} / ${percentile(p.ms, 95).toFixed(1)} | ${(bp50 / pp50).toFixed(2)} | ${bTokens} | ${pTokens} | ${(bTokens / pTokens).toFixed(2)} | ${recall(batonHas, b.text)} | ${recall(playwrightHas, p.text)} | ${phantoms(batonPhantom, b.text)}/${f.absent.length} | ${phantoms(playwrightPhantom, p.text)}/${f.absent.length} |`,
+    );
+  }
+  rows.push("", `Total tokens: Baton ${totals.bt}, Playwright ${totals.pt} (ratio ${(totals.bt / totals.pt).toFixed(2)}). ${runs} timed runs per page after 2 warm-ups; viewport ${viewport.width}×${viewport.height}; Chromium with --site-per-process.`);
+  rows.push("", "DOM fallback (page-injected agent, same text format; cross-origin frame contents are out of its reach):", "", ...domRows);
+  process.stdout.write(`${rows.join("\n")}\n`);
+} finally {
+  await pw.close().catch(() => undefined);
+  await transport.close().catch(() => undefined);
+  await browser.close();
+  await server.close();
+}

@@ -1,0 +1,15 @@
+/**
+ * The Baton client: a typed AgentService client and `runTask`, the client side of the agent
+ * loop. Runtime-neutral (browser or Node).
+ */
+export { type BatonClient, type BatonClientOptions, bearerToken, createBatonClient } from "./create-client.js";
+export { backoffMs, defaultRetry, isRetryable, type RetryOptions } from "./retry.js";
+export {
+  type ApprovalDecision,
+  type ApprovalRequest,
+  type RunContext,
+  type RunEvent,
+  type RunTaskOptions,
+  runTask,
+  type TaskOutcome,
+} from "./run-task.js";

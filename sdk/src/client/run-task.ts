@@ -1,0 +1,304 @@
+import { create, type MessageInitShape } from "@bufbuild/protobuf";
+import { Code, ConnectError } from "@connectrpc/connect";
+import {
+  type AgentMessage,
+  MessageStatus,
+  Phase,
+  type Session,
+  SessionStatus,
+  type StepRequest,
+  StepRequestSchema,
+  type StepResponse,
+  type ToolcallResult,
+  ToolcallResultSchema,
+  type ToolError,
+  ToolErrorCode,
+} from "@baton/gen/baton/v1/agent_pb";
+import { type ClientToolHandlers, toolCatalog } from "@baton/gen/baton/v1/tools_baton";
+import type { ToolCall } from "@baton/gen/baton/v1/tools_pb";
+import { type AnyToolHandlers, dispatchToolCall, type ToolSpec, toolByCase, toolError } from "../contract/index.js";
+import type { BatonClient } from "./create-client.js";
+import { backoffMs, defaultRetry, isRetryable, type RetryOptions, sleep } from "./retry.js";
+
+/** What a client-side tool handler knows about the call it runs. */
+export interface RunContext {
+  readonly sessionId: string;
+  readonly toolcallId: string;
+  /** Aborts when the run is stopped. */
+  readonly signal: AbortSignal;
+}
+
+/** A call waiting for the user's approval. */
+export interface ApprovalRequest {
+  readonly toolcallId: string;
+  readonly tool: ToolSpec;
+  readonly call: ToolCall;
+}
+
+/** The user's decision on an {@link ApprovalRequest}. */
+export interface ApprovalDecision {
+  readonly approved: boolean;
+  /** Why; shown to the model on denial. */
+  readonly reason?: string;
+}
+
+/** Progress of a run, for a UI that must never look frozen. */
+export type RunEvent =
+  | { readonly type: "session"; readonly session: Session; readonly resumed: boolean }
+  | { readonly type: "thinking" }
+  | { readonly type: "text"; readonly text: string }
+  | { readonly type: "text_delta"; readonly delta: string }
+  | { readonly type: "reasoning"; readonly text: string }
+  | { readonly type: "backend_tool"; readonly tool: string; readonly detail: string }
+  | { readonly type: "tool_start"; readonly toolcallId: string; readonly tool: ToolSpec; readonly call: ToolCall }
+  | {
+      readonly type: "tool_end";
+      readonly toolcallId: string;
+      readonly tool: ToolSpec;
+      readonly error?: ToolError;
+      readonly ms: number;
+    }
+  | { readonly type: "approval"; readonly toolcallId: string; readonly tool: ToolSpec; readonly decision: ApprovalDecision }
+  | { readonly type: "retry"; readonly attempt: number; readonly delayMs: number; readonly error: string }
+  | { readonly type: "done"; readonly outcome: TaskOutcome };
+
+/** How a run ended. */
+export interface TaskOutcome {
+  readonly sessionId: string;
+  readonly status: "completed" | "stopped" | "failed";
+  /** The final answer (from `done`, or the model's last text when it answered without tools). */
+  readonly answer: string;
+  /** Why it stopped or failed. */
+  readonly reason: string;
+  readonly session: Session;
+}
+
+/** Options of {@link runTask}. */
+export interface RunTaskOptions {
+  /** The task; for an existing session, a follow-up message (optional when resuming). */
+  readonly task?: string;
+  /** Resume this session instead of creating one. */
+  readonly sessionId?: string;
+  /** Open this URL before the first step (through the navigate handler). */
+  readonly startUrl?: string;
+  /** "provider:model"; the server default when empty. */
+  readonly model?: string;
+  /** A playbook name; the best match when empty. */
+  readonly playbook?: string;
+  /** Step limit; the server default when unset. */
+  readonly maxSteps?: number;
+  /** A handler for every client-side tool; the engine supplies all but ask_user. */
+  readonly handlers: ClientToolHandlers<RunContext>;
+  readonly onEvent?: (event: RunEvent) => void;
+  /** Decides calls awaiting approval. Without it, they are denied ("no one to approve"). */
+  readonly onApproval?: (request: ApprovalRequest) => ApprovalDecision | Promise<ApprovalDecision>;
+  /** Aborting stops the run: no further tool runs or results, and the session's stop flag is set. */
+  readonly signal?: AbortSignal;
+  /** Retries of transport failures. */
+  readonly retry?: RetryOptions;
+  /** Use StreamStep for live progress (default); false uses unary Step. */
+  readonly streaming?: boolean;
+}
+
+const terminal = new Set([SessionStatus.COMPLETED, SessionStatus.STOPPED, SessionStatus.FAILED]);
+
+function outcomeOf(session: Session, lastText: string): TaskOutcome {
+  const status =
+    session.status === SessionStatus.STOPPED ? "stopped" : session.status === SessionStatus.FAILED ? "failed" : "completed";
+  return { sessionId: session.id, status, answer: session.answer || lastText, reason: session.reason, session };
+}
+
+/**
+ * The client side of the agent loop: creates (or resumes) a session, streams progress, runs
+ * each function call through the typed handler map, asks `onApproval` for calls awaiting
+ * approval, posts the results, and repeats until the session completes, stops or fails.
+ *
+ * Transport failures are retried with backoff; a result is computed once per toolcall id and
+ * re-posted unchanged on retry (the backend ignores duplicates), so nothing is applied twice.
+ * After a reconnect, the run resynchronises from the session's pending calls. The stop signal
+ * is checked before and after every tool call. Never throws for tool failures (they go back to
+ * the model); rejects only when the backend refuses the run (auth, bad request) or stays
+ * unreachable past the retries.
+ */
+export async function runTask(client: BatonClient, o: RunTaskOptions): Promise<TaskOutcome> {
+  const signal = o.signal ?? new AbortController().signal;
+  const emit = (e: RunEvent) => o.onEvent?.(e);
+  const retry = o.retry ?? defaultRetry;
+  const results = new Map<string, ToolcallResult>();
+  let lastText = "";
+
+  async function withRetry<T>(fn: () => Promise<T>): Promise<T> {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await fn();
+      } catch (e) {
+        if (signal.aborted || attempt >= retry.attempts || !isRetryable(e)) throw e;
+        const delayMs = backoffMs(attempt, retry);
+        emit({ type: "retry", attempt, delayMs, error: ConnectError.from(e).message });
+        await sleep(delayMs, signal);
+      }
+    }
+  }
+
+  async function stepOnce(req: StepRequest): Promise<StepResponse> {
+    if (o.streaming === false) {
+      return client.step(req, { signal });
+    }
+    let done: StepResponse | undefined;
+    for await (const res of client.streamStep({ step: req }, { signal })) {
+      const ev = res.event;
+      if (ev.case === "done") done = ev.value;
+      else if (ev.case === "textDelta") emit({ type: "text_delta", delta: ev.value });
+      else if (ev.case === "progress") {
+        if (ev.value.phase === Phase.THINKING) emit({ type: "thinking" });
+        else if (ev.value.phase === Phase.TAKING_ACTION) emit({ type: "backend_tool", tool: ev.value.tool, detail: ev.value.detail });
+      }
+    }
+    if (!done) throw new ConnectError("the step stream ended without its final response", Code.Unavailable);
+    return done;
+  }
+
+  async function stopRun(session: Session, reason: string): Promise<TaskOutcome> {
+    let stopped = session;
+    try {
+      const res = await client.stop({ sessionId: session.id, reason });
+      if (res.session) stopped = res.session;
+    } catch {
+      // The flag is best effort here: the run ends on this side whatever the backend says.
+    }
+    const outcome: TaskOutcome = { ...outcomeOf(stopped, lastText), status: "stopped", reason };
+    emit({ type: "done", outcome });
+    return outcome;
+  }
+
+  async function runCall(sessionId: string, message: AgentMessage): Promise<ToolcallResult | undefined> {
+    const fc = message.content.case === "functionCall" ? message.content.value : undefined;
+    if (!fc) return undefined;
+    const cached = results.get(fc.toolcallId);
+    if (cached) return cached;
+    const call = fc.call;
+    const spec = call?.tool.case ? toolByCase(toolCatalog, call.tool.case) : undefined;
+    let result: ToolcallResult;
+    if (!call || !spec) {
+      result = create(ToolcallResultSchema, {
+        toolcallId: fc.toolcallId,
+        outcome: { case: "error", value: toolError(ToolErrorCode.INVALID_ARGUMENTS, "The call names no tool this client knows.") },
+      });
+    } else {
+      emit({ type: "tool_start", toolcallId: fc.toolcallId, tool: spec, call });
+      const started = Date.now();
+      const ctx: RunContext = { sessionId, toolcallId: fc.toolcallId, signal };
+      const out = await dispatchToolCall(toolCatalog, call, o.handlers as unknown as AnyToolHandlers<RunContext>, ctx);
+      result = create(ToolcallResultSchema, {
+        toolcallId: fc.toolcallId,
+        outcome: out.ok ? { case: "result", value: out.result } : { case: "error", value: out.error },
+      });
+      emit({ type: "tool_end", toolcallId: fc.toolcallId, tool: spec, ms: Date.now() - started, ...(out.ok ? {} : { error: out.error }) });
+    }
+    results.set(fc.toolcallId, result);
+    return result;
+  }
+
+  async function decide(message: AgentMessage): Promise<ToolcallResult | undefined> {
+    const fc = message.content.case === "functionCall" ? message.content.value : undefined;
+    const spec = fc?.call?.tool.case ? toolByCase(toolCatalog, fc.call.tool.case) : undefined;
+    if (!fc?.call || !spec) return undefined;
+    const decision: ApprovalDecision = o.onApproval
+      ? await o.onApproval({ toolcallId: fc.toolcallId, tool: spec, call: fc.call })
+      : { approved: false, reason: "No one is available to approve this action." };
+    emit({ type: "approval", toolcallId: fc.toolcallId, tool: spec, decision });
+    return create(ToolcallResultSchema, {
+      toolcallId: fc.toolcallId,
+      outcome: { case: "approval", value: { approved: decision.approved, reason: decision.reason ?? "" } },
+    });
+  }
+
+  // Create or resume.
+  let session: Session;
+  let input: MessageInitShape<typeof StepRequestSchema>["input"] = { case: undefined };
+  if (o.sessionId) {
+    const got = await withRetry(() => client.getSession({ sessionId: o.sessionId ?? "" }, { signal }));
+    if (!got.session) throw new ConnectError(`session ${o.sessionId} not found`, Code.NotFound);
+    session = got.session;
+    emit({ type: "session", session, resumed: true });
+    const idle = session.status === SessionStatus.IDLE || terminal.has(session.status);
+    if (o.task && idle) input = { case: "userMessage", value: { text: o.task } };
+    else if (terminal.has(session.status)) return outcomeOf(session, lastText);
+  } else {
+    if (!o.task?.trim()) throw new Error("runTask: give a task, or a sessionId to resume");
+    const key = globalThis.crypto.randomUUID();
+    const created = await withRetry(() =>
+      client.createSession(
+        { task: o.task, model: o.model ?? "", playbook: o.playbook ?? "", maxSteps: o.maxSteps ?? 0, idempotencyKey: key },
+        { signal },
+      ),
+    );
+    if (!created.session) throw new ConnectError("the backend created no session", Code.Internal);
+    session = created.session;
+    emit({ type: "session", session, resumed: false });
+    let text = o.task;
+    if (o.startUrl) {
+      const nav = await dispatchToolCall(
+        toolCatalog,
+        create(toolCatalog.call, { tool: { case: "navigate", value: { url: o.startUrl } } }),
+        o.handlers as unknown as AnyToolHandlers<RunContext>,
+        { sessionId: session.id, toolcallId: "start", signal },
+      );
+      text += nav.ok
+        ? `\n\nThe browser is open at ${o.startUrl}.`
+        : `\n\nOpening ${o.startUrl} failed: ${nav.error.message}`;
+    }
+    input = { case: "userMessage", value: { text } };
+  }
+
+  for (;;) {
+    if (signal.aborted) return stopRun(session, "stopped by the user");
+    let res: StepResponse;
+    try {
+      const req = create(StepRequestSchema, { sessionId: session.id, input });
+      res = await withRetry(() => stepOnce(req));
+    } catch (e) {
+      if (signal.aborted) return stopRun(session, "stopped by the user");
+      const err = ConnectError.from(e);
+      // A retried user message the backend already took: continue from the session's state.
+      if (err.code === Code.FailedPrecondition && input.case === "userMessage") {
+        input = { case: undefined };
+        continue;
+      }
+      throw err;
+    }
+    if (res.session) session = res.session;
+    for (const m of res.messages) {
+      if (m.content.case === "text") {
+        lastText = m.content.value.text;
+        emit({ type: "text", text: lastText });
+      } else if (m.content.case === "reasoning") {
+        emit({ type: "reasoning", text: m.content.value.text });
+      }
+    }
+    if (terminal.has(session.status) || session.status === SessionStatus.IDLE) {
+      const outcome = outcomeOf(session, lastText);
+      emit({ type: "done", outcome });
+      return outcome;
+    }
+    let calls = res.messages.filter((m) => m.content.case === "functionCall");
+    if (calls.length === 0) {
+      // A response that lost its calls (a duplicate post, a reconnect): ask for the open ones.
+      const got = await withRetry(() => client.getSession({ sessionId: session.id }, { signal }));
+      calls = got.pendingCalls;
+      if (calls.length === 0) {
+        await sleep(backoffMs(1, retry) + 100, signal).catch(() => undefined);
+        input = { case: undefined };
+        continue;
+      }
+    }
+    const answers: ToolcallResult[] = [];
+    for (const m of calls) {
+      if (signal.aborted) return stopRun(session, "stopped by the user");
+      const answer = m.status === MessageStatus.AWAITING_APPROVAL ? await decide(m) : await runCall(session.id, m);
+      if (signal.aborted) return stopRun(session, "stopped by the user");
+      if (answer) answers.push(answer);
+    }
+    input = { case: "toolResults", value: { results: answers } };
+  }
+}

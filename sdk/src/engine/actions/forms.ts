@@ -1,0 +1,111 @@
+import type { ScrollParams, SelectOptionParams, UploadFileParams } from "@baton/gen/baton/v1/tools_pb";
+import { ScrollDirection } from "@baton/gen/baton/v1/tools_pb";
+import { ToolErrorCode, ToolFailure } from "../../contract/index.js";
+import type { Engine } from "../engine.js";
+import { sanitizeText } from "../sanitize.js";
+
+/** select_option: picks options of a native select by label or value, firing input and change. */
+export async function selectOption(engine: Engine, params: SelectOptionParams) {
+  return engine.guard(async () => {
+    const el = await engine.resolve(params.ref, "ref");
+    const mark = engine.mark();
+    const r = await engine.call<{ error?: string; selected?: string[]; available?: string[] }>(
+      el,
+      `function(wanted) {
+        if (this.tagName !== "SELECT") return { error: "not-select" };
+        if (this.disabled) return { error: "disabled" };
+        const opts = [...this.options];
+        const norm = (s) => s.replace(/\\s+/g, " ").trim().toLowerCase();
+        const pick = [];
+        for (const w of wanted) {
+          const o = opts.find((o) => o.label === w || o.value === w) || opts.find((o) => norm(o.label) === norm(w) || norm(o.value) === norm(w));
+          if (!o) return { error: "missing", available: opts.map((o) => o.label).slice(0, 50) };
+          pick.push(o);
+        }
+        if (!this.multiple && pick.length > 1) return { error: "single" };
+        for (const o of opts) o.selected = pick.includes(o);
+        this.dispatchEvent(new Event("input", { bubbles: true, composed: true }));
+        this.dispatchEvent(new Event("change", { bubbles: true }));
+        return { selected: [...this.selectedOptions].map((o) => o.label) };
+      }`,
+      [params.values],
+    );
+    if (r.error === "not-select") {
+      return engine.fail(ToolErrorCode.NOT_ACTIONABLE, `Element ${el.entry.ref} is not a native select. Click it, then click the option.`, "ref");
+    }
+    if (r.error === "disabled") return engine.fail(ToolErrorCode.NOT_ACTIONABLE, `Select ${el.entry.ref} is disabled.`, "ref");
+    if (r.error === "single") return engine.fail(ToolErrorCode.INVALID_ARGUMENTS, "This select takes one option.", "values");
+    if (r.error === "missing") {
+      const avail = (r.available ?? []).map((s) => JSON.stringify(sanitizeText(s, 60))).join(", ");
+      return engine.fail(ToolErrorCode.INVALID_ARGUMENTS, `No option matches. Options are: ${avail}.`, "values");
+    }
+    return { selected: (r.selected ?? []).map((s) => sanitizeText(s, 200)), evidence: await engine.evidence(mark) };
+  });
+}
+
+/** upload_file: puts files into a file input (`DOM.setFileInputFiles`), after checking they exist. */
+export async function uploadFile(engine: Engine, params: UploadFileParams) {
+  return engine.guard(async () => {
+    const el = await engine.resolve(params.ref, "ref");
+    const isFile = await engine.call<boolean>(el, "function() { return this.tagName === 'INPUT' && this.type === 'file'; }");
+    if (!isFile) return engine.fail(ToolErrorCode.NOT_ACTIONABLE, `Element ${el.entry.ref} is not a file input.`, "ref");
+    const exists = engine.options.fileExists;
+    if (exists) {
+      for (const path of params.paths) {
+        if (!(await exists(path))) {
+          throw new ToolFailure(
+            ToolErrorCode.NOT_FOUND,
+            `No file at ${JSON.stringify(sanitizeText(path, 300))}. Check the path or ask the user for it.`,
+            { field: "paths" },
+          );
+        }
+      }
+    }
+    const mark = engine.mark();
+    await engine.page.send("DOM.setFileInputFiles", { files: params.paths, backendNodeId: el.entry.backendNodeId }, el.entry.sessionId);
+    const files = await engine.call<string[]>(el, "function() { return [...this.files].map((f) => f.name); }");
+    return { files, evidence: await engine.evidence(mark) };
+  });
+}
+
+/** scroll: the page, an element, or until an element is in view. */
+export async function scroll(engine: Engine, params: ScrollParams) {
+  return engine.guard(async () => {
+    const mark = engine.mark();
+    if (params.toRef) {
+      const el = await engine.resolve(params.toRef, "to_ref");
+      const before = await engine.call<number[]>(el, "function() { const r = this.getBoundingClientRect(); return [r.x, r.y]; }");
+      await engine.page.send("DOM.scrollIntoViewIfNeeded", { backendNodeId: el.entry.backendNodeId }, el.entry.sessionId);
+      const after = await engine.call<number[]>(el, "function() { const r = this.getBoundingClientRect(); return [r.x, r.y]; }");
+      const moved = before[0] !== after[0] || before[1] !== after[1];
+      const evidence = await engine.evidence(mark);
+      return { moved, viewport: engine.lastSnapshot ? engine.viewportOf(engine.lastSnapshot) : undefined, evidence };
+    }
+    const dir = params.direction === ScrollDirection.UNSPECIFIED ? ScrollDirection.DOWN : params.direction;
+    const vertical = dir === ScrollDirection.UP || dir === ScrollDirection.DOWN;
+    const sign = dir === ScrollDirection.UP || dir === ScrollDirection.LEFT ? -1 : 1;
+    const fn = `function(vertical, sign, pixels, toEdge) {
+      const el = (this === window || this === document || this === undefined) ? (document.scrollingElement || document.documentElement) : this;
+      const before = [el.scrollLeft, el.scrollTop];
+      const amount = pixels || Math.round((vertical ? el.clientHeight || innerHeight : el.clientWidth || innerWidth) * 0.8);
+      const big = 1e9;
+      const d = toEdge ? big * sign : amount * sign;
+      el.scrollBy({ left: vertical ? 0 : d, top: vertical ? d : 0, behavior: "instant" });
+      return before[0] !== el.scrollLeft || before[1] !== el.scrollTop;
+    }`;
+    const args = [vertical, sign, params.pixels ?? 0, params.toEdge];
+    let moved: boolean;
+    if (params.ref) {
+      const el = await engine.resolve(params.ref, "ref");
+      moved = await engine.call<boolean>(el, fn, args);
+    } else {
+      const r = await engine.page.send<{ result: { value?: boolean } }>("Runtime.evaluate", {
+        expression: `(${fn}).call(document, ${args.map((a) => JSON.stringify(a)).join(", ")})`,
+        returnByValue: true,
+      });
+      moved = r.result.value === true;
+    }
+    const evidence = await engine.evidence(mark);
+    return { moved, viewport: engine.lastSnapshot ? engine.viewportOf(engine.lastSnapshot) : undefined, evidence };
+  });
+}

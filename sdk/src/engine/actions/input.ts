@@ -1,0 +1,46 @@
+import type { Point } from "../coordinates.js";
+import type { PageSession } from "../page-session.js";
+import { type KeyDef, modifierBits } from "./keys.js";
+
+/** Mouse button names `Input.dispatchMouseEvent` takes. */
+export type ButtonName = "left" | "right" | "middle";
+
+/** Moves the mouse to a viewport point (input always goes to the top-level page). */
+export async function mouseMove(page: PageSession, p: Point, buttons = 0): Promise<void> {
+  await page.send("Input.dispatchMouseEvent", { type: "mouseMoved", x: p.x, y: p.y, buttons });
+}
+
+/** A full click at a viewport point: move, press, release. */
+export async function mouseClick(
+  page: PageSession,
+  p: Point,
+  options: { button?: ButtonName; clickCount?: number; modifiers?: number; beforePress?: () => Promise<void> } = {},
+): Promise<void> {
+  const button = options.button ?? "left";
+  const modifiers = options.modifiers ?? 0;
+  await page.send("Input.dispatchMouseEvent", { type: "mouseMoved", x: p.x, y: p.y, modifiers });
+  await options.beforePress?.();
+  const count = options.clickCount ?? 1;
+  for (let i = 1; i <= count; i++) {
+    await page.send("Input.dispatchMouseEvent", { type: "mousePressed", x: p.x, y: p.y, button, clickCount: i, modifiers });
+    await page.send("Input.dispatchMouseEvent", { type: "mouseReleased", x: p.x, y: p.y, button, clickCount: i, modifiers });
+  }
+}
+
+/** Presses and releases one key, with modifiers held. */
+export async function pressKey(page: PageSession, def: KeyDef, modifiers = 0, sessionId?: string): Promise<void> {
+  const typesText = def.text !== undefined && (modifiers & ~modifierBits.Shift!) === 0;
+  const base = {
+    key: def.key,
+    code: def.code,
+    windowsVirtualKeyCode: def.keyCode,
+    nativeVirtualKeyCode: def.keyCode,
+    modifiers,
+  };
+  await page.send(
+    "Input.dispatchKeyEvent",
+    typesText ? { ...base, type: "keyDown", text: def.text, unmodifiedText: def.text } : { ...base, type: "rawKeyDown" },
+    sessionId,
+  );
+  await page.send("Input.dispatchKeyEvent", { ...base, type: "keyUp" }, sessionId);
+}

@@ -1,0 +1,118 @@
+import type { GoBackParams, NavigateParams, WaitForParams } from "@baton/gen/baton/v1/tools_pb";
+import { delay } from "../../cdp/timeouts.js";
+import { ToolErrorCode, ToolFailure } from "../../contract/index.js";
+import type { Engine } from "../engine.js";
+import { sanitizeText, sanitizeUrl } from "../sanitize.js";
+import { waitUntil } from "../settle.js";
+
+/** Checks a URL the model asked for: absolute http(s) only. */
+function checkUrl(raw: string): string {
+  let url: URL;
+  try {
+    url = new URL(raw.trim());
+  } catch {
+    throw new ToolFailure(ToolErrorCode.INVALID_ARGUMENTS, `${JSON.stringify(sanitizeText(raw, 200))} is not an absolute URL. Give one like "https://example.com/".`, { field: "url" });
+  }
+  if (url.protocol !== "http:" && url.protocol !== "https:") {
+    throw new ToolFailure(ToolErrorCode.PERMISSION_DENIED, `Only http and https URLs can be opened, not ${url.protocol}.`, { field: "url" });
+  }
+  return url.toString();
+}
+
+/** navigate: opens a URL in the current tab and waits for it to load (capped). */
+export async function navigate(engine: Engine, params: NavigateParams) {
+  return engine.guard(async () => {
+    const url = checkUrl(params.url);
+    const mark = engine.mark();
+    const page = engine.page;
+    const r = await page.send<{ errorText?: string; loaderId?: string }>("Page.navigate", { url }, page.rootId, 30_000);
+    if (r.errorText) {
+      throw new ToolFailure(ToolErrorCode.NOT_FOUND, `Could not open ${sanitizeUrl(url)}: ${sanitizeText(r.errorText, 200)}.`, { field: "url" });
+    }
+    if (r.loaderId) await waitUntil(page, () => page.loadsStarted > mark.loadsStarted || page.gone !== undefined, 2000);
+    const evidence = await engine.evidence(mark);
+    return { url: evidence.url ?? "", title: evidence.title ?? "", httpStatus: page.lastDocumentStatus, evidence };
+  });
+}
+
+/** go_back: one step back in the tab's history; `moved` is false when there is none. */
+export async function goBack(engine: Engine, _params: GoBackParams) {
+  return engine.guard(async () => {
+    const page = engine.page;
+    const mark = engine.mark();
+    const h = await page.send<{ currentIndex: number; entries: { id: number }[] }>("Page.getNavigationHistory");
+    const prev = h.entries[h.currentIndex - 1];
+    if (!prev) {
+      const evidence = await engine.evidence(mark);
+      return { url: evidence.url ?? "", title: evidence.title ?? "", moved: false, evidence };
+    }
+    await page.send("Page.navigateToHistoryEntry", { entryId: prev.id });
+    await waitUntil(page, () => page.navigationCount > mark.navigationCount, 5000);
+    const evidence = await engine.evidence(mark);
+    return { url: evidence.url ?? "", title: evidence.title ?? "", moved: true, evidence };
+  });
+}
+
+/** Visible text of every frame the page has, for text waits. */
+async function pageText(engine: Engine): Promise<string> {
+  const page = engine.page;
+  const texts = await Promise.all(
+    [...page.sessions.keys()].map((sid) =>
+      page
+        .send<{ result: { value?: string } }>(
+          "Runtime.evaluate",
+          {
+            expression: `(() => { const out = []; const walk = (d) => { out.push(d.body ? d.body.innerText : ""); for (const f of d.querySelectorAll("iframe,frame")) { try { if (f.contentDocument) walk(f.contentDocument); } catch {} } const all = d.querySelectorAll("*"); for (const e of all) if (e.shadowRoot) out.push(e.shadowRoot.textContent || ""); }; walk(document); return out.join("\\n"); })()`,
+            returnByValue: true,
+          },
+          sid,
+          2000,
+        )
+        .then((r) => r.result.value ?? "")
+        .catch(() => ""),
+    ),
+  );
+  return texts.join("\n");
+}
+
+/** wait_for: text, text gone, a ref present, a URL, or a fixed time; always capped. */
+export async function waitFor(engine: Engine, params: WaitForParams) {
+  return engine.guard(async () => {
+    const conditions = [params.text, params.textGone, params.ref, params.url, params.ms].filter((c) => c !== undefined && c !== "");
+    if (conditions.length !== 1) {
+      throw new ToolFailure(ToolErrorCode.INVALID_ARGUMENTS, "Give exactly one of text, text_gone, ref, url or ms.");
+    }
+    const cap = params.timeoutMs ?? 10_000;
+    const started = Date.now();
+    const mark = engine.mark();
+    let satisfied = false;
+    if (params.ms !== undefined) {
+      // The model asked for a fixed wait; it is the only sleep the engine takes.
+      await delay(Math.min(params.ms, cap));
+      satisfied = true;
+    } else {
+      const check = async (): Promise<boolean> => {
+        if (params.url) return (engine.page.mainFrame()?.url ?? "").includes(params.url);
+        if (params.ref) {
+          const entry = engine.refs.get(params.ref);
+          if (!entry) throw new ToolFailure(ToolErrorCode.UNKNOWN_REF, `There is no element ${JSON.stringify(params.ref)} in the snapshot.`, { field: "ref" });
+          return engine.resolve(params.ref, "ref").then(
+            () => true,
+            () => false,
+          );
+        }
+        const text = (await pageText(engine)).toLowerCase();
+        if (params.text) return text.includes(params.text.toLowerCase());
+        return !text.includes(params.textGone.toLowerCase());
+      };
+      while (!engine.page.gone && Date.now() - started < cap) {
+        if (await check()) {
+          satisfied = true;
+          break;
+        }
+        await delay(Math.min(100, Math.max(1, cap - (Date.now() - started))));
+      }
+    }
+    return { satisfied, waitedMs: Date.now() - started, evidence: await engine.evidence(mark) };
+  });
+}

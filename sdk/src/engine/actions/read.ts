@@ -1,0 +1,67 @@
+import type { ExtractParams, ScreenshotParams } from "@baton/gen/baton/v1/tools_pb";
+import { ExtractFormat } from "@baton/gen/baton/v1/tools_pb";
+import type { Engine } from "../engine.js";
+import { extractFunction } from "../page-scripts.js";
+import { captureJpeg, captureLabelledScreenshot } from "../screenshot.js";
+import { sanitizeText, sanitizeUrl } from "../sanitize.js";
+
+/** screenshot: viewport, full page, or one element; optionally with ref labels. */
+export async function screenshot(engine: Engine, params: ScreenshotParams) {
+  return engine.guard(async () => {
+    const quality = params.quality ?? 70;
+    const snap = await engine.pageSnapshot();
+    const viewport = engine.viewportOf(snap);
+    if (params.ref) {
+      const el = await engine.resolve(params.ref, "ref");
+      await engine.page.send("DOM.scrollIntoViewIfNeeded", { backendNodeId: el.entry.backendNodeId }, el.entry.sessionId).catch(() => undefined);
+      const after = await engine.pageSnapshot();
+      const box = after.elements.find((e) => e.ref === el.entry.ref)?.box ?? el.entry.box;
+      if (box) {
+        const m = after.layout.metrics.cssLayoutViewport;
+        const clip = { x: box.x + m.pageX, y: box.y + m.pageY, width: Math.max(1, box.width), height: Math.max(1, box.height) };
+        return { image: await captureJpeg(engine.page, { quality, clip }), viewport: engine.viewportOf(after) };
+      }
+    }
+    if (params.labelRefs && !params.fullPage) {
+      return { image: await captureLabelledScreenshot(engine.page, snap.elements.filter((e) => !e.offscreen), quality), viewport };
+    }
+    return { image: await captureJpeg(engine.page, { quality, fullPage: params.fullPage }), viewport };
+  });
+}
+
+/** extract: the page (or one element) as Markdown, plain text or links, paged by characters. */
+export async function extract(engine: Engine, params: ExtractParams) {
+  return engine.guard(async () => {
+    const format = params.format === ExtractFormat.UNSPECIFIED ? ExtractFormat.MARKDOWN : params.format;
+    const fn = extractFunction;
+    const formatName = format === ExtractFormat.TEXT ? "text" : format === ExtractFormat.LINKS ? "links" : "markdown";
+    let r: { content: string; links: { text: string; url: string }[] };
+    if (params.ref) {
+      const el = await engine.resolve(params.ref, "ref");
+      r = await engine.call(el, fn, [formatName]);
+    } else {
+      const res = await engine.page.send<{ result: { value?: typeof r } }>("Runtime.evaluate", {
+        expression: `(${fn}).call(document, ${JSON.stringify(formatName)})`,
+        returnByValue: true,
+      });
+      r = res.result.value ?? { content: "", links: [] };
+    }
+    // Links in Markdown carry URLs: sanitise them the same way as everywhere else.
+    const content = r.content
+      .replace(/\]\(([^)\s]+)\)/g, (_, u: string) => `](${sanitizeUrl(u)})`)
+      .replace(/[\u0000-\u0008\u000b-\u001f\u2028\u2029\u202a-\u202e]/g, " ");
+    const max = params.maxChars ?? 20_000;
+    const offset = params.offset ?? 0;
+    const page = content.slice(offset, offset + max);
+    const main = engine.page.mainFrame();
+    return {
+      url: sanitizeUrl(main?.url ?? ""),
+      title: sanitizeText(engine.lastSnapshot?.title ?? "", 200),
+      content: page,
+      ...(offset + max < content.length ? { nextOffset: offset + max } : {}),
+      links: format === ExtractFormat.LINKS || format === ExtractFormat.MARKDOWN
+        ? r.links.slice(0, 200).map((l) => ({ text: sanitizeText(l.text, 120), url: sanitizeUrl(l.url), ref: "" }))
+        : [],
+    };
+  });
+}

@@ -1,0 +1,117 @@
+import type { CaptureSnapshotResult } from "../cdp/protocol.js";
+import type { Rect } from "./coordinates.js";
+
+/** Layout facts about one DOM node, from DOMSnapshot, in its own document's coordinates. */
+export interface DomNode {
+  readonly backendId: number;
+  /** Parent in the composed tree: shadow roots and content documents link to their hosts. */
+  readonly parent: number | undefined;
+  readonly nodeName: string;
+  /** Index into `DomIndex.documents`. */
+  readonly doc: number;
+  /** Border box in document coordinates; undefined when the node has no layout box. */
+  readonly box: Rect | undefined;
+  /** Computed visibility is hidden or collapse (does not inherit into overriding children). */
+  readonly invisible: boolean;
+  /** Has a click listener, or is a link or form control (Chromium's own notion). */
+  readonly clickable: boolean;
+  /** draggable="true". */
+  readonly draggable: boolean;
+  /** For an iframe/frame owner: the index of its content document, when in this process. */
+  readonly contentDoc: number | undefined;
+}
+
+/** One document of a session's DOMSnapshot. */
+export interface DocInfo {
+  readonly frameId: string;
+  readonly url: string;
+  readonly title: string;
+  readonly scrollX: number;
+  readonly scrollY: number;
+  /** The backend id of the iframe element owning this document, if it is a child document. */
+  ownerBackendId: number | undefined;
+}
+
+/** DOMSnapshot of one session, indexed by backend node id. */
+export interface DomIndex {
+  readonly nodes: Map<number, DomNode>;
+  readonly documents: DocInfo[];
+}
+
+/** The computed styles the snapshot requests, in order. */
+export const snapshotStyles = ["visibility"] as const;
+
+/** Indexes a `DOMSnapshot.captureSnapshot` result (requested with `snapshotStyles`). */
+export function indexDomSnapshot(snap: CaptureSnapshotResult): DomIndex {
+  const { strings } = snap;
+  const str = (i: number | undefined): string => (i === undefined || i < 0 ? "" : (strings[i] ?? ""));
+  const nodes = new Map<number, DomNode>();
+  const documents: DocInfo[] = snap.documents.map((d) => ({
+    frameId: str(d.frameId),
+    url: str(d.documentURL),
+    title: str(d.title),
+    scrollX: d.scrollOffsetX ?? 0,
+    scrollY: d.scrollOffsetY ?? 0,
+    ownerBackendId: undefined,
+  }));
+  snap.documents.forEach((d, docIdx) => {
+    const n = d.nodes;
+    const backend = n.backendNodeId ?? [];
+    const parents = n.parentIndex ?? [];
+    const names = n.nodeName ?? [];
+    const boxes = new Map<number, Rect>();
+    const invisible = new Set<number>();
+    const layout = d.layout;
+    for (let i = 0; i < layout.nodeIndex.length; i++) {
+      const ni = layout.nodeIndex[i] ?? -1;
+      const b = layout.bounds[i];
+      if (b && !boxes.has(ni)) boxes.set(ni, { x: b[0] ?? 0, y: b[1] ?? 0, width: b[2] ?? 0, height: b[3] ?? 0 });
+      const vis = str(layout.styles[i]?.[0]);
+      if (vis === "hidden" || vis === "collapse") invisible.add(ni);
+    }
+    const clickable = new Set(n.isClickable?.index ?? []);
+    const contentDocs = new Map<number, number>();
+    const cdi = n.contentDocumentIndex;
+    if (cdi) cdi.index.forEach((ni, k) => contentDocs.set(ni, cdi.value[k] ?? -1));
+    for (let i = 0; i < backend.length; i++) {
+      const attrs = n.attributes?.[i] ?? [];
+      let draggable = false;
+      for (let a = 0; a + 1 < attrs.length; a += 2) {
+        if (str(attrs[a]) === "draggable" && str(attrs[a + 1]) === "true") draggable = true;
+      }
+      const pi = parents[i] ?? -1;
+      const contentDoc = contentDocs.get(i);
+      nodes.set(backend[i] ?? -1, {
+        backendId: backend[i] ?? -1,
+        parent: pi >= 0 ? backend[pi] : undefined,
+        nodeName: str(names[i]),
+        doc: docIdx,
+        box: boxes.get(i),
+        invisible: invisible.has(i),
+        clickable: clickable.has(i),
+        draggable,
+        contentDoc,
+      });
+    }
+  });
+  // Link each content document's root to its owner, so ancestry crosses same-process frames.
+  for (const node of nodes.values()) {
+    if (node.contentDoc === undefined) continue;
+    const doc = documents[node.contentDoc];
+    if (doc) doc.ownerBackendId = node.backendId;
+    const rootBackend = snap.documents[node.contentDoc]?.nodes.backendNodeId?.[0];
+    const root = rootBackend === undefined ? undefined : nodes.get(rootBackend);
+    if (root) nodes.set(root.backendId, { ...root, parent: node.backendId });
+  }
+  return { nodes, documents };
+}
+
+/** True when `node` is `ancestor` or lies inside it (composed tree, across same-process frames). */
+export function isInside(index: DomIndex, node: number, ancestor: number): boolean {
+  let cur: number | undefined = node;
+  for (let guard = 0; cur !== undefined && guard < 10_000; guard++) {
+    if (cur === ancestor) return true;
+    cur = index.nodes.get(cur)?.parent;
+  }
+  return false;
+}

@@ -1,0 +1,434 @@
+import { create, type MessageInitShape } from "@bufbuild/protobuf";
+import {
+  type EvidenceSchema,
+  type TakeSnapshotResult,
+  TakeSnapshotResultSchema,
+  type ViewportSchema,
+} from "@baton/gen/baton/v1/tools_pb";
+import type { CdpTransport } from "../cdp/transport.js";
+import { ToolErrorCode, ToolFailure } from "../contract/index.js";
+import { documentToViewport, intersect, type Point, type Rect } from "./coordinates.js";
+import { toFailure } from "./errors.js";
+import { readPageLayout } from "./frame-layout.js";
+import { filterOccluded } from "./occlusion.js";
+import { type DialogPolicy, PageSession } from "./page-session.js";
+import { type RefEntry, RefTable } from "./refs.js";
+import { paginate } from "./render-text.js";
+import { captureLabelledScreenshot } from "./screenshot.js";
+import { settle, type SettleOptions } from "./settle.js";
+import { type PageSnapshot, takePageSnapshot } from "./snapshot.js";
+import { quoted, sanitizeText, sanitizeUrl } from "./sanitize.js";
+
+/** Options of an engine. */
+export interface EngineOptions {
+  /** How to answer JavaScript dialogs; accepts all by default. */
+  dialogPolicy?: DialogPolicy;
+  /** Settle caps after actions. */
+  settle?: SettleOptions;
+  /** Checks that an upload path exists before handing it to the browser (Node: fs.access). */
+  fileExists?: (path: string) => Promise<boolean>;
+  /** Cap for a single CDP command (default 10 s). */
+  commandTimeoutMs?: number;
+}
+
+/** A ref resolved to a live element. */
+export interface ResolvedElement {
+  readonly entry: RefEntry;
+  /** Runtime object id of the element in its session. */
+  readonly objectId: string;
+}
+
+/** A mark taken before an action, to tell afterwards what it changed. */
+export interface ActionMark {
+  readonly openedTargets: number;
+  readonly navigationCount: number;
+  readonly navigationRequests: number;
+  readonly loadsStarted: number;
+  readonly dialogSeq: number;
+}
+
+type EvidenceInit = MessageInitShape<typeof EvidenceSchema>;
+type ViewportInit = MessageInitShape<typeof ViewportSchema>;
+
+/**
+ * The eyes and hands on one page at a time: snapshots with stable refs, element resolution,
+ * settle and evidence. Tool handlers (see `handlers.ts`) are thin layers over it.
+ */
+export class Engine {
+  readonly refs = new RefTable();
+  readonly options: EngineOptions;
+  #page: PageSession;
+  #unsubscribeFrames: () => void;
+  #lastRefs = new Set<string>();
+  #last: PageSnapshot | undefined;
+
+  constructor(page: PageSession, options: EngineOptions = {}) {
+    this.#page = page;
+    this.options = options;
+    this.#unsubscribeFrames = page.onFrameGone((f) => this.refs.killFrame(f));
+  }
+
+  /** Opens an engine on a page target over a browser-level connection (Node, CLI, tests). */
+  static async attach(transport: CdpTransport, targetId: string, options: EngineOptions = {}): Promise<Engine> {
+    const page = await PageSession.attach(transport, targetId, {
+      ...(options.dialogPolicy ? { dialogPolicy: options.dialogPolicy } : {}),
+      ...(options.commandTimeoutMs ? { commandTimeoutMs: options.commandTimeoutMs } : {}),
+    });
+    return new Engine(page, options);
+  }
+
+  /** Opens an engine on a transport already attached to one tab (`chrome.debugger`). */
+  static async forTab(transport: CdpTransport, targetId: string, options: EngineOptions = {}): Promise<Engine> {
+    const page = await PageSession.open(transport, "", targetId, {
+      ...(options.dialogPolicy ? { dialogPolicy: options.dialogPolicy } : {}),
+      ...(options.commandTimeoutMs ? { commandTimeoutMs: options.commandTimeoutMs } : {}),
+    });
+    return new Engine(page, options);
+  }
+
+  /** The page the engine acts on. */
+  get page(): PageSession {
+    return this.#page;
+  }
+
+  /** Moves the engine to another page (tab switch); refs of other pages stay resolvable. */
+  usePage(page: PageSession): void {
+    this.#unsubscribeFrames();
+    this.#page = page;
+    this.#unsubscribeFrames = page.onFrameGone((f) => this.refs.killFrame(f));
+    this.#lastRefs = new Set();
+    this.#last = undefined;
+  }
+
+  /** The last whole-page snapshot taken (for the CLI's JSON and for tests). */
+  get lastSnapshot(): PageSnapshot | undefined {
+    return this.#last;
+  }
+
+  /** Takes a whole-page snapshot and remembers its refs for the next evidence diff. */
+  async pageSnapshot(options: { includeOffscreen?: boolean; scope?: RefEntry } = {}): Promise<PageSnapshot> {
+    const snap = await takePageSnapshot(this.#page, this.refs, options);
+    if (!options.scope) {
+      this.#last = snap;
+      this.#lastRefs = new Set(snap.elements.map((e) => e.ref));
+    }
+    return snap;
+  }
+
+  /** The take_snapshot tool: one page of the snapshot, with an optional labelled screenshot. */
+  async snapshot(params: {
+    offset?: number;
+    maxChars?: number;
+    includeScreenshot?: boolean;
+    includeOffscreen?: boolean;
+    ref?: string;
+  }): Promise<MessageInitShape<typeof TakeSnapshotResultSchema>> {
+    const scope = params.ref ? (await this.resolve(params.ref, "ref")).entry : undefined;
+    const snap = await this.pageSnapshot({
+      includeOffscreen: params.includeOffscreen ?? false,
+      ...(scope ? { scope } : {}),
+    });
+    const page = paginate(snap.lines, params.offset ?? 0, params.maxChars ?? 12_000);
+    const result: MessageInitShape<typeof TakeSnapshotResultSchema> = {
+      url: snap.url,
+      title: snap.title,
+      text: page.pageOverflow
+        ? "(max_chars is too small for even one element: call again with a larger max_chars.)"
+        : page.text,
+      refCount: page.refCount,
+      totalRefCount: page.totalRefCount,
+      pageOverflow: page.pageOverflow,
+      viewport: this.viewportOf(snap),
+      frameCount: snap.frameCount,
+      ...(page.nextOffset !== undefined ? { nextOffset: page.nextOffset } : {}),
+    };
+    if (params.includeScreenshot) {
+      const shown = new Set(page.text.match(/\[e\d+\]/g)?.map((r) => r.slice(1, -1)) ?? []);
+      result.screenshot = await captureLabelledScreenshot(
+        this.#page,
+        snap.elements.filter((e) => shown.has(e.ref) && !e.offscreen),
+        70,
+      );
+    }
+    return result;
+  }
+
+  /** A fresh first page of the snapshot, attached to errors so the model can retry at once. */
+  async freshSnapshot(): Promise<TakeSnapshotResult | undefined> {
+    try {
+      if (this.#page.gone) return undefined;
+      return create(TakeSnapshotResultSchema, await this.snapshot({}));
+    } catch {
+      return undefined;
+    }
+  }
+
+  /** Throws a model-facing failure, with a fresh snapshot attached when the page is alive. */
+  async fail(code: ToolErrorCode, message: string, field?: string): Promise<never> {
+    const snapshot = await this.freshSnapshot();
+    throw new ToolFailure(code, message, { ...(field ? { field } : {}), ...(snapshot ? { snapshot } : {}) });
+  }
+
+  /**
+   * Resolves a ref to a live element: an unknown ref, a ref of a navigated frame, or a node that
+   * left the document all fail with a fresh snapshot attached.
+   */
+  async resolve(ref: string, field: string): Promise<ResolvedElement> {
+    const entry = this.refs.get(ref);
+    if (!entry) {
+      return this.fail(
+        ToolErrorCode.UNKNOWN_REF,
+        `There is no element ${quoted(ref, 32)} in the snapshot. Use a ref like "e12" from the latest snapshot (attached).`,
+        field,
+      );
+    }
+    const stale = (): Promise<never> => {
+      this.refs.kill(entry);
+      return this.fail(
+        ToolErrorCode.STALE_REF,
+        `Element ${entry.ref} (${entry.role} ${quoted(entry.name, 60)}) is gone: the page changed. Use a ref from the fresh snapshot (attached).`,
+        field,
+      );
+    };
+    if (!entry.alive || !this.#page.sessions.has(entry.sessionId)) return stale();
+    let objectId: string | undefined;
+    try {
+      const r = await this.#page.send<{ object: { objectId?: string } }>(
+        "DOM.resolveNode",
+        { backendNodeId: entry.backendNodeId, objectGroup: "baton" },
+        entry.sessionId,
+      );
+      objectId = r.object.objectId;
+    } catch (e) {
+      const f = toFailure(e);
+      if (f.code === ToolErrorCode.STALE_REF) return stale();
+      throw f;
+    }
+    if (!objectId) return stale();
+    const connected = await this.call<boolean>({ entry, objectId }, "function() { return this.isConnected; }");
+    if (!connected) return stale();
+    return { entry, objectId };
+  }
+
+  /** Calls a function on an element in its own frame and returns its JSON result. */
+  async call<T>(el: ResolvedElement, fn: string, args: unknown[] = []): Promise<T> {
+    const r = await this.#page.send<{ result: { value?: unknown }; exceptionDetails?: { text: string; exception?: { description?: string } } }>(
+      "Runtime.callFunctionOn",
+      {
+        objectId: el.objectId,
+        functionDeclaration: fn,
+        arguments: args.map((value) => ({ value })),
+        returnByValue: true,
+        awaitPromise: true,
+      },
+      el.entry.sessionId,
+    );
+    if (r.exceptionDetails) {
+      throw new Error(r.exceptionDetails.exception?.description ?? r.exceptionDetails.text);
+    }
+    return r.result.value as T;
+  }
+
+  /**
+   * Scrolls an element into view and finds a viewport point where a hit test lands on the
+   * element itself, through the same layout, coordinates and occlusion code as snapshots.
+   */
+  async actionPoint(el: ResolvedElement, field: string): Promise<Point> {
+    const { entry } = el;
+    await this.#page
+      .send("DOM.scrollIntoViewIfNeeded", { backendNodeId: entry.backendNodeId }, entry.sessionId)
+      .catch(() => undefined);
+    const layout = await readPageLayout(this.#page, { axTrees: false });
+    const l = layout.sessions.get(entry.sessionId);
+    const dom = l?.index.nodes.get(entry.backendNodeId);
+    const origin = dom && l ? l.docOrigins[dom.doc] : undefined;
+    if (!l || !dom || !origin) return this.fail(ToolErrorCode.STALE_REF, `Element ${entry.ref} is gone from the page.`, field);
+    if (!dom.box || dom.box.width <= 0 || dom.box.height <= 0 || dom.invisible) {
+      return this.fail(ToolErrorCode.NOT_ACTIONABLE, `Element ${entry.ref} is not visible on the page (hidden or zero size).`, field);
+    }
+    const box: Rect = documentToViewport(dom.box, origin);
+    const visible = intersect(box, origin.clip);
+    if (!visible) {
+      return this.fail(ToolErrorCode.NOT_ACTIONABLE, `Element ${entry.ref} could not be scrolled into view.`, field);
+    }
+    const [verdict] = await filterOccluded(this.#page, layout, [{ sessionId: entry.sessionId, backendId: entry.backendNodeId, visible }]);
+    if (verdict && !verdict.ok) {
+      const cover = await this.describeNode(verdict.coveredIn, verdict.coveredBy);
+      return this.fail(
+        ToolErrorCode.NOT_ACTIONABLE,
+        `Element ${entry.ref} is covered by ${cover}. Close or answer that first (see the attached snapshot).`,
+        field,
+      );
+    }
+    return verdict?.point ?? { x: visible.x + visible.width / 2, y: visible.y + visible.height / 2 };
+  }
+
+  /** A short human description of a DOM node, for error messages. */
+  async describeNode(sessionId: string, backendNodeId: number | undefined): Promise<string> {
+    if (backendNodeId === undefined) return "another element";
+    try {
+      const { node } = await this.#page.send<{ node: { localName?: string; nodeName: string; attributes?: string[] } }>(
+        "DOM.describeNode",
+        { backendNodeId },
+        sessionId,
+      );
+      const attrs = node.attributes ?? [];
+      const get = (n: string): string | undefined => {
+        const i = attrs.indexOf(n);
+        return i >= 0 && i % 2 === 0 ? attrs[i + 1] : undefined;
+      };
+      const label = get("aria-label") ?? get("id") ?? get("class") ?? "";
+      return `<${sanitizeText(node.localName || node.nodeName.toLowerCase(), 20)}${label ? ` ${quoted(label, 40)}` : ""}>`;
+    } catch {
+      return "another element";
+    }
+  }
+
+  /** Marks the page state before an action. */
+  mark(): ActionMark {
+    const p = this.#page;
+    return {
+      openedTargets: p.openedTargets.length,
+      navigationCount: p.navigationCount,
+      navigationRequests: p.navigationRequests,
+      loadsStarted: p.loadsStarted,
+      dialogSeq: p.dialogs.at(-1)?.seq ?? 0,
+    };
+  }
+
+  /** Fails with NAVIGATED when the page started navigating since `mark` (before the action landed). */
+  async guardNavigation(mark: ActionMark, what: string): Promise<void> {
+    const p = this.#page;
+    // A round trip to the renderer flushes navigation events its handlers queued before it.
+    await p.send("Runtime.evaluate", { expression: "0", returnByValue: true }).catch(() => undefined);
+    if (p.navigationRequests > mark.navigationRequests || p.navigationCount > mark.navigationCount) {
+      await settle(p, mark.loadsStarted, this.options.settle).catch(() => undefined);
+      return this.fail(
+        ToolErrorCode.NAVIGATED,
+        `The page navigated away before the ${what} happened, so it was not performed. Now at ${sanitizeUrl(this.#page.mainFrame()?.url ?? "")}; see the attached snapshot.`,
+      );
+    }
+  }
+
+  /** Settles after an action and reports what changed since `mark`. */
+  async evidence(mark: ActionMark): Promise<EvidenceInit> {
+    const report = await settle(this.#page, mark.loadsStarted, this.options.settle);
+    const before = this.#lastRefs;
+    const snap = await this.pageSnapshot().catch(() => undefined);
+    const after = this.#lastRefs;
+    const added = snap ? [...after].filter((r) => !before.has(r)) : [];
+    const removed = snap ? [...before].filter((r) => !after.has(r)) : [];
+    const dialog = this.#page.dialogs.filter((d) => d.seq > mark.dialogSeq).at(-1);
+    const main = this.#page.mainFrame();
+    const evidence: EvidenceInit = {
+      url: snap?.url ?? sanitizeUrl(main?.url ?? ""),
+      title: snap?.title ?? "",
+      navigated: this.#page.navigationCount > mark.navigationCount,
+      refsAdded: added.slice(0, 50),
+      refsRemoved: removed.slice(0, 50),
+      notes: report.notes,
+    };
+    const opened = this.#page.openedTargets.slice(mark.openedTargets).at(-1);
+    if (opened) evidence.newTabId = opened;
+    if (dialog) evidence.dialog = { type: dialog.type, message: sanitizeText(dialog.message, 300), accepted: dialog.accepted };
+    const focused = await this.focused().catch(() => undefined);
+    if (focused) evidence.focused = focused;
+    return evidence;
+  }
+
+  /** The focused element, followed into same-process frames, shadow roots and OOPIFs. */
+  async focused(): Promise<{ ref: string; role: string; name: string; value: string } | undefined> {
+    const p = this.#page;
+    const deepest = `(() => { let a = document.activeElement; for (let i = 0; i < 50 && a; i++) {
+      if (a.shadowRoot && a.shadowRoot.activeElement) { a = a.shadowRoot.activeElement; continue; }
+      if ((a.tagName === "IFRAME" || a.tagName === "FRAME")) { try { const d = a.contentDocument; if (d && d.activeElement) { a = d.activeElement; continue; } } catch {} }
+      break; } return a; })()`;
+    let sessionId = p.rootId;
+    for (let hops = 0; hops < 10; hops++) {
+      const r = await p.send<{ result: { objectId?: string; subtype?: string } }>(
+        "Runtime.evaluate",
+        { expression: deepest, objectGroup: "baton" },
+        sessionId,
+      );
+      if (!r.result.objectId) return undefined;
+      const { node } = await p.send<{ node: { backendNodeId: number; nodeName: string; frameId?: string } }>(
+        "DOM.describeNode",
+        { objectId: r.result.objectId },
+        sessionId,
+      );
+      if (node.nodeName === "BODY" || node.nodeName === "HTML") return undefined;
+      if (node.nodeName === "IFRAME") {
+        const child = [...p.sessions.values()].find((s) => s.parentId === sessionId && s.frameId);
+        const owners = await Promise.all(
+          [...p.sessions.values()]
+            .filter((s) => s.parentId === sessionId && s.frameId)
+            .map(async (s) => ({
+              s,
+              owner: await p
+                .send<{ backendNodeId: number }>("DOM.getFrameOwner", { frameId: s.frameId }, sessionId)
+                .then((o) => o.backendNodeId)
+                .catch(() => -1),
+            })),
+        );
+        const match = owners.find((o) => o.owner === node.backendNodeId)?.s ?? child;
+        if (!match) return undefined;
+        sessionId = match.id;
+        continue;
+      }
+      const target = p.sessions.get(sessionId)?.targetId ?? p.targetId;
+      const entry = this.refs.peek(target, node.backendNodeId);
+      const value = await p
+        .send<{ result: { value?: string } }>(
+          "Runtime.callFunctionOn",
+          {
+            objectId: r.result.objectId,
+            functionDeclaration: "function() { return 'value' in this ? String(this.value) : (this.isContentEditable ? this.innerText : ''); }",
+            returnByValue: true,
+          },
+          sessionId,
+        )
+        .then((v) => v.result.value ?? "")
+        .catch(() => "");
+      return {
+        ref: entry?.ref ?? "",
+        role: entry?.role ?? node.nodeName.toLowerCase(),
+        name: sanitizeText(entry?.name ?? "", 120),
+        value: sanitizeText(value, 200),
+      };
+    }
+    return undefined;
+  }
+
+  /** The viewport of a snapshot, for results. */
+  viewportOf(snap: PageSnapshot): ViewportInit {
+    const m = snap.layout.metrics;
+    return {
+      width: Math.round(snap.layout.viewport.width),
+      height: Math.round(snap.layout.viewport.height),
+      scrollX: m.cssLayoutViewport.pageX,
+      scrollY: m.cssLayoutViewport.pageY,
+      pageWidth: m.cssContentSize.width,
+      pageHeight: m.cssContentSize.height,
+    };
+  }
+
+  /** Runs an engine operation, turning any lower-level error into a model-facing failure. */
+  async guard<T>(fn: () => Promise<T>): Promise<T> {
+    try {
+      return await fn();
+    } catch (e) {
+      const f = toFailure(e);
+      if (f.code === ToolErrorCode.STALE_REF && !f.details.snapshot) {
+        const snapshot = await this.freshSnapshot();
+        throw new ToolFailure(f.code, f.message, { ...f.details, ...(snapshot ? { snapshot } : {}) });
+      }
+      throw f;
+    }
+  }
+
+  /** Stops listening to the page. The transport stays with its owner. */
+  dispose(): void {
+    this.#unsubscribeFrames();
+    this.#page.dispose();
+  }
+}

@@ -1,0 +1,182 @@
+import type { AXNode, CaptureSnapshotResult, LayoutMetrics } from "../cdp/protocol.js";
+import { childFrameOrigin, type FrameOrigin, quadToRect, type Rect, sessionToViewport, topFrameOrigin } from "./coordinates.js";
+import { type DomIndex, indexDomSnapshot, snapshotStyles } from "./dom-index.js";
+import { largeDocumentElements, readFullAx, readViewportAx } from "./ax-read.js";
+import type { PageSession, SessionInfo } from "./page-session.js";
+
+/** Element counts of documents already seen, keyed by session and document (loader) id. */
+const documentSizes = new Map<string, number>();
+
+function rememberSize(key: string, n: number): void {
+  documentSizes.set(key, n);
+  // Bounded: the oldest entries go first.
+  if (documentSizes.size > 500) documentSizes.delete(documentSizes.keys().next().value!);
+}
+
+/** Everything read from one session for a snapshot. */
+export interface SessionLayout {
+  readonly session: SessionInfo;
+  readonly index: DomIndex;
+  /** AX nodes per frame id rendered by this session. */
+  readonly ax: Map<string, AXNode[]>;
+  /** Origin of each document of `index.documents`, in top-level viewport coordinates. */
+  readonly docOrigins: FrameOrigin[];
+  /** For an OOPIF session: the owner iframe's backend id in the parent session. */
+  ownerBackendId: number | undefined;
+}
+
+/** The whole page as read for one snapshot. */
+export interface PageLayout {
+  readonly viewport: Rect;
+  readonly metrics: LayoutMetrics;
+  readonly sessions: Map<string, SessionLayout>;
+}
+
+/**
+ * Reads every session of the page in parallel (DOMSnapshot, AX trees, frame owners), then
+ * places every document in top-level viewport coordinates, parents before children.
+ */
+export async function readPageLayout(
+  page: PageSession,
+  options: { axTrees?: boolean; wholePage?: boolean } = {},
+): Promise<PageLayout> {
+  const withAx = options.axTrees !== false;
+  const partial = new Set<string>();
+  const sessions = [...page.sessions.values()];
+  const metricsP = page.send<LayoutMetrics>("Page.getLayoutMetrics");
+  const reads = sessions.map(async (session) => {
+    const frames = withAx ? [...page.frames.values()].filter((f) => f.sessionId === session.id) : [];
+    const snapP = page.send<CaptureSnapshotResult>(
+      "DOMSnapshot.captureSnapshot",
+      { computedStyles: [...snapshotStyles], includeDOMRects: false, includePaintOrder: false },
+      session.id,
+    );
+    const full = frames.map((f) => ({
+      id: f.id,
+      root: session.parentId === undefined ? !f.parentId : f.id === session.frameId,
+    }));
+    // One cheap count decides between whole AX trees and the viewport-first read; a document
+    // already counted (same session, same main-frame document) is not counted again.
+    const sizeKey = `${session.id}|${page.frames.get(session.frameId ?? page.mainFrame()?.id ?? "")?.loaderId ?? ""}`;
+    const known = documentSizes.get(sizeKey);
+    const sizeP =
+      known !== undefined
+        ? Promise.resolve(known)
+        : withAx && !options.wholePage
+        ? page
+            .send<{ result: { value?: number } }>(
+              "Runtime.evaluate",
+              { expression: "document.getElementsByTagName('*').length", returnByValue: true },
+              session.id,
+            )
+            .then((r) => r.result.value ?? 0)
+            .catch(() => 0)
+        : Promise.resolve(0);
+    const axP = sizeP.then((n) => {
+      if (known === undefined && n > 0) rememberSize(sizeKey, n);
+      if (n > largeDocumentElements && !options.wholePage) {
+        partial.add(session.id);
+        return new Map<string, AXNode[]>();
+      }
+      return readFullAx(page, session.id, full);
+    });
+    const ownerP =
+      session.parentId !== undefined && session.frameId
+        ? page
+            .send<{ backendNodeId: number }>("DOM.getFrameOwner", { frameId: session.frameId }, session.parentId)
+            .then((r) => r.backendNodeId)
+            .catch(() => undefined)
+        : Promise.resolve(undefined);
+    const [snap, ax, owner] = await Promise.all([
+      // A frame session that detached mid-read is simply not part of this snapshot.
+      session.id === page.rootId ? snapP : snapP.catch(() => ({ documents: [], strings: [] })),
+      axP,
+      ownerP,
+    ]);
+    const index = indexDomSnapshot(snap);
+    // Keep the size current for the next read: documents grow and shrink under one loader.
+    let elements = 0;
+    for (const n of index.nodes.values()) if (!n.nodeName.startsWith("#")) elements++;
+    if (elements > 0) rememberSize(sizeKey, elements);
+    const layout: SessionLayout = { session, index, ax, docOrigins: [], ownerBackendId: owner };
+    // Frames the registry did not know yet (added since the last event) still get read.
+    for (const doc of index.documents) {
+      if (withAx && !partial.has(session.id) && doc.frameId && !layout.ax.has(doc.frameId)) {
+        const r = await page
+          .send<{ nodes: AXNode[] }>("Accessibility.getFullAXTree", { frameId: doc.frameId }, session.id)
+          .catch(() => ({ nodes: [] as AXNode[] }));
+        layout.ax.set(doc.frameId, r.nodes);
+      }
+    }
+    return layout;
+  });
+  const [metrics, ...layouts] = await Promise.all([metricsP, ...reads]);
+  const vv = metrics.cssVisualViewport;
+  const lv = metrics.cssLayoutViewport;
+  const viewport: Rect = { x: 0, y: 0, width: vv.clientWidth || lv.clientWidth, height: vv.clientHeight || lv.clientHeight };
+  const byId = new Map(layouts.map((l) => [l.session.id, l]));
+
+  // Owner content boxes, all in parallel: same-process child documents and OOPIF owners.
+  const boxOf = (backendNodeId: number, sessionId: string): Promise<Rect | undefined> =>
+    page
+      .send<{ model: { content: number[] } }>("DOM.getBoxModel", { backendNodeId }, sessionId)
+      .then((r) => quadToRect(r.model.content))
+      .catch(() => undefined);
+  const childBoxes = new Map<string, Rect | undefined>();
+  await Promise.all(
+    layouts.flatMap((l) => {
+      const jobs: Promise<void>[] = [];
+      l.index.documents.forEach((doc, i) => {
+        if (i > 0 && doc.ownerBackendId !== undefined) {
+          const owner = doc.ownerBackendId;
+          jobs.push(boxOf(owner, l.session.id).then((b) => void childBoxes.set(`${l.session.id}:${i}`, b)));
+        }
+      });
+      if (l.session.parentId !== undefined && l.ownerBackendId !== undefined) {
+        const parentId = l.session.parentId;
+        const owner = l.ownerBackendId;
+        jobs.push(boxOf(owner, parentId).then((b) => void childBoxes.set(`${l.session.id}:owner`, b)));
+      }
+      return jobs;
+    }),
+  );
+
+  // Place documents top-down: a session's root document, then its same-process children.
+  const hidden: FrameOrigin = { x: 0, y: 0, scrollX: 0, scrollY: 0, clip: { x: 0, y: 0, width: 0, height: 0 } };
+  const place = (l: SessionLayout, rootOrigin: FrameOrigin): void => {
+    const docs = l.index.documents;
+    const origins: (FrameOrigin | undefined)[] = docs.map((_, i) => (i === 0 ? rootOrigin : undefined));
+    const resolve = (i: number, depth = 0): FrameOrigin => {
+      const known = origins[i];
+      if (known) return known;
+      const doc = docs[i];
+      const ownerNode = doc?.ownerBackendId === undefined ? undefined : l.index.nodes.get(doc.ownerBackendId);
+      const box = childBoxes.get(`${l.session.id}:${i}`);
+      if (!doc || !ownerNode || !box || depth > 50) return hidden;
+      const parent = resolve(ownerNode.doc, depth + 1);
+      const o = childFrameOrigin(parent, sessionToViewport(box, rootOrigin), doc.scrollX, doc.scrollY);
+      origins[i] = o;
+      return o;
+    };
+    docs.forEach((_, i) => l.docOrigins.push(resolve(i)));
+    for (const child of layouts) {
+      if (child.session.parentId !== l.session.id) continue;
+      const ownerNode = child.ownerBackendId === undefined ? undefined : l.index.nodes.get(child.ownerBackendId);
+      const box = childBoxes.get(`${child.session.id}:owner`);
+      const doc0 = child.index.documents[0];
+      if (!ownerNode || !box || !doc0) {
+        place(child, hidden);
+        continue;
+      }
+      const parentOrigin = l.docOrigins[ownerNode.doc] ?? hidden;
+      place(child, childFrameOrigin(parentOrigin, sessionToViewport(box, rootOrigin), doc0.scrollX, doc0.scrollY));
+    }
+  };
+  const root = byId.get(page.rootId);
+  if (root) {
+    const doc0 = root.index.documents[0];
+    place(root, topFrameOrigin(viewport, doc0?.scrollX ?? lv.pageX, doc0?.scrollY ?? lv.pageY));
+  }
+  await Promise.all([...partial].map((id) => (byId.get(id) ? readViewportAx(page, byId.get(id)!) : undefined)));
+  return { viewport, metrics, sessions: byId };
+}

@@ -1,0 +1,377 @@
+import type { Frame, FrameTree } from "../cdp/protocol.js";
+import { withTimeout } from "../cdp/timeouts.js";
+import { CdpClosedError, type CdpEvent, type CdpTransport } from "../cdp/transport.js";
+
+/** One flat CDP session of the page: the page itself, or an out-of-process iframe. */
+export interface SessionInfo {
+  /** Flat session id; "" for the transport's root (a `chrome.debugger` tab). */
+  readonly id: string;
+  /** The target behind the session. */
+  readonly targetId: string;
+  /** The session this one was auto-attached under; undefined for the page. */
+  readonly parentId: string | undefined;
+  /** For an OOPIF session, the id of its frame (equal to its targetId in Chromium). */
+  readonly frameId: string | undefined;
+}
+
+/** A frame known to the page, in whichever session renders it. */
+export interface FrameInfo {
+  readonly id: string;
+  readonly sessionId: string;
+  parentId: string | undefined;
+  url: string;
+  loaderId: string;
+}
+
+/** A JavaScript dialog the session answered. */
+export interface DialogRecord {
+  readonly type: string;
+  readonly message: string;
+  readonly accepted: boolean;
+  /** Monotonic sequence number, so a caller can tell which dialogs came after a mark. */
+  readonly seq: number;
+}
+
+/** Decides how to answer a JavaScript dialog; true accepts. */
+export type DialogPolicy = (dialog: { type: string; message: string; url: string }) => boolean;
+
+/** Options for a page session. */
+export interface PageSessionOptions {
+  /** Cap for any single CDP command (default 10 s). */
+  commandTimeoutMs?: number;
+  /** How to answer dialogs; accepts everything by default (the model asked for the action). */
+  dialogPolicy?: DialogPolicy;
+}
+
+/** Raised once the page's renderer crashed or its target went away. */
+export class TargetGoneError extends Error {
+  override readonly name = "TargetGoneError";
+}
+
+/**
+ * Owns everything the engine knows about one page: its sessions (the page plus each OOPIF,
+ * auto-attached and flattened), its frames, navigation, in-flight requests, dialogs and crash
+ * state. Every command goes through `send`, which is capped and fails fast once the page is gone.
+ */
+export class PageSession {
+  readonly transport: CdpTransport;
+  readonly rootId: string;
+  readonly targetId: string;
+  readonly sessions = new Map<string, SessionInfo>();
+  readonly frames = new Map<string, FrameInfo>();
+  readonly dialogs: DialogRecord[] = [];
+  /** Main-frame navigations seen (cross-document and same-document). */
+  navigationCount = 0;
+  /** Main-frame navigations requested or started (before any commit); guards mid-action moves. */
+  navigationRequests = 0;
+  /** HTTP status of the last main-frame document response. */
+  lastDocumentStatus = 0;
+  /** Main-frame loads started; settle waits for the matching load event. */
+  loadsStarted = 0;
+  loadsFinished = 0;
+  /** Page targets this page opened (target=_blank, window.open), newest last. */
+  readonly openedTargets: string[] = [];
+  /** Set when the renderer crashed or the target detached. */
+  gone: string | undefined;
+  readonly #inflight = new Map<string, number>();
+  readonly #unsubscribe: (() => void)[] = [];
+  readonly #watchers = new Set<() => void>();
+  readonly #frameListeners = new Set<(frameId: string) => void>();
+  readonly #timeoutMs: number;
+  readonly #dialogPolicy: DialogPolicy;
+  #dialogSeq = 0;
+  #rejectGone: (e: Error) => void = () => undefined;
+  /** Rejects once the page is gone; every command races it so none waits on a dead renderer. */
+  readonly #gone = new Promise<never>((_, reject) => {
+    this.#rejectGone = reject;
+  });
+
+  private constructor(transport: CdpTransport, rootId: string, targetId: string, options: PageSessionOptions) {
+    this.transport = transport;
+    this.rootId = rootId;
+    this.targetId = targetId;
+    this.#timeoutMs = options.commandTimeoutMs ?? 10_000;
+    this.#dialogPolicy = options.dialogPolicy ?? (() => true);
+    this.sessions.set(rootId, { id: rootId, targetId, parentId: undefined, frameId: undefined });
+    this.#unsubscribe.push(transport.onEvent((e) => this.#onEvent(e)));
+    this.#unsubscribe.push(transport.onClose((reason) => this.#markGone(`connection closed: ${reason}`)));
+  }
+
+  /**
+   * Starts a session on a page. `rootId` is the flat session id of an attached page target
+   * (WebSocket), or "" when the transport itself is attached to the tab (`chrome.debugger`).
+   */
+  static async open(
+    transport: CdpTransport,
+    rootId: string,
+    targetId: string,
+    options: PageSessionOptions = {},
+  ): Promise<PageSession> {
+    const page = new PageSession(transport, rootId, targetId, options);
+    await page.#prepare(rootId);
+    return page;
+  }
+
+  /** Attaches to a page target over a browser-level connection and opens a session on it. */
+  static async attach(transport: CdpTransport, targetId: string, options: PageSessionOptions = {}): Promise<PageSession> {
+    const { sessionId } = await transport.send<{ sessionId: string }>("Target.attachToTarget", {
+      targetId,
+      flatten: true,
+    });
+    // Lets the page notice tabs it opens; harmless when discovery is already on.
+    await transport.send("Target.setDiscoverTargets", { discover: true }).catch(() => undefined);
+    return PageSession.open(transport, sessionId, targetId, options);
+  }
+
+  /** Sends a command to one of the page's sessions, capped and failing fast once gone. */
+  async send<R = Record<string, unknown>>(
+    method: string,
+    params: Record<string, unknown> = {},
+    sessionId: string = this.rootId,
+    timeoutMs: number = this.#timeoutMs,
+  ): Promise<R> {
+    if (this.gone) throw new TargetGoneError(this.gone);
+    const call = this.transport.send<R>(method, params, sessionId || undefined);
+    try {
+      return await withTimeout(Promise.race([call, this.#goneSignal()]), timeoutMs, method);
+    } catch (e) {
+      if (this.gone) throw new TargetGoneError(this.gone);
+      if (e instanceof CdpClosedError) throw new TargetGoneError(e.message);
+      throw e;
+    }
+  }
+
+  /** The main frame. */
+  mainFrame(): FrameInfo | undefined {
+    for (const f of this.frames.values()) if (!f.parentId && f.sessionId === this.rootId) return f;
+    return undefined;
+  }
+
+  /** Requests in flight that started less than `maxAgeMs` ago (long polls do not count). */
+  inflightRequests(maxAgeMs = 3000): number {
+    const now = Date.now();
+    let n = 0;
+    for (const started of this.#inflight.values()) if (now - started < maxAgeMs) n++;
+    return n;
+  }
+
+  /** Calls `fn` on every page event; used by waits so they poll only when something happened. */
+  watch(fn: () => void): () => void {
+    this.#watchers.add(fn);
+    return () => this.#watchers.delete(fn);
+  }
+
+  /** Calls `fn(frameId)` whenever a frame navigates or detaches (its refs die). */
+  onFrameGone(fn: (frameId: string) => void): () => void {
+    this.#frameListeners.add(fn);
+    return () => this.#frameListeners.delete(fn);
+  }
+
+  /** Stops listening; the transport stays open for its owner. */
+  dispose(): void {
+    for (const u of this.#unsubscribe) u();
+    this.#markGone("session disposed");
+  }
+
+  #goneSignal(): Promise<never> {
+    return this.#gone;
+  }
+
+  async #prepare(sessionId: string): Promise<void> {
+    const s = (method: string, params: Record<string, unknown> = {}) => this.send(method, params, sessionId);
+    const steps: Promise<unknown>[] = [
+      s("Page.enable"),
+      s("Network.enable", { maxTotalBufferSize: 0, maxResourceBufferSize: 0 }),
+      s("Target.setAutoAttach", {
+        autoAttach: true,
+        waitForDebuggerOnStart: true,
+        flatten: true,
+        filter: [{ type: "iframe" }, { exclude: true }],
+      }),
+    ];
+    if (sessionId === this.rootId) steps.push(s("Inspector.enable"));
+    steps.push(s("Accessibility.enable"));
+    await Promise.all(steps);
+    const { frameTree } = await this.send<{ frameTree: FrameTree }>("Page.getFrameTree", {}, sessionId);
+    const add = (tree: FrameTree): void => {
+      this.#upsertFrame(tree.frame, sessionId);
+      for (const c of tree.childFrames ?? []) add(c);
+    };
+    add(frameTree);
+  }
+
+  #upsertFrame(frame: Frame, sessionId: string): void {
+    const known = this.frames.get(frame.id);
+    if (known && known.sessionId !== sessionId && frame.parentId && !known.parentId) {
+      // An OOPIF's own session reports its frame without a parent; keep the parent link.
+      known.url = frame.url;
+      known.loaderId = frame.loaderId;
+      return;
+    }
+    this.frames.set(frame.id, {
+      id: frame.id,
+      sessionId: known && !frame.parentId && known.parentId ? known.sessionId : sessionId,
+      parentId: frame.parentId ?? known?.parentId,
+      url: frame.url,
+      loaderId: frame.loaderId,
+    });
+  }
+
+  #onEvent(e: CdpEvent): void {
+    if (e.method === "Target.targetCreated") {
+      // Browser-level discovery (when the connection has it): tabs this page opened.
+      const info = e.params.targetInfo as { targetId: string; type: string; openerId?: string };
+      if (info.type === "page" && info.openerId === this.targetId && !this.openedTargets.includes(info.targetId)) {
+        this.openedTargets.push(info.targetId);
+        for (const w of [...this.#watchers]) w();
+      }
+      return;
+    }
+    const sid = e.sessionId ?? "";
+    if (!this.sessions.has(sid)) return;
+    const p = e.params;
+    switch (e.method) {
+      case "Target.attachedToTarget": {
+        const info = p.targetInfo as { targetId: string; type: string };
+        const childId = p.sessionId as string;
+        this.sessions.set(childId, { id: childId, targetId: info.targetId, parentId: sid, frameId: info.targetId });
+        const known = this.frames.get(info.targetId);
+        this.frames.set(info.targetId, {
+          id: info.targetId,
+          sessionId: childId,
+          parentId: known?.parentId,
+          url: known?.url ?? "",
+          loaderId: known?.loaderId ?? "",
+        });
+        void this.#prepare(childId)
+          .catch(() => undefined)
+          .finally(() => this.send("Runtime.runIfWaitingForDebugger", {}, childId).catch(() => undefined));
+        break;
+      }
+      case "Target.detachedFromTarget": {
+        this.#dropSession(p.sessionId as string);
+        break;
+      }
+      case "Page.frameAttached": {
+        const id = p.frameId as string;
+        if (!this.frames.has(id)) {
+          this.frames.set(id, { id, sessionId: sid, parentId: p.parentFrameId as string, url: "", loaderId: "" });
+        }
+        break;
+      }
+      case "Page.frameNavigated": {
+        const frame = p.frame as Frame;
+        const before = this.frames.get(frame.id);
+        if (before && before.loaderId && before.loaderId !== frame.loaderId) this.#frameGone(frame.id);
+        this.#upsertFrame(frame, sid);
+        if (!frame.parentId && sid === this.rootId) this.navigationCount++;
+        break;
+      }
+      case "Page.navigatedWithinDocument": {
+        const f = this.frames.get(p.frameId as string);
+        if (f) f.url = p.url as string;
+        if (f && !f.parentId && sid === this.rootId) this.navigationCount++;
+        break;
+      }
+      case "Page.frameDetached": {
+        // "swap" means the frame moved to another process (became an OOPIF); it lives on.
+        if (p.reason !== "swap") {
+          this.#frameGone(p.frameId as string);
+          this.frames.delete(p.frameId as string);
+        }
+        break;
+      }
+      case "Page.frameRequestedNavigation":
+      case "Page.frameStartedNavigating": {
+        const f = this.frames.get(p.frameId as string);
+        if (sid === this.rootId && f && !f.parentId) this.navigationRequests++;
+        break;
+      }
+      case "Network.responseReceived": {
+        const f = this.frames.get(p.frameId as string);
+        if (sid === this.rootId && p.type === "Document" && f && !f.parentId) {
+          this.lastDocumentStatus = Number((p.response as { status?: number }).status ?? 0);
+        }
+        break;
+      }
+      case "Page.frameStartedLoading": {
+        const f = this.frames.get(p.frameId as string);
+        if (sid === this.rootId && f && !f.parentId) {
+          this.loadsStarted++;
+          this.navigationRequests++;
+        }
+        break;
+      }
+      case "Page.loadEventFired":
+        if (sid === this.rootId) this.loadsFinished = this.loadsStarted;
+        break;
+      case "Page.frameStoppedLoading": {
+        // Back-forward cache restores and aborted loads stop without a load event.
+        const f = this.frames.get(p.frameId as string);
+        if (sid === this.rootId && f && !f.parentId) this.loadsFinished = this.loadsStarted;
+        break;
+      }
+      case "Page.javascriptDialogOpening":
+        this.#answerDialog(sid, p);
+        break;
+      case "Network.requestWillBeSent":
+        this.#inflight.set(`${sid}:${p.requestId as string}`, Date.now());
+        break;
+      case "Network.loadingFinished":
+      case "Network.loadingFailed":
+        this.#inflight.delete(`${sid}:${p.requestId as string}`);
+        break;
+      case "Inspector.targetCrashed":
+        this.#markGone("the tab crashed");
+        break;
+      case "Inspector.detached":
+        this.#markGone(`the debugger was detached (${String(p.reason)})`);
+        break;
+    }
+    for (const w of [...this.#watchers]) w();
+  }
+
+  /** Forgets a detached session and every session nested under it (they die with it). */
+  #dropSession(id: string): void {
+    const child = this.sessions.get(id);
+    if (!child || id === this.rootId) return;
+    this.sessions.delete(id);
+    if (child.frameId) this.#frameGone(child.frameId);
+    for (const s of [...this.sessions.values()]) if (s.parentId === id) this.#dropSession(s.id);
+  }
+
+  #answerDialog(sessionId: string, p: Record<string, unknown>): void {
+    const type = String(p.type);
+    const message = String(p.message ?? "");
+    let accepted = true;
+    try {
+      accepted = this.#dialogPolicy({ type, message, url: String(p.url ?? "") });
+    } catch {
+      accepted = type !== "prompt";
+    }
+    // Answer at once: an open dialog blocks the renderer, and every later command would hang.
+    void this.transport
+      .send(
+        "Page.handleJavaScriptDialog",
+        { accept: accepted, promptText: String(p.defaultPrompt ?? "") },
+        sessionId || undefined,
+      )
+      .catch(() => undefined);
+    this.dialogs.push({ type, message, accepted, seq: ++this.#dialogSeq });
+    if (this.dialogs.length > 50) this.dialogs.shift();
+  }
+
+  #frameGone(frameId: string): void {
+    for (const fn of [...this.#frameListeners]) fn(frameId);
+    // A navigated or detached frame takes its child frames' documents with it.
+    for (const f of [...this.frames.values()]) if (f.parentId === frameId) this.#frameGone(f.id);
+  }
+
+  #markGone(reason: string): void {
+    if (this.gone) return;
+    this.gone = reason;
+    this.#gone.catch(() => undefined);
+    this.#rejectGone(new TargetGoneError(reason));
+    for (const w of [...this.#watchers]) w();
+  }
+}

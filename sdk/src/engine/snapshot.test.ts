@@ -1,0 +1,123 @@
+import { create } from "@bufbuild/protobuf";
+import { ClickParamsSchema, TakeSnapshotParamsSchema } from "@baton/gen/baton/v1/tools_pb";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type Fixture, fixtures } from "./fixtures/pages.js";
+import { type Harness, startHarness } from "./fixtures/harness.js";
+
+let h: Harness;
+beforeAll(async () => {
+  h = await startHarness();
+});
+afterAll(async () => {
+  await h?.close();
+});
+
+const snapshot = (init: Partial<{ offset: number; maxChars: number; includeOffscreen: boolean; ref: string }> = {}) =>
+  h.tools.takeSnapshot(create(TakeSnapshotParamsSchema, init), undefined);
+
+/** The ref of a line `[eN] role "name"` for an expected element, or undefined. */
+function refOf(text: string, role: string, name: string): string | undefined {
+  for (const line of text.split("\n")) {
+    const m = /^\s*\[(e\d+)\] (\S+) "((?:[^"\\]|\\.)*)"/.exec(line);
+    if (m && m[2] === role && m[3] === name) return m[1];
+  }
+  return undefined;
+}
+
+describe.each(fixtures.map((f) => [f.path, f] as [string, Fixture]))("snapshot of %s", (_path, f) => {
+  it("lists every expected element with a ref and no hidden or covered one", async () => {
+    await h.goto(f.path);
+    const r = await snapshot();
+    for (const e of f.expected) expect(refOf(r.text ?? "", e.role, e.name), `${e.role} "${e.name}" in\n${r.text}`).toBeDefined();
+    for (const name of f.absent) expect(r.text, `"${name}" must not be listed`).not.toContain(`"${name}"`);
+    expect(r.totalRefCount).toBeGreaterThanOrEqual(f.expected.length);
+  });
+
+  if (f.clickable) {
+    it("lands a click on every expected element (recorded by the page)", async () => {
+      await h.goto(f.path);
+      const r = await snapshot();
+      for (const e of f.expected) {
+        const ref = refOf(r.text ?? "", e.role, e.name)!;
+        const before = await h.evaluate<string[]>("window.__log.slice()");
+        await h.tools.click(create(ClickParamsSchema, { ref }), undefined);
+        const log = await h.evaluate<string[]>("window.__log.slice()");
+        expect(log.slice(before.length), `click on ${ref} ${e.name}`).toContain(`click:${e.name}`);
+      }
+    });
+  }
+});
+
+describe("snapshot behaviour", () => {
+  it("keeps refs stable while the node lives", async () => {
+    await h.goto("/basic");
+    const a = await snapshot();
+    const b = await snapshot();
+    expect(b.text).toBe(a.text);
+  });
+
+  it("includes off-screen elements only when asked, marked offscreen", async () => {
+    await h.goto("/long");
+    const plain = await snapshot();
+    expect(plain.text).not.toContain("Bottom action");
+    const all = await snapshot({ includeOffscreen: true });
+    expect(all.text).toMatch(/\[e\d+\] button "Bottom action" offscreen/);
+  });
+
+  it("pages a 5,000-node page by ref without losing or repeating refs", async () => {
+    await h.goto("/big");
+    const seen: string[] = [];
+    let offset = 0;
+    for (let i = 0; i < 100; i++) {
+      const r = await snapshot({ offset, maxChars: 8000, includeOffscreen: true });
+      expect(r.pageOverflow).toBe(false);
+      expect((r.text ?? "").length).toBeLessThanOrEqual(8000);
+      seen.push(...(r.text?.match(/\[e\d+\]/g) ?? []));
+      if (r.nextOffset === undefined) break;
+      expect(r.nextOffset).toBeGreaterThan(offset);
+      offset = r.nextOffset;
+    }
+    expect(new Set(seen).size).toBe(seen.length);
+    expect(seen.length).toBe(2000);
+  });
+
+  it("reports page_overflow instead of looping when one ref does not fit", async () => {
+    await h.goto("/basic");
+    const r = await snapshot({ maxChars: 200, offset: 0 });
+    expect(r.pageOverflow).toBe(false);
+    const tiny = await snapshot({ maxChars: 5 });
+    expect(tiny.pageOverflow).toBe(true);
+    expect(tiny.nextOffset).toBeUndefined();
+  });
+
+  it("scopes a snapshot to one element's subtree", async () => {
+    await h.goto("/modal");
+    const r = await snapshot();
+    const dialogLess = /\[(e\d+)\] button "Accept cookies"/.exec(r.text ?? "")?.[1];
+    expect(dialogLess).toBeDefined();
+    const scoped = await snapshot({ ref: dialogLess! });
+    expect(scoped.text).toContain("Accept cookies");
+    expect(scoped.text).not.toContain("Reject all");
+  });
+
+  it("marks cross-origin frames with a sanitised origin label", async () => {
+    await h.goto("/cross");
+    const r = await snapshot();
+    expect(r.text).toMatch(/iframe \[cross-origin localhost:\d+\/remote\]/);
+    expect(r.frameCount).toBe(3);
+  });
+
+  it("returns a labelled JPEG screenshot when asked", async () => {
+    await h.goto("/basic");
+    const r = await h.tools.takeSnapshot(create(TakeSnapshotParamsSchema, { includeScreenshot: true }), undefined);
+    const img = r.screenshot;
+    expect(img?.mimeType).toBe("image/jpeg");
+    expect(img?.width).toBe(1000);
+    expect(img?.height).toBe(700);
+    const bytes = img?.data as Uint8Array;
+    expect(bytes[0]).toBe(0xff);
+    expect(bytes[1]).toBe(0xd8);
+    // The overlay is gone afterwards.
+    expect(await h.evaluate<number>("document.querySelectorAll('[id^=baton-labels]').length")).toBe(0);
+  });
+});

@@ -1,0 +1,312 @@
+import type { AXNode } from "../cdp/protocol.js";
+import { actionableRoles, axProp, axStates, axString, contextRoles, displayRole, silentRoles } from "./ax-roles.js";
+import { documentToViewport, intersect, type Rect } from "./coordinates.js";
+import { type PageLayout, readPageLayout, type SessionLayout } from "./frame-layout.js";
+import { filterOccluded, type HitCandidate } from "./occlusion.js";
+import type { PageSession } from "./page-session.js";
+import type { RefEntry, RefTable } from "./refs.js";
+import { dropEchoes } from "./render-text.js";
+import { frameLabel, quoted, sanitizeText, sanitizeUrl } from "./sanitize.js";
+
+/** One line of the snapshot text, before pagination. */
+export interface SnapshotLine {
+  readonly depth: number;
+  readonly text: string;
+  /** Set on lines that carry a ref. */
+  readonly ref?: string;
+  /** The plain text of a text line, or the name of a ref line (for de-duplication). */
+  readonly plain?: string;
+}
+
+/** An element with a ref, with the client-side facts the model does not see. */
+export interface SnapshotElement {
+  readonly ref: string;
+  readonly role: string;
+  readonly name: string;
+  readonly value: string;
+  readonly frameId: string;
+  /** Box in top-level viewport coordinates. */
+  readonly box: Rect;
+  readonly offscreen: boolean;
+}
+
+/** A whole-page snapshot, before pagination. */
+export interface PageSnapshot {
+  readonly url: string;
+  readonly title: string;
+  readonly lines: SnapshotLine[];
+  readonly elements: SnapshotElement[];
+  readonly frameCount: number;
+  readonly layout: PageLayout;
+}
+
+/** Options of one snapshot. */
+export interface SnapshotOptions {
+  /** List elements outside the viewport too, marked "offscreen" (not hit-tested). */
+  includeOffscreen?: boolean;
+  /** Drop refs whose element is covered by another element (default true). */
+  filterOccluded?: boolean;
+  /** Only include the subtree of this ref's element. */
+  scope?: RefEntry;
+}
+
+interface Pending {
+  node: AXNode;
+  l: SessionLayout;
+  frameId: string;
+  box: Rect;
+  visible: Rect | undefined;
+  lineIndex: number;
+  role: string;
+  name: string;
+  value: string;
+  states: string[];
+  depth: number;
+}
+
+/** Whether a node is something to act on, given its role and DOM facts. */
+function isActionable(role: string, node: AXNode, dom: { clickable: boolean; draggable: boolean } | undefined): boolean {
+  if (actionableRoles.has(role)) return true;
+  if (role === "RootWebArea" || role === "Iframe" || role === "StaticText" || role === "LabelText") return false;
+  const editable = axProp(node, "editable");
+  if (editable === "richtext" || editable === "plaintext") {
+    // Only the editing host, not every paragraph inside it.
+    return axProp(node, "focusable") === true;
+  }
+  if (dom?.draggable) return true;
+  if (axProp(node, "focusable") === true && role !== "generic") return true;
+  return dom?.clickable === true;
+}
+
+/**
+ * Takes a whole-page snapshot: reads all frames and sessions, walks the AX trees in document
+ * order (descending into same-process and out-of-process frames and shadow roots, which the AX
+ * tree flattens), filters hidden, empty, off-viewport and occluded elements, and assigns refs.
+ */
+export async function takePageSnapshot(page: PageSession, refs: RefTable, options: SnapshotOptions = {}): Promise<PageSnapshot> {
+  // Off-screen elements need every node, so they always read whole AX trees.
+  const layout = await readPageLayout(page, { wholePage: options.includeOffscreen === true });
+  const root = layout.sessions.get(page.rootId);
+  const main = page.mainFrame();
+  const mainOrigin = originOf(main?.url ?? "");
+  const lines: (SnapshotLine | undefined)[] = [];
+  const pending: Pending[] = [];
+  let frameCount = 0;
+  const scope = options.scope;
+
+  const walkFrame = (l: SessionLayout, frameId: string, depth: number, inScope: boolean): void => {
+    const nodes = l.ax.get(frameId);
+    if (!nodes || nodes.length === 0) return;
+    frameCount++;
+    const byId = new Map(nodes.map((n) => [n.nodeId, n]));
+    const rootNode = nodes.find((n) => !n.parentId) ?? nodes[0]!;
+    const visit = (node: AXNode, depth: number, inScope: boolean, containerName: string): void => {
+      const role = axString(node.role);
+      const here = inScope || (scope !== undefined && scope.sessionId === l.session.id && scope.backendNodeId === node.backendDOMNodeId);
+      let childDepth = depth;
+      let childContainer = containerName;
+      if (!node.ignored && role === "Iframe") {
+        walkIframe(l, node, depth, here);
+        return;
+      }
+      if (!node.ignored && role !== "RootWebArea") {
+        const dom = node.backendDOMNodeId === undefined ? undefined : l.index.nodes.get(node.backendDOMNodeId);
+        const name = axString(node.name);
+        const origin = dom ? l.docOrigins[dom.doc] : undefined;
+        const box = dom?.box && origin ? documentToViewport(dom.box, origin) : undefined;
+        const rendered = !!box && box.width > 0 && box.height > 0 && !dom?.invisible;
+        const visible = rendered && origin ? intersect(box!, origin.clip) : undefined;
+        const shown = visible !== undefined || (options.includeOffscreen === true && rendered);
+        if (dom?.box && !rendered && role !== "StaticText") {
+          // A laid-out but zero-size or invisible element hides its text too (clipped, collapsed).
+          if (dom.invisible || dom.box.width <= 0 || dom.box.height <= 0) {
+            if (isActionable(role, node, dom)) return;
+          }
+        }
+        if (role === "StaticText") {
+          if (shown && here && name.trim() && !containerName.includes(name.trim())) {
+            lines.push({ depth, text: quoted(name, 100), plain: sanitizeText(name, 100) });
+          }
+        } else if (isActionable(role, node, dom) && !(isContainerOnly(role, node, dom) && hasActionableBelow(node, byId, l))) {
+          if (shown && here && box) {
+            const value = axString(node.value);
+            const fallbackName = name || textOf(node, byId);
+            pending.push({
+              node,
+              l,
+              frameId,
+              box,
+              visible,
+              lineIndex: lines.length,
+              role: role === "generic" && axProp(node, "editable") ? "textbox" : displayRole(role),
+              name: fallbackName,
+              value,
+              states: axStates(node, role),
+              depth,
+            });
+            lines.push(undefined);
+            childDepth = depth + 1;
+            childContainer = `${containerName} ${fallbackName} ${value}`;
+          }
+        } else if (contextRoles.has(role) && !silentRoles.has(role) && shown && here) {
+          const level = axProp(node, "level");
+          const r = role === "heading" && typeof level === "number" ? `heading[${level}]` : displayRole(role);
+          lines.push({ depth, text: name ? `${r} ${quoted(name)}` : r });
+          if (role === "heading" || role === "image") childContainer = `${containerName} ${name}`;
+          if (role === "dialog" || role === "alertdialog") childDepth = depth + 1;
+        }
+      }
+      for (const id of node.childIds ?? []) {
+        const child = byId.get(id);
+        if (child) visit(child, childDepth, here, childContainer);
+      }
+    };
+    visit(rootNode, depth, inScope, "");
+  };
+
+  const walkIframe = (l: SessionLayout, node: AXNode, depth: number, inScope: boolean): void => {
+    const owner = node.backendDOMNodeId;
+    if (owner === undefined) return;
+    const dom = l.index.nodes.get(owner);
+    const origin = dom ? l.docOrigins[dom.doc] : undefined;
+    const box = dom?.box && origin ? documentToViewport(dom.box, origin) : undefined;
+    const visible = box && origin ? intersect(box, origin.clip) : undefined;
+    if (!visible && !options.includeOffscreen) return;
+    // Same-process child document, or an out-of-process frame's session.
+    let target: { l: SessionLayout; frameId: string } | undefined;
+    if (dom?.contentDoc !== undefined) {
+      const doc = l.index.documents[dom.contentDoc];
+      if (doc) target = { l, frameId: doc.frameId };
+    } else {
+      for (const child of layout.sessions.values()) {
+        if (child.session.parentId === l.session.id && child.ownerBackendId === owner && child.session.frameId) {
+          target = { l: child, frameId: child.session.frameId };
+        }
+      }
+    }
+    if (!target) return;
+    const frame = page.frames.get(target.frameId);
+    const url = frame?.url ?? target.l.index.documents[0]?.url ?? "";
+    const cross = originOf(url) !== mainOrigin;
+    const title = axString(node.name);
+    const marker = cross ? `iframe [cross-origin ${frameLabel(url)}]` : `iframe${title ? ` ${quoted(title, 60)}` : ""}`;
+    if (inScope) lines.push({ depth, text: marker });
+    walkFrame(target.l, target.frameId, inScope ? depth + 1 : depth, inScope);
+  };
+
+  if (root && main) walkFrame(root, main.id, 0, scope === undefined);
+
+  // Occlusion: hit-test every in-viewport candidate once, in parallel.
+  const inView = pending.filter((p) => p.visible !== undefined);
+  const verdicts =
+    options.filterOccluded === false
+      ? inView.map(() => undefined)
+      : await filterOccluded(
+          page,
+          layout,
+          inView.map((p): HitCandidate => ({ sessionId: p.l.session.id, backendId: p.node.backendDOMNodeId!, visible: p.visible! })),
+        );
+  const verdictOf = new Map(inView.map((p, i) => [p, verdicts[i]]));
+  const elements: SnapshotElement[] = [];
+  for (const p of pending) {
+    const v = verdictOf.get(p);
+    if (v && !v.ok) continue;
+    const entry = refs.refFor(p.l.session.id, p.l.session.targetId, p.frameId, p.node.backendDOMNodeId!);
+    entry.role = p.role;
+    entry.name = p.name;
+    entry.box = p.box;
+    entry.hitPoint = v?.ok ? v.point : undefined;
+    const offscreen = p.visible === undefined;
+    const states = offscreen ? [...p.states, "offscreen"] : p.states;
+    const valuePart = p.value && p.value !== p.name ? ` = ${quoted(p.value, 80)}` : "";
+    const namePart = p.name ? ` ${quoted(p.name)}` : "";
+    lines[p.lineIndex] = {
+      depth: p.depth,
+      ref: entry.ref,
+      plain: sanitizeText(p.name),
+      text: `[${entry.ref}] ${p.role}${namePart}${valuePart}${states.length ? ` ${states.join(" ")}` : ""}`,
+    };
+    elements.push({
+      ref: entry.ref,
+      role: p.role,
+      name: sanitizeText(p.name),
+      value: sanitizeText(p.value, 200),
+      frameId: p.frameId,
+      box: p.box,
+      offscreen,
+    });
+  }
+  const doc0 = root?.index.documents[0];
+  return {
+    url: sanitizeUrl(main?.url ?? doc0?.url ?? ""),
+    title: sanitizeText(doc0?.title ?? "", 200),
+    lines: fixDepths(dropEchoes(lines.filter((x): x is SnapshotLine => x !== undefined))),
+    elements,
+    frameCount,
+    layout,
+  };
+}
+
+/** A node that is actionable only because Chromium saw a click listener on it. */
+function isContainerOnly(role: string, node: AXNode, dom: { clickable: boolean; draggable: boolean } | undefined): boolean {
+  return !actionableRoles.has(role) && axProp(node, "focusable") !== true && !dom?.draggable && dom?.clickable === true;
+}
+
+/**
+ * True when a subtree holds a real control; a click listener on a wrapper (event delegation,
+ * framework roots) must not turn the whole wrapper into one giant ref.
+ */
+function hasActionableBelow(node: AXNode, byId: Map<string, AXNode>, l: SessionLayout): boolean {
+  let budget = 2000;
+  const visit = (n: AXNode): boolean => {
+    for (const id of n.childIds ?? []) {
+      if (--budget < 0) return true;
+      const c = byId.get(id);
+      if (!c) continue;
+      const role = axString(c.role);
+      const dom = c.backendDOMNodeId === undefined ? undefined : l.index.nodes.get(c.backendDOMNodeId);
+      if (!c.ignored && (actionableRoles.has(role) || role === "Iframe" || dom?.clickable || axProp(c, "focusable") === true)) return true;
+      if (visit(c)) return true;
+    }
+    return false;
+  };
+  return visit(node);
+}
+
+/** Text content of a nameless clickable, from its StaticText descendants. */
+function textOf(node: AXNode, byId: Map<string, AXNode>): string {
+  const parts: string[] = [];
+  const visit = (n: AXNode, depth: number): void => {
+    if (depth > 20 || parts.join(" ").length > 80) return;
+    if (axString(n.role) === "StaticText") parts.push(axString(n.name));
+    for (const id of n.childIds ?? []) {
+      const c = byId.get(id);
+      if (c) visit(c, depth + 1);
+    }
+  };
+  visit(node, 0);
+  return parts.join(" ").trim();
+}
+
+/**
+ * Children of a dropped (occluded) element were indented under it; pull every line up so no
+ * line is deeper than one level below the line before it.
+ */
+function fixDepths(lines: SnapshotLine[]): SnapshotLine[] {
+  const out: SnapshotLine[] = [];
+  let prev = -1;
+  for (const line of lines) {
+    const depth = Math.min(line.depth, prev + 1);
+    out.push(depth === line.depth ? line : { ...line, depth });
+    prev = depth;
+  }
+  return out;
+}
+
+function originOf(url: string): string {
+  try {
+    return new URL(url).origin;
+  } catch {
+    return url;
+  }
+}

@@ -1,0 +1,25 @@
+import type { CdpTransport } from "../cdp/transport.js";
+import { Engine, type EngineOptions } from "../engine/engine.js";
+
+/** Options for `openPage`. */
+export interface OpenPageOptions extends EngineOptions {
+  /** Viewport size in CSS pixels (default 1280×800). */
+  viewport?: { width: number; height: number };
+}
+
+/**
+ * Creates a fresh page target over a browser-level connection, sizes its viewport, and opens
+ * an engine on it. The caller closes the target with `Target.closeTarget` when done.
+ */
+export async function openPage(transport: CdpTransport, options: OpenPageOptions = {}): Promise<Engine> {
+  const { targetId } = await transport.send<{ targetId: string }>("Target.createTarget", { url: "about:blank" });
+  const engine = await Engine.attach(transport, targetId, options);
+  const vp = options.viewport ?? { width: 1280, height: 800 };
+  await engine.page.send("Emulation.setDeviceMetricsOverride", {
+    width: vp.width,
+    height: vp.height,
+    deviceScaleFactor: 1,
+    mobile: false,
+  });
+  return engine;
+}
