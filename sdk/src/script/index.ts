@@ -1,0 +1,16 @@
+/**
+ * Script files for the `script` provider: scripted turns, role+name targets resolved against
+ * the latest snapshot, and end-of-run expectations.
+ */
+export {
+  checkExpectations,
+  type PageProbe,
+  parseScriptFile,
+  type ScriptCall,
+  type ScriptExpectations,
+  type ScriptFile,
+  ScriptFileError,
+  type ScriptTurn,
+} from "./script-file.js";
+export { type SnapshotRef, snapshotRefs } from "./snapshot-refs.js";
+export { findTarget, isTarget, latestSnapshotText, type ResolvedArgs, resolveTargets, type TargetSpec } from "./targets.js";
