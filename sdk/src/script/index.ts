@@ -13,4 +13,5 @@ export {
   type ScriptTurn,
 } from "./script-file.js";
 export { type SnapshotRef, snapshotRefs } from "./snapshot-refs.js";
+export { engineProbe } from "./engine-probe.js";
 export { findTarget, isTarget, latestSnapshotText, type ResolvedArgs, resolveTargets, type TargetSpec } from "./targets.js";

@@ -1,0 +1,84 @@
+/**
+ * `npm run bench:backend`: the backend in one process (`baton serve`, embedded store), the
+ * client in another, over real HTTP.
+ *   1. throughput: concurrent sessions against a zero-latency script model → turns/s;
+ *   2. overhead: 1,000 concurrent sessions at 1 s simulated model latency → per-turn latency
+ *      minus the 1 s, p50/p99: what orchestration (HTTP, store, loop) adds.
+ * Options (env): BENCH_SESSIONS (64), BENCH_SECONDS (10), BENCH_SLOW_SESSIONS (1000),
+ * BENCH_SLOW_SECONDS (15), BENCH_DATABASE_URL (run on Postgres instead of the embedded store).
+ */
+import { execFile } from "node:child_process";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { cpus, tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { promisify } from "node:util";
+import { startBackendProcess } from "../src/testing/backend-process.js";
+
+const run = promisify(execFile);
+const dir = mkdtempSync(join(tmpdir(), "baton-bench-"));
+const token = "bt_bench_token_0123456789abcdefghij";
+const script = (delayMs: number) => {
+  const f = join(dir, `script-${delayMs}.json`);
+  writeFileSync(f, JSON.stringify({ turns: [{ calls: [{ name: "click", args: { ref: "e1" } }], delayMs }], loopFrom: 0 }));
+  return `script:${f}`;
+};
+const clientFile = fileURLToPath(new URL("./client.ts", import.meta.url));
+const tsx = fileURLToPath(new URL("../../node_modules/.bin/tsx", import.meta.url));
+
+function pct(sorted: number[], p: number): number {
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? NaN;
+}
+
+async function client(url: string, model: string, sessions: number, seconds: number, warmupMs: number) {
+  const { stdout } = await run(tsx, [clientFile, url, token, model, String(sessions), String(seconds * 1000), String(warmupMs)], {
+    maxBuffer: 512 * 1024 * 1024,
+  });
+  return JSON.parse(stdout.trim().split("\n").at(-1) ?? "{}") as { turns: number; errors: number; elapsedMs: number; latencies: number[] };
+}
+
+const databaseUrl = process.env.BENCH_DATABASE_URL;
+const backend = await startBackendProcess(databaseUrl ? ["--database-url", databaseUrl] : ["--data-dir", join(dir, "data")], {
+  BATON_API_TOKEN: token,
+  BATON_LOG_LEVEL: "error",
+  ...(process.env.BENCH_SERVER_NODE_OPTIONS ? { NODE_OPTIONS: process.env.BENCH_SERVER_NODE_OPTIONS } : {}),
+});
+try {
+  const sessions = Number(process.env.BENCH_SESSIONS ?? 64);
+  const seconds = Number(process.env.BENCH_SECONDS ?? 10);
+  const fast = await client(backend.url, script(0), sessions, seconds, 2000);
+  const fastSorted = fast.latencies.sort((a, b) => a - b);
+  const turnsPerSecond = fast.turns / (fast.elapsedMs / 1000);
+
+  const slowSessions = Number(process.env.BENCH_SLOW_SESSIONS ?? 1000);
+  const slowSeconds = Number(process.env.BENCH_SLOW_SECONDS ?? 15);
+  const slow = await client(backend.url, script(1000), slowSessions, slowSeconds, 3000);
+  const overhead = slow.latencies.map((l) => l - 1000).sort((a, b) => a - b);
+
+  const result = {
+    machine: `${cpus().length} × ${cpus()[0]?.model ?? "cpu"}, Node ${process.version}`,
+    store: databaseUrl ? "postgres" : "embedded (PGlite)",
+    throughput: {
+      sessions,
+      seconds,
+      turns: fast.turns,
+      errors: fast.errors,
+      turnsPerSecond: Math.round(turnsPerSecond),
+      latencyP50Ms: +pct(fastSorted, 50).toFixed(2),
+      latencyP99Ms: +pct(fastSorted, 99).toFixed(2),
+    },
+    overhead: {
+      sessions: slowSessions,
+      seconds: slowSeconds,
+      turns: slow.turns,
+      errors: slow.errors,
+      p50Ms: +pct(overhead, 50).toFixed(2),
+      p99Ms: +pct(overhead, 99).toFixed(2),
+      maxMs: +(overhead.at(-1) ?? NaN).toFixed(2),
+    },
+  };
+  console.log(JSON.stringify(result, null, 2));
+} finally {
+  await backend.kill("SIGTERM");
+  rmSync(dir, { recursive: true, force: true });
+}

@@ -1,0 +1,8 @@
+#!/usr/bin/env node
+// The `baton` command: registers tsx so the TypeScript sources run as they are, then hands
+// over to the CLI. Needs Node >= 20.6 (module.register); the repo pins Node 24.
+import { register } from "tsx/esm/api";
+
+register();
+const { main } = await import("../src/cli/main.ts");
+process.exitCode = await main(process.argv.slice(2));

@@ -1,0 +1,76 @@
+import { resolve } from "node:path";
+import { openDb } from "../store/open.js";
+import { createToken, ensureUser } from "../store/users.js";
+import { flag, parseArgs } from "./args.js";
+import { type Io, processIo } from "./io.js";
+import { serveCommand } from "./serve-command.js";
+import { providerHelp } from "../providers/registry.js";
+
+const usage = `baton — the Baton backend
+
+  baton serve [--port 8787] [--host 127.0.0.1] [--data-dir ./.data] [--database-url postgres://…]
+              [--model provider:model] [--max-steps 50] [--approve irreversible[,mutating]]
+  baton token create <user> [--data-dir …] [--database-url …]   issue an API token
+  baton snapshot …                                              (from @baton/sdk/node)
+
+Models ("provider:model"):
+${Object.entries(providerHelp)
+  .map(([k, v]) => `  ${k.padEnd(11)} ${v}`)
+  .join("\n")}
+`;
+
+/** `baton token create <user>`: prints a new API token for the user (created if needed). */
+async function tokenCommand(argv: string[], io: Io): Promise<number> {
+  const p = parseArgs(argv);
+  const [sub, user] = p.positional;
+  if (sub !== "create" || !user) {
+    io.stderr("usage: baton token create <user>\n");
+    return 2;
+  }
+  const databaseUrl = flag(p, "database-url", process.env.DATABASE_URL);
+  const db = await openDb(databaseUrl ? { databaseUrl } : { dataDir: resolve(flag(p, "data-dir", process.env.BATON_DATA_DIR ?? ".data") as string) });
+  try {
+    await ensureUser(db, user);
+    io.stdout(`${await createToken(db, user, "cli")}\n`);
+    return 0;
+  } finally {
+    await db.close();
+  }
+}
+
+/**
+ * `baton snapshot …`, served by the SDK's Node entry. Loaded lazily: `serve` should not pay
+ * for the browser tooling, and a build without it still runs every other command.
+ */
+async function snapshotCommand(argv: string[], io: Io): Promise<number> {
+  let mod: typeof import("@baton/sdk/node");
+  try {
+    mod = await import("@baton/sdk/node");
+  } catch (e) {
+    io.stderr(`baton snapshot is not available: @baton/sdk/node could not be loaded (${e instanceof Error ? e.message.split("\n")[0] : String(e)})\n`);
+    return 1;
+  }
+  return mod.snapshotCommand(argv, io);
+}
+
+/** Runs the CLI; resolves to the exit code. */
+export async function main(argv: string[], io: Io = processIo): Promise<number> {
+  const [command, ...rest] = argv;
+  switch (command) {
+    case "serve":
+      return serveCommand(parseArgs(rest), io);
+    case "token":
+      return tokenCommand(rest, io);
+    case "snapshot":
+      return snapshotCommand(rest, io);
+    case undefined:
+    case "help":
+    case "--help":
+    case "-h":
+      io.stdout(usage);
+      return 0;
+    default:
+      io.stderr(`unknown command "${command}"\n\n${usage}`);
+      return 2;
+  }
+}

@@ -1,0 +1,64 @@
+import { chmodSync, existsSync, readFileSync, writeFileSync } from "node:fs";
+import { join, resolve } from "node:path";
+import type { ToolRisk } from "@baton/sdk/contract";
+import { defaultFoldOptions } from "../context/fold.js";
+import { createLogger } from "../log/logger.js";
+import { createModelResolver } from "../providers/registry.js";
+import { startBackend } from "../server/app.js";
+import { createToken, ensureUser, registerToken, tokenCount } from "../store/users.js";
+import { flag, type Parsed } from "./args.js";
+import type { Io } from "./io.js";
+
+/**
+ * `baton serve`: the backend on an embedded store (default ./.data) or Postgres
+ * (--database-url / DATABASE_URL). Ensures a "local" user with an API token: BATON_API_TOKEN
+ * when set, otherwise one generated on first start and kept in <data-dir>/api-token.
+ */
+export async function serveCommand(p: Parsed, io: Io, env: NodeJS.ProcessEnv = process.env): Promise<number> {
+  const port = Number(flag(p, "port", env.PORT ?? "8787"));
+  const host = flag(p, "host", env.BATON_HOST ?? "127.0.0.1");
+  const databaseUrl = flag(p, "database-url", env.DATABASE_URL);
+  const dataDir = resolve(flag(p, "data-dir", env.BATON_DATA_DIR ?? ".data") as string);
+  const risks = (flag(p, "approve", env.BATON_APPROVE ?? "irreversible") as string).split(",").filter(Boolean) as ToolRisk[];
+  const logger = createLogger();
+  const backend = await startBackend({
+    port,
+    ...(host ? { host } : {}),
+    ...(databaseUrl ? { databaseUrl } : { dataDir }),
+    resolveModel: createModelResolver(env),
+    defaultModel: flag(p, "model", env.BATON_MODEL ?? "openai:gpt-5-mini"),
+    defaultMaxSteps: Number(flag(p, "max-steps", env.BATON_MAX_STEPS ?? "50")),
+    approval: { risks },
+    cors: { ...(env.BATON_EXTENSION_IDS ? { extensionIds: env.BATON_EXTENSION_IDS.split(",") } : {}), ...(env.BATON_CORS_ORIGINS ? { origins: env.BATON_CORS_ORIGINS.split(",") } : {}) },
+    logger,
+    ...(env.BATON_CONTEXT_TOKENS ? { fold: { ...defaultFoldOptions, tokenBudget: Number(env.BATON_CONTEXT_TOKENS) } } : {}),
+  });
+  await ensureUser(backend.db, "local");
+  let tokenNote: string;
+  if (env.BATON_API_TOKEN) {
+    await registerToken(backend.db, "local", env.BATON_API_TOKEN, "env");
+    tokenNote = "API token: from BATON_API_TOKEN";
+  } else {
+    const file = join(databaseUrl ? resolve(".") : dataDir, "api-token");
+    if ((await tokenCount(backend.db, "local")) === 0 || !existsSync(file)) {
+      const token = await createToken(backend.db, "local", "generated");
+      writeFileSync(file, `${token}\n`, { mode: 0o600 });
+      chmodSync(file, 0o600);
+    }
+    tokenNote = `API token for user "local": ${file} (${readFileSync(file, "utf8").trim().slice(0, 6)}…)`;
+  }
+  const store = backend.db.kind === "embedded" ? `embedded store in ${dataDir}` : "postgres store";
+  io.stdout(`Baton backend listening on ${backend.server.url} (${store})\n${tokenNote}\n`);
+  logger.info({ url: backend.server.url, store: backend.db.kind }, "listening");
+  await new Promise<void>((done) => {
+    const stop = () => {
+      process.off("SIGINT", stop);
+      process.off("SIGTERM", stop);
+      done();
+    };
+    process.on("SIGINT", stop);
+    process.on("SIGTERM", stop);
+  });
+  await backend.close();
+  return 0;
+}

@@ -1,0 +1,132 @@
+import type { ContextState, LatestInteraction } from "./state.js";
+import type { ParsedTags } from "./tags.js";
+import { exceedsTokens } from "./tokens.js";
+
+/** Budgets of the folded context. */
+export interface FoldOptions {
+  /** Token budget of the context block (goal, summaries, user messages). */
+  readonly tokenBudget: number;
+  /** Ask the model to fold past this fraction of the budget. */
+  readonly foldAtFraction: number;
+  /** Ask the model to fold past this many summaries. */
+  readonly foldAtSummaries: number;
+  /** Longest micro summary kept, in characters. */
+  readonly maxSummaryChars: number;
+  /**
+   * From this many macro summaries on, a fold replaces the earlier progress as well (a
+   * rolling summary), so the folded context stays bounded however long the session runs.
+   */
+  readonly mergeMacroAt: number;
+}
+
+/** Defaults per seed 001: fold past 50% of an 8k-token budget or 20 summaries. */
+export const defaultFoldOptions: FoldOptions = {
+  tokenBudget: 8000,
+  foldAtFraction: 0.5,
+  foldAtSummaries: 20,
+  maxSummaryChars: 400,
+  mergeMacroAt: 3,
+};
+
+function clip(s: string, n: number): string {
+  const one = s.replace(/\s+/g, " ").trim();
+  return one.length > n ? `${one.slice(0, n - 1)}…` : one;
+}
+
+/**
+ * A mechanical summary of an interaction, for when the model gave no `<context>` note:
+ * what it said, what it called and how each call came out.
+ */
+export function autoSummary(latest: LatestInteraction, outputs: ReadonlyMap<string, string>, max: number): string {
+  const parts: string[] = [];
+  if (latest.text) parts.push(clip(latest.text, 120));
+  for (const c of latest.calls) {
+    const out = outputs.get(c.id) ?? "no result";
+    const status = out.startsWith('{"error"') ? `error ${clip(out, 100)}` : clip(out, 80);
+    parts.push(`${c.name}(${clip(c.arguments, 60)}) → ${status}`);
+  }
+  return clip(`step ${latest.step}: ${parts.join("; ") || "no action"}`, max);
+}
+
+/** The context block the model reads each turn (also what the budget measures). */
+export function renderContext(s: ContextState, task: string): string {
+  const lines: string[] = ["<context>", `Goal: ${s.goal || task}`];
+  if (s.user.length > 0) {
+    lines.push("User messages:");
+    for (const u of s.user) lines.push(`- ${u}`);
+  }
+  if (s.macro.length > 0) {
+    lines.push("Earlier progress (folded):");
+    s.macro.forEach((m, i) => lines.push(`${i + 1}. ${m}`));
+  }
+  if (s.micro.length > 0) {
+    lines.push("Recent steps:");
+    for (const m of s.micro) lines.push(`- ${m}`);
+  }
+  lines.push("</context>");
+  return lines.join("\n");
+}
+
+/** True when the next prompt should carry the fold instruction. */
+export function shouldFold(s: ContextState, task: string, o: FoldOptions): boolean {
+  if (s.macro.length + s.micro.length > o.foldAtSummaries) return true;
+  return exceedsTokens(renderContext(s, task), Math.floor(o.tokenBudget * o.foldAtFraction));
+}
+
+/** Drops the oldest summaries until the context fits its budget (the goal always stays). */
+export function enforceBudget(s: ContextState, task: string, o: FoldOptions): ContextState {
+  const out = { ...s, macro: [...s.macro], micro: [...s.micro], user: [...s.user] };
+  while (exceedsTokens(renderContext(out, task), o.tokenBudget)) {
+    if (out.macro.length > 1) out.macro.shift();
+    else if (out.micro.length > 0) out.micro.shift();
+    else if (out.macro.length > 0) out.macro.shift();
+    else if (out.user.length > 1) out.user.shift();
+    else break;
+  }
+  return out;
+}
+
+/**
+ * Folds one model turn into the context (the flowchart of seed 001): a `<fold>` moves the
+ * micro summaries into one macro summary; the previous latest interaction becomes a micro
+ * summary (the model's `<context>` note, or a mechanical one); the new turn becomes latest.
+ * `outputs` are the results of the previous latest interaction's calls, by toolcall id.
+ */
+export function applyTurn(
+  s: ContextState,
+  task: string,
+  tags: ParsedTags,
+  turn: LatestInteraction,
+  outputs: ReadonlyMap<string, string>,
+  o: FoldOptions,
+): ContextState {
+  let next: ContextState = { ...s, macro: [...s.macro], micro: [...s.micro], user: [...s.user] };
+  if (s.isTask === null) {
+    next.isTask = tags.nonTask ? false : tags.goal ? true : turn.calls.length > 0 ? true : null;
+    if (tags.goal) next.goal = clip(tags.goal, 1000);
+  }
+  if (tags.fold) {
+    const fold = clip(tags.fold, o.maxSummaryChars * 4);
+    next.macro = s.macro.length >= o.mergeMacroAt ? [fold] : [...s.macro, fold];
+    next.micro = [];
+  }
+  if (s.latest) {
+    const summary = tags.note ? `step ${s.latest.step}: ${clip(tags.note, o.maxSummaryChars)}` : autoSummary(s.latest, outputs, o.maxSummaryChars);
+    next.micro.push(summary);
+  }
+  next.latest = turn;
+  next.pendingUser = null;
+  next = enforceBudget(next, task, o);
+  return next;
+}
+
+/** Records a new user message: the previous interaction is summarised and the message waits for the model. */
+export function applyUserMessage(s: ContextState, text: string, outputs: ReadonlyMap<string, string>, o: FoldOptions): ContextState {
+  const next: ContextState = { ...s, micro: [...s.micro], user: [...s.user, clip(text, 4000)].slice(-10) };
+  if (s.latest) {
+    next.micro.push(autoSummary(s.latest, outputs, o.maxSummaryChars));
+    next.latest = null;
+  }
+  next.pendingUser = text;
+  return next;
+}

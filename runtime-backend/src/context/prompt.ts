@@ -1,0 +1,65 @@
+import type { ModelItem } from "../providers/types.js";
+import { type FoldOptions, renderContext, shouldFold } from "./fold.js";
+import type { ContextState } from "./state.js";
+
+/** What goes into one model call besides the tools. */
+export interface Prompt {
+  readonly system: string;
+  readonly items: ModelItem[];
+  readonly foldRequested: boolean;
+}
+
+const base = `You are Baton, an agent that uses a web browser for the user through tools.
+Work step by step: look at the page (take_snapshot) before acting on it, act with refs from the latest snapshot, and trust tool results (their evidence) over your expectations.
+Tool errors are information: read the message and correct the call; do not repeat a failing call unchanged.
+Never invent facts. Ask the user (ask_user) when information only they have is missing.
+When the task is complete, or cannot be completed, call done with the answer.`;
+
+const contextRule = `Your memory of this session is the <context> block: the goal, summaries of earlier steps, and only the latest step in full.
+In every reply include <context>one short line: what the latest tool results showed that still matters, and what you do next</context>.`;
+
+const goalRule = `This is the first turn. Begin your reply with <goal>the user's goal in one sentence</goal>, or with <non-task></non-task> when the message is not a task (a greeting, a question about you); then answer or act.`;
+
+const foldRule = (all: boolean) =>
+  `Your context is getting long. In this reply include <context><fold>one paragraph that replaces ${all ? 'both "Earlier progress" and "Recent steps"' : 'all "Recent steps"'}: every fact, value, URL and decision still needed for the goal, and what is done and what remains</fold></context>.`;
+
+/**
+ * Builds the prompt of the next model call from the folded context: the system instruction
+ * (base rules, the playbook, the context rules, the goal or fold instruction when due), the
+ * context block, and the latest interaction replayed verbatim with its tool results.
+ * `outputs` holds the latest interaction's results by toolcall id.
+ */
+export function buildPrompt(
+  s: ContextState,
+  task: string,
+  playbook: string,
+  outputs: ReadonlyMap<string, string>,
+  o: FoldOptions,
+): Prompt {
+  const foldRequested = shouldFold(s, task, o);
+  const system = [
+    base,
+    playbook ? `Follow this playbook:\n<playbook>\n${playbook}\n</playbook>` : "",
+    contextRule,
+    s.isTask === null ? goalRule : "",
+    foldRequested ? foldRule(s.macro.length >= o.mergeMacroAt) : "",
+  ]
+    .filter(Boolean)
+    .join("\n\n");
+  let first = renderContext(s, task);
+  if (s.pendingUser) first += `\n\nThe user says:\n${s.pendingUser}`;
+  else if (!s.latest) first += `\n\nThe user says:\n${task || s.goal}`;
+  const items: ModelItem[] = [{ type: "user", text: first }];
+  if (s.latest) {
+    items.push({ type: "assistant", text: s.latest.text, calls: s.latest.calls });
+    for (const c of s.latest.calls) {
+      items.push({
+        type: "tool_result",
+        callId: c.id,
+        name: c.name,
+        output: outputs.get(c.id) ?? '{"error":{"code":"internal","message":"No result was recorded for this call."}}',
+      });
+    }
+  }
+  return { system, items, foldRequested };
+}

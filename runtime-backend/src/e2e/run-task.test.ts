@@ -1,0 +1,221 @@
+/**
+ * The SDK's runTask against the real backend over real HTTP (connect-web's fetch transport):
+ * the client side of the loop, stop, approvals, transport failures and resume. Tool handlers
+ * here record what they are asked to do; the browser engine's own tests prove the browser side.
+ */
+import { Code, ConnectError, type Interceptor } from "@connectrpc/connect";
+import { createConnectTransport } from "@connectrpc/connect-web";
+import { SessionStatus } from "@baton/gen/baton/v1/agent_pb";
+import { createBatonClient, type RunContext, type RunEvent, runTask } from "@baton/sdk/client";
+import type { ClientToolHandlers } from "@baton/gen/baton/v1/tools_baton";
+import { afterEach, describe, expect, it } from "vitest";
+import type { Script } from "../providers/script.js";
+import { bearerAuth } from "../server/auth.js";
+import { agentRoutes } from "../server/routes.js";
+import { type RunningServer, serve } from "../server/serve.js";
+import { createToken } from "../store/users.js";
+import { scriptedAgent } from "../testing/harness.js";
+
+interface Rig {
+  url: string;
+  token: string;
+  model: Awaited<ReturnType<typeof scriptedAgent>>["model"];
+  agent: Awaited<ReturnType<typeof scriptedAgent>>["agent"];
+  close(): Promise<void>;
+}
+const rigs: Rig[] = [];
+afterEach(async () => {
+  for (const r of rigs.splice(0)) await r.close();
+});
+
+async function rig(script: Script, options: Parameters<typeof scriptedAgent>[1] = {}): Promise<Rig> {
+  const { agent, db, model, close } = await scriptedAgent(script, options);
+  const token = await createToken(db, "alice");
+  const server: RunningServer = await serve({ routes: agentRoutes(agent, bearerAuth(db)) });
+  const r = { url: server.url, token, model, agent, close: async () => (await server.close(), await close()) };
+  rigs.push(r);
+  return r;
+}
+
+/** Handlers that record every call; click results name the ref so the model's input shows it. */
+function recorder(log: string[], overrides: Partial<ClientToolHandlers<RunContext>> = {}): ClientToolHandlers<RunContext> {
+  const ok = (what: string) => async (p: object) => {
+    const { ref, url } = p as { ref?: string; url?: string };
+    log.push(`${what}${ref ? ` ${ref}` : ""}${url ? ` ${url}` : ""}`);
+    return { evidence: { url: "http://127.0.0.1/page", title: `after ${what}` } };
+  };
+  const base: ClientToolHandlers<RunContext> = {
+    navigate: async (p) => (log.push(`navigate ${p.url}`), { url: p.url, title: "Page" }),
+    goBack: ok("go_back"),
+    takeSnapshot: async () => (log.push("take_snapshot"), { text: '- button "Buy" [e1]', refCount: 1 }),
+    click: ok("click"),
+    typeText: async (p) => (log.push(`type_text ${p.ref} ${p.text}`), { value: p.text }),
+    pressKeys: ok("press_keys"),
+    scroll: ok("scroll"),
+    selectOption: ok("select_option"),
+    hover: ok("hover"),
+    drag: ok("drag"),
+    uploadFile: ok("upload_file"),
+    waitFor: async () => ({ satisfied: true }),
+    openTab: async () => ({ tab: { tabId: "t2", active: true } }),
+    switchTab: async () => ({ tab: { tabId: "t1", active: true } }),
+    closeTab: async () => ({ activeTabId: "t1" }),
+    listTabs: async () => ({ activeTabId: "t1" }),
+    screenshot: async () => ({}),
+    extract: async () => ({ content: "# Page" }),
+    askUser: async (p) => (log.push(`ask_user ${p.question}`), { answer: "blue" }),
+  };
+  return { ...base, ...overrides };
+}
+
+const shopping: Script = {
+  turns: [
+    { text: "<goal>Buy the blue mug</goal>", calls: [{ name: "take_snapshot", args: {} }] },
+    { calls: [{ name: "click", args: { ref: "e1" } }, { name: "type_text", args: { ref: "e2", text: "2" } }] },
+    { calls: [{ name: "done", args: { answer: "Bought 2 blue mugs." } }] },
+  ],
+};
+
+describe("runTask over HTTP", () => {
+  it("runs a task to completion: tools in order, progress events, the final answer", async () => {
+    const r = await rig(shopping);
+    const log: string[] = [];
+    const events: RunEvent[] = [];
+    const client = createBatonClient({ baseUrl: r.url, token: r.token });
+    const outcome = await runTask(client, {
+      task: "Buy the blue mug",
+      startUrl: "http://127.0.0.1:9/shop",
+      handlers: recorder(log),
+      onEvent: (e) => events.push(e),
+    });
+    expect(outcome.status).toBe("completed");
+    expect(outcome.answer).toBe("Bought 2 blue mugs.");
+    expect(log).toEqual(["navigate http://127.0.0.1:9/shop", "take_snapshot", "click e1", "type_text e2 2"]);
+    const kinds = events.map((e) => e.type);
+    expect(kinds[0]).toBe("session");
+    expect(kinds).toContain("thinking");
+    expect(events.filter((e) => e.type === "tool_end").map((e) => (e.type === "tool_end" ? e.tool.name : ""))).toEqual([
+      "take_snapshot",
+      "click",
+      "type_text",
+    ]);
+    expect(kinds.at(-1)).toBe("done");
+    // The model saw the start URL and each result.
+    const first = JSON.stringify(r.model.requests[0]?.items);
+    expect(first).toContain("The browser is open at http://127.0.0.1:9/shop");
+    expect(JSON.stringify(r.model.requests[2]?.items)).toContain("after click");
+  });
+
+  it("works with unary Step too", async () => {
+    const r = await rig(shopping);
+    const log: string[] = [];
+    const outcome = await runTask(createBatonClient({ baseUrl: r.url, token: r.token }), {
+      task: "Buy the blue mug",
+      handlers: recorder(log),
+      streaming: false,
+    });
+    expect(outcome.status).toBe("completed");
+    expect(log).toEqual(["take_snapshot", "click e1", "type_text e2 2"]);
+  });
+
+  it("stops mid-task: no further tools run, no results are sent, the session is stopped", async () => {
+    const r = await rig(shopping);
+    const log: string[] = [];
+    const stop = new AbortController();
+    const client = createBatonClient({ baseUrl: r.url, token: r.token });
+    const outcome = await runTask(client, {
+      task: "Buy the blue mug",
+      signal: stop.signal,
+      handlers: recorder(log, {
+        click: async (p) => {
+          log.push(`click ${p.ref}`);
+          stop.abort();
+          return {};
+        },
+      }),
+    });
+    expect(outcome.status).toBe("stopped");
+    expect(log).toEqual(["take_snapshot", "click e1"]);
+    const got = await client.getSession({ sessionId: outcome.sessionId });
+    expect(got.session?.status).toBe(SessionStatus.STOPPED);
+    expect(r.model.requests.length).toBe(2);
+  });
+
+  it("survives lost responses: retries re-post the same results and no tool runs twice", async () => {
+    const r = await rig(shopping);
+    const log: string[] = [];
+    let failures = 0;
+    // Every other Step reaches the server and is applied, but its response is lost.
+    const lossy: Interceptor = (next) => async (req) => {
+      const res = await next(req);
+      if (req.method.name === "Step" && failures++ % 2 === 0) {
+        throw new ConnectError("connection reset (simulated)", Code.Unavailable);
+      }
+      return res;
+    };
+    const transport = createConnectTransport({
+      baseUrl: r.url,
+      useBinaryFormat: true,
+      interceptors: [
+        (next) => async (req) => (req.header.set("Authorization", `Bearer ${r.token}`), next(req)),
+        lossy,
+      ],
+    });
+    const retries: RunEvent[] = [];
+    const outcome = await runTask(createBatonClient({ transport }), {
+      task: "Buy the blue mug",
+      handlers: recorder(log),
+      streaming: false,
+      retry: { attempts: 5, baseMs: 5, maxMs: 20 },
+      onEvent: (e) => e.type === "retry" && retries.push(e),
+    });
+    expect(outcome.status).toBe("completed");
+    expect(log).toEqual(["take_snapshot", "click e1", "type_text e2 2"]);
+    expect(retries.length).toBeGreaterThanOrEqual(2);
+    expect(r.model.requests.length).toBe(3);
+  });
+
+  it("resumes a session after the client lost the backend: pending calls run and the task completes", async () => {
+    const r = await rig(shopping);
+    const log: string[] = [];
+    let alive = true;
+    const cut: Interceptor = (next) => async (req) => {
+      if (!alive) throw new ConnectError("backend unreachable (simulated)", Code.Unavailable);
+      return next(req);
+    };
+    const transport = createConnectTransport({
+      baseUrl: r.url,
+      useBinaryFormat: true,
+      interceptors: [(next) => async (req) => (req.header.set("Authorization", `Bearer ${r.token}`), next(req)), cut],
+    });
+    let sessionId = "";
+    const first = runTask(createBatonClient({ transport }), {
+      task: "Buy the blue mug",
+      onEvent: (e) => {
+        if (e.type === "session") sessionId = e.session.id;
+      },
+      streaming: false,
+      retry: { attempts: 2, baseMs: 5, maxMs: 10 },
+      handlers: recorder(log, {
+        click: async (p) => {
+          log.push(`click ${p.ref}`);
+          alive = false; // the connection drops while the click runs
+          return {};
+        },
+      }),
+    });
+    await expect(first).rejects.toMatchObject({ code: Code.Unavailable });
+    expect(r.model.requests.length).toBe(2);
+    expect(sessionId).not.toBe("");
+    const client = createBatonClient({ baseUrl: r.url, token: r.token });
+    const resumed: RunEvent[] = [];
+    const outcome = await runTask(client, { sessionId, handlers: recorder(log), onEvent: (e) => resumed.push(e) });
+    expect(outcome.status).toBe("completed");
+    expect(resumed[0]).toMatchObject({ type: "session", resumed: true });
+    // The lost client ran click and type_text, but their results never reached the backend,
+    // so the resumed client runs both again; the backend took one result per call and the
+    // model ran exactly 3 turns.
+    expect(log).toEqual(["take_snapshot", "click e1", "type_text e2 2", "click e1", "type_text e2 2"]);
+    expect(r.model.requests.length).toBe(3);
+  });
+});

@@ -1,0 +1,104 @@
+/**
+ * Fault test: the backend process is killed with SIGKILL in the middle of a step (results
+ * committed, model call in flight) and restarted on the same data directory. The client
+ * retries the same request; the session resumes with no step lost or doubled.
+ */
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { create } from "@bufbuild/protobuf";
+import { createClient, type Interceptor } from "@connectrpc/connect";
+import { createConnectTransport } from "@connectrpc/connect-node";
+import { AgentService, SessionStatus, type StepRequest, StepRequestSchema, type StepResponse } from "@baton/gen/baton/v1/agent_pb";
+import { afterAll, describe, expect, it } from "vitest";
+import type { Script } from "../providers/script.js";
+import { type BackendProcess, startBackendProcess } from "../testing/backend-process.js";
+
+const token = "bt_crash_test_token_0123456789abcdef";
+const steps = 8;
+const slowStep = 5;
+const script: Script = {
+  turns: [
+    ...Array.from({ length: steps }, (_, i) => ({
+      calls: [{ name: "navigate", args: { url: `https://example.com/${i + 1}` } }],
+      // The model call of this turn is slow, so the kill lands inside it.
+      ...(i + 1 === slowStep ? { delayMs: 2_500 } : {}),
+    })),
+    { calls: [{ name: "done", args: { answer: "visited all pages" } }] },
+  ],
+};
+
+const dir = mkdtempSync(join(tmpdir(), "baton-crash-"));
+const scriptFile = join(dir, "script.json");
+writeFileSync(scriptFile, JSON.stringify(script));
+const procs: BackendProcess[] = [];
+afterAll(async () => {
+  for (const p of procs) await p.kill("SIGKILL");
+  rmSync(dir, { recursive: true, force: true });
+});
+
+const auth: Interceptor = (next) => (req) => {
+  req.header.set("authorization", `Bearer ${token}`);
+  return next(req);
+};
+
+async function start() {
+  const p = await startBackendProcess(["--data-dir", join(dir, "data"), "--model", `script:${scriptFile}`], { BATON_API_TOKEN: token });
+  procs.push(p);
+  return { p, client: createClient(AgentService, createConnectTransport({ baseUrl: p.url, httpVersion: "1.1", interceptors: [auth] })) };
+}
+
+function resultsFor(sessionId: string, r: StepResponse): StepRequest {
+  const results = r.messages.flatMap((m) =>
+    m.content.case === "functionCall" && m.content.value.call?.tool.case === "navigate"
+      ? [
+          {
+            toolcallId: m.content.value.toolcallId,
+            outcome: { case: "result" as const, value: { tool: { case: "navigate" as const, value: { url: m.content.value.call.tool.value.url, title: "ok" } } } },
+          },
+        ]
+      : [],
+  );
+  return create(StepRequestSchema, { sessionId, input: { case: "toolResults", value: { results } } });
+}
+
+describe("SIGKILL mid-session", () => {
+  it("resumes after a restart with no step lost or doubled", async () => {
+    let { p, client } = await start();
+    const { session } = await client.createSession({ task: "visit the pages" });
+    const id = session!.id;
+    let r = await client.step({ sessionId: id });
+    for (let step = 1; step < slowStep - 1; step++) r = await client.step(resultsFor(id, r));
+    expect(r.session?.step).toBe(slowStep - 1);
+
+    // This request commits the results, then waits on the slow model call: kill it there.
+    const inFlight = resultsFor(id, r);
+    const lost = client.step(inFlight).catch((e: unknown) => e);
+    await new Promise((res) => setTimeout(res, 1_000));
+    await p.kill("SIGKILL");
+    expect(await lost).toBeInstanceOf(Error);
+
+    ({ p, client } = await start());
+    // The client retries exactly what it sent; the backend continues the interrupted step.
+    r = await client.step(inFlight);
+    expect(r.session?.step).toBe(slowStep);
+    while (r.session?.status === SessionStatus.AWAITING_TOOLS) r = await client.step(resultsFor(id, r));
+    expect(r.session?.status).toBe(SessionStatus.COMPLETED);
+    expect(r.session?.answer).toBe("visited all pages");
+
+    const got = await client.getSession({ sessionId: id });
+    // One trace per step, 1..N+1, none missing, none twice.
+    expect(got.traces.map((t) => t.step)).toEqual(Array.from({ length: steps + 1 }, (_, i) => i + 1));
+    const callIds = got.history.flatMap((h) => (h.entry.case === "agentMessage" && h.entry.value.content.case === "functionCall" ? [h.entry.value.content.value.toolcallId] : []));
+    const resultIds = got.history.flatMap((h) => (h.entry.case === "toolResult" ? [h.entry.value.toolcallId] : []));
+    expect(new Set(callIds).size).toBe(callIds.length);
+    expect(callIds).toHaveLength(steps + 1);
+    expect(resultIds.slice().sort()).toEqual(callIds.slice().sort());
+    const urls = got.history.flatMap((h) =>
+      h.entry.case === "agentMessage" && h.entry.value.content.case === "functionCall" && h.entry.value.content.value.call?.tool.case === "navigate"
+        ? [h.entry.value.content.value.call.tool.value.url]
+        : [],
+    );
+    expect(urls).toEqual(Array.from({ length: steps }, (_, i) => `https://example.com/${i + 1}`));
+  });
+});

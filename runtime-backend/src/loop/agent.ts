@@ -1,0 +1,286 @@
+import { create } from "@bufbuild/protobuf";
+import { Code, ConnectError } from "@connectrpc/connect";
+import {
+  type CreateSessionRequest,
+  type GetSessionResponse,
+  GetSessionResponseSchema,
+  type LogEntry,
+  type Playbook,
+  type Session,
+  SessionStatus,
+  type StepRequest,
+  type StepResponse,
+} from "@baton/gen/baton/v1/agent_pb";
+import { emptyContext } from "../context/state.js";
+import { defaultFoldOptions } from "../context/fold.js";
+import type { Logger } from "../log/logger.js";
+import { silentLogger } from "../log/logger.js";
+import { newId } from "../store/ids.js";
+import { insertLogs, readLogs } from "../store/logs.js";
+import { getPlaybook, listPlaybooks, savePlaybookVersion } from "../store/playbooks.js";
+import { callsOfStep, findResponse, readHistory } from "../store/records.js";
+import { getSessionRow, insertSession, requestStop, type SessionRow, sessionMessage } from "../store/sessions.js";
+import { readTraces } from "../store/traces.js";
+import { applyInput, type Applied } from "./apply-input.js";
+import { riskPolicy } from "./approval.js";
+import type { LoopDeps, StepEvent } from "./deps.js";
+import { type DriveStart, drive } from "./drive.js";
+import { bestPlaybook } from "./playbook-match.js";
+import { defaultPrices } from "./pricing.js";
+
+/** Options of {@link Agent}; everything but `db` and `resolveModel` has a default. */
+export type AgentOptions = Pick<LoopDeps, "db" | "resolveModel"> &
+  Partial<Omit<LoopDeps, "db" | "resolveModel">> & {
+    /** "provider:model" for sessions that name none. */
+    readonly defaultModel?: string;
+    /** Step limit for sessions that set none. */
+    readonly defaultMaxSteps?: number;
+  };
+
+/** Per-call options of {@link Agent.step}. */
+export interface StepHooks {
+  /** The request's signal: a client that goes away does not stop the session (only Stop does). */
+  readonly signal?: AbortSignal;
+  /** Progress events, for StreamStep. */
+  readonly onEvent?: (e: StepEvent) => void;
+}
+
+/**
+ * The agent service without the transport: sessions, the durable step loop, stop, history,
+ * client logs and playbooks, all scoped to the calling user. Protocol errors are thrown as
+ * ConnectError; tool and model failures become data in the session.
+ */
+export class Agent {
+  readonly deps: LoopDeps;
+  private readonly defaultModel: string;
+  private readonly defaultMaxSteps: number;
+  /** Steps running in this process, by session: joined by retries, aborted by Stop. */
+  private readonly running = new Map<string, { key: string | undefined; abort: AbortController; done: Promise<StepResponse> }>();
+
+  constructor(o: AgentOptions) {
+    const logger: Logger = o.logger ?? silentLogger();
+    this.deps = {
+      db: o.db,
+      resolveModel: o.resolveModel,
+      approval: o.approval ?? riskPolicy(),
+      fold: o.fold ?? defaultFoldOptions,
+      logger,
+      leaseMs: o.leaseMs ?? 60_000,
+      heartbeatMs: o.heartbeatMs ?? 5_000,
+      prices: o.prices ?? defaultPrices,
+      instanceId: o.instanceId ?? newId("agent"),
+    };
+    this.defaultModel = o.defaultModel ?? "script:default";
+    this.defaultMaxSteps = o.defaultMaxSteps ?? 50;
+  }
+
+  /** Session owners, cached: a session never changes hands, so the hot path skips the lookup. */
+  private readonly owners = new Map<string, string>();
+
+  /** Checks ownership like {@link owned}, from the cache when possible; returns the id. */
+  private async ownedId(userId: string, sessionId: string): Promise<string> {
+    const owner = this.owners.get(sessionId);
+    if (owner === undefined) {
+      const s = await this.owned(userId, sessionId);
+      if (this.owners.size > 100_000) this.owners.clear();
+      this.owners.set(s.id, s.userId);
+      return s.id;
+    }
+    if (owner !== userId) throw new ConnectError(`session ${sessionId} belongs to another user`, Code.PermissionDenied);
+    return sessionId;
+  }
+
+  /** Loads a session the user owns: NotFound when it does not exist, PermissionDenied when it is someone else's. */
+  private async owned(userId: string, sessionId: string): Promise<SessionRow> {
+    if (!sessionId) throw new ConnectError("session_id is required", Code.InvalidArgument);
+    const s = await getSessionRow(this.deps.db, sessionId);
+    if (!s) throw new ConnectError(`session ${sessionId} not found`, Code.NotFound);
+    if (s.userId !== userId) throw new ConnectError(`session ${sessionId} belongs to another user`, Code.PermissionDenied);
+    return s;
+  }
+
+  /** Creates a session (idempotently, by key) with its model, step limit and playbook. */
+  async createSession(userId: string, req: CreateSessionRequest): Promise<Session> {
+    const model = req.model || this.defaultModel;
+    try {
+      this.deps.resolveModel(model);
+    } catch (e) {
+      throw new ConnectError(`unknown model "${model}": ${e instanceof Error ? e.message : String(e)}`, Code.InvalidArgument);
+    }
+    if (req.maxSteps > 10_000) throw new ConnectError("max_steps must be at most 10000", Code.InvalidArgument);
+    let playbook: Playbook | undefined;
+    if (req.playbook) {
+      const [name = "", v] = req.playbook.split("@");
+      playbook = await getPlaybook(this.deps.db, userId, name, v ? Number(v) : 0);
+      if (!playbook) throw new ConnectError(`playbook "${req.playbook}" not found`, Code.NotFound);
+    } else if (req.task) {
+      playbook = bestPlaybook(await listPlaybooks(this.deps.db, userId), req.task);
+    }
+    const row = await insertSession(this.deps.db, {
+      id: newId("ses"),
+      userId,
+      idempotencyKey: req.idempotencyKey || undefined,
+      task: req.task,
+      model,
+      maxSteps: req.maxSteps || this.defaultMaxSteps,
+      playbook: playbook ? `${playbook.name}@${playbook.version}` : "",
+      playbookInstructions: playbook?.instructions ?? "",
+      context: emptyContext(req.task),
+    });
+    this.deps.logger.info({ sessionId: row.id, userId, model, playbook: row.playbook }, "session created");
+    return sessionMessage(row);
+  }
+
+  /**
+   * Applies the client's input and runs the loop until the session needs the client again.
+   * Idempotent: a retried request (same tool results, or same idempotency key) returns the
+   * stored response; one arriving while the original still runs here waits for it.
+   */
+  async step(userId: string, req: StepRequest, hooks: StepHooks = {}): Promise<StepResponse> {
+    const s0 = { id: await this.ownedId(userId, req.sessionId) };
+    const key = inputKey(req);
+    let inflight = this.running.get(s0.id);
+    if (inflight && key !== undefined && inflight.key === key) return inflight.done;
+    if (inflight && key) {
+      const stored = await findResponse(this.deps.db, s0.id, key);
+      if (stored) return stored;
+      // Re-read after the await: the map is the in-process lock, set synchronously below.
+      inflight = this.running.get(s0.id);
+      if (inflight && inflight.key === key) return inflight.done;
+    }
+    if (inflight) throw new ConnectError("a step is already running for this session; retry when it returns", Code.Aborted);
+    const abort = new AbortController();
+    const done = this.process(s0.id, req, key, abort, hooks.onEvent ?? (() => undefined));
+    this.running.set(s0.id, { key, abort, done });
+    try {
+      return await done;
+    } finally {
+      if (this.running.get(s0.id)?.done === done) this.running.delete(s0.id);
+    }
+  }
+
+  private async process(
+    sessionId: string,
+    req: StepRequest,
+    key: string | undefined,
+    abort: AbortController,
+    emit: (e: StepEvent) => void,
+  ): Promise<StepResponse> {
+    const applied: Applied = await applyInput(this.deps, sessionId, req, key);
+    if (applied.kind === "response") return applied.response;
+    return this.runDrive(applied, key, abort, emit);
+  }
+
+  private async runDrive(start: DriveStart, key: string | undefined, abort: AbortController, emit: (e: StepEvent) => void): Promise<StepResponse> {
+    const sessionId = start.session.id;
+    const beat = setInterval(() => {
+      // Renew the lease and pick up a stop set through another replica.
+      this.deps.db
+        .query<{ stop_requested: boolean }>(
+          `update sessions set lease_until = $2, lease_owner = $3
+            where id = $1 and (lease_until is null or lease_until < now() or lease_owner = $3)
+            returning stop_requested`,
+          [sessionId, new Date(Date.now() + this.deps.leaseMs), this.deps.instanceId],
+        )
+        .then((rows) => {
+          if (rows[0]?.stop_requested) abort.abort();
+        })
+        .catch(() => undefined);
+    }, this.deps.heartbeatMs);
+    beat.unref();
+    try {
+      return await drive(this.deps, start, { abort, emit }, key);
+    } catch (e) {
+      this.deps.logger.error({ sessionId, err: e }, "step failed");
+      await this.deps.db.query("update sessions set lease_until = null where id = $1", [sessionId]).catch(() => undefined);
+      throw e;
+    } finally {
+      clearInterval(beat);
+    }
+  }
+
+  /** Sets the stop flag in the store and aborts a model call running in this process. */
+  async stop(userId: string, sessionId: string, reason: string): Promise<Session> {
+    const s = await this.owned(userId, sessionId);
+    await requestStop(this.deps.db, s.id, reason || "stopped by the user");
+    this.running.get(s.id)?.abort.abort();
+    const idle = !this.running.has(s.id) && [SessionStatus.IDLE, SessionStatus.AWAITING_TOOLS, SessionStatus.AWAITING_APPROVAL].includes(s.status);
+    if (idle) {
+      // Nothing runs for it: settle the status now so every client sees STOPPED.
+      await this.deps.db.query("update sessions set status = $2, updated_at = now() where id = $1 and lease_until is null", [
+        s.id,
+        SessionStatus.STOPPED,
+      ]);
+    }
+    this.deps.logger.info({ sessionId: s.id }, "stop requested");
+    const after = await getSessionRow(this.deps.db, s.id);
+    return sessionMessage(after ?? s);
+  }
+
+  /** The session, its history, pending calls, traces and client logs. */
+  async getSession(userId: string, sessionId: string): Promise<GetSessionResponse> {
+    const s = await this.owned(userId, sessionId);
+    const [history, calls, traces, logs] = await Promise.all([
+      readHistory(this.deps.db, s.id),
+      callsOfStep(this.deps.db, s.id, s.step),
+      readTraces(this.deps.db, s.id),
+      readLogs(this.deps.db, s.id),
+    ]);
+    const pending = calls.filter((c) => c.state !== "done" && c.side === "client" && c.message).map((c) => c.message!);
+    const session = sessionMessage(s);
+    // A step running in this process may not have written its status yet (its input commits
+    // with the model turn); say what is actually happening.
+    if (this.running.has(s.id)) session.status = SessionStatus.RUNNING;
+    return create(GetSessionResponseSchema, { session, history, pendingCalls: pending, traces, logs });
+  }
+
+  /** Stores client log entries under the session. */
+  async reportLog(userId: string, sessionId: string, entries: readonly LogEntry[]): Promise<number> {
+    const s = await this.owned(userId, sessionId);
+    if (entries.length > 1000) throw new ConnectError("at most 1000 entries per call", Code.InvalidArgument);
+    return insertLogs(this.deps.db, s.id, userId, entries);
+  }
+
+  /** Saves a playbook: version 1 when `create`, the next version otherwise. */
+  async savePlaybook(userId: string, p: Playbook | undefined, isNew: boolean): Promise<Playbook> {
+    if (!p?.name || !/^[\w.-]{1,100}$/.test(p.name)) {
+      throw new ConnectError("playbook.name is required: 1-100 letters, digits, '.', '_' or '-'", Code.InvalidArgument);
+    }
+    if (!p.instructions.trim()) throw new ConnectError("playbook.instructions is required", Code.InvalidArgument);
+    const saved = await this.deps.db.transaction((tx) => savePlaybookVersion(tx, userId, p, isNew));
+    if (!saved) {
+      throw isNew
+        ? new ConnectError(`playbook "${p.name}" already exists; use UpdatePlaybook`, Code.AlreadyExists)
+        : new ConnectError(`playbook "${p.name}" not found; use CreatePlaybook`, Code.NotFound);
+    }
+    return saved;
+  }
+
+  /** One version of a playbook. */
+  async getPlaybook(userId: string, name: string, version: number): Promise<Playbook> {
+    const p = await getPlaybook(this.deps.db, userId, name, version);
+    if (!p) throw new ConnectError(`playbook "${name}"${version ? ` version ${version}` : ""} not found`, Code.NotFound);
+    return p;
+  }
+
+  /** The latest version of each playbook. */
+  listPlaybooks(userId: string): Promise<Playbook[]> {
+    return listPlaybooks(this.deps.db, userId);
+  }
+}
+
+/** The idempotency key of a step's input, or undefined when the input has none. */
+export function inputKey(req: StepRequest): string | undefined {
+  switch (req.input.case) {
+    case "toolResults": {
+      const parts = req.input.value.results.map((r) => `${r.outcome.case === "approval" ? "a" : "r"}:${r.toolcallId}`);
+      return parts.length ? `res:${[...new Set(parts)].sort().join(",")}` : undefined;
+    }
+    case "userMessage":
+      return req.idempotencyKey ? `msg:${req.idempotencyKey}` : undefined;
+    default:
+      return undefined;
+  }
+}
+
+

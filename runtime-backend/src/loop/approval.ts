@@ -1,0 +1,32 @@
+import type { Message } from "@bufbuild/protobuf";
+import { callRisk, type ToolRisk, type ToolSpec } from "@baton/sdk/contract";
+
+/** Decides which tool calls wait for an explicit user approval before they run. */
+export interface ApprovalPolicy {
+  /** True when this call (`tool` with `params`) must be approved first. */
+  needsApproval(tool: ToolSpec, params: Message): boolean;
+}
+
+/** Configuration of {@link riskPolicy}. */
+export interface RiskPolicyOptions {
+  /** Risk classes that need approval; irreversible by default. */
+  readonly risks?: readonly ToolRisk[];
+  /** Tools (snake_case) that always need approval, whatever their risk. */
+  readonly always?: readonly string[];
+  /** Tools (snake_case) that never need approval, whatever their risk. */
+  readonly never?: readonly string[];
+}
+
+/**
+ * The default policy: approval by the risk of the call, with per-tool overrides. The risk is
+ * the tool's, raised to irreversible when the model set the tool's irreversible flag (a click
+ * that places an order), so one risky click is gated without gating every click.
+ */
+export function riskPolicy(o: RiskPolicyOptions = {}): ApprovalPolicy {
+  const risks = new Set<ToolRisk>(o.risks ?? ["irreversible"]);
+  const always = new Set(o.always ?? []);
+  const never = new Set(o.never ?? []);
+  return {
+    needsApproval: (tool, params) => !never.has(tool.name) && (always.has(tool.name) || risks.has(callRisk(tool, params))),
+  };
+}

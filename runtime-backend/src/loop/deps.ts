@@ -1,0 +1,42 @@
+import type { Logger } from "../log/logger.js";
+import type { Provider } from "../providers/types.js";
+import type { Db } from "../store/db.js";
+import type { FoldOptions } from "../context/fold.js";
+import type { ApprovalPolicy } from "./approval.js";
+import type { Price } from "./pricing.js";
+
+/** A provider and the model name it should use, from a "provider:model" string. */
+export interface ResolvedModel {
+  readonly provider: Provider;
+  readonly model: string;
+}
+
+/** Turns "provider:model" into a provider; throws an Error with a clear message when unknown. */
+export type ModelResolver = (spec: string) => ResolvedModel;
+
+/** What the loop runs on. */
+export interface LoopDeps {
+  readonly db: Db;
+  readonly resolveModel: ModelResolver;
+  readonly approval: ApprovalPolicy;
+  readonly fold: FoldOptions;
+  readonly logger: Logger;
+  /** How long a running step owns its session before another replica may take over. */
+  readonly leaseMs: number;
+  /** How often a running step renews its lease and re-reads the stop flag. */
+  readonly heartbeatMs: number;
+  readonly prices: Readonly<Record<string, Price>>;
+  /** This agent instance, as a lease owner: its own lease never blocks its own writes. */
+  readonly instanceId: string;
+}
+
+/** A fresh lease for this instance. */
+export function lease(deps: LoopDeps): { leaseUntil: Date; leaseOwner: string } {
+  return { leaseUntil: new Date(Date.now() + deps.leaseMs), leaseOwner: deps.instanceId };
+}
+
+/** Events of a streamed step. */
+export type StepEvent =
+  | { readonly kind: "thinking" }
+  | { readonly kind: "tool"; readonly tool: string; readonly detail: string }
+  | { readonly kind: "text"; readonly delta: string };

@@ -1,0 +1,168 @@
+import { create } from "@bufbuild/protobuf";
+import { type AgentMessage, MessageStatus, SessionStatus, type StepResponse, ToolcallResultSchema, ToolErrorCode } from "@baton/gen/baton/v1/agent_pb";
+import type { ToolCall } from "@baton/gen/baton/v1/tools_pb";
+import { toolCatalog } from "@baton/gen/baton/v1/tools_baton";
+import { dispatchToolCall, encodeToolError, encodeToolResult, toolError } from "@baton/sdk/contract";
+import { appendHistory, appendHistoryStmt, type CallRow, callsOfStep, setCallState } from "../store/records.js";
+import { getSessionRow, type SessionRow, updateSession, updateSessionStmt } from "../store/sessions.js";
+import { commit, type PendingWrites } from "./apply-input.js";
+import { backendTools } from "./backend-tools.js";
+import type { LoopDeps } from "./deps.js";
+import { finish, stoppedText } from "./finish.js";
+import { resultEntry } from "./messages.js";
+import { allTools, type DriveHooks, modelTurn } from "./model-turn.js";
+
+export type { DriveHooks };
+
+/** A human line for a backend tool in progress ("Searching memory for “address”"). */
+function progressDetail(call: ToolCall, title: string): string {
+  switch (call.tool.case) {
+    case "searchUserMemory":
+      return `Searching memory for “${call.tool.value.query.slice(0, 80)}”`;
+    case "saveMemory":
+      return "Saving to memory";
+    case "done":
+      return "Finishing";
+    default:
+      return title;
+  }
+}
+
+/** Runs the backend-side calls of a step that are still pending; true when `done` completed the session. */
+async function runBackendCalls(deps: LoopDeps, s: SessionRow, calls: CallRow[], hooks: DriveHooks): Promise<{ doneAnswer?: string }> {
+  let doneAnswer: string | undefined;
+  for (const c of calls) {
+    if (c.side !== "backend" || c.state !== "pending" || !c.message) continue;
+    const fc = c.message.content.case === "functionCall" ? c.message.content.value : undefined;
+    if (!fc?.call) continue;
+    const call: ToolCall = fc.call;
+    const spec = allTools.find((t) => t.case === call.tool.case);
+    hooks.emit({ kind: "tool", tool: spec?.name ?? c.name, detail: progressDetail(call, spec?.title ?? c.name) });
+    await deps.db.transaction(async (tx) => {
+      let output: string;
+      let result;
+      if (doneAnswer !== undefined) {
+        // Anything after done in the same turn is not run: the session is over.
+        const err = toolError(ToolErrorCode.INVALID_ARGUMENTS, "The session already completed; this call was not run.", { tool: c.name });
+        output = encodeToolError(err);
+        result = create(ToolcallResultSchema, { toolcallId: c.toolcallId, outcome: { case: "error", value: err } });
+      } else {
+        const d = await dispatchToolCall(toolCatalog, call, backendTools as never, { db: tx, userId: s.userId, sessionId: s.id });
+        if (d.ok) {
+          output = encodeToolResult(toolCatalog, d.result);
+          result = create(ToolcallResultSchema, { toolcallId: c.toolcallId, outcome: { case: "result", value: d.result } });
+          if (call.tool.case === "done") doneAnswer = call.tool.value.answer;
+        } else {
+          output = encodeToolError(d.error);
+          result = create(ToolcallResultSchema, { toolcallId: c.toolcallId, outcome: { case: "error", value: d.error } });
+        }
+      }
+      await setCallState(tx, s.id, c.toolcallId, "done", output);
+      const cur = await getSessionRow(tx, s.id);
+      const len = await appendHistory(tx, s.id, cur?.historyLen ?? s.historyLen, [resultEntry(c.step, result)]);
+      await updateSession(tx, s.id, { historyLen: len });
+    });
+  }
+  return doneAnswer === undefined ? {} : { doneAnswer };
+}
+
+/** Where a drive starts: the session and its current step's calls, as the input left them. */
+export interface DriveStart {
+  readonly session: SessionRow;
+  readonly calls: CallRow[];
+  /** The input's writes, committed with the first model turn (or before anything else). */
+  readonly pending?: PendingWrites | undefined;
+}
+
+/** Commits deferred input writes on their own (paths that do not run a model turn first). */
+async function flush(deps: LoopDeps, s: SessionRow, pending: PendingWrites | undefined): Promise<SessionRow> {
+  if (!pending) return s;
+  const stmts = [...pending.stmts];
+  const history = appendHistoryStmt(s.id, s.historyLen, pending.entries);
+  if (history) stmts.push(history);
+  stmts.push(updateSessionStmt(s.id, { historyLen: s.historyLen + pending.entries.length }));
+  return commit(deps, stmts);
+}
+
+async function reload(deps: LoopDeps, id: string): Promise<DriveStart> {
+  const session = await getSessionRow(deps.db, id);
+  if (!session) throw new Error(`session ${id} vanished`);
+  return { session, calls: await callsOfStep(deps.db, id, session.step) };
+}
+
+/**
+ * Runs model turns for a session until it needs the client (tool calls or approvals), has
+ * answered, completed, failed or been stopped. Every turn is committed (messages, calls,
+ * trace, usage, context) before the next begins, so a crash at any point resumes from the
+ * last committed turn and never repeats one. The stop flag is read from the store before
+ * each model call and, atomically with the final write, before tool calls are returned.
+ * The response is stored under `key` (the input's idempotency key) before it is returned.
+ */
+export async function drive(deps: LoopDeps, start: DriveStart, hooks: DriveHooks, key?: string): Promise<StepResponse> {
+  const messages: AgentMessage[] = [];
+  let { session: s, calls } = start;
+  let pending = start.pending;
+  for (;;) {
+    const willCallModel =
+      !s.stopRequested &&
+      !calls.some((c) => c.side !== "invalid" && c.state !== "done") &&
+      !(s.step > 0 && calls.length === 0 && !s.context.pendingUser) &&
+      s.step < s.maxSteps;
+    if (pending && !willCallModel) {
+      s = await flush(deps, s, pending);
+      pending = undefined;
+    }
+    if (s.stopRequested) {
+      return finish(deps, s, SessionStatus.STOPPED, messages, key, { text: stoppedText(s), textStatus: MessageStatus.STOPPED });
+    }
+    if (calls.some((c) => c.side === "backend" && c.state === "pending")) {
+      const { doneAnswer } = await runBackendCalls(deps, s, calls, hooks);
+      ({ session: s, calls } = await reload(deps, s.id));
+      if (doneAnswer !== undefined) return finish(deps, s, SessionStatus.COMPLETED, messages, key, { answer: doneAnswer });
+      continue;
+    }
+    const open = calls.filter((c) => c.side === "client" && c.state !== "done");
+    if (open.length > 0) {
+      // Tool calls go back to the client only if nobody pressed stop meanwhile.
+      const fresh = (await getSessionRow(deps.db, s.id)) ?? s;
+      if (fresh.stopRequested) {
+        return finish(deps, fresh, SessionStatus.STOPPED, messages, key, { text: stoppedText(fresh), textStatus: MessageStatus.STOPPED });
+      }
+      const known = new Set(messages.map((m) => m.id));
+      for (const c of open) if (c.message && !known.has(c.message.id)) messages.push(c.message);
+      const awaiting = open.some((c) => c.state === "awaiting_approval");
+      return finish(deps, fresh, awaiting ? SessionStatus.AWAITING_APPROVAL : SessionStatus.AWAITING_TOOLS, messages, key);
+    }
+    if (s.step > 0 && calls.length === 0 && !s.context.pendingUser) {
+      // The model answered in text and nothing new arrived: wait for the user.
+      return finish(deps, s, SessionStatus.IDLE, messages, key);
+    }
+    if (s.step >= s.maxSteps) {
+      return finish(deps, s, SessionStatus.FAILED, messages, key, {
+        reason: `Reached the step limit (${s.maxSteps}).`,
+        text: `I stopped after ${s.maxSteps} steps without finishing.`,
+      });
+    }
+    const turn = await modelTurn(deps, s, calls, hooks, messages, key, pending);
+    if ("failed" in turn) {
+      if (pending) {
+        // The model never answered, but the client's results are kept.
+        s = await flush(deps, s, pending);
+        pending = undefined;
+      }
+      const now = (await getSessionRow(deps.db, s.id)) ?? s;
+      if (turn.failed.kind === "aborted" || now.stopRequested) {
+        return finish(deps, now, SessionStatus.STOPPED, messages, key, { text: stoppedText(now), textStatus: MessageStatus.STOPPED });
+      }
+      return finish(deps, now, SessionStatus.FAILED, messages, key, {
+        reason: `Model call failed: ${turn.failed.message}`,
+        text: "The model could not be reached; send a message to try again.",
+      });
+    }
+    if ("response" in turn) return turn.response;
+    pending = undefined;
+    s = turn.session;
+    calls = turn.calls;
+  }
+}
+

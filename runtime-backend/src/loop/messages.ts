@@ -1,0 +1,60 @@
+import { create } from "@bufbuild/protobuf";
+import { timestampNow } from "@bufbuild/protobuf/wkt";
+import {
+  type AgentMessage,
+  AgentMessageSchema,
+  type HistoryEntry,
+  HistoryEntrySchema,
+  MessageStatus,
+  type ToolcallResult,
+  UserMessageSchema,
+} from "@baton/gen/baton/v1/agent_pb";
+import type { ToolCall } from "@baton/gen/baton/v1/tools_pb";
+
+/** A text message from the agent. Ids are deterministic per step, so a replayed step reuses them. */
+export function textMessage(step: number, n: number, text: string, status = MessageStatus.COMPLETED): AgentMessage {
+  return create(AgentMessageSchema, {
+    id: `msg_${step}_${n}`,
+    content: { case: "text", value: { text } },
+    status,
+    step,
+    createdAt: timestampNow(),
+  });
+}
+
+/** A reasoning summary from the agent. */
+export function reasoningMessage(step: number, n: number, text: string): AgentMessage {
+  return create(AgentMessageSchema, {
+    id: `msg_${step}_${n}`,
+    content: { case: "reasoning", value: { text } },
+    status: MessageStatus.COMPLETED,
+    step,
+    createdAt: timestampNow(),
+  });
+}
+
+/** A function call for the client (or awaiting approval). */
+export function callMessage(step: number, n: number, toolcallId: string, call: ToolCall, status: MessageStatus): AgentMessage {
+  return create(AgentMessageSchema, {
+    id: `msg_${step}_${n}`,
+    content: { case: "functionCall", value: { toolcallId, call } },
+    status,
+    step,
+    createdAt: timestampNow(),
+  });
+}
+
+/** History entry of an agent message. */
+export function agentEntry(m: AgentMessage): HistoryEntry {
+  return create(HistoryEntrySchema, { step: m.step, entry: { case: "agentMessage", value: m } });
+}
+
+/** History entry of a tool result. */
+export function resultEntry(step: number, r: ToolcallResult): HistoryEntry {
+  return create(HistoryEntrySchema, { step, entry: { case: "toolResult", value: r } });
+}
+
+/** History entry of a user message. */
+export function userEntry(step: number, text: string): HistoryEntry {
+  return create(HistoryEntrySchema, { step, entry: { case: "userMessage", value: create(UserMessageSchema, { text }) } });
+}

@@ -1,0 +1,213 @@
+import { create } from "@bufbuild/protobuf";
+import {
+  type AgentMessage,
+  MessageStatus,
+  SessionStatus,
+  type StepResponse,
+  StepResponseSchema,
+  type ToolcallResult,
+  ToolcallResultSchema,
+} from "@baton/gen/baton/v1/agent_pb";
+import { toolCatalog } from "@baton/gen/baton/v1/tools_baton";
+import { encodeToolError, parseToolCall, type ToolSpec } from "@baton/sdk/contract";
+import { applyTurn } from "../context/fold.js";
+import { buildPrompt } from "../context/prompt.js";
+import { parseTags } from "../context/tags.js";
+import { type ModelTurn, ProviderError } from "../providers/types.js";
+import type { Stmt } from "../store/db.js";
+import { appendHistoryStmt, type CallRow, insertCallsStmt, saveResponseStmt } from "../store/records.js";
+import { type SessionRow, sessionFromRow, sessionMessage, updateSessionStmt, type UsageTotals } from "../store/sessions.js";
+import { insertTrace, insertTraceStmt } from "../store/traces.js";
+import { type PendingWrites, runGuarded } from "./apply-input.js";
+import { type LoopDeps, lease, type StepEvent } from "./deps.js";
+import { finish, stoppedText } from "./finish.js";
+import { agentEntry, callMessage, reasoningMessage, resultEntry, textMessage } from "./messages.js";
+import { costOf } from "./pricing.js";
+
+/** Every tool of the catalog, offered to the model on each turn. */
+export const allTools: readonly ToolSpec[] = Object.values(toolCatalog.tools);
+
+/** Per-drive state the caller keeps: the stop controller and the event sink. */
+export interface DriveHooks {
+  readonly abort: AbortController;
+  readonly emit: (e: StepEvent) => void;
+}
+
+/** The results of a step's calls, by toolcall id, as the model reads them. */
+export function outputsOf(calls: readonly CallRow[]): Map<string, string> {
+  return new Map(calls.filter((c) => c.output !== null).map((c) => [c.toolcallId, c.output as string]));
+}
+
+/** What a model turn led to: a provider failure, the step's final response, or the next state. */
+export type TurnOutcome =
+  | { failed: ProviderError }
+  | { response: StepResponse }
+  | { session: SessionRow; calls: CallRow[] };
+
+function addUsage(a: UsageTotals, b: UsageTotals): UsageTotals {
+  return { input: a.input + b.input, output: a.output + b.output, cached: a.cached + b.cached, cost: a.cost + b.cost };
+}
+
+/**
+ * One model call and the commit of everything it produced, as one batch. When the turn ends
+ * the step (tool calls for the client, or a text answer), the same batch sets the final
+ * status — unless the stop flag is set by then — and stores the response: a turn costs one
+ * write round trip.
+ */
+export async function modelTurn(
+  deps: LoopDeps,
+  s: SessionRow,
+  prevCalls: CallRow[],
+  hooks: DriveHooks,
+  messages: AgentMessage[],
+  key: string | undefined,
+  pending: PendingWrites | undefined,
+): Promise<TurnOutcome> {
+  const { provider, model } = deps.resolveModel(s.model);
+  const outputs = outputsOf(prevCalls);
+  const prompt = buildPrompt(s.context, s.task, s.playbookInstructions, outputs, deps.fold);
+  const step = s.step + 1;
+  hooks.emit({ kind: "thinking" });
+  const t0 = performance.now();
+  let turn: ModelTurn;
+  try {
+    turn = await provider.generate({
+      model,
+      system: prompt.system,
+      items: prompt.items,
+      tools: allTools,
+      signal: hooks.abort.signal,
+      callIndex: s.step,
+      foldRequested: prompt.foldRequested,
+      onTextDelta: (delta) => hooks.emit({ kind: "text", delta }),
+    });
+  } catch (e) {
+    const err = e instanceof ProviderError ? e : new ProviderError("server", e instanceof Error ? e.message : String(e));
+    deps.logger.warn({ sessionId: s.id, step, kind: err.kind, status: err.status, attempts: err.attempts }, `model call failed: ${err.message}`);
+    await insertTrace(deps.db, s.id, {
+      step,
+      model: s.model,
+      latencyMs: performance.now() - t0,
+      usage: { input: 0, output: 0, cached: 0, cost: 0 },
+      toolCalls: [],
+      errors: [`${err.kind}: ${err.message}`],
+    });
+    return { failed: err };
+  }
+  const latencyMs = performance.now() - t0;
+  const tags = parseTags(turn.text);
+  const fresh: AgentMessage[] = [];
+  const errors: string[] = [...turn.notes];
+  let n = 0;
+  if (turn.reasoning) fresh.push(reasoningMessage(step, ++n, turn.reasoning));
+  if (tags.visible) fresh.push(textMessage(step, ++n, tags.visible));
+  const callRows: CallRow[] = [];
+  const invalidResults: ToolcallResult[] = [];
+  for (const [i, mc] of turn.calls.entries()) {
+    const toolcallId = `call_${step}_${i}`;
+    const parsed = parseToolCall(toolCatalog, mc.name, mc.arguments);
+    if (!parsed.ok) {
+      const output = encodeToolError(parsed.error);
+      errors.push(`${mc.name}: ${parsed.error.message.slice(0, 300)}`);
+      callRows.push({ toolcallId, step, ord: i, name: mc.name, arguments: mc.arguments, side: "invalid", state: "done", message: undefined, output });
+      invalidResults.push(create(ToolcallResultSchema, { toolcallId, outcome: { case: "error", value: parsed.error } }));
+      continue;
+    }
+    const selected = parsed.call.tool;
+    const awaiting = selected.value !== undefined && deps.approval.needsApproval(parsed.tool, selected.value);
+    const m = callMessage(step, ++n, toolcallId, parsed.call, awaiting ? MessageStatus.AWAITING_APPROVAL : MessageStatus.COMPLETED);
+    fresh.push(m);
+    callRows.push({
+      toolcallId,
+      step,
+      ord: i,
+      name: parsed.tool.name,
+      arguments: mc.arguments,
+      side: parsed.tool.side,
+      state: awaiting ? "awaiting_approval" : "pending",
+      message: m,
+      output: null,
+    });
+  }
+  const context = applyTurn(
+    s.context,
+    s.task,
+    tags,
+    {
+      step,
+      text: tags.visible,
+      calls: callRows.map((c) => {
+        const signature = turn.calls[c.ord]?.signature;
+        return { id: c.toolcallId, name: c.name, arguments: c.arguments, ...(signature ? { signature } : {}) };
+      }),
+    },
+    outputs,
+    deps.fold,
+  );
+  const usage = { ...turn.usage, cost: costOf(model, turn.usage, deps.prices) };
+  messages.push(...fresh);
+  const entries = [...(pending?.entries ?? []), ...fresh.map(agentEntry), ...invalidResults.map((r) => resultEntry(step, r))];
+  const historyLen = s.historyLen + entries.length;
+  const backendPending = callRows.some((c) => c.side === "backend" && c.state === "pending");
+  const openClient = callRows.filter((c) => c.side === "client");
+  // The step ends here when the client must act, or when the model only talked.
+  const final = backendPending
+    ? undefined
+    : openClient.length > 0
+      ? openClient.some((c) => c.state === "awaiting_approval")
+        ? SessionStatus.AWAITING_APPROVAL
+        : SessionStatus.AWAITING_TOOLS
+      : callRows.length === 0
+        ? SessionStatus.IDLE
+        : undefined;
+  const stmts: Stmt[] = [...(pending?.stmts ?? [])];
+  const callsStmt = insertCallsStmt(s.id, callRows);
+  if (callsStmt) stmts.push(callsStmt);
+  const historyStmt = appendHistoryStmt(s.id, s.historyLen, entries);
+  if (historyStmt) stmts.push(historyStmt);
+  stmts.push(insertTraceStmt(s.id, { step, model: s.model, latencyMs, usage, toolCalls: callRows.map((c) => c.name), errors }));
+  const updateAt = stmts.length;
+  stmts.push(
+    updateSessionStmt(
+      s.id,
+      {
+        step,
+        context,
+        goal: context.goal,
+        historyLen,
+        addUsage: usage,
+        ...(final !== undefined
+          ? { status: final, leaseUntil: null }
+          : { status: SessionStatus.RUNNING, ...lease(deps) }),
+      },
+      final !== undefined,
+    ),
+  );
+  const predicted: SessionRow = {
+    ...s,
+    step,
+    context,
+    goal: context.goal,
+    historyLen,
+    usage: addUsage(s.usage, usage),
+    status: final ?? SessionStatus.RUNNING,
+    leaseUntil: null,
+    updatedAt: new Date(),
+  };
+  const response = create(StepResponseSchema, { messages, session: sessionMessage(predicted) });
+  if (final !== undefined && key) stmts.push(saveResponseStmt(s.id, key, response, true));
+  const out = await runGuarded(deps, stmts);
+  const row = out[updateAt]?.[0];
+  if (!row) throw new Error(`session ${s.id} vanished`);
+  const after = sessionFromRow(row);
+  deps.logger.debug({ sessionId: s.id, step, latencyMs: Math.round(latencyMs), calls: callRows.length }, "model turn");
+  if (final !== undefined) {
+    if (after.status === SessionStatus.STOPPED) {
+      // Stop arrived during the call: nothing goes back to the client.
+      return { response: await finish(deps, after, SessionStatus.STOPPED, messages.filter((m) => m.content.case !== "functionCall"), key, { text: stoppedText(after), textStatus: MessageStatus.STOPPED }) };
+    }
+    return { response };
+  }
+  return { session: after, calls: callRows };
+}
+

@@ -1,0 +1,121 @@
+import { ApiError, type Content, type FunctionDeclaration, GoogleGenAI, type Part } from "@google/genai";
+import { geminiFunctionDeclarations } from "@baton/gen/baton/v1/tools_baton";
+import { type AttemptFailure, defaultRetry, kindForStatus, parseRetryAfter, type RetryOptions, withRetries } from "./retry.js";
+import type { ModelCall, ModelRequest, ModelTurn, Provider } from "./types.js";
+
+/** Options of the Gemini provider. */
+export interface GeminiOptions {
+  readonly apiKey: string;
+  /** Another endpoint (a proxy, a test server); Google's by default. */
+  readonly baseUrl?: string | undefined;
+  readonly retry?: RetryOptions;
+  readonly maxOutputTokens?: number;
+}
+
+function argsObject(s: string): Record<string, unknown> {
+  try {
+    const v: unknown = JSON.parse(s || "{}");
+    return v && typeof v === "object" && !Array.isArray(v) ? (v as Record<string, unknown>) : { value: v };
+  } catch {
+    return { unparsed: s };
+  }
+}
+
+/** The conversation as Gemini contents: calls are `functionCall` parts, results `functionResponse` parts. */
+export function toGeminiContents(req: ModelRequest): Content[] {
+  const out: Content[] = [];
+  for (const it of req.items) {
+    if (it.type === "user") out.push({ role: "user", parts: [{ text: it.text }] });
+    else if (it.type === "assistant") {
+      const parts: Part[] = [];
+      if (it.text) parts.push({ text: it.text });
+      for (const c of it.calls) {
+        // Gemini 3 rejects a replayed function call without the thought signature it came with.
+        parts.push({ functionCall: { id: c.id, name: c.name, args: argsObject(c.arguments) }, ...(c.signature ? { thoughtSignature: c.signature } : {}) });
+      }
+      if (parts.length) out.push({ role: "model", parts });
+    } else {
+      const part: Part = { functionResponse: { id: it.callId, name: it.name, response: argsObject(it.output) } };
+      // Consecutive results travel in one user turn, as the API expects.
+      const last = out.at(-1);
+      if (last?.role === "user" && last.parts?.every((p) => p.functionResponse)) last.parts.push(part);
+      else out.push({ role: "user", parts: [part] });
+    }
+  }
+  return out;
+}
+
+/**
+ * Gemini through @google/genai with native function calling from the generated declarations.
+ * The SDK's retries are off; a wrapped fetch captures Retry-After (ApiError does not carry
+ * headers) so backoff honours it like the other providers.
+ */
+export class GeminiProvider implements Provider {
+  readonly name = "gemini";
+
+  constructor(private readonly o: GeminiOptions) {}
+
+  async generate(req: ModelRequest): Promise<ModelTurn> {
+    let retryAfterMs: number | undefined;
+    const ai = new GoogleGenAI({
+      apiKey: this.o.apiKey,
+      httpOptions: {
+        ...(this.o.baseUrl ? { baseUrl: this.o.baseUrl } : {}),
+        retryOptions: { attempts: 1 },
+        fetch: async (input, init) => {
+          const res = await fetch(input, init);
+          retryAfterMs = res.ok ? undefined : parseRetryAfter(res.headers);
+          return res;
+        },
+      },
+    });
+    const names = new Set(req.tools.map((t) => t.name));
+    const functionDeclarations = geminiFunctionDeclarations.filter((d) => names.has(d.name)) as unknown as FunctionDeclaration[];
+    const classify = (e: unknown, timedOut: boolean): AttemptFailure => {
+      if (timedOut) return { kind: "timeout", status: 0, message: "the model call timed out" };
+      if (e instanceof ApiError) return { kind: kindForStatus(e.status), status: e.status, message: e.message, retryAfterMs };
+      return { kind: "network", status: 0, message: e instanceof Error ? e.message : String(e) };
+    };
+    const { value, retries, notes } = await withRetries(
+      req.signal,
+      this.o.retry ?? defaultRetry,
+      (signal) =>
+        ai.models.generateContent({
+          model: req.model,
+          contents: toGeminiContents(req),
+          config: {
+            systemInstruction: req.system,
+            tools: [{ functionDeclarations }],
+            maxOutputTokens: this.o.maxOutputTokens ?? 4096,
+            abortSignal: signal,
+          },
+        }),
+      classify,
+    );
+    let text = "";
+    let reasoning = "";
+    const calls: ModelCall[] = [];
+    for (const part of value.candidates?.[0]?.content?.parts ?? []) {
+      if (part.functionCall?.name) {
+        calls.push({
+          id: part.functionCall.id ?? "",
+          name: part.functionCall.name,
+          arguments: JSON.stringify(part.functionCall.args ?? {}),
+          ...(part.thoughtSignature ? { signature: part.thoughtSignature } : {}),
+        });
+      } else if (typeof part.text === "string") {
+        if (part.thought) reasoning += part.text;
+        else text += part.text;
+      }
+    }
+    const u = value.usageMetadata;
+    return {
+      text,
+      reasoning,
+      calls,
+      usage: { input: u?.promptTokenCount ?? 0, output: (u?.candidatesTokenCount ?? 0) + (u?.thoughtsTokenCount ?? 0), cached: u?.cachedContentTokenCount ?? 0 },
+      retries,
+      notes,
+    };
+  }
+}

@@ -1,0 +1,103 @@
+import { create } from "@bufbuild/protobuf";
+import type { ConnectRouter, HandlerContext } from "@connectrpc/connect";
+import {
+  AgentService,
+  Phase,
+  ProgressSchema,
+  type StreamStepResponse,
+  StreamStepResponseSchema,
+} from "@baton/gen/baton/v1/agent_pb";
+import type { Agent } from "../loop/agent.js";
+import type { StepEvent } from "../loop/deps.js";
+import type { Authenticator } from "./auth.js";
+import { rpcLogger } from "./rpc-log.js";
+
+function progressOf(e: StepEvent): StreamStepResponse {
+  switch (e.kind) {
+    case "thinking":
+      return create(StreamStepResponseSchema, { event: { case: "progress", value: create(ProgressSchema, { phase: Phase.THINKING }) } });
+    case "tool":
+      return create(StreamStepResponseSchema, {
+        event: { case: "progress", value: create(ProgressSchema, { phase: Phase.TAKING_ACTION, tool: e.tool, detail: e.detail }) },
+      });
+    case "text":
+      return create(StreamStepResponseSchema, { event: { case: "textDelta", value: e.delta } });
+  }
+}
+
+/**
+ * The AgentService routes, as one module: mount them on a Node server (connectNodeAdapter)
+ * or call them in-memory in tests (createRouterTransport). Every method authenticates first.
+ */
+export function agentRoutes(agent: Agent, auth: Authenticator): (router: ConnectRouter) => void {
+  const user = (ctx: HandlerContext) => auth(ctx);
+  const interceptors = [rpcLogger(agent.deps.logger)];
+  return (router) =>
+    router.service(
+      AgentService,
+      {
+        async createSession(req, ctx) {
+          return { session: await agent.createSession(await user(ctx), req) };
+        },
+        async step(req, ctx) {
+          return agent.step(await user(ctx), req, { signal: ctx.signal });
+        },
+        async *streamStep(req, ctx) {
+          const userId = await user(ctx);
+          const queue: StreamStepResponse[] = [];
+          let wake: (() => void) | undefined;
+          const push = (m: StreamStepResponse) => {
+            queue.push(m);
+            wake?.();
+          };
+          let finished = false;
+          let failure: unknown;
+          const run = agent
+            .step(userId, req.step ?? create(AgentService.method.step.input), { signal: ctx.signal, onEvent: (e) => push(progressOf(e)) })
+            .then(
+              (done) => push(create(StreamStepResponseSchema, { event: { case: "done", value: done } })),
+              (e: unknown) => {
+                failure = e;
+              },
+            )
+            .finally(() => {
+              finished = true;
+              wake?.();
+            });
+          for (;;) {
+            while (queue.length > 0) yield queue.shift() as StreamStepResponse;
+            if (finished) break;
+            await new Promise<void>((r) => {
+              wake = r;
+            });
+            wake = undefined;
+          }
+          await run;
+          while (queue.length > 0) yield queue.shift() as StreamStepResponse;
+          if (failure) throw failure;
+        },
+        async stop(req, ctx) {
+          return { session: await agent.stop(await user(ctx), req.sessionId, req.reason) };
+        },
+        async getSession(req, ctx) {
+          return agent.getSession(await user(ctx), req.sessionId);
+        },
+        async reportLog(req, ctx) {
+          return { stored: await agent.reportLog(await user(ctx), req.sessionId, req.entries) };
+        },
+        async createPlaybook(req, ctx) {
+          return { playbook: await agent.savePlaybook(await user(ctx), req.playbook, true) };
+        },
+        async updatePlaybook(req, ctx) {
+          return { playbook: await agent.savePlaybook(await user(ctx), req.playbook, false) };
+        },
+        async getPlaybook(req, ctx) {
+          return { playbook: await agent.getPlaybook(await user(ctx), req.name, req.version) };
+        },
+        async listPlaybooks(_req, ctx) {
+          return { playbooks: await agent.listPlaybooks(await user(ctx)) };
+        },
+      },
+      { interceptors },
+    );
+}

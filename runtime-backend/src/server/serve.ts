@@ -1,0 +1,75 @@
+import http from "node:http";
+import http2 from "node:http2";
+import net from "node:net";
+import type { ConnectRouter } from "@connectrpc/connect";
+import { connectNodeAdapter } from "@connectrpc/connect-node";
+import { applyCors, type CorsOptions } from "./cors.js";
+
+/** A running server. */
+export interface RunningServer {
+  /** "http://127.0.0.1:PORT". */
+  readonly url: string;
+  readonly port: number;
+  /** Stops accepting connections and closes open ones. */
+  close(): Promise<void>;
+}
+
+/** Options of {@link serve}. */
+export interface ServeOptions {
+  readonly routes: (router: ConnectRouter) => void;
+  readonly port?: number;
+  readonly host?: string;
+  readonly cors?: CorsOptions;
+  /** Largest request message accepted, in bytes (32 MiB). */
+  readonly readMaxBytes?: number;
+}
+
+const h2Preface = Buffer.from("PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n");
+
+/**
+ * Serves the routes over HTTP/1.1 and cleartext HTTP/2 (h2c, prior knowledge) on one port:
+ * the first bytes of each connection pick the protocol. Browsers and the extension use
+ * HTTP/1.1 (with CORS); server-to-server clients and benchmarks can use h2c.
+ */
+export async function serve(o: ServeOptions): Promise<RunningServer> {
+  // Tool results can carry screenshots; anything far beyond that is a mistake or an attack.
+  const connect = connectNodeAdapter({ routes: o.routes, readMaxBytes: o.readMaxBytes ?? 32 * 1024 * 1024 });
+  const handler = (req: http.IncomingMessage | http2.Http2ServerRequest, res: http.ServerResponse | http2.Http2ServerResponse) => {
+    if (req.url === "/healthz") {
+      res.statusCode = 200;
+      res.end("ok");
+      return;
+    }
+    if (applyCors(req, res, o.cors ?? {})) return;
+    connect(req as never, res as never);
+  };
+  const h1 = http.createServer(handler);
+  h1.keepAliveTimeout = 65_000;
+  const h2 = http2.createServer(handler);
+  const sockets = new Set<net.Socket>();
+  const front = net.createServer((socket) => {
+    sockets.add(socket);
+    socket.on("close", () => sockets.delete(socket));
+    socket.once("readable", () => {
+      const head: Buffer | null = socket.read(Math.min(h2Preface.length, socket.readableLength)) ?? socket.read();
+      if (head) socket.unshift(head);
+      const isH2 = head !== null && h2Preface.subarray(0, head.length).equals(head.subarray(0, h2Preface.length));
+      (isH2 ? h2 : h1).emit("connection", socket);
+    });
+  });
+  await new Promise<void>((resolve, reject) => {
+    front.once("error", reject);
+    front.listen(o.port ?? 0, o.host ?? "127.0.0.1", () => resolve());
+  });
+  const addr = front.address() as net.AddressInfo;
+  const host = addr.family === "IPv6" ? `[${addr.address}]` : addr.address;
+  return {
+    url: `http://${host}:${addr.port}`,
+    port: addr.port,
+    close: () =>
+      new Promise<void>((resolve) => {
+        front.close(() => resolve());
+        for (const s of sockets) s.destroy();
+      }),
+  };
+}

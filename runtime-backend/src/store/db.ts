@@ -1,0 +1,40 @@
+/**
+ * The one SQL surface the store needs. Both the embedded engine (PGlite) and a Postgres server
+ * (`pg`) implement it, so every query in the store is written once, in one dialect.
+ */
+
+/** A row as returned by a query: column name → value. */
+export type Row = Record<string, unknown>;
+
+/** Something that can run parameterised SQL: the database itself or an open transaction. */
+export interface Queryable {
+  /** Runs one statement with `$1`-style parameters and returns its rows. */
+  query<R extends Row = Row>(sql: string, params?: readonly unknown[]): Promise<R[]>;
+}
+
+/** One statement with its parameters, for {@link Db.batch}. */
+export interface Stmt {
+  readonly sql: string;
+  readonly params?: readonly unknown[];
+}
+
+/** A database handle: queries, transactions and shutdown. */
+export interface Db extends Queryable {
+  /** Which engine this is, for logs and the CLI banner. */
+  readonly kind: "embedded" | "postgres";
+  /**
+   * Runs `fn` in one transaction: committed when it resolves, rolled back when it throws.
+   * Keep it short: the embedded engine has a single connection.
+   */
+  transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T>;
+  /**
+   * Runs statements atomically (all or none) and returns each one's rows. The embedded engine
+   * sends them in a single round trip, which is what makes a turn cheap; the hot path of the
+   * loop writes each turn as one batch.
+   */
+  batch(stmts: readonly Stmt[]): Promise<Row[][]>;
+  /** Runs a script of several statements without parameters (migrations). */
+  exec(sql: string): Promise<void>;
+  /** Closes the handle; the store flushes and releases its files or pool. */
+  close(): Promise<void>;
+}

@@ -1,0 +1,45 @@
+import { create } from "@bufbuild/protobuf";
+import { timestampDate, timestampFromDate } from "@bufbuild/protobuf/wkt";
+import { type LogEntry, LogEntrySchema, type LogLevel } from "@baton/gen/baton/v1/agent_pb";
+import { redactAttributes } from "../log/redact.js";
+import type { Queryable } from "./db.js";
+
+/** Stores client log entries under their session; secret-looking attributes are redacted first. */
+export async function insertLogs(q: Queryable, sessionId: string, userId: string, entries: readonly LogEntry[]): Promise<number> {
+  if (entries.length === 0) return 0;
+  const params: unknown[] = [sessionId, userId];
+  const values = entries.map((e) => {
+    params.push(
+      e.level,
+      e.message.slice(0, 10_000),
+      e.step,
+      e.tool,
+      e.toolcallId,
+      e.time ? timestampDate(e.time) : new Date(),
+      JSON.stringify(redactAttributes(e.attributes)),
+    );
+    const n = params.length;
+    return `($1, $2, ${Array.from({ length: 7 }, (_, i) => `$${n - 6 + i}`).join(", ")})`;
+  });
+  await q.query(
+    `insert into logs (session_id, user_id, level, message, step, tool, toolcall_id, time, attributes) values ${values.join(", ")}`,
+    params,
+  );
+  return entries.length;
+}
+
+/** A session's client logs, oldest first. */
+export async function readLogs(q: Queryable, sessionId: string): Promise<LogEntry[]> {
+  const rows = await q.query("select * from logs where session_id = $1 order by id", [sessionId]);
+  return rows.map((r) =>
+    create(LogEntrySchema, {
+      level: Number(r.level) as LogLevel,
+      message: String(r.message),
+      step: Number(r.step),
+      tool: String(r.tool),
+      toolcallId: String(r.toolcall_id),
+      time: timestampFromDate(r.time instanceof Date ? r.time : new Date(String(r.time))),
+      attributes: (r.attributes as Record<string, string>) ?? {},
+    }),
+  );
+}

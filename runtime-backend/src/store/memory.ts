@@ -1,0 +1,52 @@
+import { create } from "@bufbuild/protobuf";
+import { timestampFromDate } from "@bufbuild/protobuf/wkt";
+import { type MemoryRecord, MemoryRecordSchema } from "@baton/gen/baton/v1/tools_pb";
+import type { Queryable } from "./db.js";
+import { newId } from "./ids.js";
+
+/** Saves one memory record for a user. */
+export async function saveMemory(q: Queryable, userId: string, text: string, tags: readonly string[], sessionId = ""): Promise<string> {
+  const id = newId("mem");
+  await q.query("insert into memories (id, user_id, text, tags, session_id) values ($1, $2, $3, $4, $5)", [
+    id,
+    userId,
+    text,
+    JSON.stringify(tags),
+    sessionId,
+  ]);
+  return id;
+}
+
+/** Words of a query as safe tsquery lexemes (letters and digits only). */
+function queryTerms(query: string): string[] {
+  return [...new Set(query.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [])].slice(0, 32);
+}
+
+/**
+ * Full-text search over one user's memories, best first. Terms are OR-ed (any word may match;
+ * more matching words rank higher) and tags count as text, so recall beats precision here:
+ * the model reads the few records and decides.
+ */
+export async function searchMemory(q: Queryable, userId: string, query: string, limit: number): Promise<MemoryRecord[]> {
+  const terms = queryTerms(query);
+  if (terms.length === 0) return [];
+  const tsquery = terms.join(" | ");
+  const rows = await q.query(
+    `select id, text, tags, created_at,
+            ts_rank(tsv || to_tsvector('english', tags::text), to_tsquery('english', $2)) as score
+       from memories
+      where user_id = $1 and (tsv || to_tsvector('english', tags::text)) @@ to_tsquery('english', $2)
+      order by score desc, created_at desc
+      limit $3`,
+    [userId, tsquery, limit],
+  );
+  return rows.map((r) =>
+    create(MemoryRecordSchema, {
+      id: String(r.id),
+      text: String(r.text),
+      tags: (r.tags as string[]) ?? [],
+      createdAt: timestampFromDate(r.created_at instanceof Date ? r.created_at : new Date(String(r.created_at))),
+      score: Number(r.score),
+    }),
+  );
+}

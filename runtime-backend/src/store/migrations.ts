@@ -1,0 +1,158 @@
+import type { Db } from "./db.js";
+
+/**
+ * Versioned schema migrations, applied in order, each once. Append new versions; never edit
+ * an applied one (a server that already ran it would not see the change).
+ */
+export const migrations: readonly { readonly version: number; readonly name: string; readonly sql: string }[] = [
+  {
+    version: 1,
+    // Protobuf-JSON blobs the store never queries into (context, history entries, messages,
+    // responses) are text, not jsonb: no parse on write, no conversion on read.
+    name: "initial schema",
+    sql: `
+create table users (
+  id text primary key,
+  name text not null,
+  created_at timestamptz not null default now()
+);
+create table api_tokens (
+  token_hash text primary key,
+  user_id text not null references users(id),
+  label text not null default '',
+  created_at timestamptz not null default now()
+);
+create table sessions (
+  id text primary key,
+  user_id text not null references users(id),
+  idempotency_key text,
+  status integer not null,
+  task text not null default '',
+  goal text not null default '',
+  model text not null,
+  step integer not null default 0,
+  max_steps integer not null,
+  playbook text not null default '',
+  playbook_instructions text not null default '',
+  input_tokens bigint not null default 0,
+  output_tokens bigint not null default 0,
+  cached_tokens bigint not null default 0,
+  cost_usd double precision not null default 0,
+  answer text not null default '',
+  reason text not null default '',
+  stop_requested boolean not null default false,
+  context text not null default '{}',
+  history_len integer not null default 0,
+  lease_until timestamptz,
+  lease_owner text not null default '',
+  created_at timestamptz not null default now(),
+  updated_at timestamptz not null default now()
+);
+create unique index sessions_idempotency on sessions (user_id, idempotency_key) where idempotency_key is not null;
+create index sessions_user on sessions (user_id, created_at);
+create table history (
+  session_id text not null references sessions(id) on delete cascade,
+  seq integer not null,
+  step integer not null,
+  entry text not null,
+  primary key (session_id, seq)
+);
+create table calls (
+  session_id text not null references sessions(id) on delete cascade,
+  toolcall_id text not null,
+  step integer not null,
+  ord integer not null,
+  name text not null,
+  arguments text not null,
+  side text not null,
+  state text not null,
+  message text,
+  output text,
+  primary key (session_id, toolcall_id)
+);
+create index calls_open on calls (session_id, step);
+create table responses (
+  session_id text not null references sessions(id) on delete cascade,
+  input_key text not null,
+  response text not null,
+  created_at timestamptz not null default now(),
+  primary key (session_id, input_key)
+);
+create table traces (
+  session_id text not null references sessions(id) on delete cascade,
+  step integer not null,
+  model text not null,
+  latency_ms integer not null,
+  input_tokens bigint not null default 0,
+  output_tokens bigint not null default 0,
+  cached_tokens bigint not null default 0,
+  cost_usd double precision not null default 0,
+  tool_calls jsonb not null default '[]'::jsonb,
+  errors jsonb not null default '[]'::jsonb,
+  created_at timestamptz not null default now(),
+  primary key (session_id, step)
+);
+create table logs (
+  id bigserial primary key,
+  session_id text not null references sessions(id) on delete cascade,
+  user_id text not null,
+  level integer not null,
+  message text not null,
+  step integer not null default 0,
+  tool text not null default '',
+  toolcall_id text not null default '',
+  time timestamptz not null default now(),
+  attributes jsonb not null default '{}'::jsonb
+);
+create index logs_session on logs (session_id, step);
+create table memories (
+  id text primary key,
+  user_id text not null references users(id),
+  text text not null,
+  tags jsonb not null default '[]'::jsonb,
+  session_id text,
+  created_at timestamptz not null default now(),
+  tsv tsvector generated always as (to_tsvector('english', text)) stored
+);
+create index memories_tsv on memories using gin (tsv);
+create index memories_user on memories (user_id);
+create table playbooks (
+  user_id text not null references users(id),
+  name text not null,
+  version integer not null,
+  description text not null default '',
+  instructions text not null,
+  keywords jsonb not null default '[]'::jsonb,
+  url_patterns jsonb not null default '[]'::jsonb,
+  created_at timestamptz not null default now(),
+  primary key (user_id, name, version)
+);
+`,
+  },
+];
+
+/**
+ * Brings the schema up to the latest version. Safe to run on every start and from several
+ * replicas at once: on Postgres an advisory lock serialises concurrent migrators.
+ */
+export async function migrate(db: Db): Promise<number> {
+  await db.exec("create table if not exists schema_migrations (version integer primary key, name text not null, applied_at timestamptz not null default now())");
+  return db.transaction(async (tx) => {
+    if (db.kind === "postgres") {
+      await tx.query("select pg_advisory_xact_lock(727274)");
+    }
+    const rows = await tx.query<{ version: number }>("select version from schema_migrations");
+    const applied = new Set(rows.map((r) => Number(r.version)));
+    let latest = Math.max(0, ...applied);
+    for (const m of migrations) {
+      if (applied.has(m.version)) continue;
+      // Statements run one by one so both engines take them inside the same transaction.
+      for (const statement of m.sql.split(/;\s*\n/).map((s) => s.trim()).filter(Boolean)) {
+        await tx.query(statement);
+      }
+      await tx.query("insert into schema_migrations (version, name) values ($1, $2)", [m.version, m.name]);
+      latest = m.version;
+    }
+    return latest;
+  });
+}

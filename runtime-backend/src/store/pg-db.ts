@@ -1,0 +1,49 @@
+import pg from "pg";
+import type { Db, Queryable, Row } from "./db.js";
+import { inlineParams } from "./literal.js";
+
+/**
+ * Connects to a PostgreSQL server through a `pg` pool. Same SQL as the embedded engine; this
+ * is how several stateless backend replicas share one store.
+ */
+export async function openPgDb(connectionString: string, poolSize = 10): Promise<Db> {
+  const pool = new pg.Pool({ connectionString, max: poolSize });
+  // Fail at startup, not on the first request, when the server is unreachable.
+  const probe = await pool.connect();
+  probe.release();
+  const run = async <R extends Row>(client: pg.Pool | pg.PoolClient, sql: string, params: readonly unknown[]) =>
+    (await client.query<R>(sql, params as unknown[])).rows;
+  return {
+    kind: "postgres",
+    query: (sql, params = []) => run(pool, sql, params),
+    async transaction(fn) {
+      const client = await pool.connect();
+      try {
+        await client.query("BEGIN");
+        const tx: Queryable = { query: (sql, params = []) => run(client, sql, params) };
+        const out = await fn(tx);
+        await client.query("COMMIT");
+        return out;
+      } catch (e) {
+        await client.query("ROLLBACK").catch(() => undefined);
+        throw e;
+      } finally {
+        client.release();
+      }
+    },
+    async batch(stmts) {
+      if (stmts.length === 0) return [];
+      // One simple-protocol message, run by the server as one implicit transaction: a turn
+      // costs one network round trip instead of one per statement.
+      const script = stmts.map((st) => inlineParams(st.sql, st.params ?? [])).join(";\n");
+      const res = (await pool.query(script)) as unknown as pg.QueryResult<Row> | pg.QueryResult<Row>[];
+      return (Array.isArray(res) ? res : [res]).map((r) => r.rows);
+    },
+    async exec(sql) {
+      await pool.query(sql);
+    },
+    async close() {
+      await pool.end();
+    },
+  };
+}

@@ -1,0 +1,220 @@
+import { create } from "@bufbuild/protobuf";
+import { timestampFromDate } from "@bufbuild/protobuf/wkt";
+import { type Session, SessionSchema, SessionStatus, UsageSchema } from "@baton/gen/baton/v1/agent_pb";
+import { type ContextState, readContext } from "../context/state.js";
+import type { Queryable, Row, Stmt } from "./db.js";
+
+/** Token and cost totals. */
+export interface UsageTotals {
+  input: number;
+  output: number;
+  cached: number;
+  cost: number;
+}
+
+/** A session as the loop sees it. */
+export interface SessionRow {
+  readonly id: string;
+  readonly userId: string;
+  readonly status: SessionStatus;
+  readonly task: string;
+  readonly goal: string;
+  readonly model: string;
+  readonly step: number;
+  readonly maxSteps: number;
+  readonly playbook: string;
+  readonly playbookInstructions: string;
+  readonly usage: UsageTotals;
+  readonly answer: string;
+  readonly reason: string;
+  readonly stopRequested: boolean;
+  readonly context: ContextState;
+  readonly historyLen: number;
+  readonly leaseUntil: Date | null;
+  /** The agent instance holding the lease. */
+  readonly leaseOwner: string;
+  readonly createdAt: Date;
+  readonly updatedAt: Date;
+}
+
+function toDate(v: unknown): Date {
+  return v instanceof Date ? v : new Date(String(v));
+}
+
+function fromRow(r: Row): SessionRow {
+  return {
+    id: String(r.id),
+    userId: String(r.user_id),
+    status: Number(r.status) as SessionStatus,
+    task: String(r.task),
+    goal: String(r.goal),
+    model: String(r.model),
+    step: Number(r.step),
+    maxSteps: Number(r.max_steps),
+    playbook: String(r.playbook),
+    playbookInstructions: String(r.playbook_instructions),
+    usage: {
+      input: Number(r.input_tokens),
+      output: Number(r.output_tokens),
+      cached: Number(r.cached_tokens),
+      cost: Number(r.cost_usd),
+    },
+    answer: String(r.answer),
+    reason: String(r.reason),
+    stopRequested: Boolean(r.stop_requested),
+    context: readContext(typeof r.context === "string" ? JSON.parse(r.context) : r.context),
+    historyLen: Number(r.history_len),
+    leaseUntil: r.lease_until == null ? null : toDate(r.lease_until),
+    leaseOwner: String(r.lease_owner ?? ""),
+    createdAt: toDate(r.created_at),
+    updatedAt: toDate(r.updated_at),
+  };
+}
+
+/** What a new session starts with. */
+export interface NewSession {
+  readonly id: string;
+  readonly userId: string;
+  readonly idempotencyKey?: string | undefined;
+  readonly task: string;
+  readonly model: string;
+  readonly maxSteps: number;
+  readonly playbook: string;
+  readonly playbookInstructions: string;
+  readonly context: ContextState;
+}
+
+/**
+ * Inserts a session, or returns the existing one when the same user already created one with
+ * the same idempotency key (a retried CreateSession).
+ */
+export async function insertSession(q: Queryable, s: NewSession): Promise<SessionRow> {
+  const rows = await q.query(
+    `insert into sessions (id, user_id, idempotency_key, status, task, goal, model, max_steps, playbook, playbook_instructions, context)
+     values ($1, $2, $3, $4, $5, '', $6, $7, $8, $9, $10)
+     on conflict (user_id, idempotency_key) where idempotency_key is not null do nothing
+     returning *`,
+    [s.id, s.userId, s.idempotencyKey || null, SessionStatus.IDLE, s.task, s.model, s.maxSteps, s.playbook, s.playbookInstructions, JSON.stringify(s.context)],
+  );
+  if (rows[0]) return fromRow(rows[0]);
+  const existing = await q.query("select * from sessions where user_id = $1 and idempotency_key = $2", [s.userId, s.idempotencyKey]);
+  if (!existing[0]) throw new Error("session insert conflicted but no session has that key");
+  return fromRow(existing[0]);
+}
+
+/** Reads a session; `forUpdate` locks the row for the rest of the transaction (Postgres). */
+export async function getSessionRow(q: Queryable, id: string, forUpdate = false): Promise<SessionRow | undefined> {
+  const rows = await q.query(`select * from sessions where id = $1${forUpdate ? " for update" : ""}`, [id]);
+  return rows[0] ? fromRow(rows[0]) : undefined;
+}
+
+/** Fields the loop changes on a session. */
+export interface SessionPatch {
+  status?: SessionStatus;
+  goal?: string;
+  step?: number;
+  answer?: string;
+  reason?: string;
+  stopRequested?: boolean;
+  context?: ContextState;
+  historyLen?: number;
+  leaseUntil?: Date | null;
+  /** Which agent instance holds the lease. */
+  leaseOwner?: string;
+  /** Added to the running totals. */
+  addUsage?: UsageTotals;
+}
+
+/** Applies a patch and bumps updated_at. */
+export async function updateSession(q: Queryable, id: string, p: SessionPatch): Promise<void> {
+  const st = updateSessionStmt(id, p);
+  await q.query(st.sql, st.params);
+}
+
+/**
+ * The update of {@link updateSession}, returning the row. With `stopGuard`, the new status
+ * applies only while the stop flag is clear; a stopped session becomes STOPPED instead, in
+ * the same statement (the check before tool calls are returned, without a race).
+ */
+export function updateSessionStmt(id: string, p: SessionPatch, stopGuard = false): Stmt {
+  const sets: string[] = ["updated_at = now()"];
+  const params: unknown[] = [id];
+  const set = (col: string, v: unknown) => {
+    params.push(v);
+    sets.push(`${col} = $${params.length}`);
+  };
+  if (p.status !== undefined) {
+    params.push(p.status);
+    sets.push(stopGuard ? `status = case when stop_requested then ${SessionStatus.STOPPED} else $${params.length} end` : `status = $${params.length}`);
+  }
+  if (p.goal !== undefined) set("goal", p.goal);
+  if (p.step !== undefined) set("step", p.step);
+  if (p.answer !== undefined) set("answer", p.answer);
+  if (p.reason !== undefined) set("reason", p.reason);
+  if (p.stopRequested !== undefined) set("stop_requested", p.stopRequested);
+  if (p.context !== undefined) set("context", JSON.stringify(p.context));
+  if (p.historyLen !== undefined) set("history_len", p.historyLen);
+  if (p.leaseUntil !== undefined) set("lease_until", p.leaseUntil);
+  if (p.leaseOwner !== undefined) set("lease_owner", p.leaseOwner);
+  if (p.addUsage) {
+    for (const [col, v] of [
+      ["input_tokens", p.addUsage.input],
+      ["output_tokens", p.addUsage.output],
+      ["cached_tokens", p.addUsage.cached],
+      ["cost_usd", p.addUsage.cost],
+    ] as const) {
+      params.push(v);
+      sets.push(`${col} = ${col} + $${params.length}`);
+    }
+  }
+  return { sql: `update sessions set ${sets.join(", ")} where id = $1 returning *`, params };
+}
+
+/** Reads a sessions row. */
+export function sessionFromRow(r: Row): SessionRow {
+  return fromRow(r);
+}
+
+/** Sets the stop flag; any replica sees it before its next model call or tool dispatch. */
+export async function requestStop(q: Queryable, id: string, reason: string): Promise<void> {
+  await q.query("update sessions set stop_requested = true, reason = $2, updated_at = now() where id = $1", [id, reason]);
+}
+
+/** Reads only the stop flag (cheap, for checks inside a running step). */
+export async function isStopRequested(q: Queryable, id: string): Promise<boolean> {
+  const rows = await q.query<{ stop_requested: boolean }>("select stop_requested from sessions where id = $1", [id]);
+  return Boolean(rows[0]?.stop_requested);
+}
+
+/**
+ * Clears every lease. Only for the embedded store at startup: one process owns its data
+ * directory, so any lease found then belongs to a process that died.
+ */
+export async function clearLeases(q: Queryable): Promise<number> {
+  const rows = await q.query("update sessions set lease_until = null where lease_until is not null returning id");
+  return rows.length;
+}
+
+/** The wire form of a session. */
+export function sessionMessage(s: SessionRow): Session {
+  return create(SessionSchema, {
+    id: s.id,
+    status: s.status,
+    task: s.task,
+    goal: s.goal,
+    model: s.model,
+    step: s.step,
+    maxSteps: s.maxSteps,
+    usage: create(UsageSchema, {
+      inputTokens: BigInt(s.usage.input),
+      outputTokens: BigInt(s.usage.output),
+      cachedTokens: BigInt(s.usage.cached),
+      costUsd: s.usage.cost,
+    }),
+    playbook: s.playbook,
+    createdAt: timestampFromDate(s.createdAt),
+    updatedAt: timestampFromDate(s.updatedAt),
+    answer: s.answer,
+    reason: s.reason,
+  });
+}

@@ -1,0 +1,51 @@
+import { type ChildProcess, spawn } from "node:child_process";
+import { fileURLToPath } from "node:url";
+
+const bin = fileURLToPath(new URL("../../bin/baton.js", import.meta.url));
+
+/** A `baton serve` child process. */
+export interface BackendProcess {
+  readonly url: string;
+  readonly child: ChildProcess;
+  /** Everything it wrote so far. */
+  output(): string;
+  /** Ends it with a signal and waits for the exit. */
+  kill(signal?: NodeJS.Signals): Promise<void>;
+}
+
+/** Starts `baton serve` in a separate process and waits until it prints where it listens. */
+export async function startBackendProcess(args: string[], env: Record<string, string> = {}): Promise<BackendProcess> {
+  const child = spawn(process.execPath, [bin, "serve", "--port", "0", ...args], {
+    env: { ...process.env, BATON_LOG_LEVEL: "warn", ...env },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let out = "";
+  child.stdout?.on("data", (c: Buffer) => (out += c.toString()));
+  child.stderr?.on("data", (c: Buffer) => (out += c.toString()));
+  const url = await new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`backend did not start:\n${out}`)), 30_000);
+    const check = () => {
+      const m = /listening on (http:\/\/[^\s]+)/.exec(out);
+      if (m?.[1]) {
+        clearTimeout(timer);
+        resolve(m[1]);
+      }
+    };
+    child.stdout?.on("data", check);
+    child.once("exit", (code) => {
+      clearTimeout(timer);
+      reject(new Error(`backend exited with ${code}:\n${out}`));
+    });
+  });
+  return {
+    url,
+    child,
+    output: () => out,
+    kill: (signal = "SIGTERM") =>
+      new Promise<void>((resolve) => {
+        if (child.exitCode !== null || child.signalCode !== null) return resolve();
+        child.once("exit", () => resolve());
+        child.kill(signal);
+      }),
+  };
+}
