@@ -47,7 +47,7 @@ function recorder(log: string[], overrides: Partial<ClientToolHandlers<RunContex
   const base: ClientToolHandlers<RunContext> = {
     navigate: async (p) => (log.push(`navigate ${p.url}`), { url: p.url, title: "Page" }),
     goBack: ok("go_back"),
-    takeSnapshot: async () => (log.push("take_snapshot"), { text: '- button "Buy" [e1]', refCount: 1 }),
+    takeSnapshot: async () => (log.push("take_snapshot"), { text: '[e1] button "Buy"\n[e2] spinbutton "Quantity"', refCount: 2 }),
     click: ok("click"),
     typeText: async (p) => (log.push(`type_text ${p.ref} ${p.text}`), { value: p.text }),
     pressKeys: ok("press_keys"),
@@ -104,6 +104,29 @@ describe("runTask over HTTP", () => {
     const first = JSON.stringify(r.model.requests[0]?.items);
     expect(first).toContain("The browser is open at http://127.0.0.1:9/shop");
     expect(JSON.stringify(r.model.requests[2]?.items)).toContain("after click");
+  });
+
+  it("resolves script targets written as role + name against the latest snapshot", async () => {
+    const r = await rig({
+      turns: [
+        { calls: [{ name: "take_snapshot" }] },
+        {
+          calls: [
+            { name: "type_text", args: { ref: { role: "spinbutton", name: "quantity" }, text: "2" } },
+            { name: "click", args: { ref: { role: "button", name: "Buy" } } },
+            { name: "click", args: { ref: { role: "button", name: "Pay" } } },
+          ],
+        },
+        { calls: [{ name: "done", args: { answer: "ok" } }] },
+      ],
+    });
+    const log: string[] = [];
+    const outcome = await runTask(createBatonClient({ baseUrl: r.url, token: r.token }), {
+      task: "Buy two",
+      handlers: recorder(log),
+    });
+    expect(outcome.status).toBe("completed");
+    expect(log).toEqual(["take_snapshot", "type_text e2 2", "click e1", 'click unresolved: button "Pay"']);
   });
 
   it("works with unary Step too", async () => {

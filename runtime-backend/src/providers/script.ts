@@ -1,31 +1,13 @@
 import { readFileSync } from "node:fs";
+import { latestSnapshotText, parseScriptFile, resolveTargets, type ScriptFile, type ScriptTurn } from "@baton/sdk/script";
 import { ProviderError, type ModelRequest, type ModelTurn, type Provider } from "./types.js";
 import { kindForStatus } from "./retry.js";
 
-/** One scripted model turn. */
-export interface ScriptTurn {
-  /** Text the model "says" (may carry <goal>, <non-task>, <context> tags). */
-  readonly text?: string;
-  /** Tool calls; `args` is an object (sent as JSON) or a raw string (to script bad JSON). */
-  readonly calls?: readonly { readonly name: string; readonly args?: unknown }[];
-  /** A micro summary, sent as `<context>…</context>` after the text. */
-  readonly context?: string;
-  /** A macro summary, sent as `<context><fold>…</fold></context>` only when the prompt asks to fold. */
-  readonly fold?: string;
-  /** Simulated model latency. */
-  readonly delayMs?: number;
-  /** Fail this call with an HTTP-like status instead of answering. */
-  readonly error?: { readonly status: number; readonly message?: string };
-  /** Reported usage; estimated from characters when absent. */
-  readonly usage?: { readonly input?: number; readonly output?: number; readonly cached?: number };
-}
+/** One scripted model turn (the script file format lives in `@baton/sdk/script`). */
+export type { ScriptTurn } from "@baton/sdk/script";
 
 /** A script: turns played in order, indexed by the session's model-call count. */
-export interface Script {
-  readonly turns: readonly ScriptTurn[];
-  /** After the last turn, replay from this index forever (for benchmarks); done otherwise. */
-  readonly loopFrom?: number;
-}
+export type Script = Pick<ScriptFile, "turns" | "loopFrom">;
 
 /** A script as data, or a function of the request (tests that react to the prompt). */
 export type ScriptSource = Script | ((req: ModelRequest) => ScriptTurn);
@@ -71,9 +53,9 @@ export class ScriptProvider implements Provider {
 
   constructor(private readonly source: ScriptSource) {}
 
-  /** Loads a script file (JSON, `{ "turns": [...] }`). */
+  /** Loads a script file (JSON, `{ "turns": [...], "expect": {...} }`); throws ScriptFileError on a bad file. */
   static fromFile(path: string): ScriptProvider {
-    return new ScriptProvider(JSON.parse(readFileSync(path, "utf8")) as Script);
+    return new ScriptProvider(parseScriptFile(readFileSync(path, "utf8"), path));
   }
 
   async generate(req: ModelRequest): Promise<ModelTurn> {
@@ -86,10 +68,13 @@ export class ScriptProvider implements Provider {
     let text = turn.text ?? "";
     if (req.foldRequested && turn.fold) text += `\n<context><fold>${turn.fold}</fold></context>`;
     else if (turn.context) text += `\n<context>${turn.context}</context>`;
+    // Targets written as { role, name } are resolved against the latest snapshot this
+    // "model" has seen, the way a model reads refs off the page.
+    const snapshot = latestSnapshotText(req.items.flatMap((it) => (it.type === "tool_result" ? [it.output] : [])));
     const calls = (turn.calls ?? []).map((c, i) => ({
       id: `script_${req.callIndex}_${i}`,
       name: c.name,
-      arguments: typeof c.args === "string" ? c.args : JSON.stringify(c.args ?? {}),
+      arguments: typeof c.args === "string" ? c.args : JSON.stringify(resolveTargets({ ...c.args }, snapshot).args),
     }));
     if (text) req.onTextDelta?.(text);
     return {
