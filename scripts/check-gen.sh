@@ -1,17 +1,23 @@
 #!/usr/bin/env bash
-# Regenerates gen/src and docs/tools.md and fails if anything differs from what was there:
-# generated code is committed and must match proto/ exactly.
+# Regenerates everything `npm run gen` writes and fails if anything differs from what was there:
+# generated code is committed and must match the protos exactly.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+generated=(gen/src docs/tools.md examples/custom-tool/gen examples/custom-tool/docs)
 before=$(mktemp -d)
 trap 'rm -rf "$before"' EXIT
-cp -r gen/src "$before/src"
-cp docs/tools.md "$before/tools.md"
+for p in "${generated[@]}"; do
+  mkdir -p "$before/$(dirname "$p")"
+  cp -r "$p" "$before/$p"
+done
 npm run -s gen
-if ! diff -r "$before/src" gen/src >/dev/null || ! diff "$before/tools.md" docs/tools.md >/dev/null; then
-  echo "Generated code is stale: proto/ changed without 'npm run gen'. Differences:" >&2
-  diff -ru "$before/src" gen/src >&2 || true
-  diff -u "$before/tools.md" docs/tools.md >&2 || true
-  exit 1
-fi
-echo "gen/src and docs/tools.md match proto/"
+stale=0
+for p in "${generated[@]}"; do
+  if ! diff -r "$before/$p" "$p" >/dev/null; then
+    echo "Generated code is stale in $p: a proto changed without 'npm run gen'. Differences:" >&2
+    diff -ru "$before/$p" "$p" >&2 || true
+    stale=1
+  fi
+done
+[ "$stale" = 0 ] || exit 1
+echo "generated code matches the protos (${generated[*]})"

@@ -26,29 +26,13 @@ import {
 import { createEcmaScriptPlugin, type GeneratedFile, getComments, runNodeJs, type Schema } from "@bufbuild/protoplugin";
 import { realpathSync } from "node:fs";
 import { fileURLToPath } from "node:url";
+import { geminiFunctionDeclaration, toGeminiSchema } from "../src/contract/declarations.js";
 import type { JsonSchema } from "../src/contract/json-schema.js";
 import { modelEnumName, modelEnumValues } from "../src/contract/names.js";
 import { type ValueKind, valueKind } from "../src/contract/value-kind.js";
 
 export type { JsonSchema };
-
-/** Gemini's OpenAPI-subset Schema, as `@google/genai` types it (64-bit counts as strings). */
-export interface GeminiSchema {
-  type: "OBJECT" | "ARRAY" | "STRING" | "INTEGER" | "NUMBER" | "BOOLEAN";
-  description?: string;
-  properties?: Record<string, GeminiSchema>;
-  required?: string[];
-  items?: GeminiSchema;
-  enum?: string[];
-  format?: string;
-  minimum?: number;
-  maximum?: number;
-  minLength?: string;
-  maxLength?: string;
-  minItems?: string;
-  maxItems?: string;
-  default?: unknown;
-}
+export { toGeminiSchema };
 
 /** One tool as the plugin understands it. */
 export interface ToolModel {
@@ -351,27 +335,6 @@ export function readCatalogs(file: DescFile, ext: Extensions, errors: string[]):
   return catalogs;
 }
 
-/** Converts an emitted JSON Schema into Gemini's Schema. */
-export function toGeminiSchema(s: JsonSchema): GeminiSchema {
-  const out: GeminiSchema = { type: (s.type ?? "object").toUpperCase() as GeminiSchema["type"] };
-  if (s.description) out.description = s.description;
-  if (s.enum) out.enum = [...s.enum];
-  if (s.format === "date-time") out.format = s.format;
-  if (s.minimum !== undefined) out.minimum = s.minimum;
-  if (s.maximum !== undefined) out.maximum = s.maximum;
-  if (s.minLength !== undefined) out.minLength = String(s.minLength);
-  if (s.maxLength !== undefined) out.maxLength = String(s.maxLength);
-  if (s.minItems !== undefined) out.minItems = String(s.minItems);
-  if (s.maxItems !== undefined) out.maxItems = String(s.maxItems);
-  if (s.default !== undefined) out.default = s.default;
-  if (s.items) out.items = toGeminiSchema(s.items);
-  if (s.properties) {
-    out.properties = Object.fromEntries(Object.entries(s.properties).map(([k, v]) => [k, toGeminiSchema(v)]));
-  }
-  if (s.required) out.required = [...s.required];
-  return out;
-}
-
 function literal(value: unknown, indent: string): string {
   return JSON.stringify(value, null, 2).replaceAll("\n", `\n${indent}`);
 }
@@ -443,7 +406,7 @@ function generateCatalogTs(f: GeneratedFile, catalog: CatalogModel): void {
   f.print(f.jsDoc("Gemini `FunctionDeclaration`s (`@google/genai`, `config.tools[0].functionDeclarations`)."));
   f.print(f.export("const", "geminiFunctionDeclarations"), " = [");
   for (const t of tools) {
-    f.print("  ", literal({ name: t.name, description: t.description, parameters: toGeminiSchema(t.parameters) }, "  "), ",");
+    f.print("  ", literal(geminiFunctionDeclaration(t), "  "), ",");
   }
   f.print("] as const;");
   f.print();

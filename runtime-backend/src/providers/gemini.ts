@@ -1,5 +1,5 @@
 import { ApiError, type Content, type FunctionDeclaration, GoogleGenAI, type Part } from "@google/genai";
-import { geminiFunctionDeclarations } from "@baton/gen/baton/v1/tools_baton";
+import { geminiFunctionDeclaration } from "@baton/sdk/contract";
 import { type AttemptFailure, defaultRetry, kindForStatus, parseRetryAfter, type RetryOptions, withRetries } from "./retry.js";
 import type { ModelCall, ModelRequest, ModelTurn, Provider } from "./types.js";
 
@@ -69,8 +69,7 @@ export class GeminiProvider implements Provider {
         },
       },
     });
-    const names = new Set(req.tools.map((t) => t.name));
-    const functionDeclarations = geminiFunctionDeclarations.filter((d) => names.has(d.name)) as unknown as FunctionDeclaration[];
+    const functionDeclarations = req.tools.map(geminiFunctionDeclaration) as unknown as FunctionDeclaration[];
     const classify = (e: unknown, timedOut: boolean): AttemptFailure => {
       if (timedOut) return { kind: "timeout", status: 0, message: "the model call timed out" };
       if (e instanceof ApiError) return { kind: kindForStatus(e.status), status: e.status, message: e.message, retryAfterMs };

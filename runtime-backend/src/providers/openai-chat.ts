@@ -1,6 +1,6 @@
 import OpenAI from "openai";
 import type { ChatCompletion, ChatCompletionMessageParam, ChatCompletionTool } from "openai/resources/chat/completions";
-import { openAiChatTools } from "@baton/gen/baton/v1/tools_baton";
+import { openAiChatTool } from "@baton/sdk/contract";
 import { jsonToolInstructions, parseDecision, retryReminder } from "./json-text.js";
 import { classifyOpenAiError } from "./openai-errors.js";
 import { defaultRetry, type RetryOptions, withRetries } from "./retry.js";
@@ -102,8 +102,7 @@ export class OpenAiChatProvider implements Provider {
   }
 
   private async generateNative(req: ModelRequest): Promise<ModelTurn> {
-    const names = new Set(req.tools.map((t) => t.name));
-    const tools = openAiChatTools.filter((t) => names.has(t.function.name)) as unknown as ChatCompletionTool[];
+    const tools = req.tools.map(openAiChatTool) as unknown as ChatCompletionTool[];
     const { value, retries, notes } = await this.call(req, toChatMessages(req, req.system), tools);
     const msg = value.choices?.[0]?.message;
     const calls: ModelCall[] = [];

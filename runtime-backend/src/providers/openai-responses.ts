@@ -1,6 +1,6 @@
 import OpenAI from "openai";
 import type { ResponseInputItem, Tool } from "openai/resources/responses/responses";
-import { openAiResponsesTools } from "@baton/gen/baton/v1/tools_baton";
+import { openAiResponsesTool } from "@baton/sdk/contract";
 import { classifyOpenAiError } from "./openai-errors.js";
 import { defaultRetry, type RetryOptions, withRetries } from "./retry.js";
 import type { ModelCall, ModelRequest, ModelTurn, Provider } from "./types.js";
@@ -42,8 +42,7 @@ export class OpenAiResponsesProvider implements Provider {
   }
 
   async generate(req: ModelRequest): Promise<ModelTurn> {
-    const names = new Set(req.tools.map((t) => t.name));
-    const tools = openAiResponsesTools.filter((t) => names.has(t.name)) as unknown as Tool[];
+    const tools = req.tools.map(openAiResponsesTool) as unknown as Tool[];
     const { value, retries, notes } = await withRetries(
       req.signal,
       this.o.retry ?? defaultRetry,

@@ -1,4 +1,4 @@
-import type { ToolSpec } from "@baton/sdk/contract";
+import type { DeclaredTool } from "@baton/sdk/contract";
 
 /** One item of the conversation a provider sends, in a provider-neutral shape. */
 export type ModelItem =
@@ -18,8 +18,8 @@ export interface ModelRequest {
   readonly system: string;
   /** The conversation, oldest first. */
   readonly items: readonly ModelItem[];
-  /** The tools the model may call. */
-  readonly tools: readonly ToolSpec[];
+  /** The tools the model may call: the catalog's and any the client declared for the session. */
+  readonly tools: readonly DeclaredTool[];
   /** Aborted when the session is stopped or the request goes away. */
   readonly signal: AbortSignal;
   /** How many model calls this session made before this one (scripts index on it). */

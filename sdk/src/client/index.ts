@@ -3,10 +3,13 @@
  * loop. Runtime-neutral (browser or Node).
  */
 export { type BatonClient, type BatonClientOptions, bearerToken, createBatonClient } from "./create-client.js";
+export { withoutBrowser } from "./without-browser.js";
 export { backoffMs, defaultRetry, isRetryable, type RetryOptions } from "./retry.js";
 export {
   type ApprovalDecision,
   type ApprovalRequest,
+  type ExtensionCallInfo,
+  type ExtensionTools,
   type RunContext,
   type RunEvent,
   type RunTaskOptions,

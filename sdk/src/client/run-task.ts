@@ -15,8 +15,19 @@ import {
   ToolErrorCode,
 } from "@baton/gen/baton/v1/agent_pb";
 import { type ClientToolHandlers, toolCatalog } from "@baton/gen/baton/v1/tools_baton";
-import type { ToolCall } from "@baton/gen/baton/v1/tools_pb";
-import { type AnyToolHandlers, dispatchToolCall, type ToolSpec, toolByCase, toolError } from "../contract/index.js";
+import { type ToolCall, ToolCallSchema } from "@baton/gen/baton/v1/tools_pb";
+import {
+  type AnyToolHandlers,
+  type Catalog,
+  clientToolsOf,
+  dispatchToolCall,
+  encodeToolResult,
+  findTool,
+  parseToolCall,
+  type ToolSpec,
+  toolByCase,
+  toolError,
+} from "../contract/index.js";
 import type { BatonClient } from "./create-client.js";
 import { backoffMs, defaultRetry, isRetryable, type RetryOptions, sleep } from "./retry.js";
 
@@ -28,11 +39,27 @@ export interface RunContext {
   readonly signal: AbortSignal;
 }
 
+/** A call to a client-declared tool: its name and the model's raw arguments. */
+export interface ExtensionCallInfo {
+  readonly name: string;
+  readonly argumentsJson: string;
+}
+
+/** The client's own tools: a protoc-gen-baton catalog and a handler per client-side tool. */
+export interface ExtensionTools {
+  readonly catalog: Catalog;
+  /** Handlers keyed by camelCase case; the catalog's generated `ClientToolHandlers<RunContext>` fits. */
+  readonly handlers: AnyToolHandlers<RunContext>;
+}
+
 /** A call waiting for the user's approval. */
 export interface ApprovalRequest {
   readonly toolcallId: string;
   readonly tool: ToolSpec;
+  /** The typed call; empty (no case) for a client-declared tool, see `extension`. */
   readonly call: ToolCall;
+  /** Set for a call to a client-declared tool. */
+  readonly extension?: ExtensionCallInfo;
 }
 
 /** The user's decision on an {@link ApprovalRequest}. */
@@ -50,7 +77,14 @@ export type RunEvent =
   | { readonly type: "text_delta"; readonly delta: string }
   | { readonly type: "reasoning"; readonly text: string }
   | { readonly type: "backend_tool"; readonly tool: string; readonly detail: string }
-  | { readonly type: "tool_start"; readonly toolcallId: string; readonly tool: ToolSpec; readonly call: ToolCall }
+  | {
+      readonly type: "tool_start";
+      readonly toolcallId: string;
+      readonly tool: ToolSpec;
+      /** The typed call; empty (no case) for a client-declared tool, see `extension`. */
+      readonly call: ToolCall;
+      readonly extension?: ExtensionCallInfo;
+    }
   | {
       readonly type: "tool_end";
       readonly toolcallId: string;
@@ -89,6 +123,8 @@ export interface RunTaskOptions {
   readonly maxSteps?: number;
   /** A handler for every client-side tool; the engine supplies all but ask_user. */
   readonly handlers: ClientToolHandlers<RunContext>;
+  /** The client's own tools, declared to the model for this session (see examples/custom-tool). */
+  readonly extensions?: ExtensionTools;
   readonly onEvent?: (event: RunEvent) => void;
   /** Decides calls awaiting approval. Without it, they are denied ("no one to approve"). */
   readonly onApproval?: (request: ApprovalRequest) => ApprovalDecision | Promise<ApprovalDecision>;
@@ -176,6 +212,11 @@ export async function runTask(client: BatonClient, o: RunTaskOptions): Promise<T
     if (!fc) return undefined;
     const cached = results.get(fc.toolcallId);
     if (cached) return cached;
+    if (fc.extension) {
+      const result = await runExtension(sessionId, fc.toolcallId, fc.extension);
+      results.set(fc.toolcallId, result);
+      return result;
+    }
     const call = fc.call;
     const spec = call?.tool.case ? toolByCase(toolCatalog, call.tool.case) : undefined;
     let result: ToolcallResult;
@@ -199,12 +240,42 @@ export async function runTask(client: BatonClient, o: RunTaskOptions): Promise<T
     return result;
   }
 
+  /** Runs a call to a client-declared tool through the extension catalog and its handlers. */
+  async function runExtension(sessionId: string, toolcallId: string, ext: ExtensionCallInfo): Promise<ToolcallResult> {
+    const answer = (outcome: MessageInitShape<typeof ToolcallResultSchema>["outcome"]) =>
+      create(ToolcallResultSchema, { toolcallId, outcome });
+    if (!o.extensions) {
+      return answer({ case: "error", value: toolError(ToolErrorCode.UNKNOWN_TOOL, `This client has no tool "${ext.name}".`) });
+    }
+    const parsed = parseToolCall(o.extensions.catalog, ext.name, ext.argumentsJson);
+    if (!parsed.ok) return answer({ case: "error", value: parsed.error });
+    emit({ type: "tool_start", toolcallId, tool: parsed.tool, call: create(ToolCallSchema), extension: ext });
+    const started = Date.now();
+    const out = await dispatchToolCall(o.extensions.catalog, parsed.call, o.extensions.handlers, { sessionId, toolcallId, signal });
+    emit({ type: "tool_end", toolcallId, tool: parsed.tool, ms: Date.now() - started, ...(out.ok ? {} : { error: out.error }) });
+    return out.ok
+      ? answer({ case: "extensionResult", value: { resultJson: encodeToolResult(o.extensions.catalog, out.result) } })
+      : answer({ case: "error", value: out.error });
+  }
+
   async function decide(message: AgentMessage): Promise<ToolcallResult | undefined> {
     const fc = message.content.case === "functionCall" ? message.content.value : undefined;
-    const spec = fc?.call?.tool.case ? toolByCase(toolCatalog, fc.call.tool.case) : undefined;
-    if (!fc?.call || !spec) return undefined;
+    if (!fc) return undefined;
+    const ext = fc.extension;
+    const spec = ext
+      ? o.extensions && findTool(o.extensions.catalog, ext.name)
+      : fc.call?.tool.case
+        ? toolByCase(toolCatalog, fc.call.tool.case)
+        : undefined;
+    if (!spec) {
+      return create(ToolcallResultSchema, {
+        toolcallId: fc.toolcallId,
+        outcome: { case: "approval", value: { approved: false, reason: "This client does not have that tool." } },
+      });
+    }
+    const call = fc.call ?? create(ToolCallSchema);
     const decision: ApprovalDecision = o.onApproval
-      ? await o.onApproval({ toolcallId: fc.toolcallId, tool: spec, call: fc.call })
+      ? await o.onApproval({ toolcallId: fc.toolcallId, tool: spec, call, ...(ext ? { extension: ext } : {}) })
       : { approved: false, reason: "No one is available to approve this action." };
     emit({ type: "approval", toolcallId: fc.toolcallId, tool: spec, decision });
     return create(ToolcallResultSchema, {
@@ -229,7 +300,14 @@ export async function runTask(client: BatonClient, o: RunTaskOptions): Promise<T
     const key = globalThis.crypto.randomUUID();
     const created = await withRetry(() =>
       client.createSession(
-        { task: o.task, model: o.model ?? "", playbook: o.playbook ?? "", maxSteps: o.maxSteps ?? 0, idempotencyKey: key },
+        {
+          task: o.task,
+          model: o.model ?? "",
+          playbook: o.playbook ?? "",
+          maxSteps: o.maxSteps ?? 0,
+          idempotencyKey: key,
+          clientTools: o.extensions ? clientToolsOf(o.extensions.catalog) : [],
+        },
         { signal },
       ),
     );

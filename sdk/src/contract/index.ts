@@ -4,6 +4,15 @@
  * for any catalog protoc-gen-baton generates.
  */
 export { type Catalog, callRisk, findTool, toolByCase, type ToolRisk, type ToolSide, type ToolSpec } from "./catalog.js";
+export { clientToolsOf } from "./client-tools.js";
+export {
+  type DeclaredTool,
+  type GeminiSchema,
+  geminiFunctionDeclaration,
+  openAiChatTool,
+  openAiResponsesTool,
+  toGeminiSchema,
+} from "./declarations.js";
 export { type AnyToolHandlers, type Dispatched, dispatchToolCall } from "./dispatch.js";
 export type { JsonSchema } from "./json-schema.js";
 export { encodeToolError, encodeToolResult, toModelJson } from "./model-json.js";

@@ -4,6 +4,8 @@
 
 import type { GenEnum, GenFile, GenMessage, GenService } from "@bufbuild/protobuf/codegenv2";
 import { enumDesc, fileDesc, messageDesc, serviceDesc } from "@bufbuild/protobuf/codegenv2";
+import type { Risk } from "./options_pb.js";
+import { file_baton_v1_options } from "./options_pb.js";
 import type { TakeSnapshotResult, ToolCall, ToolResult } from "./tools_pb.js";
 import { file_baton_v1_tools } from "./tools_pb.js";
 import type { Timestamp } from "@bufbuild/protobuf/wkt";
@@ -14,7 +16,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file baton/v1/agent.proto.
  */
 export const file_baton_v1_agent: GenFile = /*@__PURE__*/
-  fileDesc("ChRiYXRvbi92MS9hZ2VudC5wcm90bxIIYmF0b24udjEihwIKDEFnZW50TWVzc2FnZRIKCgJpZBgBIAEoCRIeCgR0ZXh0GAIgASgLMg4uYmF0b24udjEuVGV4dEgAEigKCXJlYXNvbmluZxgDIAEoCzITLmJhdG9uLnYxLlJlYXNvbmluZ0gAEi8KDWZ1bmN0aW9uX2NhbGwYBCABKAsyFi5iYXRvbi52MS5GdW5jdGlvbkNhbGxIABInCgZzdGF0dXMYBSABKA4yFy5iYXRvbi52MS5NZXNzYWdlU3RhdHVzEgwKBHN0ZXAYBiABKA0SLgoKY3JlYXRlZF9hdBgHIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXBCCQoHY29udGVudCIUCgRUZXh0EgwKBHRleHQYASABKAkiGQoJUmVhc29uaW5nEgwKBHRleHQYASABKAkiRQoMRnVuY3Rpb25DYWxsEhMKC3Rvb2xjYWxsX2lkGAEgASgJEiAKBGNhbGwYAiABKAsyEi5iYXRvbi52MS5Ub29sQ2FsbCKmAQoOVG9vbGNhbGxSZXN1bHQSEwoLdG9vbGNhbGxfaWQYASABKAkSJgoGcmVzdWx0GAIgASgLMhQuYmF0b24udjEuVG9vbFJlc3VsdEgAEiQKBWVycm9yGAMgASgLMhMuYmF0b24udjEuVG9vbEVycm9ySAASJgoIYXBwcm92YWwYBCABKAsyEi5iYXRvbi52MS5BcHByb3ZhbEgAQgkKB291dGNvbWUiLAoIQXBwcm92YWwSEAoIYXBwcm92ZWQYASABKAgSDgoGcmVhc29uGAIgASgJIpABCglUb29sRXJyb3ISJQoEY29kZRgBIAEoDjIXLmJhdG9uLnYxLlRvb2xFcnJvckNvZGUSDwoHbWVzc2FnZRgCIAEoCRIMCgR0b29sGAMgASgJEg0KBWZpZWxkGAQgASgJEi4KCHNuYXBzaG90GAUgASgLMhwuYmF0b24udjEuVGFrZVNuYXBzaG90UmVzdWx0Il0KBVVzYWdlEhQKDGlucHV0X3Rva2VucxgBIAEoBBIVCg1vdXRwdXRfdG9rZW5zGAIgASgEEhUKDWNhY2hlZF90b2tlbnMYAyABKAQSEAoIY29zdF91c2QYBCABKAEivAIKB1Nlc3Npb24SCgoCaWQYASABKAkSJwoGc3RhdHVzGAIgASgOMhcuYmF0b24udjEuU2Vzc2lvblN0YXR1cxIMCgR0YXNrGAMgASgJEgwKBGdvYWwYBCABKAkSDQoFbW9kZWwYBSABKAkSDAoEc3RlcBgGIAEoDRIRCgltYXhfc3RlcHMYByABKA0SHgoFdXNhZ2UYCCABKAsyDy5iYXRvbi52MS5Vc2FnZRIQCghwbGF5Ym9vaxgJIAEoCRIuCgpjcmVhdGVkX2F0GAogASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIuCgp1cGRhdGVkX2F0GAsgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIOCgZhbnN3ZXIYDCABKAkSDgoGcmVhc29uGA0gASgJInEKFENyZWF0ZVNlc3Npb25SZXF1ZXN0EgwKBHRhc2sYASABKAkSDQoFbW9kZWwYAiABKAkSEAoIcGxheWJvb2sYAyABKAkSEQoJbWF4X3N0ZXBzGAQgASgNEhcKD2lkZW1wb3RlbmN5X2tleRgFIAEoCSI7ChVDcmVhdGVTZXNzaW9uUmVzcG9uc2USIgoHc2Vzc2lvbhgBIAEoCzIRLmJhdG9uLnYxLlNlc3Npb24iPAoPVG9vbGNhbGxSZXN1bHRzEikKB3Jlc3VsdHMYASADKAsyGC5iYXRvbi52MS5Ub29sY2FsbFJlc3VsdCIbCgtVc2VyTWVzc2FnZRIMCgR0ZXh0GAEgASgJIqUBCgtTdGVwUmVxdWVzdBISCgpzZXNzaW9uX2lkGAEgASgJEi0KDHVzZXJfbWVzc2FnZRgCIAEoCzIVLmJhdG9uLnYxLlVzZXJNZXNzYWdlSAASMQoMdG9vbF9yZXN1bHRzGAMgASgLMhkuYmF0b24udjEuVG9vbGNhbGxSZXN1bHRzSAASFwoPaWRlbXBvdGVuY3lfa2V5GAQgASgJQgcKBWlucHV0IlwKDFN0ZXBSZXNwb25zZRIoCghtZXNzYWdlcxgBIAMoCzIWLmJhdG9uLnYxLkFnZW50TWVzc2FnZRIiCgdzZXNzaW9uGAIgASgLMhEuYmF0b24udjEuU2Vzc2lvbiI4ChFTdHJlYW1TdGVwUmVxdWVzdBIjCgRzdGVwGAEgASgLMhUuYmF0b24udjEuU3RlcFJlcXVlc3QiSAoIUHJvZ3Jlc3MSHgoFcGhhc2UYASABKA4yDy5iYXRvbi52MS5QaGFzZRIMCgR0b29sGAIgASgJEg4KBmRldGFpbBgDIAEoCSKDAQoSU3RyZWFtU3RlcFJlc3BvbnNlEiYKCHByb2dyZXNzGAEgASgLMhIuYmF0b24udjEuUHJvZ3Jlc3NIABIUCgp0ZXh0X2RlbHRhGAIgASgJSAASJgoEZG9uZRgDIAEoCzIWLmJhdG9uLnYxLlN0ZXBSZXNwb25zZUgAQgcKBWV2ZW50IjEKC1N0b3BSZXF1ZXN0EhIKCnNlc3Npb25faWQYASABKAkSDgoGcmVhc29uGAIgASgJIjIKDFN0b3BSZXNwb25zZRIiCgdzZXNzaW9uGAEgASgLMhEuYmF0b24udjEuU2Vzc2lvbiK2AQoMSGlzdG9yeUVudHJ5EgwKBHN0ZXAYASABKA0SLQoMdXNlcl9tZXNzYWdlGAIgASgLMhUuYmF0b24udjEuVXNlck1lc3NhZ2VIABIvCg1hZ2VudF9tZXNzYWdlGAMgASgLMhYuYmF0b24udjEuQWdlbnRNZXNzYWdlSAASLwoLdG9vbF9yZXN1bHQYBCABKAsyGC5iYXRvbi52MS5Ub29sY2FsbFJlc3VsdEgAQgcKBWVudHJ5IoABCglTdGVwVHJhY2USDAoEc3RlcBgBIAEoDRINCgVtb2RlbBgCIAEoCRISCgpsYXRlbmN5X21zGAMgASgNEh4KBXVzYWdlGAQgASgLMg8uYmF0b24udjEuVXNhZ2USEgoKdG9vbF9jYWxscxgFIAMoCRIOCgZlcnJvcnMYBiADKAkiJwoRR2V0U2Vzc2lvblJlcXVlc3QSEgoKc2Vzc2lvbl9pZBgBIAEoCSLXAQoSR2V0U2Vzc2lvblJlc3BvbnNlEiIKB3Nlc3Npb24YASABKAsyES5iYXRvbi52MS5TZXNzaW9uEicKB2hpc3RvcnkYAiADKAsyFi5iYXRvbi52MS5IaXN0b3J5RW50cnkSLQoNcGVuZGluZ19jYWxscxgDIAMoCzIWLmJhdG9uLnYxLkFnZW50TWVzc2FnZRIjCgZ0cmFjZXMYBCADKAsyEy5iYXRvbi52MS5TdGVwVHJhY2USIAoEbG9ncxgFIAMoCzISLmJhdG9uLnYxLkxvZ0VudHJ5IoQCCghMb2dFbnRyeRIhCgVsZXZlbBgBIAEoDjISLmJhdG9uLnYxLkxvZ0xldmVsEg8KB21lc3NhZ2UYAiABKAkSDAoEc3RlcBgDIAEoDRIMCgR0b29sGAQgASgJEhMKC3Rvb2xjYWxsX2lkGAUgASgJEigKBHRpbWUYBiABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEjYKCmF0dHJpYnV0ZXMYByADKAsyIi5iYXRvbi52MS5Mb2dFbnRyeS5BdHRyaWJ1dGVzRW50cnkaMQoPQXR0cmlidXRlc0VudHJ5EgsKA2tleRgBIAEoCRINCgV2YWx1ZRgCIAEoCToCOAEiSwoQUmVwb3J0TG9nUmVxdWVzdBISCgpzZXNzaW9uX2lkGAEgASgJEiMKB2VudHJpZXMYAiADKAsyEi5iYXRvbi52MS5Mb2dFbnRyeSIjChFSZXBvcnRMb2dSZXNwb25zZRIOCgZzdG9yZWQYASABKA0irAEKCFBsYXlib29rEgwKBG5hbWUYASABKAkSDwoHdmVyc2lvbhgCIAEoDRITCgtkZXNjcmlwdGlvbhgDIAEoCRIUCgxpbnN0cnVjdGlvbnMYBCABKAkSEAoIa2V5d29yZHMYBSADKAkSFAoMdXJsX3BhdHRlcm5zGAYgAygJEi4KCmNyZWF0ZWRfYXQYByABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wIj0KFUNyZWF0ZVBsYXlib29rUmVxdWVzdBIkCghwbGF5Ym9vaxgBIAEoCzISLmJhdG9uLnYxLlBsYXlib29rIj4KFkNyZWF0ZVBsYXlib29rUmVzcG9uc2USJAoIcGxheWJvb2sYASABKAsyEi5iYXRvbi52MS5QbGF5Ym9vayI9ChVVcGRhdGVQbGF5Ym9va1JlcXVlc3QSJAoIcGxheWJvb2sYASABKAsyEi5iYXRvbi52MS5QbGF5Ym9vayI+ChZVcGRhdGVQbGF5Ym9va1Jlc3BvbnNlEiQKCHBsYXlib29rGAEgASgLMhIuYmF0b24udjEuUGxheWJvb2siMwoSR2V0UGxheWJvb2tSZXF1ZXN0EgwKBG5hbWUYASABKAkSDwoHdmVyc2lvbhgCIAEoDSI7ChNHZXRQbGF5Ym9va1Jlc3BvbnNlEiQKCHBsYXlib29rGAEgASgLMhIuYmF0b24udjEuUGxheWJvb2siFgoUTGlzdFBsYXlib29rc1JlcXVlc3QiPgoVTGlzdFBsYXlib29rc1Jlc3BvbnNlEiUKCXBsYXlib29rcxgBIAMoCzISLmJhdG9uLnYxLlBsYXlib29rKq8BCg1NZXNzYWdlU3RhdHVzEh4KGk1FU1NBR0VfU1RBVFVTX1VOU1BFQ0lGSUVEEAASHAoYTUVTU0FHRV9TVEFUVVNfQ09NUExFVEVEEAESGgoWTUVTU0FHRV9TVEFUVVNfU1RPUFBFRBACEiQKIE1FU1NBR0VfU1RBVFVTX0FXQUlUSU5HX0FQUFJPVkFMEAMSHgoaTUVTU0FHRV9TVEFUVVNfSU5fUFJPR1JFU1MQBCrXAwoNVG9vbEVycm9yQ29kZRIfChtUT09MX0VSUk9SX0NPREVfVU5TUEVDSUZJRUQQABIlCiFUT09MX0VSUk9SX0NPREVfSU5WQUxJRF9BUkdVTUVOVFMQARIgChxUT09MX0VSUk9SX0NPREVfVU5LTk9XTl9UT09MEAISHwobVE9PTF9FUlJPUl9DT0RFX1VOS05PV05fUkVGEAMSHQoZVE9PTF9FUlJPUl9DT0RFX1NUQUxFX1JFRhAEEiIKHlRPT0xfRVJST1JfQ09ERV9OT1RfQUNUSU9OQUJMRRAFEh0KGVRPT0xfRVJST1JfQ09ERV9OQVZJR0FURUQQBhIbChdUT09MX0VSUk9SX0NPREVfVElNRU9VVBAHEh8KG1RPT0xfRVJST1JfQ09ERV9UQVJHRVRfR09ORRAIEh0KGVRPT0xfRVJST1JfQ09ERV9OT1RfRk9VTkQQCRIlCiFUT09MX0VSUk9SX0NPREVfUEVSTUlTU0lPTl9ERU5JRUQQChIaChZUT09MX0VSUk9SX0NPREVfREVOSUVEEAsSGwoXVE9PTF9FUlJPUl9DT0RFX1NUT1BQRUQQDBIcChhUT09MX0VSUk9SX0NPREVfSU5URVJOQUwQDSqCAgoNU2Vzc2lvblN0YXR1cxIeChpTRVNTSU9OX1NUQVRVU19VTlNQRUNJRklFRBAAEhcKE1NFU1NJT05fU1RBVFVTX0lETEUQARIaChZTRVNTSU9OX1NUQVRVU19SVU5OSU5HEAISIQodU0VTU0lPTl9TVEFUVVNfQVdBSVRJTkdfVE9PTFMQAxIkCiBTRVNTSU9OX1NUQVRVU19BV0FJVElOR19BUFBST1ZBTBAEEhwKGFNFU1NJT05fU1RBVFVTX0NPTVBMRVRFRBAFEhoKFlNFU1NJT05fU1RBVFVTX1NUT1BQRUQQBhIZChVTRVNTSU9OX1NUQVRVU19GQUlMRUQQBypbCgVQaGFzZRIVChFQSEFTRV9VTlNQRUNJRklFRBAAEhIKDlBIQVNFX1RISU5LSU5HEAESFwoTUEhBU0VfVEFLSU5HX0FDVElPThACEg4KClBIQVNFX0lETEUQAyp3CghMb2dMZXZlbBIZChVMT0dfTEVWRUxfVU5TUEVDSUZJRUQQABITCg9MT0dfTEVWRUxfREVCVUcQARISCg5MT0dfTEVWRUxfSU5GTxACEhIKDkxPR19MRVZFTF9XQVJOEAMSEwoPTE9HX0xFVkVMX0VSUk9SEAQy8AUKDEFnZW50U2VydmljZRJQCg1DcmVhdGVTZXNzaW9uEh4uYmF0b24udjEuQ3JlYXRlU2Vzc2lvblJlcXVlc3QaHy5iYXRvbi52MS5DcmVhdGVTZXNzaW9uUmVzcG9uc2USNQoEU3RlcBIVLmJhdG9uLnYxLlN0ZXBSZXF1ZXN0GhYuYmF0b24udjEuU3RlcFJlc3BvbnNlEkkKClN0cmVhbVN0ZXASGy5iYXRvbi52MS5TdHJlYW1TdGVwUmVxdWVzdBocLmJhdG9uLnYxLlN0cmVhbVN0ZXBSZXNwb25zZTABEjUKBFN0b3ASFS5iYXRvbi52MS5TdG9wUmVxdWVzdBoWLmJhdG9uLnYxLlN0b3BSZXNwb25zZRJHCgpHZXRTZXNzaW9uEhsuYmF0b24udjEuR2V0U2Vzc2lvblJlcXVlc3QaHC5iYXRvbi52MS5HZXRTZXNzaW9uUmVzcG9uc2USRAoJUmVwb3J0TG9nEhouYmF0b24udjEuUmVwb3J0TG9nUmVxdWVzdBobLmJhdG9uLnYxLlJlcG9ydExvZ1Jlc3BvbnNlElMKDkNyZWF0ZVBsYXlib29rEh8uYmF0b24udjEuQ3JlYXRlUGxheWJvb2tSZXF1ZXN0GiAuYmF0b24udjEuQ3JlYXRlUGxheWJvb2tSZXNwb25zZRJTCg5VcGRhdGVQbGF5Ym9vaxIfLmJhdG9uLnYxLlVwZGF0ZVBsYXlib29rUmVxdWVzdBogLmJhdG9uLnYxLlVwZGF0ZVBsYXlib29rUmVzcG9uc2USSgoLR2V0UGxheWJvb2sSHC5iYXRvbi52MS5HZXRQbGF5Ym9va1JlcXVlc3QaHS5iYXRvbi52MS5HZXRQbGF5Ym9va1Jlc3BvbnNlElAKDUxpc3RQbGF5Ym9va3MSHi5iYXRvbi52MS5MaXN0UGxheWJvb2tzUmVxdWVzdBofLmJhdG9uLnYxLkxpc3RQbGF5Ym9va3NSZXNwb25zZWIGcHJvdG8z", [file_baton_v1_tools, file_google_protobuf_timestamp]);
+  fileDesc("ChRiYXRvbi92MS9hZ2VudC5wcm90bxIIYmF0b24udjEihwIKDEFnZW50TWVzc2FnZRIKCgJpZBgBIAEoCRIeCgR0ZXh0GAIgASgLMg4uYmF0b24udjEuVGV4dEgAEigKCXJlYXNvbmluZxgDIAEoCzITLmJhdG9uLnYxLlJlYXNvbmluZ0gAEi8KDWZ1bmN0aW9uX2NhbGwYBCABKAsyFi5iYXRvbi52MS5GdW5jdGlvbkNhbGxIABInCgZzdGF0dXMYBSABKA4yFy5iYXRvbi52MS5NZXNzYWdlU3RhdHVzEgwKBHN0ZXAYBiABKA0SLgoKY3JlYXRlZF9hdBgHIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXBCCQoHY29udGVudCIUCgRUZXh0EgwKBHRleHQYASABKAkiGQoJUmVhc29uaW5nEgwKBHRleHQYASABKAkicQoMRnVuY3Rpb25DYWxsEhMKC3Rvb2xjYWxsX2lkGAEgASgJEiAKBGNhbGwYAiABKAsyEi5iYXRvbi52MS5Ub29sQ2FsbBIqCglleHRlbnNpb24YAyABKAsyFy5iYXRvbi52MS5FeHRlbnNpb25DYWxsIjUKDUV4dGVuc2lvbkNhbGwSDAoEbmFtZRgBIAEoCRIWCg5hcmd1bWVudHNfanNvbhgCIAEoCSImCg9FeHRlbnNpb25SZXN1bHQSEwoLcmVzdWx0X2pzb24YASABKAkiZgoKQ2xpZW50VG9vbBIMCgRuYW1lGAEgASgJEhMKC2Rlc2NyaXB0aW9uGAIgASgJEhcKD3BhcmFtZXRlcnNfanNvbhgDIAEoCRIcCgRyaXNrGAQgASgOMg4uYmF0b24udjEuUmlzayLdAQoOVG9vbGNhbGxSZXN1bHQSEwoLdG9vbGNhbGxfaWQYASABKAkSJgoGcmVzdWx0GAIgASgLMhQuYmF0b24udjEuVG9vbFJlc3VsdEgAEiQKBWVycm9yGAMgASgLMhMuYmF0b24udjEuVG9vbEVycm9ySAASJgoIYXBwcm92YWwYBCABKAsyEi5iYXRvbi52MS5BcHByb3ZhbEgAEjUKEGV4dGVuc2lvbl9yZXN1bHQYBSABKAsyGS5iYXRvbi52MS5FeHRlbnNpb25SZXN1bHRIAEIJCgdvdXRjb21lIiwKCEFwcHJvdmFsEhAKCGFwcHJvdmVkGAEgASgIEg4KBnJlYXNvbhgCIAEoCSKQAQoJVG9vbEVycm9yEiUKBGNvZGUYASABKA4yFy5iYXRvbi52MS5Ub29sRXJyb3JDb2RlEg8KB21lc3NhZ2UYAiABKAkSDAoEdG9vbBgDIAEoCRINCgVmaWVsZBgEIAEoCRIuCghzbmFwc2hvdBgFIAEoCzIcLmJhdG9uLnYxLlRha2VTbmFwc2hvdFJlc3VsdCJdCgVVc2FnZRIUCgxpbnB1dF90b2tlbnMYASABKAQSFQoNb3V0cHV0X3Rva2VucxgCIAEoBBIVCg1jYWNoZWRfdG9rZW5zGAMgASgEEhAKCGNvc3RfdXNkGAQgASgBIrwCCgdTZXNzaW9uEgoKAmlkGAEgASgJEicKBnN0YXR1cxgCIAEoDjIXLmJhdG9uLnYxLlNlc3Npb25TdGF0dXMSDAoEdGFzaxgDIAEoCRIMCgRnb2FsGAQgASgJEg0KBW1vZGVsGAUgASgJEgwKBHN0ZXAYBiABKA0SEQoJbWF4X3N0ZXBzGAcgASgNEh4KBXVzYWdlGAggASgLMg8uYmF0b24udjEuVXNhZ2USEAoIcGxheWJvb2sYCSABKAkSLgoKY3JlYXRlZF9hdBgKIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASLgoKdXBkYXRlZF9hdBgLIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASDgoGYW5zd2VyGAwgASgJEg4KBnJlYXNvbhgNIAEoCSKdAQoUQ3JlYXRlU2Vzc2lvblJlcXVlc3QSDAoEdGFzaxgBIAEoCRINCgVtb2RlbBgCIAEoCRIQCghwbGF5Ym9vaxgDIAEoCRIRCgltYXhfc3RlcHMYBCABKA0SFwoPaWRlbXBvdGVuY3lfa2V5GAUgASgJEioKDGNsaWVudF90b29scxgGIAMoCzIULmJhdG9uLnYxLkNsaWVudFRvb2wiOwoVQ3JlYXRlU2Vzc2lvblJlc3BvbnNlEiIKB3Nlc3Npb24YASABKAsyES5iYXRvbi52MS5TZXNzaW9uIjwKD1Rvb2xjYWxsUmVzdWx0cxIpCgdyZXN1bHRzGAEgAygLMhguYmF0b24udjEuVG9vbGNhbGxSZXN1bHQiGwoLVXNlck1lc3NhZ2USDAoEdGV4dBgBIAEoCSKlAQoLU3RlcFJlcXVlc3QSEgoKc2Vzc2lvbl9pZBgBIAEoCRItCgx1c2VyX21lc3NhZ2UYAiABKAsyFS5iYXRvbi52MS5Vc2VyTWVzc2FnZUgAEjEKDHRvb2xfcmVzdWx0cxgDIAEoCzIZLmJhdG9uLnYxLlRvb2xjYWxsUmVzdWx0c0gAEhcKD2lkZW1wb3RlbmN5X2tleRgEIAEoCUIHCgVpbnB1dCJcCgxTdGVwUmVzcG9uc2USKAoIbWVzc2FnZXMYASADKAsyFi5iYXRvbi52MS5BZ2VudE1lc3NhZ2USIgoHc2Vzc2lvbhgCIAEoCzIRLmJhdG9uLnYxLlNlc3Npb24iOAoRU3RyZWFtU3RlcFJlcXVlc3QSIwoEc3RlcBgBIAEoCzIVLmJhdG9uLnYxLlN0ZXBSZXF1ZXN0IkgKCFByb2dyZXNzEh4KBXBoYXNlGAEgASgOMg8uYmF0b24udjEuUGhhc2USDAoEdG9vbBgCIAEoCRIOCgZkZXRhaWwYAyABKAkigwEKElN0cmVhbVN0ZXBSZXNwb25zZRImCghwcm9ncmVzcxgBIAEoCzISLmJhdG9uLnYxLlByb2dyZXNzSAASFAoKdGV4dF9kZWx0YRgCIAEoCUgAEiYKBGRvbmUYAyABKAsyFi5iYXRvbi52MS5TdGVwUmVzcG9uc2VIAEIHCgVldmVudCIxCgtTdG9wUmVxdWVzdBISCgpzZXNzaW9uX2lkGAEgASgJEg4KBnJlYXNvbhgCIAEoCSIyCgxTdG9wUmVzcG9uc2USIgoHc2Vzc2lvbhgBIAEoCzIRLmJhdG9uLnYxLlNlc3Npb24itgEKDEhpc3RvcnlFbnRyeRIMCgRzdGVwGAEgASgNEi0KDHVzZXJfbWVzc2FnZRgCIAEoCzIVLmJhdG9uLnYxLlVzZXJNZXNzYWdlSAASLwoNYWdlbnRfbWVzc2FnZRgDIAEoCzIWLmJhdG9uLnYxLkFnZW50TWVzc2FnZUgAEi8KC3Rvb2xfcmVzdWx0GAQgASgLMhguYmF0b24udjEuVG9vbGNhbGxSZXN1bHRIAEIHCgVlbnRyeSKAAQoJU3RlcFRyYWNlEgwKBHN0ZXAYASABKA0SDQoFbW9kZWwYAiABKAkSEgoKbGF0ZW5jeV9tcxgDIAEoDRIeCgV1c2FnZRgEIAEoCzIPLmJhdG9uLnYxLlVzYWdlEhIKCnRvb2xfY2FsbHMYBSADKAkSDgoGZXJyb3JzGAYgAygJIicKEUdldFNlc3Npb25SZXF1ZXN0EhIKCnNlc3Npb25faWQYASABKAki1wEKEkdldFNlc3Npb25SZXNwb25zZRIiCgdzZXNzaW9uGAEgASgLMhEuYmF0b24udjEuU2Vzc2lvbhInCgdoaXN0b3J5GAIgAygLMhYuYmF0b24udjEuSGlzdG9yeUVudHJ5Ei0KDXBlbmRpbmdfY2FsbHMYAyADKAsyFi5iYXRvbi52MS5BZ2VudE1lc3NhZ2USIwoGdHJhY2VzGAQgAygLMhMuYmF0b24udjEuU3RlcFRyYWNlEiAKBGxvZ3MYBSADKAsyEi5iYXRvbi52MS5Mb2dFbnRyeSKEAgoITG9nRW50cnkSIQoFbGV2ZWwYASABKA4yEi5iYXRvbi52MS5Mb2dMZXZlbBIPCgdtZXNzYWdlGAIgASgJEgwKBHN0ZXAYAyABKA0SDAoEdG9vbBgEIAEoCRITCgt0b29sY2FsbF9pZBgFIAEoCRIoCgR0aW1lGAYgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBI2CgphdHRyaWJ1dGVzGAcgAygLMiIuYmF0b24udjEuTG9nRW50cnkuQXR0cmlidXRlc0VudHJ5GjEKD0F0dHJpYnV0ZXNFbnRyeRILCgNrZXkYASABKAkSDQoFdmFsdWUYAiABKAk6AjgBIksKEFJlcG9ydExvZ1JlcXVlc3QSEgoKc2Vzc2lvbl9pZBgBIAEoCRIjCgdlbnRyaWVzGAIgAygLMhIuYmF0b24udjEuTG9nRW50cnkiIwoRUmVwb3J0TG9nUmVzcG9uc2USDgoGc3RvcmVkGAEgASgNIqwBCghQbGF5Ym9vaxIMCgRuYW1lGAEgASgJEg8KB3ZlcnNpb24YAiABKA0SEwoLZGVzY3JpcHRpb24YAyABKAkSFAoMaW5zdHJ1Y3Rpb25zGAQgASgJEhAKCGtleXdvcmRzGAUgAygJEhQKDHVybF9wYXR0ZXJucxgGIAMoCRIuCgpjcmVhdGVkX2F0GAcgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcCI9ChVDcmVhdGVQbGF5Ym9va1JlcXVlc3QSJAoIcGxheWJvb2sYASABKAsyEi5iYXRvbi52MS5QbGF5Ym9vayI+ChZDcmVhdGVQbGF5Ym9va1Jlc3BvbnNlEiQKCHBsYXlib29rGAEgASgLMhIuYmF0b24udjEuUGxheWJvb2siPQoVVXBkYXRlUGxheWJvb2tSZXF1ZXN0EiQKCHBsYXlib29rGAEgASgLMhIuYmF0b24udjEuUGxheWJvb2siPgoWVXBkYXRlUGxheWJvb2tSZXNwb25zZRIkCghwbGF5Ym9vaxgBIAEoCzISLmJhdG9uLnYxLlBsYXlib29rIjMKEkdldFBsYXlib29rUmVxdWVzdBIMCgRuYW1lGAEgASgJEg8KB3ZlcnNpb24YAiABKA0iOwoTR2V0UGxheWJvb2tSZXNwb25zZRIkCghwbGF5Ym9vaxgBIAEoCzISLmJhdG9uLnYxLlBsYXlib29rIhYKFExpc3RQbGF5Ym9va3NSZXF1ZXN0Ij4KFUxpc3RQbGF5Ym9va3NSZXNwb25zZRIlCglwbGF5Ym9va3MYASADKAsyEi5iYXRvbi52MS5QbGF5Ym9vayqvAQoNTWVzc2FnZVN0YXR1cxIeChpNRVNTQUdFX1NUQVRVU19VTlNQRUNJRklFRBAAEhwKGE1FU1NBR0VfU1RBVFVTX0NPTVBMRVRFRBABEhoKFk1FU1NBR0VfU1RBVFVTX1NUT1BQRUQQAhIkCiBNRVNTQUdFX1NUQVRVU19BV0FJVElOR19BUFBST1ZBTBADEh4KGk1FU1NBR0VfU1RBVFVTX0lOX1BST0dSRVNTEAQq1wMKDVRvb2xFcnJvckNvZGUSHwobVE9PTF9FUlJPUl9DT0RFX1VOU1BFQ0lGSUVEEAASJQohVE9PTF9FUlJPUl9DT0RFX0lOVkFMSURfQVJHVU1FTlRTEAESIAocVE9PTF9FUlJPUl9DT0RFX1VOS05PV05fVE9PTBACEh8KG1RPT0xfRVJST1JfQ09ERV9VTktOT1dOX1JFRhADEh0KGVRPT0xfRVJST1JfQ09ERV9TVEFMRV9SRUYQBBIiCh5UT09MX0VSUk9SX0NPREVfTk9UX0FDVElPTkFCTEUQBRIdChlUT09MX0VSUk9SX0NPREVfTkFWSUdBVEVEEAYSGwoXVE9PTF9FUlJPUl9DT0RFX1RJTUVPVVQQBxIfChtUT09MX0VSUk9SX0NPREVfVEFSR0VUX0dPTkUQCBIdChlUT09MX0VSUk9SX0NPREVfTk9UX0ZPVU5EEAkSJQohVE9PTF9FUlJPUl9DT0RFX1BFUk1JU1NJT05fREVOSUVEEAoSGgoWVE9PTF9FUlJPUl9DT0RFX0RFTklFRBALEhsKF1RPT0xfRVJST1JfQ09ERV9TVE9QUEVEEAwSHAoYVE9PTF9FUlJPUl9DT0RFX0lOVEVSTkFMEA0qggIKDVNlc3Npb25TdGF0dXMSHgoaU0VTU0lPTl9TVEFUVVNfVU5TUEVDSUZJRUQQABIXChNTRVNTSU9OX1NUQVRVU19JRExFEAESGgoWU0VTU0lPTl9TVEFUVVNfUlVOTklORxACEiEKHVNFU1NJT05fU1RBVFVTX0FXQUlUSU5HX1RPT0xTEAMSJAogU0VTU0lPTl9TVEFUVVNfQVdBSVRJTkdfQVBQUk9WQUwQBBIcChhTRVNTSU9OX1NUQVRVU19DT01QTEVURUQQBRIaChZTRVNTSU9OX1NUQVRVU19TVE9QUEVEEAYSGQoVU0VTU0lPTl9TVEFUVVNfRkFJTEVEEAcqWwoFUGhhc2USFQoRUEhBU0VfVU5TUEVDSUZJRUQQABISCg5QSEFTRV9USElOS0lORxABEhcKE1BIQVNFX1RBS0lOR19BQ1RJT04QAhIOCgpQSEFTRV9JRExFEAMqdwoITG9nTGV2ZWwSGQoVTE9HX0xFVkVMX1VOU1BFQ0lGSUVEEAASEwoPTE9HX0xFVkVMX0RFQlVHEAESEgoOTE9HX0xFVkVMX0lORk8QAhISCg5MT0dfTEVWRUxfV0FSThADEhMKD0xPR19MRVZFTF9FUlJPUhAEMvAFCgxBZ2VudFNlcnZpY2USUAoNQ3JlYXRlU2Vzc2lvbhIeLmJhdG9uLnYxLkNyZWF0ZVNlc3Npb25SZXF1ZXN0Gh8uYmF0b24udjEuQ3JlYXRlU2Vzc2lvblJlc3BvbnNlEjUKBFN0ZXASFS5iYXRvbi52MS5TdGVwUmVxdWVzdBoWLmJhdG9uLnYxLlN0ZXBSZXNwb25zZRJJCgpTdHJlYW1TdGVwEhsuYmF0b24udjEuU3RyZWFtU3RlcFJlcXVlc3QaHC5iYXRvbi52MS5TdHJlYW1TdGVwUmVzcG9uc2UwARI1CgRTdG9wEhUuYmF0b24udjEuU3RvcFJlcXVlc3QaFi5iYXRvbi52MS5TdG9wUmVzcG9uc2USRwoKR2V0U2Vzc2lvbhIbLmJhdG9uLnYxLkdldFNlc3Npb25SZXF1ZXN0GhwuYmF0b24udjEuR2V0U2Vzc2lvblJlc3BvbnNlEkQKCVJlcG9ydExvZxIaLmJhdG9uLnYxLlJlcG9ydExvZ1JlcXVlc3QaGy5iYXRvbi52MS5SZXBvcnRMb2dSZXNwb25zZRJTCg5DcmVhdGVQbGF5Ym9vaxIfLmJhdG9uLnYxLkNyZWF0ZVBsYXlib29rUmVxdWVzdBogLmJhdG9uLnYxLkNyZWF0ZVBsYXlib29rUmVzcG9uc2USUwoOVXBkYXRlUGxheWJvb2sSHy5iYXRvbi52MS5VcGRhdGVQbGF5Ym9va1JlcXVlc3QaIC5iYXRvbi52MS5VcGRhdGVQbGF5Ym9va1Jlc3BvbnNlEkoKC0dldFBsYXlib29rEhwuYmF0b24udjEuR2V0UGxheWJvb2tSZXF1ZXN0Gh0uYmF0b24udjEuR2V0UGxheWJvb2tSZXNwb25zZRJQCg1MaXN0UGxheWJvb2tzEh4uYmF0b24udjEuTGlzdFBsYXlib29rc1JlcXVlc3QaHy5iYXRvbi52MS5MaXN0UGxheWJvb2tzUmVzcG9uc2ViBnByb3RvMw", [file_baton_v1_options, file_baton_v1_tools, file_google_protobuf_timestamp]);
 
 /**
  * One message from the agent.
@@ -145,11 +147,18 @@ export type FunctionCall = Message<"baton.v1.FunctionCall"> & {
   toolcallId: string;
 
   /**
-   * The typed call.
+   * The typed call, for a tool of Baton's catalog.
    *
    * @generated from field: baton.v1.ToolCall call = 2;
    */
   call?: ToolCall | undefined;
+
+  /**
+   * Set instead of call for a tool the client declared (CreateSessionRequest.client_tools).
+   *
+   * @generated from field: baton.v1.ExtensionCall extension = 3;
+   */
+  extension?: ExtensionCall | undefined;
 };
 
 /**
@@ -158,6 +167,100 @@ export type FunctionCall = Message<"baton.v1.FunctionCall"> & {
  */
 export const FunctionCallSchema: GenMessage<FunctionCall> = /*@__PURE__*/
   messageDesc(file_baton_v1_agent, 3);
+
+/**
+ * A call to a tool the client declared. The backend does not interpret it: the client reads the
+ * arguments with its own generated catalog and answers with an ExtensionResult or a ToolError.
+ *
+ * @generated from message baton.v1.ExtensionCall
+ */
+export type ExtensionCall = Message<"baton.v1.ExtensionCall"> & {
+  /**
+   * The tool's snake_case name, as declared.
+   *
+   * @generated from field: string name = 1;
+   */
+  name: string;
+
+  /**
+   * The model's arguments, as JSON.
+   *
+   * @generated from field: string arguments_json = 2;
+   */
+  argumentsJson: string;
+};
+
+/**
+ * Describes the message baton.v1.ExtensionCall.
+ * Use `create(ExtensionCallSchema)` to create a new message.
+ */
+export const ExtensionCallSchema: GenMessage<ExtensionCall> = /*@__PURE__*/
+  messageDesc(file_baton_v1_agent, 4);
+
+/**
+ * The result of an ExtensionCall.
+ *
+ * @generated from message baton.v1.ExtensionResult
+ */
+export type ExtensionResult = Message<"baton.v1.ExtensionResult"> & {
+  /**
+   * The client's result message, encoded for the model (compact JSON).
+   *
+   * @generated from field: string result_json = 1;
+   */
+  resultJson: string;
+};
+
+/**
+ * Describes the message baton.v1.ExtensionResult.
+ * Use `create(ExtensionResultSchema)` to create a new message.
+ */
+export const ExtensionResultSchema: GenMessage<ExtensionResult> = /*@__PURE__*/
+  messageDesc(file_baton_v1_agent, 5);
+
+/**
+ * A tool the client brings for one session, from its own proto catalog (protoc-gen-baton
+ * generates it). The backend declares it to the model beside its own tools and routes its calls
+ * to the client as ExtensionCall.
+ *
+ * @generated from message baton.v1.ClientTool
+ */
+export type ClientTool = Message<"baton.v1.ClientTool"> & {
+  /**
+   * snake_case name the model sees; must not clash with a built-in tool.
+   *
+   * @generated from field: string name = 1;
+   */
+  name: string;
+
+  /**
+   * Model-facing description.
+   *
+   * @generated from field: string description = 2;
+   */
+  description: string;
+
+  /**
+   * JSON Schema of the parameters, as protoc-gen-baton emits it, serialized.
+   *
+   * @generated from field: string parameters_json = 3;
+   */
+  parametersJson: string;
+
+  /**
+   * The tool's risk; the session's approval policy applies to it.
+   *
+   * @generated from field: baton.v1.Risk risk = 4;
+   */
+  risk: Risk;
+};
+
+/**
+ * Describes the message baton.v1.ClientTool.
+ * Use `create(ClientToolSchema)` to create a new message.
+ */
+export const ClientToolSchema: GenMessage<ClientTool> = /*@__PURE__*/
+  messageDesc(file_baton_v1_agent, 6);
 
 /**
  * The client's answer to one function call.
@@ -201,6 +304,14 @@ export type ToolcallResult = Message<"baton.v1.ToolcallResult"> & {
      */
     value: Approval;
     case: "approval";
+  } | {
+    /**
+     * The result of a client-declared tool (an ExtensionCall).
+     *
+     * @generated from field: baton.v1.ExtensionResult extension_result = 5;
+     */
+    value: ExtensionResult;
+    case: "extensionResult";
   } | { case: undefined; value?: undefined };
 };
 
@@ -209,7 +320,7 @@ export type ToolcallResult = Message<"baton.v1.ToolcallResult"> & {
  * Use `create(ToolcallResultSchema)` to create a new message.
  */
 export const ToolcallResultSchema: GenMessage<ToolcallResult> = /*@__PURE__*/
-  messageDesc(file_baton_v1_agent, 4);
+  messageDesc(file_baton_v1_agent, 7);
 
 /**
  * A user's decision on a function call awaiting approval.
@@ -237,7 +348,7 @@ export type Approval = Message<"baton.v1.Approval"> & {
  * Use `create(ApprovalSchema)` to create a new message.
  */
 export const ApprovalSchema: GenMessage<Approval> = /*@__PURE__*/
-  messageDesc(file_baton_v1_agent, 5);
+  messageDesc(file_baton_v1_agent, 8);
 
 /**
  * A tool failure, returned to the model as data.
@@ -286,7 +397,7 @@ export type ToolError = Message<"baton.v1.ToolError"> & {
  * Use `create(ToolErrorSchema)` to create a new message.
  */
 export const ToolErrorSchema: GenMessage<ToolError> = /*@__PURE__*/
-  messageDesc(file_baton_v1_agent, 6);
+  messageDesc(file_baton_v1_agent, 9);
 
 /**
  * Token and cost accounting.
@@ -328,7 +439,7 @@ export type Usage = Message<"baton.v1.Usage"> & {
  * Use `create(UsageSchema)` to create a new message.
  */
 export const UsageSchema: GenMessage<Usage> = /*@__PURE__*/
-  messageDesc(file_baton_v1_agent, 7);
+  messageDesc(file_baton_v1_agent, 10);
 
 /**
  * A session's summary.
@@ -433,7 +544,7 @@ export type Session = Message<"baton.v1.Session"> & {
  * Use `create(SessionSchema)` to create a new message.
  */
 export const SessionSchema: GenMessage<Session> = /*@__PURE__*/
-  messageDesc(file_baton_v1_agent, 8);
+  messageDesc(file_baton_v1_agent, 11);
 
 /**
  * Request for CreateSession.
@@ -475,6 +586,13 @@ export type CreateSessionRequest = Message<"baton.v1.CreateSessionRequest"> & {
    * @generated from field: string idempotency_key = 5;
    */
   idempotencyKey: string;
+
+  /**
+   * Tools the client brings for this session (at most 64), declared to the model.
+   *
+   * @generated from field: repeated baton.v1.ClientTool client_tools = 6;
+   */
+  clientTools: ClientTool[];
 };
 
 /**
@@ -482,7 +600,7 @@ export type CreateSessionRequest = Message<"baton.v1.CreateSessionRequest"> & {
  * Use `create(CreateSessionRequestSchema)` to create a new message.
  */
 export const CreateSessionRequestSchema: GenMessage<CreateSessionRequest> = /*@__PURE__*/
-  messageDesc(file_baton_v1_agent, 9);
+  messageDesc(file_baton_v1_agent, 12);
 
 /**
  * Response for CreateSession.
@@ -503,7 +621,7 @@ export type CreateSessionResponse = Message<"baton.v1.CreateSessionResponse"> & 
  * Use `create(CreateSessionResponseSchema)` to create a new message.
  */
 export const CreateSessionResponseSchema: GenMessage<CreateSessionResponse> = /*@__PURE__*/
-  messageDesc(file_baton_v1_agent, 10);
+  messageDesc(file_baton_v1_agent, 13);
 
 /**
  * Tool results for a step.
@@ -524,7 +642,7 @@ export type ToolcallResults = Message<"baton.v1.ToolcallResults"> & {
  * Use `create(ToolcallResultsSchema)` to create a new message.
  */
 export const ToolcallResultsSchema: GenMessage<ToolcallResults> = /*@__PURE__*/
-  messageDesc(file_baton_v1_agent, 11);
+  messageDesc(file_baton_v1_agent, 14);
 
 /**
  * A user message.
@@ -545,7 +663,7 @@ export type UserMessage = Message<"baton.v1.UserMessage"> & {
  * Use `create(UserMessageSchema)` to create a new message.
  */
 export const UserMessageSchema: GenMessage<UserMessage> = /*@__PURE__*/
-  messageDesc(file_baton_v1_agent, 12);
+  messageDesc(file_baton_v1_agent, 15);
 
 /**
  * Request for Step.
@@ -597,7 +715,7 @@ export type StepRequest = Message<"baton.v1.StepRequest"> & {
  * Use `create(StepRequestSchema)` to create a new message.
  */
 export const StepRequestSchema: GenMessage<StepRequest> = /*@__PURE__*/
-  messageDesc(file_baton_v1_agent, 13);
+  messageDesc(file_baton_v1_agent, 16);
 
 /**
  * Response for Step.
@@ -625,7 +743,7 @@ export type StepResponse = Message<"baton.v1.StepResponse"> & {
  * Use `create(StepResponseSchema)` to create a new message.
  */
 export const StepResponseSchema: GenMessage<StepResponse> = /*@__PURE__*/
-  messageDesc(file_baton_v1_agent, 14);
+  messageDesc(file_baton_v1_agent, 17);
 
 /**
  * Request for StreamStep.
@@ -646,7 +764,7 @@ export type StreamStepRequest = Message<"baton.v1.StreamStepRequest"> & {
  * Use `create(StreamStepRequestSchema)` to create a new message.
  */
 export const StreamStepRequestSchema: GenMessage<StreamStepRequest> = /*@__PURE__*/
-  messageDesc(file_baton_v1_agent, 15);
+  messageDesc(file_baton_v1_agent, 18);
 
 /**
  * A progress report during a streamed step.
@@ -681,7 +799,7 @@ export type Progress = Message<"baton.v1.Progress"> & {
  * Use `create(ProgressSchema)` to create a new message.
  */
 export const ProgressSchema: GenMessage<Progress> = /*@__PURE__*/
-  messageDesc(file_baton_v1_agent, 16);
+  messageDesc(file_baton_v1_agent, 19);
 
 /**
  * One event of a streamed step.
@@ -726,7 +844,7 @@ export type StreamStepResponse = Message<"baton.v1.StreamStepResponse"> & {
  * Use `create(StreamStepResponseSchema)` to create a new message.
  */
 export const StreamStepResponseSchema: GenMessage<StreamStepResponse> = /*@__PURE__*/
-  messageDesc(file_baton_v1_agent, 17);
+  messageDesc(file_baton_v1_agent, 20);
 
 /**
  * Request for Stop.
@@ -754,7 +872,7 @@ export type StopRequest = Message<"baton.v1.StopRequest"> & {
  * Use `create(StopRequestSchema)` to create a new message.
  */
 export const StopRequestSchema: GenMessage<StopRequest> = /*@__PURE__*/
-  messageDesc(file_baton_v1_agent, 18);
+  messageDesc(file_baton_v1_agent, 21);
 
 /**
  * Response for Stop.
@@ -775,7 +893,7 @@ export type StopResponse = Message<"baton.v1.StopResponse"> & {
  * Use `create(StopResponseSchema)` to create a new message.
  */
 export const StopResponseSchema: GenMessage<StopResponse> = /*@__PURE__*/
-  messageDesc(file_baton_v1_agent, 19);
+  messageDesc(file_baton_v1_agent, 22);
 
 /**
  * One entry of a session's history.
@@ -827,7 +945,7 @@ export type HistoryEntry = Message<"baton.v1.HistoryEntry"> & {
  * Use `create(HistoryEntrySchema)` to create a new message.
  */
 export const HistoryEntrySchema: GenMessage<HistoryEntry> = /*@__PURE__*/
-  messageDesc(file_baton_v1_agent, 20);
+  messageDesc(file_baton_v1_agent, 23);
 
 /**
  * Per-step trace: what the model call cost and did.
@@ -883,7 +1001,7 @@ export type StepTrace = Message<"baton.v1.StepTrace"> & {
  * Use `create(StepTraceSchema)` to create a new message.
  */
 export const StepTraceSchema: GenMessage<StepTrace> = /*@__PURE__*/
-  messageDesc(file_baton_v1_agent, 21);
+  messageDesc(file_baton_v1_agent, 24);
 
 /**
  * Request for GetSession.
@@ -904,7 +1022,7 @@ export type GetSessionRequest = Message<"baton.v1.GetSessionRequest"> & {
  * Use `create(GetSessionRequestSchema)` to create a new message.
  */
 export const GetSessionRequestSchema: GenMessage<GetSessionRequest> = /*@__PURE__*/
-  messageDesc(file_baton_v1_agent, 22);
+  messageDesc(file_baton_v1_agent, 25);
 
 /**
  * Response for GetSession.
@@ -953,7 +1071,7 @@ export type GetSessionResponse = Message<"baton.v1.GetSessionResponse"> & {
  * Use `create(GetSessionResponseSchema)` to create a new message.
  */
 export const GetSessionResponseSchema: GenMessage<GetSessionResponse> = /*@__PURE__*/
-  messageDesc(file_baton_v1_agent, 23);
+  messageDesc(file_baton_v1_agent, 26);
 
 /**
  * A client-side log entry.
@@ -1016,7 +1134,7 @@ export type LogEntry = Message<"baton.v1.LogEntry"> & {
  * Use `create(LogEntrySchema)` to create a new message.
  */
 export const LogEntrySchema: GenMessage<LogEntry> = /*@__PURE__*/
-  messageDesc(file_baton_v1_agent, 24);
+  messageDesc(file_baton_v1_agent, 27);
 
 /**
  * Request for ReportLog.
@@ -1044,7 +1162,7 @@ export type ReportLogRequest = Message<"baton.v1.ReportLogRequest"> & {
  * Use `create(ReportLogRequestSchema)` to create a new message.
  */
 export const ReportLogRequestSchema: GenMessage<ReportLogRequest> = /*@__PURE__*/
-  messageDesc(file_baton_v1_agent, 25);
+  messageDesc(file_baton_v1_agent, 28);
 
 /**
  * Response for ReportLog.
@@ -1065,7 +1183,7 @@ export type ReportLogResponse = Message<"baton.v1.ReportLogResponse"> & {
  * Use `create(ReportLogResponseSchema)` to create a new message.
  */
 export const ReportLogResponseSchema: GenMessage<ReportLogResponse> = /*@__PURE__*/
-  messageDesc(file_baton_v1_agent, 26);
+  messageDesc(file_baton_v1_agent, 29);
 
 /**
  * A versioned, structured workflow that guides the agent; it goes into the system instruction.
@@ -1128,7 +1246,7 @@ export type Playbook = Message<"baton.v1.Playbook"> & {
  * Use `create(PlaybookSchema)` to create a new message.
  */
 export const PlaybookSchema: GenMessage<Playbook> = /*@__PURE__*/
-  messageDesc(file_baton_v1_agent, 27);
+  messageDesc(file_baton_v1_agent, 30);
 
 /**
  * Request for CreatePlaybook.
@@ -1149,7 +1267,7 @@ export type CreatePlaybookRequest = Message<"baton.v1.CreatePlaybookRequest"> & 
  * Use `create(CreatePlaybookRequestSchema)` to create a new message.
  */
 export const CreatePlaybookRequestSchema: GenMessage<CreatePlaybookRequest> = /*@__PURE__*/
-  messageDesc(file_baton_v1_agent, 28);
+  messageDesc(file_baton_v1_agent, 31);
 
 /**
  * Response for CreatePlaybook.
@@ -1170,7 +1288,7 @@ export type CreatePlaybookResponse = Message<"baton.v1.CreatePlaybookResponse"> 
  * Use `create(CreatePlaybookResponseSchema)` to create a new message.
  */
 export const CreatePlaybookResponseSchema: GenMessage<CreatePlaybookResponse> = /*@__PURE__*/
-  messageDesc(file_baton_v1_agent, 29);
+  messageDesc(file_baton_v1_agent, 32);
 
 /**
  * Request for UpdatePlaybook.
@@ -1191,7 +1309,7 @@ export type UpdatePlaybookRequest = Message<"baton.v1.UpdatePlaybookRequest"> & 
  * Use `create(UpdatePlaybookRequestSchema)` to create a new message.
  */
 export const UpdatePlaybookRequestSchema: GenMessage<UpdatePlaybookRequest> = /*@__PURE__*/
-  messageDesc(file_baton_v1_agent, 30);
+  messageDesc(file_baton_v1_agent, 33);
 
 /**
  * Response for UpdatePlaybook.
@@ -1212,7 +1330,7 @@ export type UpdatePlaybookResponse = Message<"baton.v1.UpdatePlaybookResponse"> 
  * Use `create(UpdatePlaybookResponseSchema)` to create a new message.
  */
 export const UpdatePlaybookResponseSchema: GenMessage<UpdatePlaybookResponse> = /*@__PURE__*/
-  messageDesc(file_baton_v1_agent, 31);
+  messageDesc(file_baton_v1_agent, 34);
 
 /**
  * Request for GetPlaybook.
@@ -1240,7 +1358,7 @@ export type GetPlaybookRequest = Message<"baton.v1.GetPlaybookRequest"> & {
  * Use `create(GetPlaybookRequestSchema)` to create a new message.
  */
 export const GetPlaybookRequestSchema: GenMessage<GetPlaybookRequest> = /*@__PURE__*/
-  messageDesc(file_baton_v1_agent, 32);
+  messageDesc(file_baton_v1_agent, 35);
 
 /**
  * Response for GetPlaybook.
@@ -1261,7 +1379,7 @@ export type GetPlaybookResponse = Message<"baton.v1.GetPlaybookResponse"> & {
  * Use `create(GetPlaybookResponseSchema)` to create a new message.
  */
 export const GetPlaybookResponseSchema: GenMessage<GetPlaybookResponse> = /*@__PURE__*/
-  messageDesc(file_baton_v1_agent, 33);
+  messageDesc(file_baton_v1_agent, 36);
 
 /**
  * Request for ListPlaybooks.
@@ -1276,7 +1394,7 @@ export type ListPlaybooksRequest = Message<"baton.v1.ListPlaybooksRequest"> & {
  * Use `create(ListPlaybooksRequestSchema)` to create a new message.
  */
 export const ListPlaybooksRequestSchema: GenMessage<ListPlaybooksRequest> = /*@__PURE__*/
-  messageDesc(file_baton_v1_agent, 34);
+  messageDesc(file_baton_v1_agent, 37);
 
 /**
  * Response for ListPlaybooks.
@@ -1297,7 +1415,7 @@ export type ListPlaybooksResponse = Message<"baton.v1.ListPlaybooksResponse"> & 
  * Use `create(ListPlaybooksResponseSchema)` to create a new message.
  */
 export const ListPlaybooksResponseSchema: GenMessage<ListPlaybooksResponse> = /*@__PURE__*/
-  messageDesc(file_baton_v1_agent, 35);
+  messageDesc(file_baton_v1_agent, 38);
 
 /**
  * Where a message or session stands.
