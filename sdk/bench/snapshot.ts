@@ -2,9 +2,10 @@
  * Snapshot benchmark: Baton's take_snapshot vs Playwright's `page.ariaSnapshot({mode: "ai"})`
  * on the same Chromium in the same run, over every fixture page (the last is the 5,000-node
  * page). Prints a Markdown table: p50/p95 ms, o200k tokens, recall of the fixture's expected
- * elements, phantom refs (hidden or covered elements listed), and Baton/Playwright ratios.
+ * elements, phantom refs (hidden or covered elements listed), and Baton/Playwright ratios,
+ * then a summary over the typical pages (median time ratio, total token ratio).
  *
- *   npm run bench:snapshot [-- --runs N]
+ *   npm run bench:snapshot [-- --runs N] [-- --pages /shop,/docs]
  */
 import { encode } from "gpt-tokenizer/encoding/o200k_base";
 import { chromium } from "playwright-core";
@@ -19,6 +20,9 @@ import { WebSocketTransport } from "../src/node/ws-transport.js";
 const runsArg = process.argv.indexOf("--runs");
 const runs = runsArg > 0 ? Number(process.argv[runsArg + 1]) : 15;
 const viewport = { width: 1280, height: 800 };
+const pagesArg = process.argv.indexOf("--pages");
+/** `--pages /shop,/docs` measures only those fixtures (for quick comparisons). */
+const only = pagesArg > 0 ? new Set((process.argv[pagesArg + 1] ?? "").split(",")) : undefined;
 
 function percentile(values: number[], p: number): number {
   const s = [...values].sort((a, b) => a - b);
@@ -35,16 +39,31 @@ const playwrightHas = (text: string, role: string, name: string): boolean =>
 const batonPhantom = (text: string, name: string): boolean => new RegExp(`\\[e\\d+\\] \\S+ "${esc(name)}"`).test(text);
 const playwrightPhantom = (text: string, name: string): boolean => new RegExp(`"${esc(name)}"[^\\n]*\\[ref=`).test(text);
 
-async function timeIt(fn: () => Promise<string>): Promise<{ ms: number[]; text: string }> {
-  let text = "";
-  for (let i = 0; i < 2; i++) text = await fn();
-  const ms: number[] = [];
-  for (let i = 0; i < runs; i++) {
-    const t0 = performance.now();
-    text = await fn();
-    ms.push(performance.now() - t0);
+type Timed = { ms: number[]; text: string };
+
+/**
+ * Times the tools interleaved (one call of each per round, the order rotating every round), so
+ * load from other work on this shared machine lands on all of them alike instead of on
+ * whichever happened to run during a burst.
+ */
+async function timeInterleaved(fns: readonly (() => Promise<string>)[]): Promise<Timed[]> {
+  const out: Timed[] = fns.map(() => ({ ms: [], text: "" }));
+  for (let w = 0; w < 2; w++) for (const [i, fn] of fns.entries()) out[i]!.text = await fn();
+  for (let r = 0; r < runs; r++) {
+    for (let k = 0; k < fns.length; k++) {
+      const i = (r + k) % fns.length;
+      const t0 = performance.now();
+      out[i]!.text = await fns[i]!();
+      out[i]!.ms.push(performance.now() - t0);
+    }
   }
-  return { ms, text };
+  return out;
+}
+
+function median(values: readonly number[]): number {
+  const s = [...values].sort((a, b) => a - b);
+  const m = Math.floor(s.length / 2);
+  return s.length % 2 ? s[m]! : ((s[m - 1] ?? 0) + (s[m] ?? 0)) / 2;
 }
 
 const server = await startFixtureServer();
@@ -66,15 +85,18 @@ try {
     "| page | Baton p50 / p95 ms | PW p50 / p95 ms | time ratio | Baton tokens | PW tokens | token ratio | Baton recall | PW recall | Baton phantoms | PW phantoms |";
   rows.push(header, `|${"---|".repeat(11)}`);
   const totals = { bt: 0, pt: 0 };
-  for (const f of fixtures) {
+  const typical: { ratio: number; bTokens: number; pTokens: number; bp50: number }[] = [];
+  for (const f of fixtures.filter((x) => !only || only.has(x.path))) {
     const url = server.originA + f.path;
     await engine.page.send("Page.navigate", { url });
     await engine.evidence(engine.mark());
     await pwPage.goto(url, { waitUntil: "load" });
     await pwPage.waitForTimeout(200);
-    const b = await timeIt(async () => (await engine.snapshot({ maxChars: 200_000 })).text ?? "");
-    const p = await timeIt(() => pwPage.ariaSnapshot({ mode: "ai" } as Parameters<typeof pwPage.ariaSnapshot>[0]));
-    const d = await timeIt(async () => (await dom.snapshot({ maxChars: 200_000 })).text ?? "");
+    const [b, p, d] = (await timeInterleaved([
+      async () => (await engine.snapshot({ maxChars: 200_000 })).text ?? "",
+      () => pwPage.ariaSnapshot({ mode: "ai" } as Parameters<typeof pwPage.ariaSnapshot>[0]),
+      async () => (await dom.snapshot({ maxChars: 200_000 })).text ?? "",
+    ])) as [Timed, Timed, Timed];
     const reachable = f.expected.filter((e) => !e.crossOrigin);
     const dFound = reachable.filter((e) => batonHas(d.text, e.role, e.name)).length;
     domRows.push(
@@ -91,11 +113,20 @@ try {
     const phantoms = (has: (t: string, n: string) => boolean, text: string): number => f.absent.filter((n) => has(text, n)).length;
     const bp50 = percentile(b.ms, 50);
     const pp50 = percentile(p.ms, 50);
+    if (f.typical) typical.push({ ratio: bp50 / pp50, bTokens, pTokens, bp50 });
     rows.push(
       `| ${f.path}${f.path === "/big" ? " (5k nodes)" : ""} | ${bp50.toFixed(1)} / ${percentile(b.ms, 95).toFixed(1)} | ${pp50.toFixed(1)} / ${percentile(p.ms, 95).toFixed(1)} | ${(bp50 / pp50).toFixed(2)} | ${bTokens} | ${pTokens} | ${(bTokens / pTokens).toFixed(2)} | ${recall(batonHas, b.text)} | ${recall(playwrightHas, p.text)} | ${phantoms(batonPhantom, b.text)}/${f.absent.length} | ${phantoms(playwrightPhantom, p.text)}/${f.absent.length} |`,
     );
   }
   rows.push("", `Total tokens: Baton ${totals.bt}, Playwright ${totals.pt} (ratio ${(totals.bt / totals.pt).toFixed(2)}). ${runs} timed runs per page after 2 warm-ups; viewport ${viewport.width}×${viewport.height}; Chromium with --site-per-process.`);
+  if (typical.length) {
+    const bt = typical.reduce((n, t) => n + t.bTokens, 0);
+    const pt = typical.reduce((n, t) => n + t.pTokens, 0);
+    rows.push(
+      "",
+      `Typical pages (${typical.length}): median time ratio ${median(typical.map((t) => t.ratio)).toFixed(2)}, total token ratio ${(bt / pt).toFixed(2)} (Baton ${bt}, Playwright ${pt}), Baton p50 ${typical.map((t) => t.bp50.toFixed(1)).join(" / ")} ms.`,
+    );
+  }
   rows.push("", "DOM fallback (page-injected agent, same text format; cross-origin frame contents are out of its reach):", "", ...domRows);
   process.stdout.write(`${rows.join("\n")}\n`);
 } finally {

@@ -56,6 +56,10 @@ const roleAliases: Record<string, string> = {
   TextField: "textbox",
   textField: "textbox",
   image: "img",
+  // Chromium's internal names for date and time inputs.
+  Date: "date",
+  DateTime: "datetime",
+  InputTime: "time",
 };
 
 /** The role as the model sees it. */

@@ -17,8 +17,19 @@ export interface DomNode {
   readonly clickable: boolean;
   /** draggable="true". */
   readonly draggable: boolean;
+  /**
+   * A guess, from the DOM alone, that the AX walk will give this element a ref (a control tag,
+   * a role, tabindex or contenteditable attribute, a click listener, draggable). Only used to
+   * start hit tests early; a wrong guess costs a probe or a later round trip, never a verdict.
+   */
+  readonly likelyActionable: boolean;
   /** For an iframe/frame owner: the index of its content document, when in this process. */
   readonly contentDoc: number | undefined;
+  /**
+   * For an element of the first document outside any shadow root or template: its position in
+   * `document.getElementsByTagName("*")`, so a page script can find it without a round trip.
+   */
+  readonly lightIndex: number | undefined;
 }
 
 /** One document of a session's DOMSnapshot. */
@@ -36,7 +47,12 @@ export interface DocInfo {
 export interface DomIndex {
   readonly nodes: Map<number, DomNode>;
   readonly documents: DocInfo[];
+  /** How many elements carry a `lightIndex` (checked against the page before use). */
+  readonly lightElements: number;
 }
+
+/** Tags whose elements are controls by default. */
+const controlTags: ReadonlySet<string> = new Set(["A", "BUTTON", "INPUT", "SELECT", "TEXTAREA", "SUMMARY", "OPTION"]);
 
 /** The computed styles the snapshot requests, in order. */
 export const snapshotStyles = ["visibility"] as const;
@@ -46,6 +62,7 @@ export function indexDomSnapshot(snap: CaptureSnapshotResult): DomIndex {
   const { strings } = snap;
   const str = (i: number | undefined): string => (i === undefined || i < 0 ? "" : (strings[i] ?? ""));
   const nodes = new Map<number, DomNode>();
+  let lightElements = 0;
   const documents: DocInfo[] = snap.documents.map((d) => ({
     frameId: str(d.frameId),
     url: str(d.documentURL),
@@ -73,24 +90,36 @@ export function indexDomSnapshot(snap: CaptureSnapshotResult): DomIndex {
     const contentDocs = new Map<number, number>();
     const cdi = n.contentDocumentIndex;
     if (cdi) cdi.index.forEach((ni, k) => contentDocs.set(ni, cdi.value[k] ?? -1));
+    const types = n.nodeType ?? [];
+    // 1 for nodes under a document fragment (shadow root, template content): not in the light tree.
+    const fragment = new Uint8Array(backend.length);
     for (let i = 0; i < backend.length; i++) {
       const attrs = n.attributes?.[i] ?? [];
       let draggable = false;
+      let marked = false;
       for (let a = 0; a + 1 < attrs.length; a += 2) {
-        if (str(attrs[a]) === "draggable" && str(attrs[a + 1]) === "true") draggable = true;
+        const attr = str(attrs[a]);
+        if (attr === "draggable" && str(attrs[a + 1]) === "true") draggable = true;
+        else if (attr === "role" || attr === "tabindex" || attr === "contenteditable") marked = true;
       }
+      const nodeName = str(names[i]);
       const pi = parents[i] ?? -1;
+      if (pi >= 0 && (fragment[pi] === 1 || types[pi] === 11)) fragment[i] = 1;
+      const light = docIdx === 0 && types[i] === 1 && fragment[i] === 0 && !nodeName.startsWith("::");
       const contentDoc = contentDocs.get(i);
       nodes.set(backend[i] ?? -1, {
         backendId: backend[i] ?? -1,
         parent: pi >= 0 ? backend[pi] : undefined,
-        nodeName: str(names[i]),
+        nodeName,
         doc: docIdx,
         box: boxes.get(i),
         invisible: invisible.has(i),
         clickable: clickable.has(i),
         draggable,
+        // Documents and text are never refs, even with a click listener on the document.
+        likelyActionable: types[i] === 1 && (marked || draggable || clickable.has(i) || controlTags.has(nodeName)),
         contentDoc,
+        lightIndex: light ? lightElements++ : undefined,
       });
     }
   });
@@ -103,7 +132,7 @@ export function indexDomSnapshot(snap: CaptureSnapshotResult): DomIndex {
     const root = rootBackend === undefined ? undefined : nodes.get(rootBackend);
     if (root) nodes.set(root.backendId, { ...root, parent: node.backendId });
   }
-  return { nodes, documents };
+  return { nodes, documents, lightElements };
 }
 
 /** True when `node` is `ancestor` or lies inside it (composed tree, across same-process frames). */

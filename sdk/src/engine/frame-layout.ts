@@ -33,13 +33,39 @@ export interface PageLayout {
 }
 
 /**
+ * The top document's layout, handed out as soon as its DOMSnapshot and the layout metrics are
+ * in, while the AX trees are still being read. Its origin is final (the top document needs no
+ * frame owner), so hit tests started from it are the same hit tests the snapshot would make.
+ */
+export interface EarlyRootLayout {
+  readonly layout: SessionLayout;
+  readonly sessions: Map<string, SessionLayout>;
+}
+
+/** Options of `readPageLayout`. */
+export interface ReadLayoutOptions {
+  /** Read AX trees too (default true); actions only need layout. */
+  axTrees?: boolean;
+  /** Read whole AX trees even for large documents (off-screen listings need every node). */
+  wholePage?: boolean;
+  /** Called once with the top document's layout before the AX trees arrive. */
+  onRootLayout?: (early: EarlyRootLayout) => void;
+}
+
+/** The top-level frame's origin from the layout metrics and the top document's scroll. */
+function rootOrigin(metrics: LayoutMetrics, index: DomIndex): { viewport: Rect; origin: FrameOrigin } {
+  const vv = metrics.cssVisualViewport;
+  const lv = metrics.cssLayoutViewport;
+  const viewport: Rect = { x: 0, y: 0, width: vv.clientWidth || lv.clientWidth, height: vv.clientHeight || lv.clientHeight };
+  const doc0 = index.documents[0];
+  return { viewport, origin: topFrameOrigin(viewport, doc0?.scrollX ?? lv.pageX, doc0?.scrollY ?? lv.pageY) };
+}
+
+/**
  * Reads every session of the page in parallel (DOMSnapshot, AX trees, frame owners), then
  * places every document in top-level viewport coordinates, parents before children.
  */
-export async function readPageLayout(
-  page: PageSession,
-  options: { axTrees?: boolean; wholePage?: boolean } = {},
-): Promise<PageLayout> {
+export async function readPageLayout(page: PageSession, options: ReadLayoutOptions = {}): Promise<PageLayout> {
   const withAx = options.axTrees !== false;
   const partial = new Set<string>();
   const sessions = [...page.sessions.values()];
@@ -87,18 +113,33 @@ export async function readPageLayout(
             .then((r) => r.backendNodeId)
             .catch(() => undefined)
         : Promise.resolve(undefined);
-    const [snap, ax, owner] = await Promise.all([
-      // A frame session that detached mid-read is simply not part of this snapshot.
-      session.id === page.rootId ? snapP : snapP.catch(() => ({ documents: [], strings: [] })),
-      axP,
-      ownerP,
-    ]);
-    const index = indexDomSnapshot(snap);
+    // Index the DOMSnapshot as soon as it arrives, while the AX trees are still on the wire.
+    const layoutP = (session.id === page.rootId ? snapP : snapP.catch(() => ({ documents: [], strings: [] }))).then(
+      (snap): SessionLayout => ({
+        session,
+        index: indexDomSnapshot(snap),
+        ax: new Map(),
+        docOrigins: [],
+        ownerBackendId: undefined,
+      }),
+    );
+    if (session.id === page.rootId && options.onRootLayout) {
+      const hook = options.onRootLayout;
+      void Promise.all([layoutP, metricsP])
+        .then(([l, metrics]) => {
+          l.docOrigins[0] = rootOrigin(metrics, l.index).origin;
+          hook({ layout: l, sessions: new Map([[session.id, l]]) });
+        })
+        .catch(() => undefined);
+    }
+    const [layout, ax, owner] = await Promise.all([layoutP, axP, ownerP]);
+    const { index } = layout;
+    for (const [frameId, nodes] of ax) layout.ax.set(frameId, nodes);
+    layout.ownerBackendId = owner;
     // Keep the size current for the next read: documents grow and shrink under one loader.
     let elements = 0;
     for (const n of index.nodes.values()) if (!n.nodeName.startsWith("#")) elements++;
     if (elements > 0) rememberSize(sizeKey, elements);
-    const layout: SessionLayout = { session, index, ax, docOrigins: [], ownerBackendId: owner };
     // Frames the registry did not know yet (added since the last event) still get read.
     for (const doc of index.documents) {
       if (withAx && !partial.has(session.id) && doc.frameId && !layout.ax.has(doc.frameId)) {
@@ -111,10 +152,9 @@ export async function readPageLayout(
     return layout;
   });
   const [metrics, ...layouts] = await Promise.all([metricsP, ...reads]);
-  const vv = metrics.cssVisualViewport;
-  const lv = metrics.cssLayoutViewport;
-  const viewport: Rect = { x: 0, y: 0, width: vv.clientWidth || lv.clientWidth, height: vv.clientHeight || lv.clientHeight };
   const byId = new Map(layouts.map((l) => [l.session.id, l]));
+  const root = byId.get(page.rootId);
+  const { viewport, origin: topOrigin } = rootOrigin(metrics, root?.index ?? { nodes: new Map(), documents: [], lightElements: 0 });
 
   // Owner content boxes, all in parallel: same-process child documents and OOPIF owners.
   const boxOf = (backendNodeId: number, sessionId: string): Promise<Rect | undefined> =>
@@ -158,7 +198,10 @@ export async function readPageLayout(
       origins[i] = o;
       return o;
     };
-    docs.forEach((_, i) => l.docOrigins.push(resolve(i)));
+    // By index: the top document's origin may already be set (by the early hook), identically.
+    docs.forEach((_, i) => {
+      l.docOrigins[i] = resolve(i);
+    });
     for (const child of layouts) {
       if (child.session.parentId !== l.session.id) continue;
       const ownerNode = child.ownerBackendId === undefined ? undefined : l.index.nodes.get(child.ownerBackendId);
@@ -172,11 +215,7 @@ export async function readPageLayout(
       place(child, childFrameOrigin(parentOrigin, sessionToViewport(box, rootOrigin), doc0.scrollX, doc0.scrollY));
     }
   };
-  const root = byId.get(page.rootId);
-  if (root) {
-    const doc0 = root.index.documents[0];
-    place(root, topFrameOrigin(viewport, doc0?.scrollX ?? lv.pageX, doc0?.scrollY ?? lv.pageY));
-  }
+  if (root) place(root, topOrigin);
   await Promise.all([...partial].map((id) => (byId.get(id) ? readViewportAx(page, byId.get(id)!) : undefined)));
   return { viewport, metrics, sessions: byId };
 }

@@ -3,6 +3,9 @@ import { isInside } from "./dom-index.js";
 import type { PageLayout } from "./frame-layout.js";
 import type { PageSession } from "./page-session.js";
 
+/** What hit testing reads from a layout: each session's DOM index, origins and owner. */
+export type HitLayout = Pick<PageLayout, "sessions">;
+
 /** An element to hit-test: where it is visible, and who renders it. */
 export interface HitCandidate {
   readonly sessionId: string;
@@ -25,7 +28,7 @@ interface NodeAt {
  * answer is accepted when it is the element, inside it, or an ancestor of it (descendant-
  * accepting and recall-biased); a label counts for its control; an unanswerable probe passes.
  */
-export async function hitTest(page: PageSession, layout: PageLayout, c: HitCandidate, point: Point): Promise<HitVerdict> {
+export async function hitTest(page: PageSession, layout: HitLayout, c: HitCandidate, point: Point): Promise<HitVerdict> {
   const chain: string[] = [];
   for (let id: string | undefined = c.sessionId; id !== undefined; id = page.sessions.get(id)?.parentId) {
     chain.unshift(id);
@@ -73,7 +76,7 @@ export async function hitTest(page: PageSession, layout: PageLayout, c: HitCandi
  */
 export async function filterOccluded(
   page: PageSession,
-  layout: PageLayout,
+  layout: HitLayout,
   candidates: readonly HitCandidate[],
 ): Promise<HitVerdict[]> {
   const points = candidates.map((c) => probePoints(c.visible));

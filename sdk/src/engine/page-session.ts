@@ -262,7 +262,12 @@ export class PageSession {
       case "Page.frameNavigated": {
         const frame = p.frame as Frame;
         const before = this.frames.get(frame.id);
-        if (before && before.loaderId && before.loaderId !== frame.loaderId) this.#frameGone(frame.id);
+        if (before && before.loaderId && before.loaderId !== frame.loaderId) {
+          this.#frameGone(frame.id);
+          // Chromium sends no frameDetached for the old document's child frames: forget them here,
+          // or every later snapshot would ask for the AX trees of frames that no longer exist.
+          this.#forgetChildFrames(frame.id);
+        }
         this.#upsertFrame(frame, sid);
         if (!frame.parentId && sid === this.rootId) this.navigationCount++;
         break;
@@ -277,6 +282,7 @@ export class PageSession {
         // "swap" means the frame moved to another process (became an OOPIF); it lives on.
         if (p.reason !== "swap") {
           this.#frameGone(p.frameId as string);
+          this.#forgetChildFrames(p.frameId as string);
           this.frames.delete(p.frameId as string);
         }
         break;
@@ -365,6 +371,15 @@ export class PageSession {
     for (const fn of [...this.#frameListeners]) fn(frameId);
     // A navigated or detached frame takes its child frames' documents with it.
     for (const f of [...this.frames.values()]) if (f.parentId === frameId) this.#frameGone(f.id);
+  }
+
+  /** Drops every descendant of a frame from the registry (their documents went with it). */
+  #forgetChildFrames(frameId: string): void {
+    for (const f of [...this.frames.values()]) {
+      if (f.parentId !== frameId || f.id === frameId) continue;
+      this.#forgetChildFrames(f.id);
+      this.frames.delete(f.id);
+    }
   }
 
   #markGone(reason: string): void {

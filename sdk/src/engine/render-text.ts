@@ -77,13 +77,19 @@ export function paginate(lines: readonly SnapshotLine[], offset: number, maxChar
   };
 }
 
+/** Text made only of punctuation: breadcrumb arrows, "|" and "·" between links. */
+const punctuationOnly = /^[\p{P}\s]*$/u;
+
 /**
  * Drops text lines that only repeat a neighbouring ref's name (a label beside its input, the
- * text after a checkbox): the name already says it, and every line costs the model tokens.
+ * text after a checkbox) or hold nothing but separators (breadcrumb "›", "|" between links):
+ * the name already says it, a separator says nothing, and every line costs the model tokens.
+ * Symbols that mean something ("★★★", "♡", "€") are not punctuation and stay.
  */
 export function dropEchoes(lines: SnapshotLine[]): SnapshotLine[] {
   return lines.filter((line, i) => {
     if (line.ref || line.plain === undefined || !line.text.startsWith('"')) return true;
+    if (punctuationOnly.test(line.plain)) return false;
     const text = line.plain.toLowerCase();
     for (const n of [lines[i - 1], lines[i + 1]]) {
       if (n?.ref && n.plain && n.plain.toLowerCase().includes(text)) return false;

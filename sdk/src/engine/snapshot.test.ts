@@ -1,5 +1,5 @@
 import { create } from "@bufbuild/protobuf";
-import { ClickParamsSchema, TakeSnapshotParamsSchema } from "@baton/gen/baton/v1/tools_pb";
+import { ClickParamsSchema, GoBackParamsSchema, TakeSnapshotParamsSchema } from "@baton/gen/baton/v1/tools_pb";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Fixture, fixtures } from "./fixtures/pages.js";
 import { type Harness, startHarness } from "./fixtures/harness.js";
@@ -105,6 +105,43 @@ describe("snapshot behaviour", () => {
     const r = await snapshot();
     expect(r.text).toMatch(/iframe \[cross-origin localhost:\d+\/remote\]/);
     expect(r.frameCount).toBe(3);
+  });
+
+  it("forgets the child frames of a document it navigated away from", async () => {
+    await h.goto("/frames");
+    expect((await snapshot()).frameCount).toBe(4);
+    expect(h.engine.page.frames.size).toBe(4);
+    await h.goto("/basic");
+    await snapshot();
+    expect(h.engine.page.frames.size).toBe(1);
+    // Going back (possibly from the back-forward cache) finds the nested frames again.
+    await h.tools.goBack(create(GoBackParamsSchema, {}), undefined);
+    const back = await snapshot();
+    for (const name of ["Top button", "Level 1 button", "Level 2 button", "Level 3 button"]) {
+      expect(refOf(back.text ?? "", "button", name), `${name} in\n${back.text}`).toBeDefined();
+    }
+  });
+
+  it("drops separator-only text but keeps symbols that mean something", async () => {
+    await h.goto("/shop");
+    const text = (await snapshot()).text ?? "";
+    expect(text).not.toMatch(/^\s*"›"$/m);
+    expect(text).toMatch(/^\s*"★★★"$/m);
+    expect(text).toContain('"› Running"');
+  });
+
+  it("drops a form covered by a modal opened on a typical page, and lists the modal", async () => {
+    await h.goto("/app");
+    const before = await snapshot();
+    expect(refOf(before.text ?? "", "textbox", "First name")).toBeDefined();
+    await h.tools.click(create(ClickParamsSchema, { ref: refOf(before.text ?? "", "button", "Invite teammates")! }), undefined);
+    const after = (await snapshot()).text ?? "";
+    expect(refOf(after, "button", "Send invites")).toBeDefined();
+    expect(refOf(after, "combobox", "Team role")).toBeDefined();
+    // Covered controls lose their refs (their label text may stay as context).
+    expect(refOf(after, "textbox", "First name")).toBeUndefined();
+    expect(refOf(after, "button", "Save changes")).toBeUndefined();
+    expect(refOf(after, "tab", "Profile")).toBeUndefined();
   });
 
   it("returns a labelled JPEG screenshot when asked", async () => {

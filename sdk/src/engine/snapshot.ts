@@ -1,8 +1,10 @@
 import type { AXNode } from "../cdp/protocol.js";
 import { actionableRoles, axProp, axStates, axString, contextRoles, displayRole, silentRoles } from "./ax-roles.js";
 import { documentToViewport, intersect, type Rect } from "./coordinates.js";
-import { type PageLayout, readPageLayout, type SessionLayout } from "./frame-layout.js";
-import { filterOccluded, type HitCandidate } from "./occlusion.js";
+import { topWorld } from "./batch-occlusion.js";
+import { type EarlyProbes, startEarlyProbes } from "./early-occlusion.js";
+import { type EarlyRootLayout, type PageLayout, readPageLayout, type SessionLayout } from "./frame-layout.js";
+import { filterOccluded, type HitCandidate, type HitVerdict } from "./occlusion.js";
 import type { PageSession } from "./page-session.js";
 import type { RefEntry, RefTable } from "./refs.js";
 import { dropEchoes } from "./render-text.js";
@@ -85,7 +87,14 @@ function isActionable(role: string, node: AXNode, dom: { clickable: boolean; dra
  */
 export async function takePageSnapshot(page: PageSession, refs: RefTable, options: SnapshotOptions = {}): Promise<PageSnapshot> {
   // Off-screen elements need every node, so they always read whole AX trees.
-  const layout = await readPageLayout(page, { wholePage: options.includeOffscreen === true });
+  let early: EarlyProbes | undefined;
+  const probeEarly = options.filterOccluded !== false && options.scope === undefined;
+  // The isolated world for batched hit tests is made (once per document) alongside the reads.
+  const world = probeEarly ? topWorld(page) : undefined;
+  const layout = await readPageLayout(page, {
+    wholePage: options.includeOffscreen === true,
+    ...(world ? { onRootLayout: (e: EarlyRootLayout) => void (early = startEarlyProbes(page, e, world)) } : {}),
+  });
   const root = layout.sessions.get(page.rootId);
   const main = page.mainFrame();
   const mainOrigin = originOf(main?.url ?? "");
@@ -196,17 +205,26 @@ export async function takePageSnapshot(page: PageSession, refs: RefTable, option
 
   if (root && main) walkFrame(root, main.id, 0, scope === undefined);
 
-  // Occlusion: hit-test every in-viewport candidate once, in parallel.
+  // Occlusion: hit-test every in-viewport candidate once, in parallel; reuse the early probes.
   const inView = pending.filter((p) => p.visible !== undefined);
-  const verdicts =
-    options.filterOccluded === false
-      ? inView.map(() => undefined)
-      : await filterOccluded(
-          page,
-          layout,
-          inView.map((p): HitCandidate => ({ sessionId: p.l.session.id, backendId: p.node.backendDOMNodeId!, visible: p.visible! })),
-        );
-  const verdictOf = new Map(inView.map((p, i) => [p, verdicts[i]]));
+  const verdictOf = new Map<Pending, HitVerdict | undefined>();
+  if (options.filterOccluded !== false) {
+    const candidate = (p: Pending): HitCandidate => ({ sessionId: p.l.session.id, backendId: p.node.backendDOMNodeId!, visible: p.visible! });
+    const probe = async (ps: Pending[]): Promise<void> => {
+      const verdicts = await filterOccluded(page, layout, ps.map(candidate));
+      ps.forEach((p, i) => verdictOf.set(p, verdicts[i]));
+    };
+    const late: Pending[] = [];
+    const jobs: Promise<void>[] = [];
+    for (const p of inView) {
+      // (The cast: TypeScript cannot see that the layout hook assigned `early`.)
+      const v = (early as EarlyProbes | undefined)?.take(p.l.session.id, p.node.backendDOMNodeId!, p.visible!);
+      // An early probe that failed outright is simply made again.
+      if (v) jobs.push(v.then((verdict) => (verdict ? void verdictOf.set(p, verdict) : probe([p]))));
+      else late.push(p);
+    }
+    await Promise.all([...jobs, probe(late)]);
+  }
   const elements: SnapshotElement[] = [];
   for (const p of pending) {
     const v = verdictOf.get(p);

@@ -1,0 +1,118 @@
+import type { Point, Rect } from "./coordinates.js";
+import type { HitCandidate, HitVerdict } from "./occlusion.js";
+import type { PageSession } from "./page-session.js";
+
+/**
+ * Runs in an isolated world of the top document: finds each candidate by its light-tree
+ * element index and checks that the index still names the same element (same tag, and its
+ * snapshot box inside its live bounding box, so a shifted list cannot pass a neighbour off as
+ * the element). Then hit-tests the probe points in order with `elementFromPoint`. A point
+ * passes when the hit is the element, inside it, an ancestor of it, a label, or nothing (the
+ * same rule as `hitTest`). Returns, per candidate, the index of the first passing point, -1
+ * when every point is covered, or -2 when the element could not be confirmed (the caller
+ * probes that one through CDP); null when the document's element count changed.
+ */
+const hitFunction = `function(count, items) {
+  const all = document.getElementsByTagName("*");
+  if (all.length !== count) return null;
+  const out = [];
+  for (const item of items) {
+    const el = all[item[0]];
+    const b = item[3];
+    if (!el || el.nodeName !== item[1]) { out.push(-2); continue; }
+    const r = el.getBoundingClientRect();
+    if (b[0] < r.left - 1 || b[1] < r.top - 1 || b[0] + b[2] > r.right + 1 || b[1] + b[3] > r.bottom + 1) { out.push(-2); continue; }
+    const pts = item[2];
+    let pass = -1;
+    for (let k = 0; k + 1 < pts.length; k += 2) {
+      const hit = document.elementFromPoint(pts[k], pts[k + 1]);
+      if (!hit || hit === el || el.contains(hit) || hit.contains(el) || hit.nodeName === "LABEL") { pass = k / 2; break; }
+    }
+    out.push(pass);
+  }
+  return out;
+}`;
+
+/** A candidate of the top document's light tree, with the points to probe in order. */
+export interface LightCandidate {
+  readonly candidate: HitCandidate;
+  /** The element's whole box in viewport coordinates, as the snapshot saw it. */
+  readonly box: Rect;
+  readonly lightIndex: number;
+  readonly nodeName: string;
+  readonly points: readonly Point[];
+}
+
+interface World {
+  readonly loaderId: string;
+  readonly contextId: Promise<number | undefined>;
+}
+
+const worlds = new WeakMap<PageSession, World>();
+
+/**
+ * The isolated world of the page's current top document, created once per document. Start it
+ * with the snapshot's first reads so it costs no round trip of its own; page scripts cannot
+ * reach into it, so a page that overrides `elementFromPoint` cannot fake a verdict.
+ */
+export function topWorld(page: PageSession): Promise<number | undefined> {
+  const main = page.mainFrame();
+  if (!main) return Promise.resolve(undefined);
+  const known = worlds.get(page);
+  if (known && known.loaderId === main.loaderId) return known.contextId;
+  const world: World = {
+    loaderId: main.loaderId,
+    contextId: page
+      .send<{ executionContextId: number }>("Page.createIsolatedWorld", { frameId: main.id, worldName: "baton-hit", grantUniveralAccess: false })
+      .then((r) => r.executionContextId)
+      .catch(() => {
+        // A transient failure (mid-navigation) must not pin this document to the slow path.
+        if (worlds.get(page) === world) worlds.delete(page);
+        return undefined;
+      }),
+  };
+  worlds.set(page, world);
+  return world.contextId;
+}
+
+/**
+ * Hit-tests many top-document elements in one `Runtime.callFunctionOn` instead of one
+ * `DOM.getNodeForLocation` per point. Resolves to one verdict per candidate (undefined for an
+ * element the page could not confirm), or undefined when the batch could not run (no world,
+ * the document changed): then nothing was decided.
+ */
+export async function batchHitTest(
+  page: PageSession,
+  contextId: number,
+  lightElements: number,
+  items: readonly LightCandidate[],
+): Promise<(HitVerdict | undefined)[] | undefined> {
+  if (items.length === 0) return [];
+  const payload = items.map((it) => [
+    it.lightIndex,
+    it.nodeName,
+    it.points.flatMap((p) => [p.x, p.y]),
+    [it.box.x, it.box.y, it.box.width, it.box.height],
+  ]);
+  let r: { result: { value?: number[] | null }; exceptionDetails?: unknown };
+  try {
+    r = await page.send("Runtime.callFunctionOn", {
+      functionDeclaration: hitFunction,
+      executionContextId: contextId,
+      arguments: [{ value: lightElements }, { value: payload }],
+      returnByValue: true,
+    });
+  } catch {
+    // The world died with its document (a same-loader reload, document.open): make a new one next time.
+    worlds.delete(page);
+    return undefined;
+  }
+  const passes = r.result.value;
+  if (r.exceptionDetails || !Array.isArray(passes) || passes.length !== items.length) return undefined;
+  return items.map((it, i): HitVerdict | undefined => {
+    const k = passes[i] ?? -2;
+    if (k === -2) return undefined;
+    const point = it.points[k] ?? it.points[0]!;
+    return k >= 0 ? { ok: true, point } : { ok: false, point, coveredBy: undefined, coveredIn: it.candidate.sessionId };
+  });
+}
