@@ -11,6 +11,9 @@ const usage = `baton — the Baton backend
   baton serve [--port 8787] [--host 127.0.0.1] [--data-dir ./.data] [--database-url postgres://…]
               [--model provider:model] [--max-steps 50] [--approve irreversible[,mutating]]
   baton token create <user> [--data-dir …] [--database-url …]   issue an API token
+  baton run "<task>" [--start-url URL] [--serve DIR] [--script FILE] [--model provider:model]
+            [--backend URL --token T] [--data-dir DIR] [--max-steps N] [--headed] [--cdp-url URL]
+            [--yes] [--json]                              run a task in Chromium (baton run --help)
   baton snapshot …                                              (from @baton/sdk/node)
 
 Models ("provider:model"):
@@ -61,6 +64,11 @@ export async function main(argv: string[], io: Io = processIo): Promise<number> 
       return serveCommand(parseArgs(rest), io);
     case "token":
       return tokenCommand(rest, io);
+    case "run": {
+      // Loaded lazily: only run needs the browser tooling.
+      const [{ runCommand }, { processRunDeps }] = await Promise.all([import("./run/run-command.js"), import("./run/process-deps.js")]);
+      return runCommand(rest, processRunDeps());
+    }
     case "snapshot":
       return snapshotCommand(rest, io);
     case undefined:

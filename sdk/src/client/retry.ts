@@ -14,6 +14,13 @@ export interface RetryOptions {
 export const defaultRetry: RetryOptions = { attempts: 6, baseMs: 200, maxMs: 5_000 };
 
 /**
+ * How a dropped connection reads in Node (undici fetch, http/http2) and browsers: "fetch
+ * failed", "terminated" (the body stream ended mid-response), resets and refused connections.
+ */
+const dropped =
+  /fetch failed|failed to fetch|network|terminated|other side closed|ECONNREFUSED|ECONNRESET|EPIPE|socket hang up|premature close|UND_ERR|stream.*(closed|reset|cancel)/i;
+
+/**
  * Whether an RPC failure is worth retrying with the same request: the network or the server
  * was unavailable, or a step was still running. The backend is idempotent by toolcall id, so a
  * retried result is never applied twice.
@@ -25,8 +32,7 @@ export function isRetryable(e: unknown): boolean {
     err.code === Code.DeadlineExceeded ||
     err.code === Code.Aborted ||
     err.code === Code.ResourceExhausted ||
-    (err.code === Code.Unknown && /fetch failed|network|ECONNREFUSED|ECONNRESET|socket/i.test(err.message)) ||
-    (err.code === Code.Internal && /ECONNRESET|socket hang up|premature close/i.test(err.message))
+    ((err.code === Code.Unknown || err.code === Code.Internal) && dropped.test(err.message))
   );
 }
 

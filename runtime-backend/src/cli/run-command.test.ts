@@ -1,0 +1,276 @@
+/**
+ * `baton run`: the real binary on a local page (exit codes and output), broken expectations,
+ * approvals without a terminal, Ctrl-C, the missing-keys message, and the progress wording.
+ * Browser runs use real headless Chromium and the in-process backend on a temp data directory.
+ */
+import { execFile } from "node:child_process";
+import { mkdtempSync, rmSync, writeFileSync, mkdirSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { create } from "@bufbuild/protobuf";
+import { toolCatalog } from "@baton/gen/baton/v1/tools_baton";
+import { afterAll, describe, expect, it } from "vitest";
+import { startBackendProcess } from "../testing/backend-process.js";
+import { describeCall } from "./run/describe-call.js";
+import { createProgress, displayText } from "./run/progress.js";
+import { approvalPrompt, askUserHandler, noTtyDenial } from "./run/prompts.js";
+import { launchChromium, WebSocketTransport } from "@baton/sdk/node";
+import { exitCodes, type RunDeps, runCommand } from "./run/run-command.js";
+
+const root = fileURLToPath(new URL("../../../", import.meta.url));
+const bin = join(root, "runtime-backend/bin/baton.js");
+const dir = mkdtempSync(join(tmpdir(), "baton-run-cmd-"));
+const dataDir = join(dir, "data");
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+/** Runs the real `baton run` binary; resolves with its exit code and output (capped at 170 s). */
+function baton(args: string[], env: Record<string, string> = {}): Promise<{ code: number; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    execFile(process.execPath, [bin, "run", ...args], { cwd: root, env: { ...process.env, ...env }, timeout: 170_000 }, (err, stdout, stderr) => {
+      const code = err ? (typeof err.code === "number" ? err.code : 1) : 0;
+      resolve({ code, stdout, stderr });
+    });
+  });
+}
+
+/** Deps for runCommand in this process: captured output, no terminal. */
+function fakeDeps(env: Record<string, string | undefined> = {}, onOut?: (all: string, interrupt: () => void) => void): RunDeps & { output(): string; errors(): string } {
+  let out = "";
+  let err = "";
+  let interrupt = () => undefined as void;
+  return {
+    out: { write: (t: string) => ((out += t), onOut?.(out, interrupt)) },
+    err: { write: (t: string) => (err += t) },
+    env,
+    ask: async () => undefined,
+    onInterrupt(handler) {
+      interrupt = handler;
+      return () => undefined;
+    },
+    output: () => out,
+    errors: () => err,
+  };
+}
+
+const login = ["Sign in as ada@example.com", "--serve", "examples/scripts/site", "--start-url", "/login.html", "--data-dir", dataDir];
+
+// Each run starts a backend (creating its embedded store the first time) and Chromium; on two
+// shared cores with other suites running in parallel that can take well over a minute.
+const browserRun = { timeout: 180_000 };
+
+describe("baton run (the binary)", browserRun, () => {
+  it("runs the example script on the local page: exit 0, progress a person can follow, password never shown", async () => {
+    const r = await baton([...login, "--script", "examples/scripts/login.json"]);
+    expect(r.stderr).toBe("");
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain("Step 1 · Thinking…");
+    expect(r.stdout).toMatch(/✓ Typing "ada@example.com" into 'Email' \(\d+ ms\)/);
+    expect(r.stdout).toMatch(/✓ Typing •+ into 'Password'/);
+    expect(r.stdout).toMatch(/✓ Clicking 'Sign in' \(\d+ ms\)/);
+    expect(r.stdout).toContain("Finished in 3 step(s): Signed in as ada@example.com.");
+    expect(r.stdout).toContain("✓ All expectations of the script hold");
+    expect(r.stdout).not.toContain("correct horse");
+    expect(r.stdout).not.toMatch(/bt_[\w-]{10,}/);
+  });
+
+  it("fails with a non-zero exit and names each expectation that did not hold", async () => {
+    const script = join(dir, "wrong.json");
+    writeFileSync(
+      script,
+      JSON.stringify({
+        turns: [
+          { calls: [{ name: "take_snapshot" }] },
+          { calls: [{ name: "type_text", args: { ref: { role: "textbox", name: "Email" }, text: "ada@example.com" } }] },
+          { calls: [{ name: "done", args: { answer: "Signed in." } }] },
+        ],
+        expect: { text: ["Welcome back, Ada"], url: "/account\\.html$" },
+      }),
+    );
+    const r = await baton([...login, "--script", script, "--json"]);
+    expect(r.code).toBe(exitCodes.failed);
+    expect(r.stderr).toContain("2 expectation(s) of the script did not hold");
+    expect(r.stderr).toContain('expected text "Welcome back, Ada" on the page, not found');
+    expect(r.stderr).toMatch(/expected the URL to match \/\/account\\\.html\$\/, but it is http:\/\/127\.0\.0\.1:\d+\/login\.html/);
+    // --json: every stdout line is a JSON event, ending with the broken expectations.
+    const events = r.stdout.trim().split("\n").map((l) => JSON.parse(l) as { type: string; broken?: string[] });
+    expect(events.map((e) => e.type)).toContain("tool_start");
+    expect(events.find((e) => e.type === "done")).toMatchObject({ status: "completed" });
+    expect(events.at(-1)?.broken).toHaveLength(2);
+  });
+});
+
+describe("baton run (in process)", browserRun, () => {
+  const shop = join(dir, "shop");
+  mkdirSync(shop, { recursive: true });
+  writeFileSync(
+    join(shop, "index.html"),
+    `<!doctype html><title>Basket</title><h1>Basket</h1><button onclick="document.getElementById('r').textContent = 'Order placed #' + (++window.n)">Place order</button><p id="r"></p><script>window.n = 0</script>`,
+  );
+  const buy = join(dir, "buy.json");
+  writeFileSync(
+    buy,
+    JSON.stringify({
+      turns: [
+        { calls: [{ name: "take_snapshot" }] },
+        { calls: [{ name: "click", args: { ref: { role: "button", name: "Place order" }, irreversible: true } }] },
+        { calls: [{ name: "done", args: { answer: "Done." } }] },
+      ],
+      expect: { text: ["Order placed #1"], js: ["window.n === 1"] },
+    }),
+  );
+  const args = ["Buy it", "--serve", shop, "--script", buy, "--data-dir", dataDir];
+
+  it("without a terminal, denies irreversible actions and says to pass --yes; with --yes, approves them", async () => {
+    const denied = fakeDeps();
+    expect(await runCommand(args, denied)).toBe(exitCodes.failed);
+    expect(denied.output()).toContain(`✗ Denied click: ${noTtyDenial}`);
+    expect(noTtyDenial).toContain("--yes");
+    // The order was not placed: the script's expectation about the page says so.
+    expect(denied.errors()).toContain('expected text "Order placed #1" on the page, not found');
+
+    const approved = fakeDeps();
+    expect(await runCommand([...args, "--yes"], approved)).toBe(exitCodes.done);
+    expect(approved.output()).toContain("✓ Approved click");
+    expect(approved.output()).toContain("✓ Clicking 'Place order' (irreversible)");
+    expect(approved.output()).toContain("✓ All expectations of the script hold");
+  });
+
+  it("stops cleanly on Ctrl-C: the session is stopped and the exit code is 130", async () => {
+    const slow = join(dir, "slow.json");
+    writeFileSync(
+      slow,
+      JSON.stringify({
+        turns: [{ calls: [{ name: "take_snapshot" }] }, { calls: [{ name: "take_snapshot" }], delayMs: 3_000 }, { calls: [{ name: "done", args: { answer: "x" } }] }],
+      }),
+    );
+    let pressed = false;
+    const deps = fakeDeps({}, (all, interrupt) => {
+      if (!pressed && all.includes("Step 2 · Thinking")) {
+        pressed = true;
+        interrupt();
+      }
+    });
+    expect(await runCommand(["Wait", "--serve", shop, "--script", slow, "--data-dir", dataDir], deps)).toBe(exitCodes.interrupted);
+    expect(deps.output()).toContain("Stopping…");
+    expect(deps.output()).toMatch(/■ Stopped after \d step\(s\): stopped by the user/);
+  });
+
+  it("says exactly what to set when no model key is configured, before starting anything", async () => {
+    const deps = fakeDeps({});
+    expect(await runCommand(["Find the opening hours"], deps)).toBe(exitCodes.usage);
+    for (const v of ["OPENAI_API_KEY", "GEMINI_API_KEY", "BATON_CHAT_BASE_URL", "--script"]) expect(deps.errors()).toContain(v);
+    const named = fakeDeps({});
+    expect(await runCommand(["x", "--model", "gemini:gemini-2.5-flash"], named)).toBe(exitCodes.usage);
+    expect(named.errors()).toContain("set GEMINI_API_KEY or GOOGLE_API_KEY");
+  });
+
+  it("stops at --max-steps with exit 1 and the reason", async () => {
+    const deps = fakeDeps();
+    expect(await runCommand([...args, "--yes", "--max-steps", "1"], deps)).toBe(exitCodes.failed);
+    expect(deps.errors()).toContain("failed: Reached the step limit (1).");
+  });
+
+  it("attaches to a running browser with --cdp-url and leaves it running", async () => {
+    const chromium = await launchChromium();
+    try {
+      const deps = fakeDeps();
+      expect(await runCommand([...args, "--yes", "--cdp-url", chromium.wsEndpoint], deps)).toBe(exitCodes.done);
+      expect(chromium.process.exitCode).toBeNull();
+      // Only the run's own page was closed; the browser still answers.
+      const t = await WebSocketTransport.connect(chromium.wsEndpoint);
+      const { targetInfos } = await t.send<{ targetInfos: { url: string }[] }>("Target.getTargets");
+      expect(targetInfos.some((i) => i.url.startsWith("http://127.0.0.1"))).toBe(false);
+      await t.close();
+    } finally {
+      await chromium.close();
+    }
+  });
+
+  it("runs against a running backend with --backend and --token (the token is never printed)", async () => {
+    const token = "bt_run_cmd_remote_0123456789abcdef";
+    // The same store the other runs use (created once): with --backend this run opens none itself.
+    const serve = await startBackendProcess(["--data-dir", dataDir], { BATON_API_TOKEN: token });
+    try {
+      const deps = fakeDeps();
+      // Paths made absolute: this runs in the test process, whatever its working directory.
+      const args = [...login.slice(0, 5), "--script", "examples/scripts/login.json", "--backend", serve.url, "--token", token];
+      const code = await runCommand(args.map((a) => (a.startsWith("examples/") ? join(root, a) : a)), deps);
+      expect(deps.errors()).toBe("");
+      expect(code).toBe(exitCodes.done);
+      expect(deps.output()).toContain(`Backend: ${serve.url}`);
+      expect(deps.output()).toContain("✓ All expectations of the script hold");
+      expect(deps.output() + deps.errors()).not.toContain(token);
+    } finally {
+      await serve.kill("SIGTERM");
+    }
+  });
+
+  it("rejects bad usage and bad script files with where and why", async () => {
+    const noTask = fakeDeps();
+    expect(await runCommand(["--script", buy], noTask)).toBe(exitCodes.usage);
+    expect(noTask.errors()).toContain("give the task");
+    const bad = join(dir, "bad.json");
+    writeFileSync(bad, '{"turns":[{"txt":"a"}]}');
+    const badScript = fakeDeps();
+    expect(await runCommand(["x", "--script", bad], badScript)).toBe(exitCodes.usage);
+    expect(badScript.errors()).toContain(`${bad}: turns[0].txt: unknown key`);
+    const noDir = fakeDeps();
+    expect(await runCommand(["x", "--serve", join(dir, "missing"), "--script", buy], noDir)).toBe(exitCodes.usage);
+    expect(noDir.errors()).toContain("is not a directory");
+    const unreachable = fakeDeps();
+    expect(await runCommand(["x", "--backend", "http://127.0.0.1:9", "--token", "bt_x"], unreachable)).toBe(exitCodes.unavailable);
+    expect(unreachable.errors()).toContain("unreachable");
+    expect(unreachable.errors()).not.toContain("bt_x");
+  });
+});
+
+describe("progress wording", () => {
+  const lookup = (ref: string) =>
+    ({ e1: { role: "button", name: "Submit" }, e2: { role: "textbox", name: "Password" }, e3: { role: "textbox", name: "" } })[ref];
+  const call = (init: Parameters<typeof create<typeof toolCatalog.call>>[1]) => create(toolCatalog.call, init);
+
+  it("names elements from the latest snapshot and masks passwords", () => {
+    expect(describeCall(call({ tool: { case: "click", value: { ref: "e1" } } }), lookup)).toBe("Clicking 'Submit'");
+    expect(describeCall(call({ tool: { case: "click", value: { ref: "e1", irreversible: true } } }), lookup)).toBe("Clicking 'Submit' (irreversible)");
+    expect(describeCall(call({ tool: { case: "typeText", value: { ref: "e2", text: "hunter2" } } }), lookup)).toBe("Typing ••••••• into 'Password'");
+    expect(describeCall(call({ tool: { case: "typeText", value: { ref: "e3", text: "hi", pressEnter: true } } }), lookup)).toBe('Typing "hi" into the textbox e3 and pressing Enter');
+    expect(describeCall(call({ tool: { case: "click", value: { ref: "e9" } } }), lookup)).toBe("Clicking e9");
+    expect(describeCall(call({ tool: { case: "navigate", value: { url: "https://example.com/" } } }), lookup)).toBe("Opening https://example.com/");
+  });
+
+  it("draws a spinner status on a TTY and keeps finished lines above it", () => {
+    let out = "";
+    const p = createProgress("tty", { write: (t: string) => (out += t), isTTY: true }, lookup);
+    p.event({ type: "thinking" });
+    const click = call({ tool: { case: "click", value: { ref: "e1" } } });
+    p.event({ type: "tool_start", toolcallId: "c1", tool: toolCatalog.tools.click, call: click });
+    p.event({ type: "tool_end", toolcallId: "c1", tool: toolCatalog.tools.click, ms: 42 });
+    p.end();
+    expect(out).toContain("Step 1 · Thinking…");
+    expect(out).toContain("Step 1 · Clicking 'Submit'…");
+    expect(out).toContain("\r\x1b[2K✓ Clicking 'Submit' (42 ms)\n");
+    expect(out.endsWith("\r\x1b[2K")).toBe(true);
+  });
+
+  it("asks y/n for approvals and ask_user questions at the terminal", async () => {
+    const request = { toolcallId: "c1", tool: toolCatalog.tools.click, call: call({ tool: { case: "click", value: { ref: "e1", irreversible: true } } }) };
+    const asked: string[] = [];
+    const answer = (a: string | undefined) => async (q: string) => (asked.push(q), a);
+    const describe = () => "Clicking 'Submit'";
+    expect(await approvalPrompt(false, answer("y"), describe, () => undefined)(request)).toMatchObject({ approved: true });
+    expect(await approvalPrompt(false, answer("n"), describe, () => undefined)(request)).toMatchObject({ approved: false });
+    expect(await approvalPrompt(false, answer(undefined), describe, () => undefined)(request)).toEqual({ approved: false, reason: noTtyDenial });
+    expect(await approvalPrompt(true, answer("n"), describe, () => undefined)(request)).toMatchObject({ approved: true });
+    expect(asked[0]).toContain("Clicking 'Submit'");
+    expect(asked).toHaveLength(3);
+    const q = create(toolCatalog.tools.ask_user.params, { question: "Which size?", choices: ["S", "M"] });
+    expect(await askUserHandler(answer("M"), () => undefined)(q)).toEqual({ answer: "M" });
+    expect(asked.at(-1)).toContain("Choices: S | M");
+    expect((await askUserHandler(answer(undefined), () => undefined)(q)).answer).toMatch(/not available/);
+  });
+
+  it("shows the model's text without protocol tags", () => {
+    expect(displayText("<goal>Buy a mug</goal>Opening the shop.\n<context>shop open</context>")).toBe("Goal: Buy a mug\nOpening the shop.");
+  });
+});

@@ -1,0 +1,64 @@
+import { createInterface } from "node:readline/promises";
+import type { ApprovalDecision, ApprovalRequest } from "@baton/sdk/client";
+import type { MessageInitShape } from "@bufbuild/protobuf";
+import type { AskUserParams, AskUserResultSchema } from "@baton/gen/baton/v1/tools_pb";
+
+/** Reads one line from the person at the terminal; undefined when no one is there. */
+export type Ask = (question: string) => Promise<string | undefined>;
+
+/** Asks on the process's terminal; undefined when stdin is not a TTY (a pipe, CI). */
+export function terminalAsk(input: NodeJS.ReadableStream & { isTTY?: boolean } = process.stdin, output: NodeJS.WritableStream = process.stderr): Ask {
+  return async (question) => {
+    if (!input.isTTY) return undefined;
+    const rl = createInterface({ input, output, terminal: true });
+    // In raw mode Ctrl-C reaches readline, not the process: without this the prompt would
+    // swallow it. Treat it as "no" and pass it on, so the run stops as it would anywhere else.
+    const abort = new AbortController();
+    rl.on("SIGINT", () => {
+      abort.abort();
+      process.kill(process.pid, "SIGINT");
+    });
+    try {
+      return await rl.question(question, { signal: abort.signal });
+    } catch {
+      return "";
+    } finally {
+      rl.close();
+    }
+  };
+}
+
+/** Why a call is denied when there is no terminal to ask on: tells the user what to pass. */
+export const noTtyDenial =
+  "Denied: baton run has no terminal to ask for approval on. Run it in a terminal, or pass --yes to approve such actions.";
+
+/**
+ * The approval callback of `baton run`: `--yes` approves; otherwise the person at the terminal
+ * answers y/n; with no terminal the call is denied with a reason naming --yes.
+ */
+export function approvalPrompt(yes: boolean, ask: Ask, describe: (r: ApprovalRequest) => string, before: () => void): (r: ApprovalRequest) => Promise<ApprovalDecision> {
+  return async (r) => {
+    if (yes) return { approved: true, reason: "approved with --yes" };
+    before();
+    const answer = await ask(`\n⚠ Needs your approval: ${describe(r)}\n  Allow it? [y/N] `);
+    if (answer === undefined) return { approved: false, reason: noTtyDenial };
+    return /^\s*y(es)?\s*$/i.test(answer)
+      ? { approved: true, reason: "approved by the user" }
+      : { approved: false, reason: "The user declined this action at the terminal." };
+  };
+}
+
+/** The ask_user handler: asks at the terminal, or says the user is not available. */
+export function askUserHandler(ask: Ask, before: () => void): (p: AskUserParams) => Promise<MessageInitShape<typeof AskUserResultSchema>> {
+  return async (p) => {
+    before();
+    const choices = p.choices.length ? `\n  Choices: ${p.choices.join(" | ")}` : "";
+    const answer = await ask(`\n? The agent asks: ${p.question}${choices}\n  > `);
+    return {
+      answer:
+        answer === undefined
+          ? "The user is not available to answer (baton run has no terminal). Continue without the answer if you can, or finish and say what you need."
+          : answer,
+    };
+  };
+}

@@ -1,0 +1,86 @@
+/**
+ * Shared pieces of the end-to-end tests: a headless Chromium (site-per-process, so the second
+ * origin's frames are out of process), engine pages in it, and a backend serving a script model
+ * over real HTTP.
+ */
+import { access } from "node:fs/promises";
+import { createBatonClient, type BatonClient, type RunContext } from "@baton/sdk/client";
+import { type Engine, engineHandlers } from "@baton/sdk/engine";
+import { launchChromium, type LaunchedChromium, openPage, WebSocketTransport } from "@baton/sdk/node";
+import type { ClientToolHandlers } from "@baton/gen/baton/v1/tools_baton";
+import type { ScriptSource } from "../providers/script.js";
+import { bearerAuth } from "../server/auth.js";
+import { agentRoutes } from "../server/routes.js";
+import { serve } from "../server/serve.js";
+import { createToken } from "../store/users.js";
+import { type RecordingProvider, scriptedAgent } from "../testing/harness.js";
+
+/** A browser for a test file. */
+export interface Browser {
+  readonly transport: WebSocketTransport;
+  /** A fresh page (closed by `close`). */
+  page(): Promise<Engine>;
+  close(): Promise<void>;
+}
+
+/** Launches headless Chromium; every page it opens is closed with it. */
+export async function startBrowser(): Promise<Browser> {
+  const chromium: LaunchedChromium = await launchChromium({ args: ["--site-per-process"] });
+  const transport = await WebSocketTransport.connect(chromium.wsEndpoint);
+  return {
+    transport,
+    page: () =>
+      openPage(transport, {
+        viewport: { width: 1000, height: 700 },
+        fileExists: (p) => access(p).then(() => true, () => false),
+      }),
+    async close() {
+      await transport.close().catch(() => undefined);
+      await chromium.close();
+    },
+  };
+}
+
+/** The engine's handlers plus an ask_user that answers a fixed text. */
+export function browserHandlers(engine: Engine, answer = "I am not available."): ClientToolHandlers<RunContext> {
+  return { ...engineHandlers<RunContext>(engine), askUser: async () => ({ answer }) };
+}
+
+/** A backend over HTTP with a script model, and a client for the user "alice". */
+export interface ScriptBackend {
+  readonly url: string;
+  readonly client: BatonClient;
+  readonly model: RecordingProvider;
+  close(): Promise<void>;
+}
+
+/** Serves an agent whose model plays `script` (default approval policy: irreversible calls wait). */
+export async function startScriptBackend(script: ScriptSource): Promise<ScriptBackend> {
+  const { agent, db, model, close } = await scriptedAgent(script);
+  const token = await createToken(db, "alice");
+  const server = await serve({ routes: agentRoutes(agent, bearerAuth(db)) });
+  return {
+    url: server.url,
+    client: createBatonClient({ baseUrl: server.url, token }),
+    model,
+    close: async () => {
+      await server.close();
+      await close();
+    },
+  };
+}
+
+/** Evaluates an expression in the engine's current page. */
+export async function evaluate<T>(engine: Engine, expression: string): Promise<T> {
+  const r = await engine.page.send<{ result: { value?: T } }>("Runtime.evaluate", { expression, returnByValue: true, awaitPromise: true });
+  return r.result.value as T;
+}
+
+/** Polls `check` until it holds (capped), for effects that land a moment after a click. */
+export async function eventually(check: () => Promise<boolean> | boolean, ms = 5_000): Promise<void> {
+  const until = Date.now() + ms;
+  while (!(await check())) {
+    if (Date.now() > until) throw new Error(`condition not met within ${ms} ms`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
