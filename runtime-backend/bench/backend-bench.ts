@@ -9,7 +9,7 @@
  */
 import { execFile } from "node:child_process";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { cpus, tmpdir } from "node:os";
+import { cpus, loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
@@ -30,11 +30,31 @@ function pct(sorted: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? NaN;
 }
 
-async function client(url: string, model: string, sessions: number, seconds: number, warmupMs: number) {
-  const { stdout } = await run(tsx, [clientFile, url, token, model, String(sessions), String(seconds * 1000), String(warmupMs)], {
-    maxBuffer: 512 * 1024 * 1024,
-  });
-  return JSON.parse(stdout.trim().split("\n").at(-1) ?? "{}") as { turns: number; errors: number; elapsedMs: number; latencies: number[] };
+/** Targets of issue 4. */
+const targets = { turnsPerSecond: 1500, overheadP50Ms: 25, overheadP99Ms: 25 };
+
+interface ClientResult {
+  turns: number;
+  errors: number;
+  elapsedMs: number;
+  /** CPU seconds used during the measured window by the client and by the backend. */
+  cpu: { clientS: number; serverS: number };
+  latencies: number[];
+}
+
+async function client(url: string, serverPid: number, model: string, sessions: number, seconds: number, warmupMs: number): Promise<ClientResult> {
+  const args = [clientFile, url, token, model, String(sessions), String(seconds * 1000), String(warmupMs), String(serverPid)];
+  const { stdout } = await run(tsx, args, { maxBuffer: 512 * 1024 * 1024 });
+  return JSON.parse(stdout.trim().split("\n").at(-1) ?? "{}") as ClientResult;
+}
+
+/** Server CPU per turn in µs, and its share of one core over the window. */
+function cpuStats(r: ClientResult) {
+  return {
+    serverCpuUsPerTurn: Math.round((r.cpu.serverS * 1e6) / Math.max(1, r.turns)),
+    serverCores: +(r.cpu.serverS / (r.elapsedMs / 1000)).toFixed(2),
+    clientCores: +(r.cpu.clientS / (r.elapsedMs / 1000)).toFixed(2),
+  };
 }
 
 const databaseUrl = process.env.BENCH_DATABASE_URL;
@@ -46,17 +66,19 @@ const backend = await startBackendProcess(databaseUrl ? ["--database-url", datab
 try {
   const sessions = Number(process.env.BENCH_SESSIONS ?? 64);
   const seconds = Number(process.env.BENCH_SECONDS ?? 10);
-  const fast = await client(backend.url, script(0), sessions, seconds, 2000);
+  const fast = await client(backend.url, backend.child.pid ?? 0, script(0), sessions, seconds, 2000);
   const fastSorted = fast.latencies.sort((a, b) => a - b);
   const turnsPerSecond = fast.turns / (fast.elapsedMs / 1000);
 
   const slowSessions = Number(process.env.BENCH_SLOW_SESSIONS ?? 1000);
   const slowSeconds = Number(process.env.BENCH_SLOW_SECONDS ?? 15);
-  const slow = await client(backend.url, script(1000), slowSessions, slowSeconds, 3000);
+  const slow = await client(backend.url, backend.child.pid ?? 0, script(1000), slowSessions, slowSeconds, 3000);
   const overhead = slow.latencies.map((l) => l - 1000).sort((a, b) => a - b);
 
+  const load = loadavg().map((l) => +l.toFixed(2));
   const result = {
     machine: `${cpus().length} × ${cpus()[0]?.model ?? "cpu"}, Node ${process.version}`,
+    loadAverage: load,
     store: databaseUrl ? "postgres" : "embedded (PGlite)",
     throughput: {
       sessions,
@@ -66,6 +88,7 @@ try {
       turnsPerSecond: Math.round(turnsPerSecond),
       latencyP50Ms: +pct(fastSorted, 50).toFixed(2),
       latencyP99Ms: +pct(fastSorted, 99).toFixed(2),
+      ...cpuStats(fast),
     },
     overhead: {
       sessions: slowSessions,
@@ -75,9 +98,19 @@ try {
       p50Ms: +pct(overhead, 50).toFixed(2),
       p99Ms: +pct(overhead, 99).toFixed(2),
       maxMs: +(overhead.at(-1) ?? NaN).toFixed(2),
+      turnsPerSecond: Math.round(slow.turns / (slow.elapsedMs / 1000)),
+      ...cpuStats(slow),
     },
   };
   console.log(JSON.stringify(result, null, 2));
+  const ok = (v: boolean) => (v ? "met" : "NOT met");
+  const { p50Ms, p99Ms } = result.overhead;
+  console.log(
+    `summary: ${result.throughput.turnsPerSecond} turns/s (target ≥ ${targets.turnsPerSecond}: ${ok(result.throughput.turnsPerSecond >= targets.turnsPerSecond)}, ` +
+      `${(result.throughput.turnsPerSecond / targets.turnsPerSecond).toFixed(2)}×); ` +
+      `overhead at ${slowSessions} sessions × 1 s p50 ${p50Ms} ms / p99 ${p99Ms} ms (target ≤ ${targets.overheadP99Ms}: ${ok(p50Ms <= targets.overheadP50Ms && p99Ms <= targets.overheadP99Ms)}); ` +
+      `load average ${load.join(" ")} on ${cpus().length} cores`,
+  );
 } finally {
   await backend.kill("SIGTERM");
   rmSync(dir, { recursive: true, force: true });

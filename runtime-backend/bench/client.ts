@@ -6,9 +6,10 @@
 import { create } from "@bufbuild/protobuf";
 import { createClient, type Interceptor } from "@connectrpc/connect";
 import { createConnectTransport } from "@connectrpc/connect-node";
+import { readFileSync } from "node:fs";
 import { AgentService, StepRequestSchema, type StepResponse } from "@baton/gen/baton/v1/agent_pb";
 
-const [url = "", token = "", model = "", sessionsArg = "16", durationArg = "10000", warmupArg = "2000"] = process.argv.slice(2);
+const [url = "", token = "", model = "", sessionsArg = "16", durationArg = "10000", warmupArg = "2000", serverPid = ""] = process.argv.slice(2);
 const sessions = Number(sessionsArg);
 const durationMs = Number(durationArg);
 const warmupMs = Number(warmupArg);
@@ -32,13 +33,25 @@ const latencies: number[] = [];
 let turns = 0;
 let errors = 0;
 let measuring = false;
-const t0 = performance.now();
-const stopAt = t0 + warmupMs + durationMs;
 
-async function one(i: number): Promise<void> {
+/** CPU seconds (user + system) the backend process used so far, from /proc; NaN elsewhere. */
+function serverCpu(): number {
+  try {
+    const fields = readFileSync(`/proc/${serverPid}/stat`, "utf8").split(") ")[1]?.split(" ") ?? [];
+    return (Number(fields[11]) + Number(fields[12])) / 100;
+  } catch {
+    return NaN;
+  }
+}
+
+/** Creates a session and runs its first step (the task message) before any clock starts. */
+async function open(i: number): Promise<{ id: string; r: StepResponse }> {
   const { session } = await client.createSession({ task: `bench ${i}`, model, maxSteps: 10_000 });
   const id = session?.id ?? "";
-  let r = await client.step({ sessionId: id });
+  return { id, r: await client.step({ sessionId: id }) };
+}
+
+async function loop(id: string, r: StepResponse, stopAt: number): Promise<void> {
   while (performance.now() < stopAt) {
     const start = performance.now();
     try {
@@ -54,12 +67,26 @@ async function one(i: number): Promise<void> {
   }
 }
 
+// Setup (not measured): sessions are opened in waves of 100, so a 1,000-session run measures
+// steady-state turns rather than a burst of session creation.
+const opened: { id: string; r: StepResponse }[] = [];
+for (let i = 0; i < sessions; i += 100) {
+  opened.push(...(await Promise.all(Array.from({ length: Math.min(100, sessions - i) }, (_, k) => open(i + k)))));
+}
+const t0 = performance.now();
+const stopAt = t0 + warmupMs + durationMs;
+let cpu0 = { client: process.cpuUsage(), server: NaN };
 setTimeout(() => {
   measuring = true;
+  cpu0 = { client: process.cpuUsage(), server: serverCpu() };
 }, warmupMs).unref();
-const runs = Array.from({ length: sessions }, (_, i) => one(i));
+const runs = opened.map((o) => loop(o.id, o.r, stopAt));
 const measureStart = t0 + warmupMs;
 await Promise.all(runs);
 const elapsed = performance.now() - measureStart;
-process.stdout.write(`${JSON.stringify({ turns, errors, elapsedMs: elapsed, latencies })}\n`);
-process.exit(0);
+const used = process.cpuUsage(cpu0.client);
+// CPU seconds each process spent during the measured window: shows which side is the limit.
+const cpu = { clientS: (used.user + used.system) / 1e6, serverS: serverCpu() - cpu0.server };
+// Exit only once the line is flushed: stdout to a pipe is asynchronous, and a large latency
+// array would otherwise be cut off.
+process.stdout.write(`${JSON.stringify({ turns, errors, elapsedMs: elapsed, cpu, latencies })}\n`, () => process.exit(0));

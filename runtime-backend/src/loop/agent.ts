@@ -27,6 +27,7 @@ import type { LoopDeps, StepEvent } from "./deps.js";
 import { type DriveStart, drive } from "./drive.js";
 import { bestPlaybook } from "./playbook-match.js";
 import { defaultPrices } from "./pricing.js";
+import { SessionCache } from "./session-cache.js";
 
 /** Options of {@link Agent}; everything but `db` and `resolveModel` has a default. */
 export type AgentOptions = Pick<LoopDeps, "db" | "resolveModel"> &
@@ -69,6 +70,7 @@ export class Agent {
       heartbeatMs: o.heartbeatMs ?? 5_000,
       prices: o.prices ?? defaultPrices,
       instanceId: o.instanceId ?? newId("agent"),
+      cache: o.cache ?? new SessionCache(),
     };
     this.defaultModel = o.defaultModel ?? "script:default";
     this.defaultMaxSteps = o.defaultMaxSteps ?? 50;
@@ -154,6 +156,10 @@ export class Agent {
     this.running.set(s0.id, { key, abort, done });
     try {
       return await done;
+    } catch (e) {
+      // Whatever failed, the next step of this session reads the store.
+      this.deps.cache?.delete(s0.id);
+      throw e;
     } finally {
       if (this.running.get(s0.id)?.done === done) this.running.delete(s0.id);
     }
@@ -202,7 +208,10 @@ export class Agent {
   /** Sets the stop flag in the store and aborts a model call running in this process. */
   async stop(userId: string, sessionId: string, reason: string): Promise<Session> {
     const s = await this.owned(userId, sessionId);
+    this.deps.cache?.delete(s.id);
     await requestStop(this.deps.db, s.id, reason || "stopped by the user");
+    // Again after the write: a turn that committed meanwhile may have cached the unstopped state.
+    this.deps.cache?.delete(s.id);
     this.running.get(s.id)?.abort.abort();
     const idle = !this.running.has(s.id) && [SessionStatus.IDLE, SessionStatus.AWAITING_TOOLS, SessionStatus.AWAITING_APPROVAL].includes(s.status);
     if (idle) {

@@ -28,6 +28,7 @@ import {
   setCallStateStmt,
 } from "../store/records.js";
 import { type SessionPatch, type SessionRow, sessionFromRow, sessionMessage, updateSessionStmt } from "../store/sessions.js";
+import { readStepState } from "../store/turns.js";
 import { type LoopDeps, lease } from "./deps.js";
 import { resultEntry, userEntry } from "./messages.js";
 
@@ -42,6 +43,11 @@ export interface PendingWrites {
   readonly stmts: Stmt[];
   /** History entries to append before the turn's own. */
   readonly entries: HistoryEntry[];
+  /**
+   * Set when the input only moved client calls to done (no approvals): then `stmts` is just
+   * the guard and this update, and the turn can take the grouped write path instead.
+   */
+  readonly done?: readonly { id: string; output: string }[] | undefined;
 }
 
 /** The outcome of applying a step's input: an answer right away, or "run the model" from this state. */
@@ -222,7 +228,9 @@ async function toolResults(deps: LoopDeps, s: SessionRow, stepCalls: CallRow[], 
   const waiting = [SessionStatus.AWAITING_TOOLS, SessionStatus.AWAITING_APPROVAL, SessionStatus.RUNNING].includes(s.status);
   if (!stopped && open.length === 0 && waiting && current.length > 0) {
     if (s.status !== SessionStatus.RUNNING && w.entries.length > 0) {
-      return { kind: "drive", session: s, calls: current, pending: { stmts: w.stmts, entries: w.entries } };
+      // Only the guard and the bulk "done" update: nothing the grouped turn write cannot say.
+      const onlyDone = w.stmts.length === (bulk ? 2 : 1);
+      return { kind: "drive", session: s, calls: current, pending: { stmts: w.stmts, entries: w.entries, done: onlyDone ? done : undefined } };
     }
     const session = await commit(deps, w.finish({ status: SessionStatus.RUNNING, ...lease(deps) }));
     return { kind: "drive", session, calls: current };
@@ -244,20 +252,35 @@ async function toolResults(deps: LoopDeps, s: SessionRow, stepCalls: CallRow[], 
 }
 
 /**
+ * True when every result answers a call of the current step that is still pending on the
+ * client. A retried or late input (ids of an earlier step, approvals) reads the store instead,
+ * where its stored response is.
+ */
+function answersOpenCalls(calls: readonly CallRow[], results: readonly ToolcallResult[]): boolean {
+  if (results.length === 0) return false;
+  return results.every((r) => {
+    if (r.outcome.case === "approval") return false;
+    const c = calls.find((x) => x.toolcallId === r.toolcallId);
+    return c !== undefined && c.side === "client" && c.state === "pending";
+  });
+}
+
+/**
  * Applies a step's input: a user message, tool results (idempotent by toolcall id: duplicates
  * and late results change nothing), approvals, or nothing (resume). One batched read, then
  * one atomic batched write guarded by the session's version and lease. Decides whether the
  * model must run, and hands the state to the loop so it need not read it again.
  */
 export async function applyInput(deps: LoopDeps, sessionId: string, req: StepRequest, key: string | undefined): Promise<Applied> {
-  // One statement: the session, a stored response to this input, and the current step's calls.
-  const [row] = await deps.db.query(
-    `select s.*,
-            (select r.response from responses r where r.session_id = s.id and r.input_key = $2) as stored_response,
-            (select coalesce(json_agg(c order by c.ord), '[]'::json) from calls c where c.session_id = s.id and c.step = s.step) as step_calls
-       from sessions s where s.id = $1`,
-    [sessionId, key ?? ""],
-  );
+  const cached = deps.cache?.take(sessionId);
+  if (cached && req.input.case === "toolResults" && answersOpenCalls(cached.calls, req.input.value.results)) {
+    // The hot path: results for exactly the calls this process just handed out. Nothing to
+    // read: the write that follows is guarded by the session's version and lease in the store.
+    return toolResults(deps, cached.session, cached.calls, req.input.value.results, key);
+  }
+  // One statement (shared with the other sessions starting a step now): the session, a
+  // stored response to this input, and the current step's calls.
+  const row = await readStepState(deps.db, sessionId, key ?? "");
   if (!row) throw new ConnectError(`session ${sessionId} not found`, Code.NotFound);
   // Another replica (or an earlier try) may have answered the same input already.
   if (key && row.stored_response) return { kind: "response", response: responseFromJson(row.stored_response) };

@@ -4,6 +4,7 @@ import type { Db } from "../store/db.js";
 import type { FoldOptions } from "../context/fold.js";
 import type { ApprovalPolicy } from "./approval.js";
 import type { Price } from "./pricing.js";
+import type { SessionCache } from "./session-cache.js";
 
 /** A provider and the model name it should use, from a "provider:model" string. */
 export interface ResolvedModel {
@@ -28,6 +29,8 @@ export interface LoopDeps {
   readonly prices: Readonly<Record<string, Price>>;
   /** This agent instance, as a lease owner: its own lease never blocks its own writes. */
   readonly instanceId: string;
+  /** Sessions' last committed state in this process, so a step can start without a read. */
+  readonly cache?: SessionCache | undefined;
 }
 
 /** A fresh lease for this instance. */

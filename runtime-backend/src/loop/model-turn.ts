@@ -1,6 +1,10 @@
-import { create } from "@bufbuild/protobuf";
+import { create, toJson } from "@bufbuild/protobuf";
+import { Code, ConnectError } from "@connectrpc/connect";
 import {
   type AgentMessage,
+  AgentMessageSchema,
+  type HistoryEntry,
+  HistoryEntrySchema,
   MessageStatus,
   SessionStatus,
   type StepResponse,
@@ -15,8 +19,9 @@ import { buildPrompt } from "../context/prompt.js";
 import { parseTags } from "../context/tags.js";
 import { type ModelTurn, ProviderError } from "../providers/types.js";
 import type { Stmt } from "../store/db.js";
+import { commitTurn } from "../store/turns.js";
 import { appendHistoryStmt, type CallRow, insertCallsStmt, saveResponseStmt } from "../store/records.js";
-import { type SessionRow, sessionFromRow, sessionMessage, updateSessionStmt, type UsageTotals } from "../store/sessions.js";
+import { type SessionPatch, type SessionRow, sessionFromRow, sessionMessage, updateSessionStmt, type UsageTotals } from "../store/sessions.js";
 import { insertTrace, insertTraceStmt } from "../store/traces.js";
 import { type PendingWrites, runGuarded } from "./apply-input.js";
 import { type LoopDeps, lease, type StepEvent } from "./deps.js";
@@ -160,29 +165,6 @@ export async function modelTurn(
       : callRows.length === 0
         ? SessionStatus.IDLE
         : undefined;
-  const stmts: Stmt[] = [...(pending?.stmts ?? [])];
-  const callsStmt = insertCallsStmt(s.id, callRows);
-  if (callsStmt) stmts.push(callsStmt);
-  const historyStmt = appendHistoryStmt(s.id, s.historyLen, entries);
-  if (historyStmt) stmts.push(historyStmt);
-  stmts.push(insertTraceStmt(s.id, { step, model: s.model, latencyMs, usage, toolCalls: callRows.map((c) => c.name), errors }));
-  const updateAt = stmts.length;
-  stmts.push(
-    updateSessionStmt(
-      s.id,
-      {
-        step,
-        context,
-        goal: context.goal,
-        historyLen,
-        addUsage: usage,
-        ...(final !== undefined
-          ? { status: final, leaseUntil: null }
-          : { status: SessionStatus.RUNNING, ...lease(deps) }),
-      },
-      final !== undefined,
-    ),
-  );
   const predicted: SessionRow = {
     ...s,
     step,
@@ -195,19 +177,111 @@ export async function modelTurn(
     updatedAt: new Date(),
   };
   const response = create(StepResponseSchema, { messages, session: sessionMessage(predicted) });
-  if (final !== undefined && key) stmts.push(saveResponseStmt(s.id, key, response, true));
-  const out = await runGuarded(deps, stmts);
-  const row = out[updateAt]?.[0];
-  if (!row) throw new Error(`session ${s.id} vanished`);
-  const after = sessionFromRow(row);
+  const trace = { step, model: s.model, latencyMs, usage, toolCalls: callRows.map((c) => c.name), errors };
+  const patch: SessionPatch = {
+    step,
+    context,
+    goal: context.goal,
+    historyLen,
+    addUsage: usage,
+    ...(final !== undefined ? { status: final, leaseUntil: null } : { status: SessionStatus.RUNNING, ...lease(deps) }),
+  };
+  const after =
+    !pending || pending.done
+      ? await commitGrouped(deps, s, pending, callRows, entries, trace, patch, final !== undefined && key ? { key, response } : undefined)
+      : await commitBatch(deps, s, pending, callRows, entries, trace, patch, final !== undefined && key ? { key, response } : undefined);
   deps.logger.debug({ sessionId: s.id, step, latencyMs: Math.round(latencyMs), calls: callRows.length }, "model turn");
   if (final !== undefined) {
     if (after.status === SessionStatus.STOPPED) {
       // Stop arrived during the call: nothing goes back to the client.
       return { response: await finish(deps, after, SessionStatus.STOPPED, messages.filter((m) => m.content.case !== "functionCall"), key, { text: stoppedText(after), textStatus: MessageStatus.STOPPED }) };
     }
+    // The next step (the client's results) can start from this state without a read.
+    deps.cache?.set(s.id, { session: after, calls: callRows });
     return { response };
   }
   return { session: after, calls: callRows };
 }
 
+
+type TraceIn = Parameters<typeof insertTraceStmt>[1];
+type StoredResponse = { key: string; response: StepResponse } | undefined;
+
+/**
+ * The hot path: the turn (and the client results it answers) as one row set in the grouped
+ * turn statement, committed together with other sessions' turns. Resolves after the commit.
+ */
+async function commitGrouped(
+  deps: LoopDeps,
+  s: SessionRow,
+  pending: PendingWrites | undefined,
+  callRows: CallRow[],
+  entries: HistoryEntry[],
+  trace: TraceIn,
+  patch: SessionPatch,
+  stored: StoredResponse,
+): Promise<SessionRow> {
+  const row = await commitTurn(deps.db, {
+    sessionId: s.id,
+    expectLen: s.historyLen,
+    owner: deps.instanceId,
+    done: pending?.done ?? [],
+    calls: callRows.map((c) => ({ ...c, message: c.message ? JSON.stringify(toJson(AgentMessageSchema, c.message)) : null })),
+    history: entries.map((e) => ({ step: e.step, entry: JSON.stringify(toJson(HistoryEntrySchema, e)) })),
+    trace: { ...trace, ...trace.usage },
+    session: {
+      step: patch.step ?? s.step,
+      context: JSON.stringify(patch.context ?? s.context),
+      goal: patch.goal ?? s.goal,
+      status: patch.status ?? s.status,
+      stopGuard: patch.leaseUntil === null,
+      leaseUntil: patch.leaseUntil ?? null,
+      leaseOwner: patch.leaseOwner,
+    },
+    response: stored ? { key: stored.key, json: JSON.stringify(toJson(StepResponseSchema, stored.response)) } : undefined,
+  });
+  if (!row) throw new ConnectError("the session changed concurrently (another step is running); retry", Code.Aborted);
+  // The statement returns only what the store decides (status under the stop guard, totals,
+  // timestamps); the rest is what this turn just wrote, so the context is not parsed back.
+  return {
+    ...s,
+    step: patch.step ?? s.step,
+    context: patch.context ?? s.context,
+    goal: patch.goal ?? s.goal,
+    historyLen: s.historyLen + entries.length,
+    status: Number(row.status) as SessionStatus,
+    stopRequested: Boolean(row.stop_requested),
+    reason: String(row.reason),
+    answer: String(row.answer),
+    usage: { input: Number(row.input_tokens), output: Number(row.output_tokens), cached: Number(row.cached_tokens), cost: Number(row.cost_usd) },
+    leaseUntil: row.lease_until == null ? null : new Date(row.lease_until as string | Date),
+    leaseOwner: String(row.lease_owner),
+    updatedAt: new Date(row.updated_at as string | Date),
+  };
+}
+
+/** The general path (approvals in the input): the same writes as a guarded statement batch. */
+async function commitBatch(
+  deps: LoopDeps,
+  s: SessionRow,
+  pending: PendingWrites,
+  callRows: CallRow[],
+  entries: HistoryEntry[],
+  trace: TraceIn,
+  patch: SessionPatch,
+  stored: StoredResponse,
+): Promise<SessionRow> {
+  const stmts: Stmt[] = [...pending.stmts];
+  const callsStmt = insertCallsStmt(s.id, callRows);
+  if (callsStmt) stmts.push(callsStmt);
+  const historyStmt = appendHistoryStmt(s.id, s.historyLen, entries);
+  if (historyStmt) stmts.push(historyStmt);
+  stmts.push(insertTraceStmt(s.id, trace));
+  const updateAt = stmts.length;
+  stmts.push(updateSessionStmt(s.id, patch, patch.leaseUntil === null));
+  if (stored) stmts.push(saveResponseStmt(s.id, stored.key, stored.response, true));
+  const out = await runGuarded(deps, stmts);
+  const row = out[updateAt]?.[0];
+  if (!row) throw new Error(`session ${s.id} vanished`);
+  return sessionFromRow(row);
+}

@@ -1,0 +1,55 @@
+import { Code, ConnectError } from "@connectrpc/connect";
+import type { ClientTool } from "@baton/gen/baton/v1/agent_pb";
+import { Risk } from "@baton/gen/baton/v1/options_pb";
+import { toolCatalog } from "@baton/gen/baton/v1/tools_baton";
+import type { DeclaredTool, JsonSchema, ToolRisk } from "@baton/sdk/contract";
+
+/** A tool the client declared for a session, as the loop keeps it (JSON in the session row). */
+export interface SessionClientTool extends DeclaredTool {
+  readonly risk: ToolRisk;
+}
+
+/** At most this many client tools per session: each costs prompt tokens on every turn. */
+export const maxClientTools = 64;
+const maxSchemaChars = 16_000;
+const namePattern = /^[a-z][a-z0-9_]{0,63}$/;
+const risks: Partial<Record<Risk, ToolRisk>> = {
+  [Risk.READ_ONLY]: "read_only",
+  [Risk.MUTATING]: "mutating",
+  [Risk.IRREVERSIBLE]: "irreversible",
+};
+
+function invalid(message: string): never {
+  throw new ConnectError(`client_tools: ${message}`, Code.InvalidArgument);
+}
+
+/**
+ * Checks the tools a client declares at CreateSession: snake_case names, unique, not a built-in
+ * tool's name, a description, a JSON object schema of bounded size, and a risk. Anything else
+ * is InvalidArgument with what to fix; nothing is stored.
+ */
+export function readClientTools(tools: readonly ClientTool[]): SessionClientTool[] {
+  if (tools.length > maxClientTools) invalid(`${tools.length} tools declared; at most ${maxClientTools}`);
+  const seen = new Set<string>();
+  return tools.map((t, i) => {
+    const at = `client_tools[${i}] ("${t.name.slice(0, 64)}")`;
+    if (!namePattern.test(t.name)) invalid(`${at}: the name must be snake_case, a letter first, at most 64 characters`);
+    if (t.name in toolCatalog.tools) invalid(`${at}: "${t.name}" is a built-in tool; choose another name`);
+    if (seen.has(t.name)) invalid(`${at}: declared twice`);
+    seen.add(t.name);
+    if (!t.description.trim()) invalid(`${at}: the description is empty; the model needs it to use the tool`);
+    if (t.parametersJson.length > maxSchemaChars) invalid(`${at}: parameters_json is over ${maxSchemaChars} characters`);
+    let parameters: JsonSchema;
+    try {
+      parameters = JSON.parse(t.parametersJson || '{"type":"object","properties":{}}') as JsonSchema;
+    } catch (e) {
+      invalid(`${at}: parameters_json is not JSON (${e instanceof Error ? e.message : String(e)})`);
+    }
+    if (typeof parameters !== "object" || parameters === null || parameters.type !== "object") {
+      invalid(`${at}: parameters_json must be a JSON Schema with "type": "object"`);
+    }
+    const risk = risks[t.risk];
+    if (!risk) invalid(`${at}: set risk (read_only, mutating or irreversible)`);
+    return { name: t.name, description: t.description.trim(), parameters, risk };
+  });
+}

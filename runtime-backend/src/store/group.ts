@@ -1,0 +1,74 @@
+/**
+ * Group commit: callers submit items one by one; whatever arrives while a run is in flight is
+ * handed to the next run together. The embedded engine executes one statement at a time on
+ * this thread and pays mostly per statement, not per row, so N sessions' turns written (or
+ * read) as one multi-row statement cost little more than one. Nobody waits for a timer: an
+ * idle grouper runs the first item on the next turn of the event loop, and under load the
+ * batch is simply everything that queued behind the previous run.
+ */
+export class Grouper<I, O> {
+  private queue: { item: I; resolve: (o: O) => void; reject: (e: unknown) => void }[] = [];
+  private inFlight = 0;
+  private scheduled = false;
+
+  /**
+   * @param run executes a group; returns one outcome per item, in order. It must keep items
+   *   independent (one item's failed guard must not fail the others).
+   * @param concurrency runs allowed at once: 1 for the single-connection embedded engine,
+   *   more for a Postgres pool.
+   * @param max largest group, to bound statement size.
+   */
+  constructor(
+    private readonly run: (items: I[]) => Promise<O[]>,
+    private readonly concurrency = 1,
+    private readonly max = 256,
+  ) {}
+
+  /** Queues an item; resolves with its outcome once its group has run (and committed). */
+  submit(item: I): Promise<O> {
+    return new Promise<O>((resolve, reject) => {
+      this.queue.push({ item, resolve, reject });
+      if (!this.scheduled && this.inFlight < this.concurrency) {
+        this.scheduled = true;
+        // setImmediate, not a microtask: requests parsed in the same I/O turn join the group.
+        setImmediate(() => {
+          this.scheduled = false;
+          this.pump();
+        });
+      }
+    });
+  }
+
+  private pump(): void {
+    while (this.inFlight < this.concurrency && this.queue.length > 0) {
+      const group = this.queue.splice(0, this.max);
+      this.inFlight++;
+      void this.execute(group).finally(() => {
+        this.inFlight--;
+        this.pump();
+      });
+    }
+  }
+
+  private async execute(group: typeof this.queue): Promise<void> {
+    try {
+      const out = await this.run(group.map((g) => g.item));
+      group.forEach((g, i) => g.resolve(out[i] as O));
+    } catch (e) {
+      if (group.length === 1) {
+        group[0]?.reject(e);
+        return;
+      }
+      // A statement-level error (not a lost version race, which run() reports per item) is
+      // attributed by re-running each item alone: the failed group left nothing behind.
+      for (const g of group) {
+        try {
+          const [o] = await this.run([g.item]);
+          g.resolve(o as O);
+        } catch (err) {
+          g.reject(err);
+        }
+      }
+    }
+  }
+}

@@ -1,0 +1,227 @@
+import { SessionStatus } from "@baton/gen/baton/v1/agent_pb";
+import type { Db, Row } from "./db.js";
+import { Grouper } from "./group.js";
+
+/**
+ * The hot path of the loop as two grouped statements: the read that starts a step and the
+ * write that commits a model turn. Each takes the rows of many sessions at once as one JSON
+ * parameter (`json_to_recordset`), so the SQL text is fixed, identical on PGlite and Postgres,
+ * and a group of N turns costs one statement instead of N × 7.
+ */
+
+/** What a step reads first: the session, a stored response to its input, its current calls. */
+export interface StepReadKey {
+  readonly id: string;
+  /** The input's idempotency key ("" for none). */
+  readonly key: string;
+}
+
+const readSql = `
+select x.key as read_key, s.*,
+       (select r.response from responses r where r.session_id = s.id and r.input_key = x.key) as stored_response,
+       (select coalesce(json_agg(c order by c.ord), '[]'::json) from calls c where c.session_id = s.id and c.step = s.step) as step_calls
+  from json_to_recordset($1::json) as x(id text, key text)
+  join sessions s on s.id = x.id`;
+
+/** A model turn's writes for one session. */
+export interface TurnWrite {
+  readonly sessionId: string;
+  /** Version guard: the history length the turn was computed from. */
+  readonly expectLen: number;
+  /** This agent instance: its own lease does not block it; anyone else's live lease does. */
+  readonly owner: string;
+  /** Client results applied with this turn (calls moved to done). */
+  readonly done: readonly { readonly id: string; readonly output: string }[];
+  /** The turn's new calls. */
+  readonly calls: readonly {
+    readonly toolcallId: string;
+    readonly step: number;
+    readonly ord: number;
+    readonly name: string;
+    readonly arguments: string;
+    readonly side: string;
+    readonly state: string;
+    readonly message: string | null;
+    readonly output: string | null;
+  }[];
+  /** History entries (protobuf JSON text) appended from `expectLen`. */
+  readonly history: readonly { readonly step: number; readonly entry: string }[];
+  readonly trace: {
+    readonly step: number;
+    readonly model: string;
+    readonly latencyMs: number;
+    readonly input: number;
+    readonly output: number;
+    readonly cached: number;
+    readonly cost: number;
+    readonly toolCalls: readonly string[];
+    readonly errors: readonly string[];
+  };
+  /** The session's new state. */
+  readonly session: {
+    readonly step: number;
+    readonly context: string;
+    readonly goal: string;
+    readonly status: SessionStatus;
+    /** The status applies only while the stop flag is clear (else STOPPED), in this statement. */
+    readonly stopGuard: boolean;
+    readonly leaseUntil: Date | null;
+    readonly leaseOwner: string | undefined;
+  };
+  /** The response stored under the input's key, unless the stop flag is set by then. */
+  readonly response?: { readonly key: string; readonly json: string } | undefined;
+}
+
+// Every table of the turn is written in one data-modifying CTE. Each sub-statement keeps only
+// the rows of sessions whose guarded update succeeded, so one session's lost race (another
+// replica or request got there first) skips that session's writes and nobody else's.
+const writeSql = `
+with v as (
+  select * from json_to_recordset($1::json) as x(
+    id text, expect_len int, owner text, step int, context text, goal text, history_len int, status int,
+    stop_guard boolean, lease_until timestamptz, lease_owner text,
+    input_tokens bigint, output_tokens bigint, cached_tokens bigint, cost_usd double precision,
+    input_key text, response text)
+), s as (
+  update sessions t
+     set updated_at = now(), step = v.step, context = v.context, goal = v.goal, history_len = v.history_len,
+         status = case when v.stop_guard and t.stop_requested then ${SessionStatus.STOPPED} else v.status end,
+         lease_until = v.lease_until, lease_owner = coalesce(v.lease_owner, t.lease_owner),
+         input_tokens = t.input_tokens + v.input_tokens, output_tokens = t.output_tokens + v.output_tokens,
+         cached_tokens = t.cached_tokens + v.cached_tokens, cost_usd = t.cost_usd + v.cost_usd
+    from v
+   where t.id = v.id and t.history_len = v.expect_len
+     and (t.lease_until is null or t.lease_until < now() or t.lease_owner = v.owner)
+  returning t.id, t.status, t.stop_requested, t.reason, t.answer, t.input_tokens, t.output_tokens, t.cached_tokens,
+            t.cost_usd, t.lease_until, t.lease_owner, t.updated_at
+), done as (
+  update calls c set state = 'done', output = x.output
+    from json_to_recordset($2::json) as x(session_id text, id text, output text)
+   where c.session_id = x.session_id and c.toolcall_id = x.id and x.session_id in (select id from s)
+), new_calls as (
+  insert into calls (session_id, toolcall_id, step, ord, name, arguments, side, state, message, output)
+  select x.session_id, x.toolcall_id, x.step, x.ord, x.name, x.arguments, x.side, x.state, x.message, x.output
+    from json_to_recordset($3::json) as x(session_id text, toolcall_id text, step int, ord int, name text,
+         arguments text, side text, state text, message text, output text)
+   where x.session_id in (select id from s)
+), hist as (
+  insert into history (session_id, seq, step, entry)
+  select x.session_id, x.seq, x.step, x.entry
+    from json_to_recordset($4::json) as x(session_id text, seq int, step int, entry text)
+   where x.session_id in (select id from s)
+), trace as (
+  insert into traces (session_id, step, model, latency_ms, input_tokens, output_tokens, cached_tokens, cost_usd, tool_calls, errors)
+  select x.session_id, x.step, x.model, x.latency_ms, x.input_tokens, x.output_tokens, x.cached_tokens, x.cost_usd, x.tool_calls, x.errors
+    from json_to_recordset($5::json) as x(session_id text, step int, model text, latency_ms int, input_tokens bigint,
+         output_tokens bigint, cached_tokens bigint, cost_usd double precision, tool_calls jsonb, errors jsonb)
+   where x.session_id in (select id from s)
+  on conflict (session_id, step) do update set
+     latency_ms = traces.latency_ms + excluded.latency_ms,
+     input_tokens = traces.input_tokens + excluded.input_tokens,
+     output_tokens = traces.output_tokens + excluded.output_tokens,
+     cached_tokens = traces.cached_tokens + excluded.cached_tokens,
+     cost_usd = traces.cost_usd + excluded.cost_usd,
+     tool_calls = excluded.tool_calls,
+     errors = traces.errors || excluded.errors
+), resp as (
+  insert into responses (session_id, input_key, response)
+  select s.id, v.input_key, v.response from s join v on v.id = s.id
+   where v.input_key is not null and not s.stop_requested
+  on conflict (session_id, input_key) do nothing
+)
+select * from s`;
+
+async function readGroup(db: Db, items: StepReadKey[]): Promise<(Row | undefined)[]> {
+  const rows = await db.query(readSql, [JSON.stringify(items)]);
+  const byKey = new Map(rows.map((r) => [`${String(r.id)}\u0000${String(r.read_key)}`, r]));
+  return items.map((i) => byKey.get(`${i.id}\u0000${i.key}`));
+}
+
+async function writeGroup(db: Db, items: TurnWrite[]): Promise<(Row | undefined)[]> {
+  const sessions = items.map((t) => ({
+    id: t.sessionId,
+    expect_len: t.expectLen,
+    owner: t.owner,
+    step: t.session.step,
+    context: t.session.context,
+    goal: t.session.goal,
+    history_len: t.expectLen + t.history.length,
+    status: t.session.status,
+    stop_guard: t.session.stopGuard,
+    lease_until: t.session.leaseUntil?.toISOString() ?? null,
+    lease_owner: t.session.leaseOwner ?? null,
+    input_tokens: t.trace.input,
+    output_tokens: t.trace.output,
+    cached_tokens: t.trace.cached,
+    cost_usd: t.trace.cost,
+    input_key: t.response?.key ?? null,
+    response: t.response?.json ?? null,
+  }));
+  const done = items.flatMap((t) => t.done.map((d) => ({ session_id: t.sessionId, id: d.id, output: d.output })));
+  const calls = items.flatMap((t) =>
+    t.calls.map((c) => ({
+      session_id: t.sessionId,
+      toolcall_id: c.toolcallId,
+      step: c.step,
+      ord: c.ord,
+      name: c.name,
+      arguments: c.arguments,
+      side: c.side,
+      state: c.state,
+      message: c.message,
+      output: c.output,
+    })),
+  );
+  const history = items.flatMap((t) => t.history.map((h, i) => ({ session_id: t.sessionId, seq: t.expectLen + i, step: h.step, entry: h.entry })));
+  const traces = items.map((t) => ({
+    session_id: t.sessionId,
+    step: t.trace.step,
+    model: t.trace.model,
+    latency_ms: Math.round(t.trace.latencyMs),
+    input_tokens: t.trace.input,
+    output_tokens: t.trace.output,
+    cached_tokens: t.trace.cached,
+    cost_usd: t.trace.cost,
+    tool_calls: t.trace.toolCalls,
+    errors: t.trace.errors,
+  }));
+  const rows = await db.query(writeSql, [sessions, done, calls, history, traces].map((x) => JSON.stringify(x)));
+  const byId = new Map(rows.map((r) => [String(r.id), r]));
+  return items.map((t) => byId.get(t.sessionId));
+}
+
+interface TurnGroups {
+  readonly read: Grouper<StepReadKey, Row | undefined>;
+  readonly write: Grouper<TurnWrite, Row | undefined>;
+}
+
+const groups = new WeakMap<Db, TurnGroups>();
+
+function groupsOf(db: Db): TurnGroups {
+  let g = groups.get(db);
+  if (!g) {
+    // The embedded engine runs one statement at a time anyway; a pool takes a few at once.
+    const concurrency = db.kind === "embedded" ? 1 : 4;
+    g = {
+      read: new Grouper((items) => readGroup(db, items), concurrency),
+      write: new Grouper((items) => writeGroup(db, items), concurrency),
+    };
+    groups.set(db, g);
+  }
+  return g;
+}
+
+/** The row a step starts from (session + `stored_response` + `step_calls`), grouped with other sessions' reads. */
+export function readStepState(db: Db, id: string, key: string): Promise<Row | undefined> {
+  return groupsOf(db).read.submit({ id, key });
+}
+
+/**
+ * Commits a model turn, grouped with other sessions' turns in one statement; resolves after
+ * the group committed, with the session's stored-side columns (id, status, stop_requested,
+ * reason, answer, usage totals, lease, updated_at), or undefined when the version guard
+ * failed (the session moved on: another request or replica committed first).
+ */
+export function commitTurn(db: Db, t: TurnWrite): Promise<Row | undefined> {
+  return groupsOf(db).write.submit(t);
+}
