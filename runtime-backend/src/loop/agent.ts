@@ -1,3 +1,4 @@
+import { readClientTools } from "./client-tools.js";
 import { create } from "@bufbuild/protobuf";
 import { Code, ConnectError } from "@connectrpc/connect";
 import {
@@ -118,6 +119,8 @@ export class Agent {
     } else if (req.task) {
       playbook = bestPlaybook(await listPlaybooks(this.deps.db, userId), req.task);
     }
+    // Checked before anything is stored: a bad declaration is InvalidArgument, nothing created.
+    const clientTools = readClientTools(req.clientTools);
     const row = await insertSession(this.deps.db, {
       id: newId("ses"),
       userId,
@@ -128,6 +131,7 @@ export class Agent {
       playbook: playbook ? `${playbook.name}@${playbook.version}` : "",
       playbookInstructions: playbook?.instructions ?? "",
       context: emptyContext(req.task),
+      clientTools,
     });
     this.deps.logger.info({ sessionId: row.id, userId, model, playbook: row.playbook }, "session created");
     return sessionMessage(row);

@@ -32,6 +32,9 @@ import { readStepState } from "../store/turns.js";
 import { type LoopDeps, lease } from "./deps.js";
 import { resultEntry, userEntry } from "./messages.js";
 
+/** A client-declared tool's result reaches the model as the client encoded it, within this cap. */
+const maxExtensionResultChars = 100_000;
+
 /**
  * Writes of an input that the loop commits together with the model turn it triggers. Tool
  * results are acknowledged only by the response, so persisting them atomically with the next
@@ -165,9 +168,12 @@ function userMessage(deps: LoopDeps, s: SessionRow, calls: CallRow[], text: stri
 }
 
 function sameTool(r: ToolcallResult, message: AgentMessage | undefined): boolean {
-  if (r.outcome.case !== "result") return true;
   const fc = message?.content.case === "functionCall" ? message.content.value : undefined;
-  return !fc?.call || r.outcome.value.tool.case === fc.call.tool.case;
+  if (!fc) return true;
+  // A client-declared tool answers with an ExtensionResult, a built-in one with its typed result.
+  if (r.outcome.case === "extensionResult") return fc.extension !== undefined;
+  if (r.outcome.case !== "result") return true;
+  return fc.call !== undefined && r.outcome.value.tool.case === fc.call.tool.case;
 }
 
 async function toolResults(deps: LoopDeps, s: SessionRow, stepCalls: CallRow[], results: readonly ToolcallResult[], key: string | undefined): Promise<Applied> {
@@ -213,7 +219,9 @@ async function toolResults(deps: LoopDeps, s: SessionRow, stepCalls: CallRow[], 
     const output =
       r.outcome.case === "result"
         ? encodeToolResult(toolCatalog, r.outcome.value)
-        : encodeToolError(
+        : r.outcome.case === "extensionResult"
+          ? r.outcome.value.resultJson.slice(0, maxExtensionResultChars)
+          : encodeToolError(
             r.outcome.case === "error" ? r.outcome.value : toolError(ToolErrorCode.INTERNAL, "The client sent no result.", { tool: call.name }),
           );
     done.push({ id: call.toolcallId, output });

@@ -1,10 +1,12 @@
-import type { Message } from "@bufbuild/protobuf";
-import { callRisk, type ToolRisk, type ToolSpec } from "@baton/sdk/contract";
+import type { ToolRisk } from "@baton/sdk/contract";
 
 /** Decides which tool calls wait for an explicit user approval before they run. */
 export interface ApprovalPolicy {
-  /** True when this call (`tool` with `params`) must be approved first. */
-  needsApproval(tool: ToolSpec, params: Message): boolean;
+  /**
+   * True when a call to `tool` (snake_case) must be approved first. `risk` is the call's risk:
+   * the tool's, raised to irreversible when the model set its irreversible flag (`callRisk`).
+   */
+  needsApproval(tool: string, risk: ToolRisk): boolean;
 }
 
 /** Configuration of {@link riskPolicy}. */
@@ -27,6 +29,6 @@ export function riskPolicy(o: RiskPolicyOptions = {}): ApprovalPolicy {
   const always = new Set(o.always ?? []);
   const never = new Set(o.never ?? []);
   return {
-    needsApproval: (tool, params) => !never.has(tool.name) && (always.has(tool.name) || risks.has(callRisk(tool, params))),
+    needsApproval: (tool, risk) => !never.has(tool) && (always.has(tool) || risks.has(risk)),
   };
 }

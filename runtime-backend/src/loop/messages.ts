@@ -44,6 +44,24 @@ export function callMessage(step: number, n: number, toolcallId: string, call: T
   });
 }
 
+/** A call to a client-declared tool: the model's arguments travel as JSON for the client to read. */
+export function extensionCallMessage(
+  step: number,
+  n: number,
+  toolcallId: string,
+  name: string,
+  argumentsJson: string,
+  status: MessageStatus,
+): AgentMessage {
+  return create(AgentMessageSchema, {
+    id: `msg_${step}_${n}`,
+    content: { case: "functionCall", value: { toolcallId, extension: { name, argumentsJson } } },
+    status,
+    step,
+    createdAt: timestampNow(),
+  });
+}
+
 /** History entry of an agent message. */
 export function agentEntry(m: AgentMessage): HistoryEntry {
   return create(HistoryEntrySchema, { step: m.step, entry: { case: "agentMessage", value: m } });

@@ -13,7 +13,7 @@ import {
   ToolcallResultSchema,
 } from "@baton/gen/baton/v1/agent_pb";
 import { toolCatalog } from "@baton/gen/baton/v1/tools_baton";
-import { encodeToolError, parseToolCall, type ToolSpec } from "@baton/sdk/contract";
+import { callRisk, encodeToolError, parseToolCall, type ToolSpec } from "@baton/sdk/contract";
 import { applyTurn } from "../context/fold.js";
 import { buildPrompt } from "../context/prompt.js";
 import { parseTags } from "../context/tags.js";
@@ -26,7 +26,7 @@ import { insertTrace, insertTraceStmt } from "../store/traces.js";
 import { type PendingWrites, runGuarded } from "./apply-input.js";
 import { type LoopDeps, lease, type StepEvent } from "./deps.js";
 import { finish, stoppedText } from "./finish.js";
-import { agentEntry, callMessage, reasoningMessage, resultEntry, textMessage } from "./messages.js";
+import { agentEntry, callMessage, extensionCallMessage, reasoningMessage, resultEntry, textMessage } from "./messages.js";
 import { costOf } from "./pricing.js";
 
 /** Every tool of the catalog, offered to the model on each turn. */
@@ -80,7 +80,7 @@ export async function modelTurn(
       model,
       system: prompt.system,
       items: prompt.items,
-      tools: allTools,
+      tools: s.clientTools.length > 0 ? [...allTools, ...s.clientTools] : allTools,
       signal: hooks.abort.signal,
       callIndex: s.step,
       foldRequested: prompt.foldRequested,
@@ -110,6 +110,16 @@ export async function modelTurn(
   const invalidResults: ToolcallResult[] = [];
   for (const [i, mc] of turn.calls.entries()) {
     const toolcallId = `call_${step}_${i}`;
+    const declared = s.clientTools.find((t) => t.name === mc.name);
+    if (declared) {
+      // The client reads the arguments with its own catalog and answers any mistake as a ToolError.
+      const awaiting = deps.approval.needsApproval(declared.name, declared.risk);
+      const status = awaiting ? MessageStatus.AWAITING_APPROVAL : MessageStatus.COMPLETED;
+      const m = extensionCallMessage(step, ++n, toolcallId, declared.name, mc.arguments, status);
+      fresh.push(m);
+      callRows.push({ toolcallId, step, ord: i, name: declared.name, arguments: mc.arguments, side: "client", state: awaiting ? "awaiting_approval" : "pending", message: m, output: null });
+      continue;
+    }
     const parsed = parseToolCall(toolCatalog, mc.name, mc.arguments);
     if (!parsed.ok) {
       const output = encodeToolError(parsed.error);
@@ -119,7 +129,7 @@ export async function modelTurn(
       continue;
     }
     const selected = parsed.call.tool;
-    const awaiting = selected.value !== undefined && deps.approval.needsApproval(parsed.tool, selected.value);
+    const awaiting = selected.value !== undefined && deps.approval.needsApproval(parsed.tool.name, callRisk(parsed.tool, selected.value));
     const m = callMessage(step, ++n, toolcallId, parsed.call, awaiting ? MessageStatus.AWAITING_APPROVAL : MessageStatus.COMPLETED);
     fresh.push(m);
     callRows.push({

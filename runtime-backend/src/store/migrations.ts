@@ -129,6 +129,12 @@ create table playbooks (
 );
 `,
   },
+  {
+    version: 2,
+    name: "client tools per session",
+    // The tools a client declared at CreateSession (JSON), declared to the model on every turn.
+    sql: "alter table sessions add column client_tools text not null default '[]'",
+  },
 ];
 
 /**

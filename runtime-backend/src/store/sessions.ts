@@ -1,3 +1,4 @@
+import type { SessionClientTool } from "../loop/client-tools.js";
 import { create } from "@bufbuild/protobuf";
 import { timestampFromDate } from "@bufbuild/protobuf/wkt";
 import { type Session, SessionSchema, SessionStatus, UsageSchema } from "@baton/gen/baton/v1/agent_pb";
@@ -24,6 +25,8 @@ export interface SessionRow {
   readonly maxSteps: number;
   readonly playbook: string;
   readonly playbookInstructions: string;
+  /** Tools the client declared for this session. */
+  readonly clientTools: readonly SessionClientTool[];
   readonly usage: UsageTotals;
   readonly answer: string;
   readonly reason: string;
@@ -53,6 +56,7 @@ function fromRow(r: Row): SessionRow {
     maxSteps: Number(r.max_steps),
     playbook: String(r.playbook),
     playbookInstructions: String(r.playbook_instructions),
+    clientTools: JSON.parse(String(r.client_tools ?? "[]")) as SessionClientTool[],
     usage: {
       input: Number(r.input_tokens),
       output: Number(r.output_tokens),
@@ -81,6 +85,7 @@ export interface NewSession {
   readonly maxSteps: number;
   readonly playbook: string;
   readonly playbookInstructions: string;
+  readonly clientTools?: readonly SessionClientTool[];
   readonly context: ContextState;
 }
 
@@ -90,11 +95,11 @@ export interface NewSession {
  */
 export async function insertSession(q: Queryable, s: NewSession): Promise<SessionRow> {
   const rows = await q.query(
-    `insert into sessions (id, user_id, idempotency_key, status, task, goal, model, max_steps, playbook, playbook_instructions, context)
-     values ($1, $2, $3, $4, $5, '', $6, $7, $8, $9, $10)
+    `insert into sessions (id, user_id, idempotency_key, status, task, goal, model, max_steps, playbook, playbook_instructions, context, client_tools)
+     values ($1, $2, $3, $4, $5, '', $6, $7, $8, $9, $10, $11)
      on conflict (user_id, idempotency_key) where idempotency_key is not null do nothing
      returning *`,
-    [s.id, s.userId, s.idempotencyKey || null, SessionStatus.IDLE, s.task, s.model, s.maxSteps, s.playbook, s.playbookInstructions, JSON.stringify(s.context)],
+    [s.id, s.userId, s.idempotencyKey || null, SessionStatus.IDLE, s.task, s.model, s.maxSteps, s.playbook, s.playbookInstructions, JSON.stringify(s.context), JSON.stringify(s.clientTools ?? [])],
   );
   if (rows[0]) return fromRow(rows[0]);
   const existing = await q.query("select * from sessions where user_id = $1 and idempotency_key = $2", [s.userId, s.idempotencyKey]);
