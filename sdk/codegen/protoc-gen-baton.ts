@@ -26,13 +26,12 @@ import {
 import { createEcmaScriptPlugin, type GeneratedFile, getComments, runNodeJs, type Schema } from "@bufbuild/protoplugin";
 import { realpathSync } from "node:fs";
 import { fileURLToPath } from "node:url";
-import { geminiFunctionDeclaration, toGeminiSchema } from "../src/contract/declarations.js";
+import { geminiFunctionDeclaration } from "../src/contract/declarations.js";
 import type { JsonSchema } from "../src/contract/json-schema.js";
 import { modelEnumName, modelEnumValues } from "../src/contract/names.js";
 import { type ValueKind, valueKind } from "../src/contract/value-kind.js";
 
 export type { JsonSchema };
-export { toGeminiSchema };
 
 /** One tool as the plugin understands it. */
 export interface ToolModel {

@@ -7,6 +7,7 @@ import { access } from "node:fs/promises";
 import { createBatonClient, type BatonClient, type RunContext } from "@baton/sdk/client";
 import { type Engine, engineHandlers } from "@baton/sdk/engine";
 import { launchChromium, type LaunchedChromium, openPage, WebSocketTransport } from "@baton/sdk/node";
+import { engineProbe } from "@baton/sdk/script";
 import type { ClientToolHandlers } from "@baton/gen/baton/v1/tools_baton";
 import type { ScriptSource } from "../providers/script.js";
 import { bearerAuth } from "../server/auth.js";
@@ -72,8 +73,7 @@ export async function startScriptBackend(script: ScriptSource): Promise<ScriptBa
 
 /** Evaluates an expression in the engine's current page. */
 export async function evaluate<T>(engine: Engine, expression: string): Promise<T> {
-  const r = await engine.page.send<{ result: { value?: T } }>("Runtime.evaluate", { expression, returnByValue: true, awaitPromise: true });
-  return r.result.value as T;
+  return (await engineProbe(engine).evaluate(expression)) as T;
 }
 
 /** Polls `check` until it holds (capped), for effects that land a moment after a click. */

@@ -58,16 +58,17 @@ export function backoffMs(attempt: number, o: RetryOptions, retryAfterMs?: numbe
   return ceiling / 2 + Math.random() * (ceiling / 2);
 }
 
-function sleep(ms: number, signal: AbortSignal): Promise<void> {
+/** Waits `ms`, or rejects with an "aborted" ProviderError saying `why` when `signal` aborts. */
+export function sleep(ms: number, signal: AbortSignal, why = "stopped while waiting to retry"): Promise<void> {
   return new Promise((resolve, reject) => {
-    if (signal.aborted) return reject(new ProviderError("aborted", "stopped while waiting to retry"));
+    if (signal.aborted) return reject(new ProviderError("aborted", why));
     const t = setTimeout(() => {
       signal.removeEventListener("abort", onAbort);
       resolve();
     }, ms);
     const onAbort = () => {
       clearTimeout(t);
-      reject(new ProviderError("aborted", "stopped while waiting to retry"));
+      reject(new ProviderError("aborted", why));
     };
     signal.addEventListener("abort", onAbort, { once: true });
   });

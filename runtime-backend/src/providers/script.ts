@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import { latestSnapshotText, parseScriptFile, resolveTargets, type ScriptFile, type ScriptTurn } from "@baton/sdk/script";
 import { ProviderError, type ModelRequest, type ModelTurn, type Provider } from "./types.js";
-import { kindForStatus } from "./retry.js";
+import { kindForStatus, sleep } from "./retry.js";
 
 /** One scripted model turn (the script file format lives in `@baton/sdk/script`). */
 export type { ScriptTurn } from "@baton/sdk/script";
@@ -13,18 +13,7 @@ export type Script = Pick<ScriptFile, "turns" | "loopFrom">;
 export type ScriptSource = Script | ((req: ModelRequest) => ScriptTurn);
 
 function wait(ms: number, signal: AbortSignal): Promise<void> {
-  if (ms <= 0) return Promise.resolve();
-  return new Promise((resolve, reject) => {
-    const t = setTimeout(() => {
-      signal.removeEventListener("abort", onAbort);
-      resolve();
-    }, ms);
-    const onAbort = () => {
-      clearTimeout(t);
-      reject(new ProviderError("aborted", "stopped during the model call"));
-    };
-    signal.addEventListener("abort", onAbort, { once: true });
-  });
+  return ms <= 0 ? Promise.resolve() : sleep(ms, signal, "stopped during the model call");
 }
 
 function pick(script: Script, i: number): ScriptTurn {
