@@ -8,15 +8,19 @@
  * A step is measured from one click's start to the next: click (hit test, input events,
  * settle, evidence) + snapshot + posting the results over HTTP + the backend's step (apply,
  * zero-latency model turn, persist, respond). Target: p50 ≤ 100 ms per step, snapshot included.
+ * The take_snapshot right after a click is served from the click's evidence snapshot when the
+ * page has not changed since (the engine's snapshot reuse). The read-only scenario turns reuse
+ * off: with a real model's think time between steps every read is older than the reuse max age,
+ * so each one is a real snapshot, and a zero-latency loop would otherwise measure reuses.
  * Options (env): BENCH_STEPS (60), BENCH_WARMUP (5), BENCH_QUIET_MS (the engine's settle quiet
- * window after actions; its default, 60 ms, when unset).
+ * window after actions; its default when unset), BENCH_REUSE=0 (no snapshot reuse anywhere).
  */
 import { mkdtempSync, rmSync } from "node:fs";
 import { cpus, loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { createConnectTransport } from "@connectrpc/connect-node";
 import { bearerToken, createBatonClient, type RunEvent, runTask } from "@baton/sdk/client";
-import { engineHandlers } from "@baton/sdk/engine";
+import { defaultQuietWindowMs, type Engine, engineHandlers } from "@baton/sdk/engine";
 import { launchChromium, openPage, WebSocketTransport } from "@baton/sdk/node";
 import { startSite } from "../src/e2e/fixtures/site.js";
 import { ScriptProvider } from "../src/providers/script.js";
@@ -29,6 +33,7 @@ const steps = Number(process.env.BENCH_STEPS ?? 60);
 const warmup = Number(process.env.BENCH_WARMUP ?? 5);
 const target = { p50Ms: 100 };
 const quietMs = process.env.BENCH_QUIET_MS ? Number(process.env.BENCH_QUIET_MS) : undefined;
+const reuseAllowed = process.env.BENCH_REUSE !== "0";
 
 const pct = (xs: number[], p: number): number => {
   const s = [...xs].sort((a, b) => a - b);
@@ -41,6 +46,8 @@ interface Scenario {
   /** The looped turn's calls; a step is measured from one `anchor` tool start to the next. */
   readonly calls: { name: string; args?: Record<string, unknown> }[];
   readonly anchor: string;
+  /** Whether the engine may reuse an unchanged snapshot in this scenario. */
+  readonly reuse: boolean;
 }
 
 const scenarios: Scenario[] = [
@@ -48,8 +55,9 @@ const scenarios: Scenario[] = [
     name: "act + read (click a wishlist toggle, then take_snapshot)",
     calls: [{ name: "click", args: { ref: { role: "button", name: "Save Trail Runner to wishlist" } } }, { name: "take_snapshot" }],
     anchor: "click",
+    reuse: reuseAllowed,
   },
-  { name: "read only (take_snapshot)", calls: [{ name: "take_snapshot" }], anchor: "take_snapshot" },
+  { name: "read only (take_snapshot, every one fresh: reuse off)", calls: [{ name: "take_snapshot" }], anchor: "take_snapshot", reuse: false },
 ];
 
 async function main(): Promise<void> {
@@ -57,7 +65,9 @@ async function main(): Promise<void> {
   const site = await startSite();
   const browser = await launchChromium();
   const transport = await WebSocketTransport.connect(browser.wsEndpoint);
-  const engine = await openPage(transport, { viewport: { width: 1280, height: 800 }, ...(quietMs !== undefined ? { settle: { quietWindowMs: quietMs } } : {}) });
+  const open = (reuseSnapshots: boolean): Promise<Engine> =>
+    openPage(transport, { viewport: { width: 1280, height: 800 }, reuseSnapshots, ...(quietMs !== undefined ? { settle: { quietWindowMs: quietMs } } : {}) });
+  let engine: Engine | undefined;
   const models = new Map(scenarios.map((sc, i) => [`s${i}`, new ScriptProvider({ turns: [{ calls: [{ name: "take_snapshot" }] }, { calls: sc.calls }], loopFrom: 1 })]));
   const backend = await startBackend({
     port: 0,
@@ -73,8 +83,11 @@ async function main(): Promise<void> {
     const client = createBatonClient({
       transport: createConnectTransport({ baseUrl: backend.server.url, httpVersion: "1.1", useBinaryFormat: true, interceptors: [bearerToken(token)] }),
     });
-    const snapshotText = async () => (await engine.snapshot({})).text ?? "";
+    let text = "";
     for (const [i, sc] of scenarios.entries()) {
+      engine?.dispose();
+      engine = await open(sc.reuse);
+      const scenarioEngine = engine;
       // Per step: when its anchor tool started, and how long each tool took.
       const starts: number[] = [];
       const toolMs = new Map<string, number[]>();
@@ -90,7 +103,7 @@ async function main(): Promise<void> {
         model: `s${i}:zero-latency`,
         startUrl: `${site.a}/catalog`,
         maxSteps: warmup + steps + 2,
-        handlers: { ...engineHandlers(engine), askUser: async () => ({ answer: "" }) },
+        handlers: { ...engineHandlers(scenarioEngine), askUser: async () => ({ answer: "" }) },
         onEvent,
       });
       const from = Math.min(warmup, starts.length - 2);
@@ -111,19 +124,19 @@ async function main(): Promise<void> {
         `  target p50 ≤ ${target.p50Ms} ms per step: ${pct(step, 50) <= target.p50Ms ? "MET" : "NOT MET"}`,
         "",
       );
+      text = (await scenarioEngine.snapshot({ fresh: true })).text ?? "";
     }
-    const text = await snapshotText();
     console.log(
       [
         "baton client overhead (model time excluded: zero-latency script model)",
         `page: ${site.a}/catalog at 1280×800, ${(text.match(/\[e\d+\]/g) ?? []).length} refs in view, snapshot ${text.length} chars`,
-        `machine: ${cpus().length} cores, load average ${loadavg().map((l) => l.toFixed(1)).join(" ")}; settle quiet window ${quietMs ?? "60 (default)"} ms`,
+        `machine: ${cpus().length} cores, load average ${loadavg().map((l) => l.toFixed(1)).join(" ")}; settle quiet window ${quietMs ?? `${defaultQuietWindowMs} (default)`} ms; snapshot reuse after actions ${reuseAllowed ? "on" : "off"}`,
         "",
         ...lines,
       ].join("\n"),
     );
   } finally {
-    engine.dispose();
+    engine?.dispose();
     await transport.close().catch(() => undefined);
     await browser.close();
     await backend.close();

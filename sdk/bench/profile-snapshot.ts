@@ -56,7 +56,7 @@ const browser = await launchChromium({ args: ["--site-per-process"] });
 const ws = await WebSocketTransport.connect(browser.wsEndpoint);
 const rec = new Recording(ws);
 try {
-  const engine = await openPage(rec, { viewport: { width: 1280, height: 800 } });
+  const engine = await openPage(rec, { viewport: { width: 1280, height: 800 }, reuseSnapshots: false });
   for (const f of wanted) {
     await engine.page.send("Page.navigate", { url: server.originA + f.path });
     await engine.evidence(engine.mark());

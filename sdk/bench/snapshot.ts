@@ -71,7 +71,7 @@ const browser = await launchChromium({ args: ["--site-per-process"] });
 const transport = await WebSocketTransport.connect(browser.wsEndpoint);
 const pw = await chromium.connectOverCDP(browser.wsEndpoint);
 try {
-  const engine = await openPage(transport, { viewport });
+  const engine = await openPage(transport, { viewport, reuseSnapshots: false });
   const ctx = pw.contexts()[0] ?? (await pw.newContext());
   const pwPage = await ctx.newPage();
   await pwPage.setViewportSize(viewport);

@@ -1,41 +1,16 @@
 /**
  * Approvals and stops in a real browser: a "purchase" gated by approval (denied, then
  * approved) and a run stopped in the middle. The fixture server counts orders and clicks, so
- * the tests see what really happened on the site.
+ * the tests see what really happened on the rig.site.
  */
 import { SessionStatus } from "@baton/gen/baton/v1/agent_pb";
 import { type ApprovalRequest, runTask } from "@baton/sdk/client";
-import type { Engine } from "@baton/sdk/engine";
 import { engineProbe } from "@baton/sdk/script";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { type Site, startSite } from "./fixtures/site.js";
-import { type Browser, browserHandlers, type ScriptBackend, startBrowser, startScriptBackend } from "./rig.js";
+import { describe, expect, it } from "vitest";
+import { browserHandlers, useBrowserRig } from "./rig.js";
 
-let site: Site;
-let browser: Browser;
-const open: { engine: Engine; backend: ScriptBackend }[] = [];
-beforeAll(async () => {
-  site = await startSite();
-  browser = await startBrowser();
-});
-afterAll(async () => {
-  await browser?.close();
-  await site?.close();
-});
-afterEach(async () => {
-  for (const o of open.splice(0)) {
-    await browser.transport.send("Target.closeTarget", { targetId: o.engine.page.targetId }).catch(() => undefined);
-    o.engine.dispose();
-    await o.backend.close();
-  }
-});
-
-async function setup(script: Parameters<typeof startScriptBackend>[0]) {
-  const backend = await startScriptBackend(script);
-  const engine = await browser.page();
-  open.push({ engine, backend });
-  return { backend, engine };
-}
+const rig = useBrowserRig();
+const setup = rig.setup;
 
 const placeOrder = { name: "click", args: { ref: { role: "button", name: "Place order" }, irreversible: true } };
 
@@ -56,10 +31,10 @@ describe("approval-gated purchase", () => {
     const asked: { request: ApprovalRequest; ordersBefore: number; pageBefore: string }[] = [];
     const outcome = await runTask(backend.client, {
       task: "Buy the blue mug in my basket",
-      startUrl: `${site.a}/shop`,
+      startUrl: `${rig.site.a}/shop`,
       handlers: browserHandlers(engine),
       onApproval: async (request) => {
-        asked.push({ request, ordersBefore: site.state.orders, pageBefore: await engineProbe(engine).text() });
+        asked.push({ request, ordersBefore: rig.site.state.orders, pageBefore: await engineProbe(engine).text() });
         return asked.length === 1 ? { approved: false, reason: "Not now." } : { approved: true };
       },
     });
@@ -74,7 +49,7 @@ describe("approval-gated purchase", () => {
     // The model was told the user refused.
     expect(JSON.stringify(backend.model.requests[2]?.items)).toMatch(/Not now/);
     // After the approval: exactly one order, shown on the page.
-    expect(site.state.orders).toBe(1);
+    expect(rig.site.state.orders).toBe(1);
     expect(await engineProbe(engine).text()).toContain("Order placed: #1");
   });
 });
@@ -89,13 +64,13 @@ describe("stop", () => {
         { calls: [{ name: "done", args: { answer: "Clicked five times." } }] },
       ],
     });
-    const before = site.state.count;
+    const before = rig.site.state.count;
     const stop = new AbortController();
     let clicks = 0;
     const handlers = browserHandlers(engine);
     const outcome = await runTask(backend.client, {
       task: "Click 'Add one' five times",
-      startUrl: `${site.a}/counter`,
+      startUrl: `${rig.site.a}/counter`,
       handlers: {
         ...handlers,
         click: async (p, ctx) => {
@@ -113,10 +88,10 @@ describe("stop", () => {
     expect(got.session?.status).toBe(SessionStatus.STOPPED);
     // The click under way finished; nothing after it ran (not even its turn's snapshot), and
     // the model was not asked again.
-    expect(site.state.count - before).toBe(2);
-    expect(await engineProbe(engine).text()).toContain(`Count: ${site.state.count}`);
+    expect(rig.site.state.count - before).toBe(2);
+    expect(await engineProbe(engine).text()).toContain(`Count: ${rig.site.state.count}`);
     expect(backend.model.requests.length).toBe(3);
     await new Promise((r) => setTimeout(r, 300));
-    expect(site.state.count - before).toBe(2);
+    expect(rig.site.state.count - before).toBe(2);
   });
 });

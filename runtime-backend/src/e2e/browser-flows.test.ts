@@ -5,39 +5,14 @@
  * Each test asserts the page's final state (engineProbe) and the server's, not just the outcome.
  */
 import { type RunEvent, runTask } from "@baton/sdk/client";
-import type { Engine } from "@baton/sdk/engine";
 import { checkExpectations, engineProbe } from "@baton/sdk/script";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { ModelRequest } from "../providers/types.js";
 import type { ScriptTurn } from "../providers/script.js";
-import { type Site, startSite } from "./fixtures/site.js";
-import { type Browser, browserHandlers, evaluate, type ScriptBackend, startBrowser, startScriptBackend } from "./rig.js";
+import { browserHandlers, evaluate, useBrowserRig } from "./rig.js";
 
-let site: Site;
-let browser: Browser;
-const open: { engine?: Engine; backend?: ScriptBackend }[] = [];
-beforeAll(async () => {
-  site = await startSite();
-  browser = await startBrowser();
-});
-afterAll(async () => {
-  await browser?.close();
-  await site?.close();
-});
-afterEach(async () => {
-  for (const o of open.splice(0)) {
-    if (o.engine) await browser.transport.send("Target.closeTarget", { targetId: o.engine.page.targetId }).catch(() => undefined);
-    o.engine?.dispose();
-    await o.backend?.close();
-  }
-});
-
-async function setup(script: Parameters<typeof startScriptBackend>[0]) {
-  const backend = await startScriptBackend(script);
-  const engine = await browser.page();
-  open.push({ engine, backend });
-  return { backend, engine };
-}
+const rig = useBrowserRig();
+const setup = rig.setup;
 
 const target = (role: string, name: string) => ({ role, name });
 
@@ -59,13 +34,13 @@ describe("browser flows with the script provider", () => {
     const events: RunEvent[] = [];
     const outcome = await runTask(backend.client, {
       task: "Log in as ada@example.com with password hunter2",
-      startUrl: `${site.a}/login`,
+      startUrl: `${rig.site.a}/login`,
       handlers: browserHandlers(engine),
       onEvent: (e) => events.push(e),
     });
     expect(outcome.status).toBe("completed");
     expect(events.filter((e) => e.type === "tool_end" && e.error)).toEqual([]);
-    expect(site.state.logins).toEqual(["ada@example.com"]);
+    expect(rig.site.state.logins).toEqual(["ada@example.com"]);
     const broken = await checkExpectations(
       { url: "/account$", text: ["Welcome, Ada", "Signed in as ada@example.com"], js: ["document.getElementById('who').textContent === 'ada@example.com'"] },
       engineProbe(engine),
@@ -84,12 +59,12 @@ describe("browser flows with the script provider", () => {
         { calls: [{ name: "done", args: { answer: "The blue mug costs £12." } }] },
       ],
     });
-    const outcome = await runTask(backend.client, { task: "What does the blue mug cost?", startUrl: `${site.a}/search`, handlers: browserHandlers(engine) });
+    const outcome = await runTask(backend.client, { task: "What does the blue mug cost?", startUrl: `${rig.site.a}/search`, handlers: browserHandlers(engine) });
     expect(outcome.status).toBe("completed");
     // The results page the model read listed all three mugs; it picked the blue one.
     const snapshots = backend.model.requests.at(-2)?.items.filter((i) => i.type === "tool_result").map((i) => (i.type === "tool_result" ? i.output : "")) ?? [];
     expect(snapshots.join("\n")).toMatch(/Red mug/);
-    expect(await engineProbe(engine).url()).toBe(`${site.a}/product/blue-mug`);
+    expect(await engineProbe(engine).url()).toBe(`${rig.site.a}/product/blue-mug`);
     expect(await evaluate<string>(engine, "document.querySelector('h1').textContent")).toBe("Blue mug");
     expect(await engineProbe(engine).text()).toContain("Price: £12");
   });
@@ -102,7 +77,7 @@ describe("browser flows with the script provider", () => {
       () => ({ text: "<goal>Copy the support code into the note</goal>", calls: [{ name: "list_tabs" }] }),
       (req) => {
         ids.first = lastOutputs(req).at(-1)?.active_tab_id ?? lastOutputs(req).at(-1)?.activeTabId;
-        return { calls: [{ name: "open_tab", args: { url: `${site.a}/help` } }] };
+        return { calls: [{ name: "open_tab", args: { url: `${rig.site.a}/help` } }] };
       },
       (req) => {
         const tab = lastOutputs(req).at(-1)?.tab;
@@ -115,18 +90,18 @@ describe("browser flows with the script provider", () => {
       () => ({ calls: [{ name: "done", args: { answer: "Copied 4217." } }] }),
     ];
     const { backend, engine } = await setup((req) => (turns[req.callIndex] ?? turns.at(-1)!)(req));
-    const targetsBefore = await browser.transport.send<{ targetInfos: { type: string; url: string }[] }>("Target.getTargets");
-    const outcome = await runTask(backend.client, { task: "Copy the support code from the help page into the note", startUrl: `${site.a}/notes`, handlers: browserHandlers(engine) });
+    const targetsBefore = await rig.browser.transport.send<{ targetInfos: { type: string; url: string }[] }>("Target.getTargets");
+    const outcome = await runTask(backend.client, { task: "Copy the support code from the help page into the note", startUrl: `${rig.site.a}/notes`, handlers: browserHandlers(engine) });
     expect(outcome.status).toBe("completed");
     expect(ids.first).toBeTruthy();
     expect(ids.help).toBeTruthy();
     // The help tab really showed the code to the model.
     expect(JSON.stringify(backend.model.requests[3]?.items)).toContain("4217");
     // The engine is back on the notes page, with the code typed in.
-    expect(await engineProbe(engine).url()).toBe(`${site.a}/notes`);
+    expect(await engineProbe(engine).url()).toBe(`${rig.site.a}/notes`);
     expect(await evaluate<string>(engine, "document.getElementById('code').value")).toBe("4217");
     // The help tab is gone from the browser; the last list_tabs saw only the notes tab.
-    const targetsAfter = await browser.transport.send<{ targetInfos: { type: string; url: string }[] }>("Target.getTargets");
+    const targetsAfter = await rig.browser.transport.send<{ targetInfos: { type: string; url: string }[] }>("Target.getTargets");
     expect(targetsAfter.targetInfos.filter((t) => t.url.endsWith("/help"))).toEqual([]);
     expect(targetsAfter.targetInfos.filter((t) => t.type === "page").length).toBe(targetsBefore.targetInfos.filter((t) => t.type === "page").length);
     const lastList = JSON.stringify(backend.model.requests.at(-1)?.items.at(-1));
@@ -149,11 +124,11 @@ describe("browser flows with the script provider", () => {
         { calls: [{ name: "done", args: { answer: "Paid." } }] },
       ],
     });
-    const outcome = await runTask(backend.client, { task: "Pay for the order with card 4242 4242 4242 4242, name Ada Lovelace", startUrl: `${site.a}/checkout`, handlers: browserHandlers(engine) });
+    const outcome = await runTask(backend.client, { task: "Pay for the order with card 4242 4242 4242 4242, name Ada Lovelace", startUrl: `${rig.site.a}/checkout`, handlers: browserHandlers(engine) });
     expect(outcome.status).toBe("completed");
     // The snapshot the model read placed the card form in a cross-origin frame.
     expect(JSON.stringify(backend.model.requests[1]?.items)).toMatch(/cross-origin localhost/);
-    expect(site.state.payments).toEqual([{ num: "4242424242424242", name: "Ada Lovelace" }]);
+    expect(rig.site.state.payments).toEqual([{ num: "4242424242424242", name: "Ada Lovelace" }]);
     expect(await engineProbe(engine).text()).toContain("Paid with card ending 4242.");
   });
 });

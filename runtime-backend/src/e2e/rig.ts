@@ -15,6 +15,8 @@ import { agentRoutes } from "../server/routes.js";
 import { serve } from "../server/serve.js";
 import { createToken } from "../store/users.js";
 import { type RecordingProvider, scriptedAgent } from "../testing/harness.js";
+import { afterAll, afterEach, beforeAll } from "vitest";
+import { type Site, startSite } from "./fixtures/site.js";
 
 /** A browser for a test file. */
 export interface Browser {
@@ -83,4 +85,54 @@ export async function eventually(check: () => Promise<boolean> | boolean, ms = 5
     if (Date.now() > until) throw new Error(`condition not met within ${ms} ms`);
     await new Promise((r) => setTimeout(r, 50));
   }
+}
+
+/** What `useBrowserRig` gives a test file: the site, the browser, and per-test setup. */
+export interface BrowserRig {
+  readonly site: Site;
+  readonly browser: Browser;
+  /** A script backend and a fresh page, both closed after the test. */
+  setup(script: ScriptSource): Promise<{ backend: ScriptBackend; engine: Engine }>;
+}
+
+/**
+ * Registers a test file's lifecycle: the fixture site and a browser for the whole file, and
+ * after each test the pages and backends it set up are closed. Read the fields inside tests.
+ */
+export function useBrowserRig(): BrowserRig {
+  let site: Site | undefined;
+  let browser: Browser | undefined;
+  const open: { engine: Engine; backend: ScriptBackend }[] = [];
+  beforeAll(async () => {
+    site = await startSite();
+    browser = await startBrowser();
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await site?.close();
+  });
+  afterEach(async () => {
+    for (const o of open.splice(0)) {
+      await browser?.transport.send("Target.closeTarget", { targetId: o.engine.page.targetId }).catch(() => undefined);
+      o.engine.dispose();
+      await o.backend.close();
+    }
+  });
+  const rig: BrowserRig = {
+    get site() {
+      if (!site) throw new Error("the rig's site is read before beforeAll ran");
+      return site;
+    },
+    get browser() {
+      if (!browser) throw new Error("the rig's browser is read before beforeAll ran");
+      return browser;
+    },
+    async setup(script) {
+      const backend = await startScriptBackend(script);
+      const engine = await rig.browser.page();
+      open.push({ engine, backend });
+      return { backend, engine };
+    },
+  };
+  return rig;
 }

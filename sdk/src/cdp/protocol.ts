@@ -78,6 +78,7 @@ export interface DocumentSnapshot {
     parentIndex?: number[];
     nodeType?: number[];
     nodeName?: number[];
+    nodeValue?: number[];
     backendNodeId?: number[];
     attributes?: number[][];
     isClickable?: RareBooleanData;

@@ -3,12 +3,39 @@ import { documentToViewport, intersect } from "./coordinates.js";
 import type { SessionLayout } from "./frame-layout.js";
 import type { PageSession } from "./page-session.js";
 
+/** How big a document is, for choosing how to read its AX tree. */
+export interface DocumentSize {
+  /** Elements in the document. */
+  readonly elements: number;
+  /** Scrollable content area over viewport area (1 when everything fits). */
+  readonly screens: number;
+}
+
 /**
- * Documents with more elements than this are read viewport-first: `getFullAXTree` on a
- * 5,000-node page is a 4 MB reply that takes hundreds of milliseconds, while the viewport
- * rarely holds more than a few hundred nodes.
+ * Documents with more elements than this are always read viewport-first: `getFullAXTree` on a
+ * 5,000-node page is a 4 MB reply that takes hundreds of milliseconds.
  */
 export const largeDocumentElements = 3000;
+
+/**
+ * Below this many elements estimated off-screen, the whole tree is read: it is sent alongside
+ * the DOMSnapshot, while the viewport-first read must wait for the DOMSnapshot and then pays
+ * ~0.2 ms per element it fetches, so it only wins when most of the document is out of view
+ * (measured with `npm run bench:snapshot`: /shop, 587 elements over 4 screens, 50 → 25 ms;
+ * /app, 144 elements on about one screen, is faster whole).
+ */
+export const offscreenElements = 250;
+
+/** Whether to read a document's AX tree viewport-first rather than whole. */
+export function viewportFirst(size: DocumentSize): boolean {
+  const offscreen = size.elements * (1 - 1 / Math.max(1, size.screens));
+  return size.elements > largeDocumentElements || offscreen > offscreenElements;
+}
+
+/** The page expression `DocumentSize` is read with: element count and content/viewport area. */
+export const documentSizeExpression =
+  "(() => { const d = document.documentElement; const v = Math.max(1, innerWidth * innerHeight); " +
+  "return [document.getElementsByTagName('*').length, d ? (d.scrollWidth * d.scrollHeight) / v : 1]; })()";
 
 /** Whole AX trees of a session's frames, one `getFullAXTree` per frame, in parallel. */
 export async function readFullAx(
@@ -28,19 +55,56 @@ export async function readFullAx(
 }
 
 /**
- * The AX nodes of only the DOM nodes visible in the viewport (from the session's DOMSnapshot
- * and frame origins), fetched node by node and pipelined, then linked into one tree per
- * document by DOM ancestry so the snapshot walker reads them like a full tree.
+ * The viewport-first read: AX nodes for only the elements in view that the snapshot may print
+ * (`DomNode.axWanted`: likely controls, frame owners, headings, images, dialogs), fetched node
+ * by node and pipelined, plus text nodes in view as `StaticText` taken from the DOMSnapshot
+ * (skipping aria-hidden and inert subtrees); all linked into one tree per document by DOM
+ * ancestry so the snapshot walker reads them like a full tree. Chromium's cost is per AX node
+ * serialised, so this beats `getFullAXTree` once a document is much larger than its viewport's
+ * worth of controls.
  */
 export async function readViewportAx(page: PageSession, l: SessionLayout): Promise<void> {
   const wanted: { backendId: number; doc: number }[] = [];
+  const texts: { backendId: number; doc: number; text: string }[] = [];
+  // Memo: whether a node lies in an aria-hidden or inert subtree (composed tree, same document),
+  // or inside a laid-out control of zero size or hidden visibility, which hides its text too
+  // (as the snapshot walker does with whole trees).
+  const hiddenMemo = new Map<number, boolean>();
+  const hidden = (id: number | undefined, doc: number): boolean => {
+    const chain: number[] = [];
+    let verdict = false;
+    for (let cur = id; cur !== undefined; ) {
+      const known = hiddenMemo.get(cur);
+      if (known !== undefined) {
+        verdict = known;
+        break;
+      }
+      const n = l.index.nodes.get(cur);
+      if (!n || n.doc !== doc) break;
+      chain.push(cur);
+      const collapsed = n.axWanted && n.box !== undefined && (n.invisible || n.box.width <= 0 || n.box.height <= 0);
+      if (n.axHidden || collapsed) {
+        verdict = true;
+        break;
+      }
+      cur = n.parent;
+    }
+    for (const c of chain) hiddenMemo.set(c, verdict);
+    return verdict;
+  };
   for (const node of l.index.nodes.values()) {
     const origin = l.docOrigins[node.doc];
     if (!node.box || !origin) continue;
+    const owner = node.contentDoc !== undefined;
+    if (!owner && !node.axWanted && node.text === undefined) continue;
     // Iframe owners always count: their documents are placed from them.
-    if (node.contentDoc === undefined && (node.box.width <= 0 || node.box.height <= 0)) continue;
-    if (!intersect(documentToViewport(node.box, origin), origin.clip) && node.contentDoc === undefined) continue;
-    wanted.push({ backendId: node.backendId, doc: node.doc });
+    if (!owner && (node.box.width <= 0 || node.box.height <= 0)) continue;
+    if (!owner && !intersect(documentToViewport(node.box, origin), origin.clip)) continue;
+    if (node.text !== undefined) {
+      if (!hidden(node.parent, node.doc)) texts.push({ backendId: node.backendId, doc: node.doc, text: node.text });
+    } else {
+      wanted.push({ backendId: node.backendId, doc: node.doc });
+    }
   }
   const fetched = await Promise.all(
     wanted.map((w) =>
@@ -54,15 +118,26 @@ export async function readViewportAx(page: PageSession, l: SessionLayout): Promi
   fetched.forEach((n, i) => {
     if (n) byBackend.set(wanted[i]!.backendId, { ...n, childIds: [] });
   });
+  for (const t of texts) {
+    byBackend.set(t.backendId, {
+      nodeId: `baton-text-${t.backendId}`,
+      ignored: false,
+      role: { type: "role", value: "StaticText" },
+      name: { type: "computedString", value: t.text },
+      backendDOMNodeId: t.backendId,
+      childIds: [],
+    });
+  }
+  const members = [...wanted, ...texts].filter((m) => byBackend.has(m.backendId));
   const order = new Map<number, number>();
   let k = 0;
   for (const id of l.index.nodes.keys()) order.set(id, k++);
+  members.sort((a, b) => (order.get(a.backendId) ?? 0) - (order.get(b.backendId) ?? 0));
   l.index.documents.forEach((doc, docIdx) => {
     const root: AXNode = { nodeId: `baton-root-${docIdx}`, ignored: false, role: { type: "role", value: "RootWebArea" }, childIds: [] };
     const nodes: AXNode[] = [root];
-    const members = wanted.filter((w) => w.doc === docIdx && byBackend.has(w.backendId));
-    members.sort((a, b) => (order.get(a.backendId) ?? 0) - (order.get(b.backendId) ?? 0));
     for (const m of members) {
+      if (m.doc !== docIdx) continue;
       const ax = byBackend.get(m.backendId)!;
       // Parent: the nearest DOM ancestor in the same document that has an AX node here.
       let parent: AXNode = root;

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { batchHitTest, type LightCandidate, topWorld } from "./batch-occlusion.js";
+import { batchHitTest, type LightCandidate, topElementBox, topElementHit, topWorld } from "./batch-occlusion.js";
 import { documentToViewport, intersect, probePoints } from "./coordinates.js";
 import { readPageLayout } from "./frame-layout.js";
 import { type Harness, startHarness } from "./fixtures/harness.js";
@@ -60,5 +60,31 @@ describe("batched hit tests in the top document", () => {
     // The right tag at the wrong index (a neighbour after a re-render) is not taken for the element.
     const swapped: LightCandidate = { ...accept.c, lightIndex: buy.c.lightIndex };
     expect(await batchHitTest(h.engine.page, world, accept.count, [swapped])).toEqual([undefined]);
+  });
+});
+
+describe("one top-document element (the click fast path)", () => {
+  it("reads the same box as the layout read, passes a visible button and fails a covered one", async () => {
+    await h.goto("/modal");
+    const page = h.engine.page;
+    const accept = await candidateFor("Accept cookies");
+    const buy = await candidateFor("Buy now");
+    const a = (await topElementBox(page, accept.c.candidate.backendId))!;
+    for (const k of ["x", "y", "width", "height"] as const) expect(a.box[k]).toBeCloseTo(accept.c.box[k], 0);
+    expect(a.invisible).toBe(false);
+    expect(await topElementHit(page, a, accept.c.points)).toEqual(accept.c.points[0]);
+    const b = (await topElementBox(page, buy.c.candidate.backendId))!;
+    expect(await topElementHit(page, b, buy.c.points)).toBeUndefined();
+  });
+
+  it("declines elements in shadow trees and frames, leaving them to the layout read", async () => {
+    await h.goto("/shadow");
+    const page = h.engine.page;
+    const { result } = await page.send<{ result: { objectId: string } }>("Runtime.evaluate", {
+      expression: `(() => { for (const el of document.querySelectorAll("*")) if (el.shadowRoot) { const b = el.shadowRoot.querySelector("button"); if (b) return b; } })()`,
+    });
+    expect(result.objectId).toBeDefined();
+    const { node } = await page.send<{ node: { backendNodeId: number } }>("DOM.describeNode", { objectId: result.objectId });
+    expect(await topElementBox(page, node.backendNodeId)).toBeUndefined();
   });
 });

@@ -12,6 +12,9 @@ import type { PageSession } from "./page-session.js";
  * when every point is covered, or -2 when the element could not be confirmed (the caller
  * probes that one through CDP); null when the document's element count changed.
  */
+/** The acceptance rule for a hit on `el`, shared by every page-side hit test. */
+const acceptHit = `!hit || hit === el || el.contains(hit) || hit.contains(el) || hit.nodeName === "LABEL"`;
+
 const hitFunction = `function(count, items) {
   const all = document.getElementsByTagName("*");
   if (all.length !== count) return null;
@@ -26,7 +29,7 @@ const hitFunction = `function(count, items) {
     let pass = -1;
     for (let k = 0; k + 1 < pts.length; k += 2) {
       const hit = document.elementFromPoint(pts[k], pts[k + 1]);
-      if (!hit || hit === el || el.contains(hit) || hit.contains(el) || hit.nodeName === "LABEL") { pass = k / 2; break; }
+      if (${acceptHit}) { pass = k / 2; break; }
     }
     out.push(pass);
   }
@@ -115,4 +118,80 @@ export async function batchHitTest(
     const point = it.points[k] ?? it.points[0]!;
     return k >= 0 ? { ok: true, point } : { ok: false, point, coveredBy: undefined, coveredIn: it.candidate.sessionId };
   });
+}
+
+/**
+ * Reads one top-document light-tree element, called on it in the hit world: its live box in
+ * viewport coordinates, computed visibility and the viewport size; null for an element in a
+ * shadow tree or no longer connected (the caller takes the general path).
+ */
+const boxFunction = `function() {
+  if (!this.isConnected || this.getRootNode() !== document) return null;
+  const r = this.getBoundingClientRect();
+  const v = getComputedStyle(this).visibility;
+  const vv = window.visualViewport;
+  return { box: [r.left, r.top, r.width, r.height], invisible: v === "hidden" || v === "collapse",
+    viewport: [vv ? vv.width : innerWidth, vv ? vv.height : innerHeight] };
+}`;
+
+/** Hit-tests points in order on one element (called on it); the index of the first pass, or -1. */
+const pointsFunction = `function(pts) {
+  const el = this;
+  for (let k = 0; k + 1 < pts.length; k += 2) {
+    const hit = document.elementFromPoint(pts[k], pts[k + 1]);
+    if (${acceptHit}) return k / 2;
+  }
+  return -1;
+}`;
+
+/** What `topElementBox` reads. */
+export interface TopElementBox {
+  /** Object id of the element in the hit world, for `topElementHit`. */
+  readonly objectId: string;
+  /** Whole box in top-level viewport coordinates. */
+  readonly box: Rect;
+  readonly invisible: boolean;
+  readonly viewport: Rect;
+}
+
+/**
+ * The live box of an element of the top document's light tree, read in the isolated hit
+ * world (one resolve, one call); undefined when it is elsewhere or anything fails, so the
+ * caller falls back to a layout read.
+ */
+export async function topElementBox(page: PageSession, backendNodeId: number): Promise<TopElementBox | undefined> {
+  const contextId = await topWorld(page);
+  if (contextId === undefined) return undefined;
+  try {
+    const { object } = await page.send<{ object: { objectId?: string } }>("DOM.resolveNode", { backendNodeId, executionContextId: contextId });
+    if (!object.objectId) return undefined;
+    const r = await page.send<{ result: { value?: { box: number[]; invisible: boolean; viewport: number[] } | null } }>("Runtime.callFunctionOn", {
+      objectId: object.objectId,
+      functionDeclaration: boxFunction,
+      returnByValue: true,
+    });
+    const v = r.result.value;
+    if (!v) return undefined;
+    const [x = 0, y = 0, width = 0, height = 0] = v.box;
+    const [vw = 0, vh = 0] = v.viewport;
+    return { objectId: object.objectId, box: { x, y, width, height }, invisible: v.invisible, viewport: { x: 0, y: 0, width: vw, height: vh } };
+  } catch {
+    return undefined;
+  }
+}
+
+/** Hit-tests `points` in order on an element read by `topElementBox`: the first that passes, or undefined. */
+export async function topElementHit(page: PageSession, el: TopElementBox, points: readonly Point[]): Promise<Point | undefined> {
+  try {
+    const r = await page.send<{ result: { value?: number } }>("Runtime.callFunctionOn", {
+      objectId: el.objectId,
+      functionDeclaration: pointsFunction,
+      arguments: [{ value: points.flatMap((p) => [p.x, p.y]) }],
+      returnByValue: true,
+    });
+    const k = r.result.value ?? -1;
+    return k >= 0 ? points[k] : undefined;
+  } catch {
+    return undefined;
+  }
 }

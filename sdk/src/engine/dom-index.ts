@@ -23,6 +23,16 @@ export interface DomNode {
    * start hit tests early; a wrong guess costs a probe or a later round trip, never a verdict.
    */
   readonly likelyActionable: boolean;
+  /**
+   * An element whose AX node the snapshot may print: `likelyActionable`, a frame owner, or a
+   * tag that reads as context (headings, images, dialogs). The viewport-first read fetches AX
+   * nodes for these only and takes text from the DOM.
+   */
+  readonly axWanted: boolean;
+  /** aria-hidden="true" or inert: hides the whole subtree from the AX tree. */
+  readonly axHidden: boolean;
+  /** For a text node: its text with whitespace collapsed, or undefined when blank. */
+  readonly text: string | undefined;
   /** For an iframe/frame owner: the index of its content document, when in this process. */
   readonly contentDoc: number | undefined;
   /**
@@ -54,6 +64,9 @@ export interface DomIndex {
 /** Tags whose elements are controls by default. */
 const controlTags: ReadonlySet<string> = new Set(["A", "BUTTON", "INPUT", "SELECT", "TEXTAREA", "SUMMARY", "OPTION"]);
 
+/** Tags printed as context lines (their AX roles are heading, image, dialog). */
+const contextTags: ReadonlySet<string> = new Set(["H1", "H2", "H3", "H4", "H5", "H6", "IMG", "svg", "DIALOG"]);
+
 /** The computed styles the snapshot requests, in order. */
 export const snapshotStyles = ["visibility"] as const;
 
@@ -78,11 +91,15 @@ export function indexDomSnapshot(snap: CaptureSnapshotResult): DomIndex {
     const names = n.nodeName ?? [];
     const boxes = new Map<number, Rect>();
     const invisible = new Set<number>();
+    // The rendered text of text nodes (after text-transform), as the AX tree names them.
+    const rendered = new Map<number, string>();
     const layout = d.layout;
     for (let i = 0; i < layout.nodeIndex.length; i++) {
       const ni = layout.nodeIndex[i] ?? -1;
       const b = layout.bounds[i];
       if (b && !boxes.has(ni)) boxes.set(ni, { x: b[0] ?? 0, y: b[1] ?? 0, width: b[2] ?? 0, height: b[3] ?? 0 });
+      const t = layout.text?.[i];
+      if (t !== undefined && t >= 0 && !rendered.has(ni)) rendered.set(ni, str(t));
       const vis = str(layout.styles[i]?.[0]);
       if (vis === "hidden" || vis === "collapse") invisible.add(ni);
     }
@@ -91,22 +108,29 @@ export function indexDomSnapshot(snap: CaptureSnapshotResult): DomIndex {
     const cdi = n.contentDocumentIndex;
     if (cdi) cdi.index.forEach((ni, k) => contentDocs.set(ni, cdi.value[k] ?? -1));
     const types = n.nodeType ?? [];
+    const values = n.nodeValue ?? [];
     // 1 for nodes under a document fragment (shadow root, template content): not in the light tree.
     const fragment = new Uint8Array(backend.length);
     for (let i = 0; i < backend.length; i++) {
       const attrs = n.attributes?.[i] ?? [];
       let draggable = false;
       let marked = false;
+      let axHidden = false;
       for (let a = 0; a + 1 < attrs.length; a += 2) {
         const attr = str(attrs[a]);
         if (attr === "draggable" && str(attrs[a + 1]) === "true") draggable = true;
         else if (attr === "role" || attr === "tabindex" || attr === "contenteditable") marked = true;
+        else if ((attr === "aria-hidden" && str(attrs[a + 1]) === "true") || attr === "inert") axHidden = true;
       }
       const nodeName = str(names[i]);
       const pi = parents[i] ?? -1;
       if (pi >= 0 && (fragment[pi] === 1 || types[pi] === 11)) fragment[i] = 1;
       const light = docIdx === 0 && types[i] === 1 && fragment[i] === 0 && !nodeName.startsWith("::");
       const contentDoc = contentDocs.get(i);
+      // Documents and text are never refs, even with a click listener on the document.
+      const element = types[i] === 1;
+      const likelyActionable = element && (marked || draggable || clickable.has(i) || controlTags.has(nodeName));
+      const text = types[i] === 3 ? (rendered.get(i) ?? str(values[i])).replace(/\s+/g, " ").trim() || undefined : undefined;
       nodes.set(backend[i] ?? -1, {
         backendId: backend[i] ?? -1,
         parent: pi >= 0 ? backend[pi] : undefined,
@@ -116,8 +140,10 @@ export function indexDomSnapshot(snap: CaptureSnapshotResult): DomIndex {
         invisible: invisible.has(i),
         clickable: clickable.has(i),
         draggable,
-        // Documents and text are never refs, even with a click listener on the document.
-        likelyActionable: types[i] === 1 && (marked || draggable || clickable.has(i) || controlTags.has(nodeName)),
+        likelyActionable,
+        axWanted: element && (likelyActionable || contentDoc !== undefined || contextTags.has(nodeName) || nodeName === "IFRAME" || nodeName === "FRAME"),
+        axHidden,
+        text,
         contentDoc,
         lightIndex: light ? lightElements++ : undefined,
       });

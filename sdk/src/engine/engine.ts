@@ -7,7 +7,8 @@ import {
 } from "@baton/gen/baton/v1/tools_pb";
 import type { CdpTransport } from "../cdp/transport.js";
 import { ToolErrorCode, ToolFailure } from "../contract/index.js";
-import { documentToViewport, intersect, type Point, type Rect } from "./coordinates.js";
+import { topElementBox, topElementHit } from "./batch-occlusion.js";
+import { documentToViewport, intersect, type Point, probePoints, type Rect } from "./coordinates.js";
 import { toFailure } from "./errors.js";
 import { readPageLayout } from "./frame-layout.js";
 import { filterOccluded } from "./occlusion.js";
@@ -16,6 +17,7 @@ import { type RefEntry, RefTable } from "./refs.js";
 import { paginate } from "./render-text.js";
 import { captureLabelledScreenshot } from "./screenshot.js";
 import { settle, type SettleOptions } from "./settle.js";
+import { type ActivityMark, defaultSnapshotMaxAgeMs, markActivity, unchangedBetween } from "./snapshot-reuse.js";
 import { type PageSnapshot, takePageSnapshot } from "./snapshot.js";
 import { quoted, sanitizeText, sanitizeUrl } from "./sanitize.js";
 
@@ -29,6 +31,15 @@ export interface EngineOptions {
   fileExists?: (path: string) => Promise<boolean>;
   /** Cap for a single CDP command (default 10 s). */
   commandTimeoutMs?: number;
+  /**
+   * Reuse the last whole-page snapshot when nothing on the page can have changed since it was
+   * taken (same documents, no change counted by any document's activity tracker, no running
+   * animation, no dialog, same options, younger than `snapshotMaxAgeMs`). Default true; turn it
+   * off to measure real snapshots.
+   */
+  reuseSnapshots?: boolean;
+  /** Maximum age of a reused snapshot (default 1000 ms; see docs/engine.md). */
+  snapshotMaxAgeMs?: number;
 }
 
 /** A ref resolved to a live element. */
@@ -47,6 +58,14 @@ export interface ActionMark {
   readonly dialogSeq: number;
 }
 
+/** The focused DOM node, before it is matched to a ref. */
+interface FocusedNode {
+  readonly targetId: string;
+  readonly backendNodeId: number;
+  readonly nodeName: string;
+  readonly value: string;
+}
+
 type EvidenceInit = MessageInitShape<typeof EvidenceSchema>;
 type ViewportInit = MessageInitShape<typeof ViewportSchema>;
 
@@ -61,6 +80,9 @@ export class Engine {
   #unsubscribeFrames: () => void;
   #lastRefs = new Set<string>();
   #last: PageSnapshot | undefined;
+  /** The page's activity when `#last` was started, and the options it was taken with. */
+  #lastMark: ActivityMark | undefined;
+  #lastOffscreen = false;
 
   constructor(page: PageSession, options: EngineOptions = {}) {
     this.#page = page;
@@ -98,6 +120,7 @@ export class Engine {
     this.#unsubscribeFrames = page.onFrameGone((f) => this.refs.killFrame(f));
     this.#lastRefs = new Set();
     this.#last = undefined;
+    this.#lastMark = undefined;
   }
 
   /** The last whole-page snapshot taken (for the CLI's JSON and for tests). */
@@ -105,13 +128,31 @@ export class Engine {
     return this.#last;
   }
 
-  /** Takes a whole-page snapshot and remembers its refs for the next evidence diff. */
-  async pageSnapshot(options: { includeOffscreen?: boolean; scope?: RefEntry } = {}): Promise<PageSnapshot> {
-    const snap = await takePageSnapshot(this.#page, this.refs, options);
-    if (!options.scope) {
-      this.#last = snap;
-      this.#lastRefs = new Set(snap.elements.map((e) => e.ref));
+  /**
+   * Takes a whole-page snapshot and remembers its refs for the next evidence diff. A
+   * whole-page snapshot is reused (the same object is returned) when nothing on the page can
+   * have changed since the last one was taken; `fresh` forces a new one.
+   */
+  async pageSnapshot(options: { includeOffscreen?: boolean; scope?: RefEntry; fresh?: boolean } = {}): Promise<PageSnapshot> {
+    const { fresh, ...snapOptions } = options;
+    if (options.scope) return takePageSnapshot(this.#page, this.refs, snapOptions);
+    const includeOffscreen = options.includeOffscreen ?? false;
+    let mark: ActivityMark | undefined;
+    if (this.options.reuseSnapshots !== false) {
+      // Read before the snapshot starts: a change after this read is seen by the next check.
+      mark = await markActivity(this.#page);
+      const last = this.#last;
+      const lastMark = this.#lastMark;
+      const maxAge = this.options.snapshotMaxAgeMs ?? defaultSnapshotMaxAgeMs;
+      if (!fresh && last && lastMark && this.#lastOffscreen === includeOffscreen && mark.at - lastMark.at < maxAge && unchangedBetween(lastMark, mark)) {
+        return last;
+      }
     }
+    const snap = await takePageSnapshot(this.#page, this.refs, snapOptions);
+    this.#last = snap;
+    this.#lastMark = mark;
+    this.#lastOffscreen = includeOffscreen;
+    this.#lastRefs = new Set(snap.elements.map((e) => e.ref));
     return snap;
   }
 
@@ -122,11 +163,14 @@ export class Engine {
     includeScreenshot?: boolean;
     includeOffscreen?: boolean;
     ref?: string;
+    /** Never reuse the last snapshot. */
+    fresh?: boolean;
   }): Promise<MessageInitShape<typeof TakeSnapshotResultSchema>> {
     const scope = params.ref ? (await this.resolve(params.ref, "ref")).entry : undefined;
     const snap = await this.pageSnapshot({
       includeOffscreen: params.includeOffscreen ?? false,
       ...(scope ? { scope } : {}),
+      ...(params.fresh ? { fresh: true } : {}),
     });
     const page = paginate(snap.lines, params.offset ?? 0, params.maxChars ?? 12_000);
     const result: MessageInitShape<typeof TakeSnapshotResultSchema> = {
@@ -157,7 +201,7 @@ export class Engine {
   async freshSnapshot(): Promise<TakeSnapshotResult | undefined> {
     try {
       if (this.#page.gone) return undefined;
-      return create(TakeSnapshotResultSchema, await this.snapshot({}));
+      return create(TakeSnapshotResultSchema, await this.snapshot({ fresh: true }));
     } catch {
       return undefined;
     }
@@ -238,6 +282,15 @@ export class Engine {
     await this.#page
       .send("DOM.scrollIntoViewIfNeeded", { backendNodeId: entry.backendNodeId }, entry.sessionId)
       .catch(() => undefined);
+    // Fast path: an element of the top document's light tree that is plainly visible and
+    // passes a hit test needs no layout read (its own box and the same probe points and rule).
+    if (entry.sessionId === this.#page.rootId && entry.frameId === this.#page.mainFrame()?.id) {
+      const top = await topElementBox(this.#page, entry.backendNodeId);
+      const visible = top && !top.invisible ? intersect(top.box, top.viewport) : undefined;
+      const point = top && visible ? await topElementHit(this.#page, top, probePoints(visible)) : undefined;
+      if (point) return point;
+      // Anything else (hidden, off-screen, covered, unreadable) is decided and explained below.
+    }
     const layout = await readPageLayout(this.#page, { axTrees: false });
     const l = layout.sessions.get(entry.sessionId);
     const dom = l?.index.nodes.get(entry.backendNodeId);
@@ -284,9 +337,10 @@ export class Engine {
     }
   }
 
-  /** Marks the page state before an action. */
+  /** Marks the page state before an action (an action never reuses an older snapshot). */
   mark(): ActionMark {
     const p = this.#page;
+    p.inputEpoch++;
     return {
       openedTargets: p.openedTargets.length,
       navigationCount: p.navigationCount,
@@ -312,9 +366,21 @@ export class Engine {
 
   /** Settles after an action and reports what changed since `mark`. */
   async evidence(mark: ActionMark): Promise<EvidenceInit> {
-    const report = await settle(this.#page, mark.loadsStarted, this.options.settle);
     const before = this.#lastRefs;
-    const snap = await this.pageSnapshot().catch(() => undefined);
+    // The evidence snapshot is started at once, while settle waits out its quiet window, and
+    // kept only if the activity marks show nothing changed from its start to settle's end (the
+    // same check as snapshot reuse); otherwise a fresh one is taken after settling.
+    const early = this.options.reuseSnapshots !== false && !this.#page.gone ? this.pageSnapshot({ fresh: true }).catch(() => undefined) : undefined;
+    const report = await settle(this.#page, mark.loadsStarted, this.options.settle);
+    const earlyMark = (await early) && this.#lastMark;
+    const settled = earlyMark ? await markActivity(this.#page).catch(() => undefined) : undefined;
+    const valid = earlyMark !== undefined && settled !== undefined && unchangedBetween(earlyMark, settled);
+    // The focused element is read alongside the snapshot (both only read).
+    const [snap, focusedNode] = await Promise.all([
+      valid ? early : this.pageSnapshot({ fresh: true }).catch(() => undefined),
+      this.#focusedNode().catch(() => undefined),
+    ]);
+    const focused = focusedNode && this.#describeFocused(focusedNode);
     const after = this.#lastRefs;
     const added = snap ? [...after].filter((r) => !before.has(r)) : [];
     const removed = snap ? [...before].filter((r) => !after.has(r)) : [];
@@ -331,13 +397,29 @@ export class Engine {
     const opened = this.#page.openedTargets.slice(mark.openedTargets).at(-1);
     if (opened) evidence.newTabId = opened;
     if (dialog) evidence.dialog = { type: dialog.type, message: sanitizeText(dialog.message, 300), accepted: dialog.accepted };
-    const focused = await this.focused().catch(() => undefined);
     if (focused) evidence.focused = focused;
     return evidence;
   }
 
   /** The focused element, followed into same-process frames, shadow roots and OOPIFs. */
   async focused(): Promise<{ ref: string; role: string; name: string; value: string } | undefined> {
+    const node = await this.#focusedNode();
+    return node && this.#describeFocused(node);
+  }
+
+  /** The focused element as the model sees it, with its ref when a snapshot listed it. */
+  #describeFocused(f: FocusedNode): { ref: string; role: string; name: string; value: string } {
+    const entry = this.refs.peek(f.targetId, f.backendNodeId);
+    return {
+      ref: entry?.ref ?? "",
+      role: entry?.role ?? f.nodeName.toLowerCase(),
+      name: sanitizeText(entry?.name ?? "", 120),
+      value: sanitizeText(f.value, 200),
+    };
+  }
+
+  /** Finds the focused DOM node (only reads the page, so it may run beside a snapshot). */
+  async #focusedNode(): Promise<FocusedNode | undefined> {
     const p = this.#page;
     const deepest = `(() => { let a = document.activeElement; for (let i = 0; i < 50 && a; i++) {
       if (a.shadowRoot && a.shadowRoot.activeElement) { a = a.shadowRoot.activeElement; continue; }
@@ -375,8 +457,7 @@ export class Engine {
         sessionId = match.id;
         continue;
       }
-      const target = p.sessions.get(sessionId)?.targetId ?? p.targetId;
-      const entry = this.refs.peek(target, node.backendNodeId);
+      const targetId = p.sessions.get(sessionId)?.targetId ?? p.targetId;
       const value = await p
         .send<{ result: { value?: string } }>(
           "Runtime.callFunctionOn",
@@ -389,12 +470,7 @@ export class Engine {
         )
         .then((v) => v.result.value ?? "")
         .catch(() => "");
-      return {
-        ref: entry?.ref ?? "",
-        role: entry?.role ?? node.nodeName.toLowerCase(),
-        name: sanitizeText(entry?.name ?? "", 120),
-        value: sanitizeText(value, 200),
-      };
+      return { targetId, backendNodeId: node.backendNodeId, nodeName: node.nodeName, value };
     }
     return undefined;
   }

@@ -1,14 +1,14 @@
 import type { AXNode, CaptureSnapshotResult, LayoutMetrics } from "../cdp/protocol.js";
 import { childFrameOrigin, type FrameOrigin, quadToRect, type Rect, sessionToViewport, topFrameOrigin } from "./coordinates.js";
 import { type DomIndex, indexDomSnapshot, snapshotStyles } from "./dom-index.js";
-import { largeDocumentElements, readFullAx, readViewportAx } from "./ax-read.js";
+import { type DocumentSize, documentSizeExpression, readFullAx, readViewportAx, viewportFirst } from "./ax-read.js";
 import type { PageSession, SessionInfo } from "./page-session.js";
 
-/** Element counts of documents already seen, keyed by session and document (loader) id. */
-const documentSizes = new Map<string, number>();
+/** Sizes of documents already seen, keyed by session and document (loader) id. */
+const documentSizes = new Map<string, DocumentSize>();
 
-function rememberSize(key: string, n: number): void {
-  documentSizes.set(key, n);
+function rememberSize(key: string, size: DocumentSize): void {
+  documentSizes.set(key, size);
   // Bounded: the oldest entries go first.
   if (documentSizes.size > 500) documentSizes.delete(documentSizes.keys().next().value!);
 }
@@ -48,6 +48,12 @@ export interface ReadLayoutOptions {
   axTrees?: boolean;
   /** Read whole AX trees even for large documents (off-screen listings need every node). */
   wholePage?: boolean;
+  /**
+   * How to read AX trees: "auto" (default) chooses per document by size (`viewportFirst`),
+   * "whole" always reads whole trees, "viewport" always reads viewport-first (tests compare
+   * the two). `wholePage` overrides it.
+   */
+  axRead?: "auto" | "whole" | "viewport";
   /** Called once with the top document's layout before the AX trees arrive. */
   onRootLayout?: (early: EarlyRootLayout) => void;
 }
@@ -85,22 +91,19 @@ export async function readPageLayout(page: PageSession, options: ReadLayoutOptio
     // already counted (same session, same main-frame document) is not counted again.
     const sizeKey = `${session.id}|${page.frames.get(session.frameId ?? page.mainFrame()?.id ?? "")?.loaderId ?? ""}`;
     const known = documentSizes.get(sizeKey);
-    const sizeP =
+    const sizeP: Promise<DocumentSize | undefined> =
       known !== undefined
         ? Promise.resolve(known)
-        : withAx && !options.wholePage
+        : withAx && !options.wholePage && (options.axRead ?? "auto") === "auto"
         ? page
-            .send<{ result: { value?: number } }>(
-              "Runtime.evaluate",
-              { expression: "document.getElementsByTagName('*').length", returnByValue: true },
-              session.id,
-            )
-            .then((r) => r.result.value ?? 0)
-            .catch(() => 0)
-        : Promise.resolve(0);
-    const axP = sizeP.then((n) => {
-      if (known === undefined && n > 0) rememberSize(sizeKey, n);
-      if (n > largeDocumentElements && !options.wholePage) {
+            .send<{ result: { value?: [number, number] } }>("Runtime.evaluate", { expression: documentSizeExpression, returnByValue: true }, session.id)
+            .then((r) => (r.result.value ? { elements: r.result.value[0], screens: r.result.value[1] } : undefined))
+            .catch(() => undefined)
+        : Promise.resolve(undefined);
+    const axP = sizeP.then((size) => {
+      if (known === undefined && size) rememberSize(sizeKey, size);
+      const mode = options.axRead ?? "auto";
+      if (!options.wholePage && (mode === "viewport" || (mode === "auto" && size && viewportFirst(size)))) {
         partial.add(session.id);
         return new Map<string, AXNode[]>();
       }
@@ -139,7 +142,7 @@ export async function readPageLayout(page: PageSession, options: ReadLayoutOptio
     // Keep the size current for the next read: documents grow and shrink under one loader.
     let elements = 0;
     for (const n of index.nodes.values()) if (!n.nodeName.startsWith("#")) elements++;
-    if (elements > 0) rememberSize(sizeKey, elements);
+    if (elements > 0) rememberSize(sizeKey, { elements, screens: documentSizes.get(sizeKey)?.screens ?? 1 });
     // Frames the registry did not know yet (added since the last event) still get read.
     for (const doc of index.documents) {
       if (withAx && !partial.has(session.id) && doc.frameId && !layout.ax.has(doc.frameId)) {

@@ -10,3 +10,5 @@ export { paginate, type TextPage } from "./render-text.js";
 export { frameLabel, quoted, sanitizeText, sanitizeUrl } from "./sanitize.js";
 export { type PageSnapshot, type SnapshotElement, type SnapshotLine, takePageSnapshot } from "./snapshot.js";
 export { cdpDomRunner, DomEngine, type DomRunner, domAgentSource, domHandlers } from "./dom/index.js";
+export { defaultQuietWindowMs, type SettleOptions } from "./settle.js";
+export { defaultSnapshotMaxAgeMs } from "./snapshot-reuse.js";

@@ -1,6 +1,7 @@
 import type { Frame, FrameTree } from "../cdp/protocol.js";
 import { withTimeout } from "../cdp/timeouts.js";
 import { CdpClosedError, type CdpEvent, type CdpTransport } from "../cdp/transport.js";
+import { installTracker } from "./activity-tracker.js";
 
 /** One flat CDP session of the page: the page itself, or an out-of-process iframe. */
 export interface SessionInfo {
@@ -43,6 +44,30 @@ export interface PageSessionOptions {
   dialogPolicy?: DialogPolicy;
 }
 
+/**
+ * Commands the engine sends that change the page by themselves (input, focus, scrolling,
+ * navigation, emulation): each bumps `PageSession.inputEpoch`, so a snapshot taken before one
+ * is never reused after it.
+ */
+const pageChanging = /^(Input\.|Emulation\.|Page\.(navigate|navigateToHistoryEntry|reload|bringToFront)$|DOM\.(focus|scrollIntoViewIfNeeded|setFileInputFiles|setAttributeValue|setNodeValue|removeNode)$|Target\.activateTarget$)/;
+
+/** Events that change which documents the page has (see `PageSession.structureVersion`). */
+const structural = new Set([
+  "Target.attachedToTarget",
+  "Target.detachedFromTarget",
+  "Page.frameAttached",
+  "Page.frameDetached",
+  "Page.frameNavigated",
+  "Page.navigatedWithinDocument",
+  "Page.frameStartedLoading",
+  "Page.frameStoppedLoading",
+  "Page.loadEventFired",
+  "Page.javascriptDialogOpening",
+  "Page.javascriptDialogClosed",
+  "Inspector.targetCrashed",
+  "Inspector.detached",
+]);
+
 /** Raised once the page's renderer crashed or its target went away. */
 export class TargetGoneError extends Error {
   override readonly name = "TargetGoneError";
@@ -73,6 +98,18 @@ export class PageSession {
   readonly openedTargets: string[] = [];
   /** Set when the renderer crashed or the target detached. */
   gone: string | undefined;
+  /** `Date.now()` of the last request start, finish or failure in any session of the page. */
+  lastNetworkActivity = 0;
+  /**
+   * Bumped by every change of the page's documents and sessions: a frame attached, detached or
+   * navigated (also within the document), a load started or ended, a session came or went, a
+   * dialog opened or closed, a crash.
+   */
+  structureVersion = 0;
+  /** Bumped by every page-changing command the engine sends (see `pageChanging`). */
+  inputEpoch = 0;
+  /** JavaScript dialogs open right now (they are answered at once, so usually 0). */
+  openDialogs = 0;
   readonly #inflight = new Map<string, number>();
   readonly #unsubscribe: (() => void)[] = [];
   readonly #watchers = new Set<() => void>();
@@ -131,6 +168,7 @@ export class PageSession {
     timeoutMs: number = this.#timeoutMs,
   ): Promise<R> {
     if (this.gone) throw new TargetGoneError(this.gone);
+    if (pageChanging.test(method)) this.inputEpoch++;
     const call = this.transport.send<R>(method, params, sessionId || undefined);
     try {
       return await withTimeout(Promise.race([call, this.#goneSignal()]), timeoutMs, method);
@@ -191,6 +229,8 @@ export class PageSession {
     ];
     if (sessionId === this.rootId) steps.push(s("Inspector.enable"));
     steps.push(s("Accessibility.enable"));
+    // Before the session's first document runs (OOPIFs wait for the debugger until prepared).
+    steps.push(installTracker(this, sessionId).catch(() => undefined));
     await Promise.all(steps);
     const { frameTree } = await this.send<{ frameTree: FrameTree }>("Page.getFrameTree", {}, sessionId);
     const add = (tree: FrameTree): void => {
@@ -230,6 +270,7 @@ export class PageSession {
     const sid = e.sessionId ?? "";
     if (!this.sessions.has(sid)) return;
     const p = e.params;
+    if (structural.has(e.method)) this.structureVersion++;
     switch (e.method) {
       case "Target.attachedToTarget": {
         const info = p.targetInfo as { targetId: string; type: string };
@@ -318,14 +359,22 @@ export class PageSession {
         break;
       }
       case "Page.javascriptDialogOpening":
+        this.openDialogs++;
         this.#answerDialog(sid, p);
         break;
+      case "Page.javascriptDialogClosed":
+        this.openDialogs = Math.max(0, this.openDialogs - 1);
+        break;
       case "Network.requestWillBeSent":
-        this.#inflight.set(`${sid}:${p.requestId as string}`, Date.now());
+        // Keyed by request id alone: an out-of-process frame's document request starts in the
+        // parent's session and finishes in the frame's own (ids are unique across sessions).
+        this.#inflight.set(p.requestId as string, Date.now());
+        this.lastNetworkActivity = Date.now();
         break;
       case "Network.loadingFinished":
       case "Network.loadingFailed":
-        this.#inflight.delete(`${sid}:${p.requestId as string}`);
+        this.#inflight.delete(p.requestId as string);
+        this.lastNetworkActivity = Date.now();
         break;
       case "Inspector.targetCrashed":
         this.#markGone("the tab crashed");
@@ -385,6 +434,7 @@ export class PageSession {
   #markGone(reason: string): void {
     if (this.gone) return;
     this.gone = reason;
+    this.structureVersion++;
     this.#gone.catch(() => undefined);
     this.#rejectGone(new TargetGoneError(reason));
     for (const w of [...this.#watchers]) w();

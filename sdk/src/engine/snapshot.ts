@@ -3,7 +3,7 @@ import { actionableRoles, axProp, axStates, axString, contextRoles, displayRole,
 import { documentToViewport, intersect, type Rect } from "./coordinates.js";
 import { topWorld } from "./batch-occlusion.js";
 import { type EarlyProbes, startEarlyProbes } from "./early-occlusion.js";
-import { type EarlyRootLayout, type PageLayout, readPageLayout, type SessionLayout } from "./frame-layout.js";
+import { type EarlyRootLayout, type PageLayout, readPageLayout, type ReadLayoutOptions, type SessionLayout } from "./frame-layout.js";
 import { filterOccluded, type HitCandidate, type HitVerdict } from "./occlusion.js";
 import type { PageSession } from "./page-session.js";
 import type { RefEntry, RefTable } from "./refs.js";
@@ -50,6 +50,8 @@ export interface SnapshotOptions {
   filterOccluded?: boolean;
   /** Only include the subtree of this ref's element. */
   scope?: RefEntry;
+  /** How AX trees are read (see `ReadLayoutOptions.axRead`); "auto" unless testing. */
+  axRead?: ReadLayoutOptions["axRead"];
 }
 
 interface Pending {
@@ -93,6 +95,7 @@ export async function takePageSnapshot(page: PageSession, refs: RefTable, option
   const world = probeEarly ? topWorld(page) : undefined;
   const layout = await readPageLayout(page, {
     wholePage: options.includeOffscreen === true,
+    ...(options.axRead ? { axRead: options.axRead } : {}),
     ...(world ? { onRootLayout: (e: EarlyRootLayout) => void (early = startEarlyProbes(page, e, world)) } : {}),
   });
   const root = layout.sessions.get(page.rootId);
