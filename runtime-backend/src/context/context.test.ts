@@ -7,7 +7,7 @@ import { applyTurn, defaultFoldOptions, enforceBudget, renderContext, shouldFold
 import { buildPrompt } from "./prompt.js";
 import { emptyContext } from "./state.js";
 import { parseTags } from "./tags.js";
-import { countTokens } from "./tokens.js";
+import { countTokens, exceedsTokens } from "./tokens.js";
 
 describe("context tags", () => {
   it("extracts goal, non-task, notes and folds, and strips them from the visible text", () => {
@@ -17,6 +17,22 @@ describe("context tags", () => {
     expect(parseTags("ok <context><fold>did A, B; next C</fold></context>")).toMatchObject({ fold: "did A, B; next C", note: undefined, visible: "ok" });
     // A reply cut off inside <context> still yields its note.
     expect(parseTags("ok <context>half a no")).toMatchObject({ note: "half a no", visible: "ok" });
+  });
+});
+
+describe("token budget checks", () => {
+  it("decide exactly like counting the whole text, near and far from the limit", () => {
+    const texts = [
+      renderContext({ ...emptyContext("t"), micro: Array.from({ length: 300 }, (_, i) => `step ${i}: click({"ref":"e${i}"}) → {}`) }, "t"),
+      ["<context>", "Goal: buy", "User messages:", "- hi   ", "  indented", "", "", "- x €", "</context>"].join("\n").repeat(200),
+      Array.from({ length: 120 }, (_, i) => `${i}. ${"word ".repeat(i % 30)}\t`).join("\n"),
+    ];
+    for (const text of texts) {
+      const exact = countTokens(text);
+      for (const limit of [exact - 50, exact - 3, exact - 1, exact, exact + 1, exact + 3, exact + 50, Math.floor(exact / 2), exact * 2]) {
+        expect(exceedsTokens(text, limit), `limit ${limit} of ${exact}`).toBe(exact > limit);
+      }
+    }
   });
 });
 

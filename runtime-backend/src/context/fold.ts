@@ -48,8 +48,7 @@ export function autoSummary(latest: LatestInteraction, outputs: ReadonlyMap<stri
   return clip(`step ${latest.step}: ${parts.join("; ") || "no action"}`, max);
 }
 
-/** The context block the model reads each turn (also what the budget measures). */
-export function renderContext(s: ContextState, task: string): string {
+function render(s: ContextState, task: string): string {
   const lines: string[] = ["<context>", `Goal: ${s.goal || task}`];
   if (s.user.length > 0) {
     lines.push("User messages:");
@@ -65,6 +64,33 @@ export function renderContext(s: ContextState, task: string): string {
   }
   lines.push("</context>");
   return lines.join("\n");
+}
+
+/** What a rendering was made from: the arrays and their lengths, so a shift or push is noticed. */
+interface Rendered {
+  readonly task: string;
+  readonly goal: string;
+  readonly parts: readonly (readonly string[])[];
+  readonly lengths: readonly number[];
+  readonly text: string;
+}
+
+const rendered = new WeakMap<ContextState, Rendered>();
+
+/**
+ * The context block the model reads each turn (also what the budget measures). A turn asks
+ * for it several times (fold check, prompt, budget); the text is kept per state object and
+ * rebuilt when the state's goal or summary lists changed since.
+ */
+export function renderContext(s: ContextState, task: string): string {
+  const hit = rendered.get(s);
+  const parts = [s.user, s.macro, s.micro] as const;
+  if (hit && hit.task === task && hit.goal === s.goal && parts.every((p, i) => p === hit.parts[i] && p.length === hit.lengths[i])) {
+    return hit.text;
+  }
+  const text = render(s, task);
+  rendered.set(s, { task, goal: s.goal, parts, lengths: parts.map((p) => p.length), text });
+  return text;
 }
 
 /** True when the next prompt should carry the fold instruction. */

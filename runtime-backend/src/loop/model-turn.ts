@@ -1,10 +1,8 @@
-import { create, toJson } from "@bufbuild/protobuf";
+import { create } from "@bufbuild/protobuf";
 import { Code, ConnectError } from "@connectrpc/connect";
 import {
   type AgentMessage,
-  AgentMessageSchema,
   type HistoryEntry,
-  HistoryEntrySchema,
   MessageStatus,
   SessionStatus,
   type StepResponse,
@@ -19,6 +17,7 @@ import { buildPrompt } from "../context/prompt.js";
 import { parseTags } from "../context/tags.js";
 import { type ModelTurn, ProviderError } from "../providers/types.js";
 import type { Stmt } from "../store/db.js";
+import { agentMessageJson, historyEntryJson, stepResponseJson } from "../store/json-text.js";
 import { commitTurn } from "../store/turns.js";
 import { appendHistoryStmt, type CallRow, insertCallsStmt, saveResponseStmt } from "../store/records.js";
 import { type SessionPatch, type SessionRow, sessionFromRow, sessionMessage, updateSessionStmt, type UsageTotals } from "../store/sessions.js";
@@ -236,8 +235,8 @@ async function commitGrouped(
     expectLen: s.historyLen,
     owner: deps.instanceId,
     done: pending?.done ?? [],
-    calls: callRows.map((c) => ({ ...c, message: c.message ? JSON.stringify(toJson(AgentMessageSchema, c.message)) : null })),
-    history: entries.map((e) => ({ step: e.step, entry: JSON.stringify(toJson(HistoryEntrySchema, e)) })),
+    calls: callRows.map((c) => ({ ...c, message: c.message ? agentMessageJson(c.message) : null })),
+    history: entries.map((e) => ({ step: e.step, entry: historyEntryJson(e) })),
     trace: { ...trace, ...trace.usage },
     session: {
       step: patch.step ?? s.step,
@@ -248,7 +247,7 @@ async function commitGrouped(
       leaseUntil: patch.leaseUntil ?? null,
       leaseOwner: patch.leaseOwner,
     },
-    response: stored ? { key: stored.key, json: JSON.stringify(toJson(StepResponseSchema, stored.response)) } : undefined,
+    response: stored ? { key: stored.key, json: stepResponseJson(stored.response) } : undefined,
   });
   if (!row) throw new ConnectError("the session changed concurrently (another step is running); retry", Code.Aborted);
   // The statement returns only what the store decides (status under the stop guard, totals,

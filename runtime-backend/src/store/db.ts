@@ -33,6 +33,12 @@ export interface Db extends Queryable {
    * loop writes each turn as one batch.
    */
   batch(stmts: readonly Stmt[]): Promise<Row[][]>;
+  /**
+   * Runs a statement the hot path repeats, prepared once (per connection) under `name`, so
+   * later runs skip parsing and planning. `sql` must be the same text on every call and type
+   * its parameters (`$1::json`). Returns the rows, as {@link Queryable.query} does.
+   */
+  prepared<R extends Row = Row>(name: string, sql: string, params: readonly unknown[]): Promise<R[]>;
   /** Runs a script of several statements without parameters (migrations). */
   exec(sql: string): Promise<void>;
   /** Closes the handle; the store flushes and releases its files or pool. */

@@ -3,6 +3,7 @@ import type { Db } from "./db.js";
 import { migrate } from "./migrations.js";
 import { openPgDb } from "./pg-db.js";
 import { openPgliteDb } from "./pglite-db.js";
+import { openWorkerDb } from "./worker-db.js";
 
 /** Where the store lives. */
 export interface StoreLocation {
@@ -10,6 +11,24 @@ export interface StoreLocation {
   readonly databaseUrl?: string | undefined;
   /** Directory of the embedded database; in memory when both are unset. */
   readonly dataDir?: string | undefined;
+  /**
+   * Where the embedded engine runs: "worker" (default) in a worker thread, so statements
+   * never block the event loop; "inline" on the calling thread.
+   */
+  readonly embeddedThread?: "worker" | "inline" | undefined;
+}
+
+/**
+ * The embedded engine in a worker thread, or on this thread when no worker can start (the
+ * worker is TypeScript loaded by Node's own type stripping: Node 23.6+; the repo pins 24).
+ */
+async function openEmbeddedInWorker(dataDir: string | undefined): Promise<Db> {
+  try {
+    return await openWorkerDb(dataDir);
+  } catch (e) {
+    process.emitWarning(`embedded store: no worker thread (${e instanceof Error ? e.message : String(e)}); running it on the main thread`);
+    return openPgliteDb(dataDir);
+  }
 }
 
 /** Opens the database the location names and migrates it to the latest schema. */
@@ -19,7 +38,7 @@ export async function openDb(location: StoreLocation): Promise<Db> {
     db = await openPgDb(location.databaseUrl);
   } else {
     if (location.dataDir) mkdirSync(location.dataDir, { recursive: true });
-    db = await openPgliteDb(location.dataDir);
+    db = location.embeddedThread === "inline" ? await openPgliteDb(location.dataDir) : await openEmbeddedInWorker(location.dataDir);
   }
   try {
     await migrate(db);

@@ -39,6 +39,10 @@ export async function openPgDb(connectionString: string, poolSize = 10): Promise
       const res = (await pool.query(script)) as unknown as pg.QueryResult<Row> | pg.QueryResult<Row>[];
       return (Array.isArray(res) ? res : [res]).map((r) => r.rows);
     },
+    async prepared<R extends Row>(name: string, sql: string, params: readonly unknown[]) {
+      // node-postgres prepares a named statement once per pooled connection.
+      return (await pool.query<R>({ name, text: sql, values: params as unknown[] })).rows;
+    },
     async exec(sql) {
       await pool.query(sql);
     },

@@ -9,14 +9,14 @@ import { inlineParams } from "./literal.js";
  * (the SIGKILL fault test proves recovery), so they are off. Deployments that must survive
  * power loss use Postgres.
  */
-const embeddedConf = ["wal_level = minimal", "max_wal_senders = 0", "full_page_writes = off", "wal_buffers = 4MB"];
+export const embeddedConf: readonly string[] = ["wal_level = minimal", "max_wal_senders = 0", "full_page_writes = off", "wal_buffers = 4MB"];
 
 /**
  * Opens the embedded database: Postgres compiled to WebAssembly, in-process, persisted to
  * `dataDir` (or in memory when it is undefined). No server to install.
  */
 export async function openPgliteDb(dataDir?: string): Promise<Db> {
-  const pg = new PGlite({ ...(dataDir ? { dataDir } : {}), postgresqlconf: embeddedConf });
+  const pg = new PGlite({ ...(dataDir ? { dataDir } : {}), postgresqlconf: [...embeddedConf] });
   await pg.waitReady;
   const wrap = (q: { query<T>(sql: string, params?: unknown[]): Promise<{ rows: T[] }> }): Queryable => ({
     async query<R extends Row>(sql: string, params: readonly unknown[] = []) {
@@ -25,6 +25,7 @@ export async function openPgliteDb(dataDir?: string): Promise<Db> {
     },
   });
   const root = wrap(pg);
+  const prepared = new Set<string>();
   return {
     kind: "embedded",
     query: root.query,
@@ -36,6 +37,16 @@ export async function openPgliteDb(dataDir?: string): Promise<Db> {
       const script = stmts.map((st) => inlineParams(st.sql, st.params ?? [])).join(";\n");
       const results = await pg.exec(script);
       return results.map((r) => r.rows as Row[]);
+    },
+    async prepared<R extends Row>(name: string, sql: string, params: readonly unknown[]) {
+      if (!prepared.has(name)) {
+        await pg.exec(`prepare ${name} as ${sql}`);
+        prepared.add(name);
+      }
+      // EXECUTE takes no bind parameters: the arguments go in as literals (simple protocol).
+      const args = params.map((_, i) => `$${i + 1}`).join(", ");
+      const results = await pg.exec(inlineParams(`execute ${name}(${args})`, params));
+      return (results.at(-1)?.rows ?? []) as R[];
     },
     async exec(sql) {
       await pg.exec(sql);

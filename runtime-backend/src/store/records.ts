@@ -1,4 +1,4 @@
-import { fromJson, type JsonValue, toJson } from "@bufbuild/protobuf";
+import { fromJson, type JsonValue } from "@bufbuild/protobuf";
 import {
   type AgentMessage,
   AgentMessageSchema,
@@ -8,6 +8,7 @@ import {
   StepResponseSchema,
 } from "@baton/gen/baton/v1/agent_pb";
 import type { Queryable, Stmt } from "./db.js";
+import { agentMessageJson, historyEntryJson, stepResponseJson } from "./json-text.js";
 
 /** The insert of history entries at `startSeq`…; undefined when there are none. */
 export function appendHistoryStmt(sessionId: string, startSeq: number, entries: readonly HistoryEntry[]): Stmt | undefined {
@@ -16,7 +17,7 @@ export function appendHistoryStmt(sessionId: string, startSeq: number, entries: 
   // key (session, seq) makes a concurrent writer at the same position fail, not interleave.
   const params: unknown[] = [sessionId];
   const values = entries.map((e, i) => {
-    params.push(startSeq + i, e.step, JSON.stringify(toJson(HistoryEntrySchema, e)));
+    params.push(startSeq + i, e.step, historyEntryJson(e));
     const n = params.length;
     return `($1, $${n - 2}, $${n - 1}, $${n})`;
   });
@@ -69,7 +70,7 @@ export function insertCallsStmt(sessionId: string, calls: readonly CallRow[]): S
       c.arguments,
       c.side,
       c.state,
-      c.message ? JSON.stringify(toJson(AgentMessageSchema, c.message)) : null,
+      c.message ? agentMessageJson(c.message) : null,
       c.output,
     );
     const n = params.length;
@@ -120,7 +121,7 @@ export function setCallStateStmt(sessionId: string, toolcallId: string, state: C
   return {
     sql: `update calls set state = $3, output = coalesce($4, output)${message ? ", message = $5" : ""} where session_id = $1 and toolcall_id = $2`,
     params: message
-      ? [sessionId, toolcallId, state, output, JSON.stringify(toJson(AgentMessageSchema, message))]
+      ? [sessionId, toolcallId, state, output, agentMessageJson(message)]
       : [sessionId, toolcallId, state, output],
   };
 }
@@ -165,7 +166,7 @@ export function saveResponseStmt(sessionId: string, inputKey: string, response: 
          select $1, $2, $3 where not (select stop_requested from sessions where id = $1)
          on conflict (session_id, input_key) do nothing`
       : "insert into responses (session_id, input_key, response) values ($1, $2, $3) on conflict (session_id, input_key) do nothing",
-    params: [sessionId, inputKey, JSON.stringify(toJson(StepResponseSchema, response))],
+    params: [sessionId, inputKey, stepResponseJson(response)],
   };
 }
 

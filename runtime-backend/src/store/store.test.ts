@@ -28,7 +28,8 @@ import { createToken, ensureUser, registerToken, userForToken } from "./users.js
 const pgUrl = process.env.BATON_TEST_DATABASE_URL;
 
 const engines: { name: string; open: () => Promise<Db>; skip?: string }[] = [
-  { name: "embedded (PGlite)", open: () => openDb({}) },
+  { name: "embedded (PGlite in a worker thread)", open: () => openDb({}) },
+  { name: "embedded (PGlite on the calling thread)", open: () => openDb({ embeddedThread: "inline" }) },
   {
     name: "postgres (pg)",
     open: async () => {

@@ -1,6 +1,7 @@
 import { SessionStatus } from "@baton/gen/baton/v1/agent_pb";
 import type { Db, Row } from "./db.js";
 import { Grouper } from "./group.js";
+import { recordsetJson } from "./json-text.js";
 
 /**
  * The hot path of the loop as two grouped statements: the read that starts a step and the
@@ -44,7 +45,7 @@ export interface TurnWrite {
     readonly message: string | null;
     readonly output: string | null;
   }[];
-  /** History entries (protobuf JSON text) appended from `expectLen`. */
+  /** History entries (protobuf JSON text) appended from `expectLen`. JSON-text fields (context, messages, entries, response) must be valid JSON. */
   readonly history: readonly { readonly step: number; readonly entry: string }[];
   readonly trace: {
     readonly step: number;
@@ -78,13 +79,13 @@ export interface TurnWrite {
 const writeSql = `
 with v as (
   select * from json_to_recordset($1::json) as x(
-    id text, expect_len int, owner text, step int, context text, goal text, history_len int, status int,
+    id text, expect_len int, owner text, step int, context json, goal text, history_len int, status int,
     stop_guard boolean, lease_until timestamptz, lease_owner text,
     input_tokens bigint, output_tokens bigint, cached_tokens bigint, cost_usd double precision,
-    input_key text, response text)
+    input_key text, response json)
 ), s as (
   update sessions t
-     set updated_at = now(), step = v.step, context = v.context, goal = v.goal, history_len = v.history_len,
+     set updated_at = now(), step = v.step, context = v.context::text, goal = v.goal, history_len = v.history_len,
          status = case when v.stop_guard and t.stop_requested then ${SessionStatus.STOPPED} else v.status end,
          lease_until = v.lease_until, lease_owner = coalesce(v.lease_owner, t.lease_owner),
          input_tokens = t.input_tokens + v.input_tokens, output_tokens = t.output_tokens + v.output_tokens,
@@ -100,14 +101,14 @@ with v as (
    where c.session_id = x.session_id and c.toolcall_id = x.id and x.session_id in (select id from s)
 ), new_calls as (
   insert into calls (session_id, toolcall_id, step, ord, name, arguments, side, state, message, output)
-  select x.session_id, x.toolcall_id, x.step, x.ord, x.name, x.arguments, x.side, x.state, x.message, x.output
+  select x.session_id, x.toolcall_id, x.step, x.ord, x.name, x.arguments, x.side, x.state, x.message::text, x.output
     from json_to_recordset($3::json) as x(session_id text, toolcall_id text, step int, ord int, name text,
-         arguments text, side text, state text, message text, output text)
+         arguments text, side text, state text, message json, output text)
    where x.session_id in (select id from s)
 ), hist as (
   insert into history (session_id, seq, step, entry)
-  select x.session_id, x.seq, x.step, x.entry
-    from json_to_recordset($4::json) as x(session_id text, seq int, step int, entry text)
+  select x.session_id, x.seq, x.step, x.entry::text
+    from json_to_recordset($4::json) as x(session_id text, seq int, step int, entry json)
    where x.session_id in (select id from s)
 ), trace as (
   insert into traces (session_id, step, model, latency_ms, input_tokens, output_tokens, cached_tokens, cost_usd, tool_calls, errors)
@@ -125,17 +126,22 @@ with v as (
      errors = traces.errors || excluded.errors
 ), resp as (
   insert into responses (session_id, input_key, response)
-  select s.id, v.input_key, v.response from s join v on v.id = s.id
+  select s.id, v.input_key, v.response::text from s join v on v.id = s.id
    where v.input_key is not null and not s.stop_requested
   on conflict (session_id, input_key) do nothing
 )
 select * from s`;
 
 async function readGroup(db: Db, items: StepReadKey[]): Promise<(Row | undefined)[]> {
-  const rows = await db.query(readSql, [JSON.stringify(items)]);
+  const rows = await db.prepared("baton_step_read", readSql, [JSON.stringify(items)]);
   const byKey = new Map(rows.map((r) => [`${String(r.id)}\u0000${String(r.read_key)}`, r]));
   return items.map((i) => byKey.get(`${i.id}\u0000${i.key}`));
 }
+
+// Fields that are JSON text already: embedded in the recordset as they are (see recordsetJson).
+const rawSession = new Set(["context", "response"] as const);
+const rawCall = new Set(["message"] as const);
+const rawHistory = new Set(["entry"] as const);
 
 async function writeGroup(db: Db, items: TurnWrite[]): Promise<(Row | undefined)[]> {
   const sessions = items.map((t) => ({
@@ -185,7 +191,14 @@ async function writeGroup(db: Db, items: TurnWrite[]): Promise<(Row | undefined)
     tool_calls: t.trace.toolCalls,
     errors: t.trace.errors,
   }));
-  const rows = await db.query(writeSql, [sessions, done, calls, history, traces].map((x) => JSON.stringify(x)));
+  const params = [
+    recordsetJson(sessions, rawSession),
+    JSON.stringify(done),
+    recordsetJson(calls, rawCall),
+    recordsetJson(history, rawHistory),
+    JSON.stringify(traces),
+  ];
+  const rows = await db.prepared("baton_turn_write", writeSql, params);
   const byId = new Map(rows.map((r) => [String(r.id), r]));
   return items.map((t) => byId.get(t.sessionId));
 }

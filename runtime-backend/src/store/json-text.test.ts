@@ -1,0 +1,52 @@
+import { create, fromJson, toJson } from "@bufbuild/protobuf";
+import { timestampNow } from "@bufbuild/protobuf/wkt";
+import {
+  AgentMessageSchema,
+  HistoryEntrySchema,
+  MessageStatus,
+  SessionSchema,
+  SessionStatus,
+  StepResponseSchema,
+  ToolcallResultSchema,
+} from "@baton/gen/baton/v1/agent_pb";
+import { describe, expect, it } from "vitest";
+import { agentMessageJson, historyEntryJson, recordsetJson, stepResponseJson } from "./json-text.js";
+
+const message = create(AgentMessageSchema, {
+  id: "msg_3_1",
+  content: { case: "functionCall", value: { toolcallId: "call_3_0", call: { tool: { case: "click", value: { ref: "e1" } } } } },
+  status: MessageStatus.COMPLETED,
+  step: 3,
+  createdAt: timestampNow(),
+});
+
+describe("stored JSON text", () => {
+  it("is what toJson + JSON.stringify produce, for messages, entries and responses", () => {
+    expect(JSON.parse(agentMessageJson(message))).toEqual(toJson(AgentMessageSchema, message));
+    for (const e of [
+      create(HistoryEntrySchema, { step: 3, entry: { case: "agentMessage", value: message } }),
+      create(HistoryEntrySchema, { step: 0, entry: { case: "agentMessage", value: message } }),
+      create(HistoryEntrySchema, { step: 2, entry: { case: "toolResult", value: create(ToolcallResultSchema, { toolcallId: "call_2_0" }) } }),
+    ]) {
+      expect(JSON.parse(historyEntryJson(e))).toEqual(toJson(HistoryEntrySchema, e));
+    }
+    const session = create(SessionSchema, { id: "ses_1", status: SessionStatus.AWAITING_TOOLS, step: 3 });
+    for (const r of [create(StepResponseSchema, { messages: [message, message], session }), create(StepResponseSchema, {})]) {
+      const text = stepResponseJson(r);
+      expect(JSON.parse(text)).toEqual(toJson(StepResponseSchema, r));
+      expect(fromJson(StepResponseSchema, JSON.parse(text))).toEqual(r);
+    }
+  });
+
+  it("builds recordsets with JSON-text fields embedded as they are", () => {
+    const rows = [
+      { id: "a'b", n: 1, doc: '{"x":"q\\"uote"}', skip: undefined },
+      { id: "c", n: 2, doc: null, skip: undefined },
+    ];
+    expect(JSON.parse(recordsetJson(rows, new Set(["doc"] as const)))).toEqual([
+      { id: "a'b", n: 1, doc: { x: 'q"uote' } },
+      { id: "c", n: 2, doc: null },
+    ]);
+    expect(recordsetJson([], new Set())).toBe("[]");
+  });
+});

@@ -1,0 +1,64 @@
+import { toJson } from "@bufbuild/protobuf";
+import {
+  type AgentMessage,
+  AgentMessageSchema,
+  type HistoryEntry,
+  HistoryEntrySchema,
+  SessionSchema,
+  type StepResponse,
+} from "@baton/gen/baton/v1/agent_pb";
+
+/**
+ * Protobuf-JSON text of the records the store keeps, each message encoded once: a turn's
+ * agent message goes into its call row, its history entry and the stored response, and
+ * encoding it once (kept per message object) instead of three times is most of the loop's
+ * JSON work. The texts are what `toJson` + `JSON.stringify` produce for the same messages
+ * (`fromJson` reads them back), assembled by concatenation.
+ */
+const messageText = new WeakMap<AgentMessage, string>();
+
+/** JSON text of an agent message. Messages are not changed after they are first stored. */
+export function agentMessageJson(m: AgentMessage): string {
+  let t = messageText.get(m);
+  if (t === undefined) {
+    t = JSON.stringify(toJson(AgentMessageSchema, m));
+    messageText.set(m, t);
+  }
+  return t;
+}
+
+/** JSON text of a history entry. */
+export function historyEntryJson(e: HistoryEntry): string {
+  if (e.entry.case === "agentMessage") {
+    return e.step === 0 ? `{"agentMessage":${agentMessageJson(e.entry.value)}}` : `{"step":${e.step},"agentMessage":${agentMessageJson(e.entry.value)}}`;
+  }
+  return JSON.stringify(toJson(HistoryEntrySchema, e));
+}
+
+/** JSON text of a step response. */
+export function stepResponseJson(r: StepResponse): string {
+  const fields: string[] = [];
+  if (r.messages.length > 0) fields.push(`"messages":[${r.messages.map(agentMessageJson).join(",")}]`);
+  if (r.session) fields.push(`"session":${JSON.stringify(toJson(SessionSchema, r.session))}`);
+  return `{${fields.join(",")}}`;
+}
+
+/**
+ * A JSON array of objects, for `json_to_recordset`: `raw` names the fields whose values are
+ * already JSON text (or null) and go in as they are — no second escaping of a context or a
+ * message, and Postgres reads them back with `::text` exactly as written.
+ */
+export function recordsetJson<T extends object>(rows: readonly T[], raw: ReadonlySet<keyof T>): string {
+  let out = "[";
+  for (let i = 0; i < rows.length; i++) {
+    const row = rows[i] as T;
+    let obj = "";
+    for (const [k, v] of Object.entries(row)) {
+      if (v === undefined) continue;
+      const value = raw.has(k as keyof T) ? (v === null ? "null" : (v as string)) : JSON.stringify(v);
+      obj += `${obj ? "," : ""}"${k}":${value}`;
+    }
+    out += `${i ? "," : ""}{${obj}}`;
+  }
+  return `${out}]`;
+}

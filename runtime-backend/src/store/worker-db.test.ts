@@ -1,0 +1,59 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Db } from "./db.js";
+import { openWorkerDb } from "./worker-db.js";
+
+describe("the embedded engine in a worker thread", () => {
+  let db: Db;
+  beforeAll(async () => {
+    db = await openWorkerDb();
+    await db.exec("create table t (id int primary key, v text, at timestamptz default now())");
+  });
+  afterAll(async () => {
+    await db.close();
+  });
+
+  it("runs queries, batches and prepared statements, with typed rows", async () => {
+    await db.query("insert into t (id, v) values ($1, $2)", [1, "it's"]);
+    const [row] = await db.query<{ id: number; v: string; at: Date }>("select * from t where id = $1", [1]);
+    expect(row).toMatchObject({ id: 1, v: "it's" });
+    expect(row?.at).toBeInstanceOf(Date);
+    const out = await db.batch([{ sql: "insert into t (id, v) values ($1, $2)", params: [2, "b"] }, { sql: "select count(*)::int as n from t" }]);
+    expect(out[1]).toEqual([{ n: 2 }]);
+    for (const id of [1, 2]) {
+      expect(await db.prepared("t_by_id", "select v from t where id = $1::int", [id])).toEqual([{ v: id === 1 ? "it's" : "b" }]);
+    }
+  });
+
+  it("commits a transaction, rolls one back on a throw, and reports SQL errors with their code", async () => {
+    await db.transaction(async (tx) => {
+      await tx.query("insert into t (id, v) values (10, 'kept')");
+    });
+    await expect(
+      db.transaction(async (tx) => {
+        await tx.query("insert into t (id, v) values (11, 'dropped')");
+        throw new Error("no");
+      }),
+    ).rejects.toThrow("no");
+    const ids = (await db.query<{ id: number }>("select id from t where id >= 10 order by id")).map((r) => r.id);
+    expect(ids).toEqual([10]);
+    const e = await db.query("insert into t (id, v) values (10, 'again')").catch((x: unknown) => x);
+    expect(e).toBeInstanceOf(Error);
+    expect(e).toMatchObject({ code: "23505" });
+    // A failed batch leaves nothing behind.
+    await expect(db.batch([{ sql: "insert into t (id) values (20)" }, { sql: "select 1 / 0" }])).rejects.toThrow(/division by zero/);
+    expect(await db.query("select id from t where id = 20")).toEqual([]);
+  });
+
+  it("keeps statements in order while a transaction is open (one connection)", async () => {
+    let release!: () => void;
+    const gate = new Promise<void>((r) => (release = r));
+    const tx = db.transaction(async (q) => {
+      await q.query("insert into t (id, v) values (30, 'in tx')");
+      await gate;
+    });
+    const outside = db.query<{ n: number }>("select count(*)::int as n from t where id = 30");
+    setTimeout(release, 50);
+    await tx;
+    expect(await outside).toEqual([{ n: 1 }]);
+  });
+});
