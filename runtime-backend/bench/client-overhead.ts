@@ -18,10 +18,9 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { cpus, loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
-import { createConnectTransport } from "@connectrpc/connect-node";
-import { bearerToken, createBatonClient, type RunEvent, runTask } from "@baton/sdk/client";
+import { createBatonClient, type RunEvent, runTask } from "@baton/sdk/client";
 import { defaultQuietWindowMs, type Engine, engineHandlers } from "@baton/sdk/engine";
-import { launchChromium, openPage, WebSocketTransport } from "@baton/sdk/node";
+import { launchChromium, nodeTransport, openPage, WebSocketTransport } from "@baton/sdk/node";
 import { startSite } from "../src/e2e/fixtures/site.js";
 import { ScriptProvider } from "../src/providers/script.js";
 import { createModelResolver } from "../src/providers/registry.js";
@@ -81,7 +80,7 @@ async function main(): Promise<void> {
     await ensureUser(backend.db, "local");
     const token = await createToken(backend.db, "local", "bench");
     const client = createBatonClient({
-      transport: createConnectTransport({ baseUrl: backend.server.url, httpVersion: "1.1", useBinaryFormat: true, interceptors: [bearerToken(token)] }),
+      transport: nodeTransport({ baseUrl: backend.server.url, token }),
     });
     let text = "";
     for (const [i, sc] of scenarios.entries()) {

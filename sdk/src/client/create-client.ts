@@ -10,8 +10,9 @@ export interface BatonClientOptions {
   readonly token?: string;
   /**
    * A Connect transport to use instead of the default connect-web one (which works in browsers
-   * and in Node 18+ through fetch). In Node, `createConnectTransport` from connect-node adds
-   * HTTP/2; in tests, `createRouterTransport` runs the backend's routes in memory.
+   * and in Node 18+ through fetch). In Node, `nodeTransport` from `@baton/sdk/node` (connect-node,
+   * keep-alive, no Nagle delay); in tests, `createRouterTransport` runs the backend's routes in
+   * memory.
    */
   readonly transport?: Transport;
   /** Extra interceptors (tracing, headers). */

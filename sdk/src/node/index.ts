@@ -1,8 +1,9 @@
 /**
- * Node-only parts of the SDK: the WebSocket CDP transport, the Chromium launcher, and the
- * `baton snapshot` command.
+ * Node-only parts of the SDK: the WebSocket CDP transport, the Chromium launcher, the Connect
+ * transport to a backend, and the `baton snapshot` command.
  */
 export { defaultChromiumPath, type LaunchedChromium, type LaunchOptions, launchChromium } from "./launch-chromium.js";
+export { type NodeTransportOptions, nodeTransport } from "./node-transport.js";
 export { type OpenPageOptions, openPage } from "./open-page.js";
 export { type CommandOutput, snapshotCommand } from "./snapshot-command.js";
 export { WebSocketTransport } from "./ws-transport.js";

@@ -1,9 +1,9 @@
 import { existsSync, readFileSync, statSync } from "node:fs";
 import { resolve } from "node:path";
 import { Code, ConnectError } from "@connectrpc/connect";
-import { createConnectTransport } from "@connectrpc/connect-node";
-import { bearerToken, createBatonClient, runTask, type TaskOutcome } from "@baton/sdk/client";
+import { createBatonClient, runTask, type TaskOutcome } from "@baton/sdk/client";
 import { engineHandlers, type Engine } from "@baton/sdk/engine";
+import { nodeTransport } from "@baton/sdk/node";
 import { checkExpectations, engineProbe, parseScriptFile, type ScriptFile, ScriptFileError } from "@baton/sdk/script";
 import type { Env } from "../../providers/registry.js";
 import { flag, parseArgs, type Parsed } from "../args.js";
@@ -203,7 +203,7 @@ export async function runCommand(argv: readonly string[], deps: RunDeps): Promis
     try {
       // connect-node, not the default fetch transport: with fetch, a backend that dies mid-stream
       // also leaves an unhandled rejection behind, which would crash this process.
-      const transport = createConnectTransport({ baseUrl: backend.baseUrl, httpVersion: "1.1", useBinaryFormat: true, interceptors: [bearerToken(backend.token)] });
+      const transport = nodeTransport({ baseUrl: backend.baseUrl, token: backend.token });
       outcome = await runTask(createBatonClient({ transport }), {
         task: run.task,
         ...(startUrl ? { startUrl } : {}),
