@@ -98,3 +98,40 @@ describe("settle: concurrent conditions, windows measured from the last activity
     expect(took).toBeLessThan(1500);
   });
 });
+
+/** Runs `fn` while counting the CDP commands the engine's page sends, by method. */
+async function countingCommands<T>(fn: () => Promise<T>): Promise<{ result: T; count: (method: string) => number }> {
+  const page = h.engine.page;
+  const sent: string[] = [];
+  const original = page.send;
+  page.send = ((method: string, ...rest: unknown[]) => {
+    sent.push(method);
+    return (original as (...a: unknown[]) => Promise<unknown>).call(page, method, ...rest);
+  }) as typeof page.send;
+  try {
+    const result = await fn();
+    return { result, count: (m) => sent.filter((s) => s === m).length };
+  } finally {
+    // Back to the prototype's method.
+    delete (page as { send?: unknown }).send;
+  }
+}
+
+describe("the evidence snapshot overlaps settling", () => {
+  it("is kept when the page changed only before it started: one page read for the whole click", async () => {
+    await setUp();
+    await h.engine.pageSnapshot();
+    const { result: r, count } = await countingCommands(() => h.tools.click(create(ClickParamsSchema, { ref: refOf("Sync") }), undefined));
+    // The hit test took the fast path (no layout read) and the evidence snapshot was not retaken.
+    expect(count("DOMSnapshot.captureSnapshot")).toBe(1);
+    expect(r.evidence?.refsAdded).toContain(h.engine.lastSnapshot?.elements.filter((e) => e.name === "Added sync").at(-1)?.ref);
+  });
+
+  it("is retaken when the page changes during settling, and the evidence shows the later change", async () => {
+    await setUp();
+    await h.engine.pageSnapshot();
+    const { result: r, count } = await countingCommands(() => h.tools.click(create(ClickParamsSchema, { ref: refOf("Twice") }), undefined));
+    expect(count("DOMSnapshot.captureSnapshot")).toBe(2);
+    expect(r.evidence?.refsAdded).toContain(refOf("Added at 40 ms"));
+  });
+});
