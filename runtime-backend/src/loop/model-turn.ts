@@ -21,7 +21,7 @@ import { agentMessageJson, historyEntryJson, stepResponseJson } from "../store/j
 import { commitTurn } from "../store/turns.js";
 import { appendHistoryStmt, type CallRow, insertCallsStmt, saveResponseStmt } from "../store/records.js";
 import { type SessionPatch, type SessionRow, sessionFromRow, sessionMessage, updateSessionStmt, type UsageTotals } from "../store/sessions.js";
-import { insertTrace, insertTraceStmt } from "../store/traces.js";
+import { insertTrace, insertTraceStmt, type TraceRow } from "../store/traces.js";
 import { type PendingWrites, runGuarded } from "./apply-input.js";
 import { type LoopDeps, lease, type StepEvent } from "./deps.js";
 import { finish, stoppedText } from "./finish.js";
@@ -213,7 +213,7 @@ export async function modelTurn(
 }
 
 
-type TraceIn = Parameters<typeof insertTraceStmt>[1];
+type TraceIn = TraceRow;
 type StoredResponse = { key: string; response: StepResponse } | undefined;
 
 /**
@@ -237,7 +237,7 @@ async function commitGrouped(
     done: pending?.done ?? [],
     calls: callRows.map((c) => ({ ...c, message: c.message ? agentMessageJson(c.message) : null })),
     history: entries.map((e) => ({ step: e.step, entry: historyEntryJson(e) })),
-    trace: { ...trace, ...trace.usage },
+    trace,
     session: {
       step: patch.step ?? s.step,
       context: JSON.stringify(patch.context ?? s.context),

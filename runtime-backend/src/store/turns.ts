@@ -2,6 +2,7 @@ import { SessionStatus } from "@baton/gen/baton/v1/agent_pb";
 import type { Db, Row } from "./db.js";
 import { Grouper } from "./group.js";
 import { recordsetJson } from "./json-text.js";
+import type { TraceRow } from "./traces.js";
 
 /**
  * The hot path of the loop as two grouped statements: the read that starts a step and the
@@ -47,17 +48,8 @@ export interface TurnWrite {
   }[];
   /** History entries (protobuf JSON text) appended from `expectLen`. JSON-text fields (context, messages, entries, response) must be valid JSON. */
   readonly history: readonly { readonly step: number; readonly entry: string }[];
-  readonly trace: {
-    readonly step: number;
-    readonly model: string;
-    readonly latencyMs: number;
-    readonly input: number;
-    readonly output: number;
-    readonly cached: number;
-    readonly cost: number;
-    readonly toolCalls: readonly string[];
-    readonly errors: readonly string[];
-  };
+  /** The model call's trace (its usage also adds to the session's totals). */
+  readonly trace: TraceRow;
   /** The session's new state. */
   readonly session: {
     readonly step: number;
@@ -156,10 +148,10 @@ async function writeGroup(db: Db, items: TurnWrite[]): Promise<(Row | undefined)
     stop_guard: t.session.stopGuard,
     lease_until: t.session.leaseUntil?.toISOString() ?? null,
     lease_owner: t.session.leaseOwner ?? null,
-    input_tokens: t.trace.input,
-    output_tokens: t.trace.output,
-    cached_tokens: t.trace.cached,
-    cost_usd: t.trace.cost,
+    input_tokens: t.trace.usage.input,
+    output_tokens: t.trace.usage.output,
+    cached_tokens: t.trace.usage.cached,
+    cost_usd: t.trace.usage.cost,
     input_key: t.response?.key ?? null,
     response: t.response?.json ?? null,
   }));
@@ -184,10 +176,10 @@ async function writeGroup(db: Db, items: TurnWrite[]): Promise<(Row | undefined)
     step: t.trace.step,
     model: t.trace.model,
     latency_ms: Math.round(t.trace.latencyMs),
-    input_tokens: t.trace.input,
-    output_tokens: t.trace.output,
-    cached_tokens: t.trace.cached,
-    cost_usd: t.trace.cost,
+    input_tokens: t.trace.usage.input,
+    output_tokens: t.trace.usage.output,
+    cached_tokens: t.trace.usage.cached,
+    cost_usd: t.trace.usage.cost,
     tool_calls: t.trace.toolCalls,
     errors: t.trace.errors,
   }));
