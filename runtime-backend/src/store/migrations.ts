@@ -135,6 +135,15 @@ create table playbooks (
     // The tools a client declared at CreateSession (JSON), declared to the model on every turn.
     sql: "alter table sessions add column client_tools text not null default '[]'",
   },
+  {
+    version: 3,
+    // Every model turn rewrites its session's row, context included (a few KB). Half-empty
+    // pages let the new row version go on the same page (a HOT update: no index entries),
+    // and keeping rows up to a page inline spares each turn a TOAST write and compression.
+    name: "sessions rows updated in place",
+    sql: `alter table sessions set (fillfactor = 50, toast_tuple_target = 8160);
+alter table sessions alter column context set storage main`,
+  },
 ];
 
 /**

@@ -78,6 +78,17 @@ for (const engine of engines) {
       expect(Number(rows[0]?.n)).toBe(migrations.length);
     });
 
+    it("keeps session rows updatable in place: half-empty pages, context inline up to a page", async () => {
+      const [t] = await db.query<{ reloptions: string[] | string }>("select reloptions from pg_class where relname = 'sessions'");
+      const opts = Array.isArray(t?.reloptions) ? t.reloptions : String(t?.reloptions ?? "");
+      expect(String(opts)).toContain("fillfactor=50");
+      expect(String(opts)).toContain("toast_tuple_target=8160");
+      const [c] = await db.query<{ attstorage: string }>(
+        "select attstorage from pg_attribute where attrelid = 'sessions'::regclass and attname = 'context'",
+      );
+      expect(c?.attstorage).toBe("m");
+    });
+
     it("stores API tokens hashed and resolves them", async () => {
       const token = await createToken(db, "u1", "test");
       expect(await userForToken(db, token)).toBe("u1");

@@ -15,7 +15,8 @@ export interface BackendProcess {
 
 /** Starts `baton serve` in a separate process and waits until it prints where it listens. */
 export async function startBackendProcess(args: string[], env: Record<string, string> = {}): Promise<BackendProcess> {
-  const child = spawn(process.execPath, [bin, "serve", "--port", "0", ...args], {
+  // The young-generation size the bin's own shebang sets (see bin/baton.js).
+  const child = spawn(process.execPath, ["--max-semi-space-size=32", bin, "serve", "--port", "0", ...args], {
     env: { ...process.env, BATON_LOG_LEVEL: "warn", ...env },
     stdio: ["ignore", "pipe", "pipe"],
   });
