@@ -190,4 +190,13 @@ describe("actions, verified by their effect on the page", () => {
     const closed = await h.tools.closeTab(create(CloseTabParamsSchema, { tabId: opened.tab?.tabId ?? "" }), undefined);
     expect(closed.tabs?.length).toBe(1);
   });
+
+  it("reports an opened tab once its page has loaded, not while it is still blank", async () => {
+    // /slow answers after 300 ms: the tool must not return (and the next tool must not run)
+    // on the about:blank the tab starts with.
+    const opened = await h.tools.openTab(create(OpenTabParamsSchema, { url: `${h.server.originA}/slow` }), undefined);
+    expect(opened.tab?.url).toBe(`${h.server.originA}/slow`);
+    expect(opened.tab?.title).toBe("Slow");
+    await h.tools.closeTab(create(CloseTabParamsSchema, { tabId: opened.tab?.tabId ?? "" }), undefined);
+  });
 });

@@ -3,6 +3,7 @@ import { ToolErrorCode, ToolFailure } from "../contract/index.js";
 import type { Engine } from "./engine.js";
 import { PageSession } from "./page-session.js";
 import { sanitizeText, sanitizeUrl } from "./sanitize.js";
+import { settle, waitUntil } from "./settle.js";
 
 /** A tab as tools report it. */
 export interface TabView {
@@ -50,7 +51,14 @@ export class TabSet {
     const page = await PageSession.attach(transport, targetId);
     this.#pages.set(targetId, page);
     this.#activate(targetId, page);
-    if (url) await page.send("Page.navigate", { url }, page.rootId, 30_000);
+    if (url) {
+      // Like navigate: the tab is reported (and the next tool runs) once its page has loaded
+      // and settled, not while it is still about:blank.
+      const before = page.loadsStarted;
+      const r = await page.send<{ loaderId?: string }>("Page.navigate", { url }, page.rootId, 30_000);
+      if (r.loaderId) await waitUntil(page, () => page.loadsStarted > before || page.gone !== undefined, 2000);
+      await settle(page, before, this.#engine.options.settle).catch(() => undefined);
+    }
     return this.#view(targetId);
   }
 
