@@ -19,19 +19,26 @@ export async function insertTrace(q: Queryable, sessionId: string, t: TraceRow):
   await q.query(st.sql, st.params);
 }
 
+/**
+ * What a second trace of the same step does (a step whose model call was retried after a
+ * restart): usage and latency add up, the latest tool calls win, errors accumulate. Shared by
+ * the single insert here and the grouped turn write (`turns.ts`).
+ */
+export const traceUpsert = `on conflict (session_id, step) do update set
+     latency_ms = traces.latency_ms + excluded.latency_ms,
+     input_tokens = traces.input_tokens + excluded.input_tokens,
+     output_tokens = traces.output_tokens + excluded.output_tokens,
+     cached_tokens = traces.cached_tokens + excluded.cached_tokens,
+     cost_usd = traces.cost_usd + excluded.cost_usd,
+     tool_calls = excluded.tool_calls,
+     errors = traces.errors || excluded.errors`;
+
 /** The statement of {@link insertTrace}. */
 export function insertTraceStmt(sessionId: string, t: TraceRow): Stmt {
   return {
     sql: 
     `insert into traces (session_id, step, model, latency_ms, input_tokens, output_tokens, cached_tokens, cost_usd, tool_calls, errors)
-     values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)      on conflict (session_id, step) do update set
-       latency_ms = traces.latency_ms + excluded.latency_ms,
-       input_tokens = traces.input_tokens + excluded.input_tokens,
-       output_tokens = traces.output_tokens + excluded.output_tokens,
-       cached_tokens = traces.cached_tokens + excluded.cached_tokens,
-       cost_usd = traces.cost_usd + excluded.cost_usd,
-       tool_calls = excluded.tool_calls,
-       errors = traces.errors || excluded.errors`,
+     values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) ${traceUpsert}`,
     params: [
       sessionId,
       t.step,

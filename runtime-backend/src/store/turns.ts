@@ -2,7 +2,7 @@ import { SessionStatus } from "@baton/gen/baton/v1/agent_pb";
 import type { Db, Row } from "./db.js";
 import { Grouper } from "./group.js";
 import { recordsetJson } from "./json-text.js";
-import type { TraceRow } from "./traces.js";
+import { type TraceRow, traceUpsert } from "./traces.js";
 
 /**
  * The hot path of the loop as two grouped statements: the read that starts a step and the
@@ -108,14 +108,7 @@ with v as (
     from json_to_recordset($5::json) as x(session_id text, step int, model text, latency_ms int, input_tokens bigint,
          output_tokens bigint, cached_tokens bigint, cost_usd double precision, tool_calls jsonb, errors jsonb)
    where x.session_id in (select id from s)
-  on conflict (session_id, step) do update set
-     latency_ms = traces.latency_ms + excluded.latency_ms,
-     input_tokens = traces.input_tokens + excluded.input_tokens,
-     output_tokens = traces.output_tokens + excluded.output_tokens,
-     cached_tokens = traces.cached_tokens + excluded.cached_tokens,
-     cost_usd = traces.cost_usd + excluded.cost_usd,
-     tool_calls = excluded.tool_calls,
-     errors = traces.errors || excluded.errors
+  ${traceUpsert}
 ), resp as (
   insert into responses (session_id, input_key, response)
   select s.id, v.input_key, v.response::text from s join v on v.id = s.id
