@@ -78,7 +78,7 @@ for (const engine of engines) {
       expect(Number(rows[0]?.n)).toBe(migrations.length);
     });
 
-    it("keeps session rows updatable in place: half-empty pages, context inline up to a page", async () => {
+    it("keeps session and call rows updatable in place: half-empty pages, context inline up to a page", async () => {
       const [t] = await db.query<{ reloptions: string[] | string }>("select reloptions from pg_class where relname = 'sessions'");
       const opts = Array.isArray(t?.reloptions) ? t.reloptions : String(t?.reloptions ?? "");
       expect(String(opts)).toContain("fillfactor=50");
@@ -87,6 +87,8 @@ for (const engine of engines) {
         "select attstorage from pg_attribute where attrelid = 'sessions'::regclass and attname = 'context'",
       );
       expect(c?.attstorage).toBe("m");
+      const [calls] = await db.query<{ reloptions: string[] | string }>("select reloptions from pg_class where relname = 'calls'");
+      expect(String(calls?.reloptions)).toContain("fillfactor=50");
     });
 
     it("stores API tokens hashed and resolves them", async () => {
