@@ -78,15 +78,6 @@ export async function evaluate<T>(engine: Engine, expression: string): Promise<T
   return (await engineProbe(engine).evaluate(expression)) as T;
 }
 
-/** Polls `check` until it holds (capped), for effects that land a moment after a click. */
-export async function eventually(check: () => Promise<boolean> | boolean, ms = 5_000): Promise<void> {
-  const until = Date.now() + ms;
-  while (!(await check())) {
-    if (Date.now() > until) throw new Error(`condition not met within ${ms} ms`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
-
 /** What `useBrowserRig` gives a test file: the site, the browser, and per-test setup. */
 export interface BrowserRig {
   readonly site: Site;
