@@ -7,46 +7,16 @@
  * Options (env): BENCH_SESSIONS (64), BENCH_SECONDS (10), BENCH_SLOW_SESSIONS (1000),
  * BENCH_SLOW_SECONDS (15), BENCH_DATABASE_URL (run on Postgres instead of the embedded store).
  */
-import { execFile } from "node:child_process";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { cpus, loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
-import { promisify } from "node:util";
 import { startBackendProcess } from "../src/testing/backend-process.js";
+import { benchToken, type ClientResult, clickScript, pct, runClient } from "./harness.js";
 
-const run = promisify(execFile);
 const dir = mkdtempSync(join(tmpdir(), "baton-bench-"));
-const token = "bt_bench_token_0123456789abcdefghij";
-const script = (delayMs: number) => {
-  const f = join(dir, `script-${delayMs}.json`);
-  writeFileSync(f, JSON.stringify({ turns: [{ calls: [{ name: "click", args: { ref: "e1" } }], delayMs }], loopFrom: 0 }));
-  return `script:${f}`;
-};
-const clientFile = fileURLToPath(new URL("./client.ts", import.meta.url));
-const tsx = fileURLToPath(new URL("../../node_modules/.bin/tsx", import.meta.url));
-
-function pct(sorted: number[], p: number): number {
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? NaN;
-}
 
 /** Targets of issue 4. */
 const targets = { turnsPerSecond: 1500, overheadP50Ms: 25, overheadP99Ms: 25 };
-
-interface ClientResult {
-  turns: number;
-  errors: number;
-  elapsedMs: number;
-  /** CPU seconds used during the measured window by the client and by the backend. */
-  cpu: { clientS: number; serverS: number };
-  latencies: number[];
-}
-
-async function client(url: string, serverPid: number, model: string, sessions: number, seconds: number, warmupMs: number): Promise<ClientResult> {
-  const args = [clientFile, url, token, model, String(sessions), String(seconds * 1000), String(warmupMs), String(serverPid)];
-  const { stdout } = await run(tsx, args, { maxBuffer: 512 * 1024 * 1024 });
-  return JSON.parse(stdout.trim().split("\n").at(-1) ?? "{}") as ClientResult;
-}
 
 /** Server CPU per turn in µs, and its share of one core over the window. */
 function cpuStats(r: ClientResult) {
@@ -59,20 +29,20 @@ function cpuStats(r: ClientResult) {
 
 const databaseUrl = process.env.BENCH_DATABASE_URL;
 const backend = await startBackendProcess(databaseUrl ? ["--database-url", databaseUrl] : ["--data-dir", join(dir, "data")], {
-  BATON_API_TOKEN: token,
+  BATON_API_TOKEN: benchToken,
   BATON_LOG_LEVEL: "error",
   ...(process.env.BENCH_SERVER_NODE_OPTIONS ? { NODE_OPTIONS: process.env.BENCH_SERVER_NODE_OPTIONS } : {}),
 });
 try {
   const sessions = Number(process.env.BENCH_SESSIONS ?? 64);
   const seconds = Number(process.env.BENCH_SECONDS ?? 10);
-  const fast = await client(backend.url, backend.child.pid ?? 0, script(0), sessions, seconds, 2000);
+  const fast = await runClient(backend.url, backend.child.pid ?? 0, clickScript(dir, 0), sessions, seconds, 2000);
   const fastSorted = fast.latencies.sort((a, b) => a - b);
   const turnsPerSecond = fast.turns / (fast.elapsedMs / 1000);
 
   const slowSessions = Number(process.env.BENCH_SLOW_SESSIONS ?? 1000);
   const slowSeconds = Number(process.env.BENCH_SLOW_SECONDS ?? 15);
-  const slow = await client(backend.url, backend.child.pid ?? 0, script(1000), slowSessions, slowSeconds, 3000);
+  const slow = await runClient(backend.url, backend.child.pid ?? 0, clickScript(dir, 1000), slowSessions, slowSeconds, 3000);
   const overhead = slow.latencies.map((l) => l - 1000).sort((a, b) => a - b);
 
   const load = loadavg().map((l) => +l.toFixed(2));

@@ -3,7 +3,7 @@ import { CreateSessionRequestSchema, SessionStatus, StepRequestSchema, ToolcallR
 import { describe, expect, it } from "vitest";
 import { scriptedAgent } from "../testing/harness.js";
 import type { ModelRequest } from "../providers/types.js";
-import { applyTurn, defaultFoldOptions, enforceBudget, renderContext, shouldFold } from "./fold.js";
+import { applyTurn, contextExceeds, defaultFoldOptions, enforceBudget, renderContext, shouldFold } from "./fold.js";
 import { buildPrompt } from "./prompt.js";
 import { emptyContext } from "./state.js";
 import { parseTags } from "./tags.js";
@@ -22,17 +22,60 @@ describe("context tags", () => {
 
 describe("token budget checks", () => {
   it("decide exactly like counting the whole text, near and far from the limit", () => {
-    const texts = [
+    const texts: string[] = [
       renderContext({ ...emptyContext("t"), micro: Array.from({ length: 300 }, (_, i) => `step ${i}: click({"ref":"e${i}"}) → {}`) }, "t"),
       ["<context>", "Goal: buy", "User messages:", "- hi   ", "  indented", "", "", "- x €", "</context>"].join("\n").repeat(200),
       Array.from({ length: 120 }, (_, i) => `${i}. ${"word ".repeat(i % 30)}\t`).join("\n"),
+      // Punctuation takes "\n/" with it: lines that start with "/" after lines that end in punctuation.
+      Array.from({ length: 200 }, (_, i) => (i % 3 === 0 ? `/path/${i} ok}` : `{"a":${i}}. end;`)).join("\n"),
     ];
+    // Random lines over the characters where the pre-tokenizer's rules meet at line ends.
+    let seed = 7;
+    const rand = (n: number) => ((seed = (seed * 1103515245 + 12345) % 2 ** 31), seed % n);
+    const alphabet = ["a", "Word", "'s", " ", "  ", "\t", "/", "}", "{", "1234", "é", "€", "→", "🙂", ".", "-", ":", '"', "\r"];
+    for (let t = 0; t < 20; t++) {
+      texts.push(Array.from({ length: 150 }, () => Array.from({ length: rand(8) }, () => alphabet[rand(alphabet.length)]).join("")).join("\n"));
+    }
     for (const text of texts) {
       const exact = countTokens(text);
       for (const limit of [exact - 50, exact - 3, exact - 1, exact, exact + 1, exact + 3, exact + 50, Math.floor(exact / 2), exact * 2]) {
         expect(exceedsTokens(text, limit), `limit ${limit} of ${exact}`).toBe(exact > limit);
       }
     }
+  });
+});
+
+describe("context budget checks", () => {
+  it("decide like counting the rendered context, for small, budget-sized and multi-line contexts", () => {
+    const micro = Array.from({ length: 400 }, (_, i) => `step ${i}: click({"ref":"e${i}"}) → {"url":"/p/${i}"}`);
+    const states = [
+      { ...emptyContext("t"), micro: micro.slice(0, 3) },
+      { ...emptyContext("t"), micro, user: ["hi", "/slash first", "two\nlines"], macro: ["did A", " spaced"] },
+      { ...emptyContext("a task\n\n  with lines\n/and a slash"), micro: micro.slice(0, 100) },
+    ];
+    for (const s of states) {
+      const exact = countTokens(renderContext(s, "t"));
+      for (const limit of [exact - 20, exact - 2, exact - 1, exact, exact + 1, exact + 2, exact + 20, Math.floor(exact / 2)]) {
+        expect(contextExceeds(s, "t", limit), `limit ${limit} of ${exact}`).toBe(exact > limit);
+      }
+    }
+  });
+});
+
+describe("line-by-line token counts", () => {
+  it("sum exactly to the whole text's count when no line after the first is empty or starts with whitespace or '/'", () => {
+    let seed = 11;
+    const rand = (n: number) => ((seed = (seed * 1103515245 + 12345) % 2 ** 31), seed % n);
+    const anywhere = ["a", "Word", "'s", "'LL", " ", "  ", "\t", "/", "}", "{", "1234", "é", "€", "→", "🙂", ".", "-", ":", '"', "\r", "中文"];
+    const starts = anywhere.filter((c) => !/^[\s/]/.test(c));
+    const sumOfLines = (lines: string[]) => lines.reduce((n, l, i) => n + countTokens(i < lines.length - 1 ? `${l}\n` : l), 0);
+    for (let t = 0; t < 1000; t++) {
+      const lines = Array.from({ length: 2 + rand(5) }, (_, i) => (i === 0 ? "" : starts[rand(starts.length)]) + Array.from({ length: rand(6) }, () => anywhere[rand(anywhere.length)]).join(""));
+      expect(sumOfLines(lines), JSON.stringify(lines)).toBe(countTokens(lines.join("\n")));
+    }
+    // The boundaries that can join (why such lines widen the margin): ";\n//" and "\n\n" are one piece each.
+    expect(sumOfLines(["end;", "// c"])).not.toBe(countTokens("end;\n// c"));
+    expect(sumOfLines(["a", "", "b"])).not.toBe(countTokens("a\n\nb"));
   });
 });
 

@@ -1,6 +1,6 @@
 import type { ContextState, LatestInteraction } from "./state.js";
 import type { ParsedTags } from "./tags.js";
-import { exceedsTokens } from "./tokens.js";
+import { LineTally } from "./tokens.js";
 
 /** Budgets of the folded context. */
 export interface FoldOptions {
@@ -66,6 +66,47 @@ function render(s: ContextState, task: string): string {
   return lines.join("\n");
 }
 
+/**
+ * The tokens of {@link render}'s text, tallied line by line from the state's parts without
+ * building the text: summaries and user messages are counted once, by their own strings.
+ * (`context.test.ts` checks it against counting the rendered text.)
+ */
+function tally(s: ContextState, task: string): LineTally {
+  const t = new LineTally();
+  t.line("<context>");
+  t.text(`Goal: ${s.goal || task}`);
+  if (s.user.length > 0) {
+    t.line("User messages:");
+    for (const u of s.user) t.bullet(u);
+  }
+  if (s.macro.length > 0) {
+    t.line("Earlier progress (folded):");
+    s.macro.forEach((m, i) => t.text(`${i + 1}. ${m}`));
+  }
+  if (s.micro.length > 0) {
+    t.line("Recent steps:");
+    for (const m of s.micro) t.bullet(m);
+  }
+  t.line("</context>", true);
+  return t;
+}
+
+/** An upper bound of the rendered context's UTF-8 bytes (3 per UTF-16 unit), without building it. */
+function maxBytes(s: ContextState, task: string): number {
+  let chars = 100 + (s.goal || task).length;
+  for (const part of [s.user, s.macro, s.micro]) for (const x of part) chars += x.length + 6;
+  return 3 * chars;
+}
+
+/**
+ * True when the rendered context has more than `limit` tokens. Byte-level BPE never makes
+ * more tokens than UTF-8 bytes, so a small context is decided without tokenizing anything.
+ */
+export function contextExceeds(s: ContextState, task: string, limit: number): boolean {
+  if (maxBytes(s, task) <= limit) return false;
+  return tally(s, task).exceeds(limit, () => renderContext(s, task));
+}
+
 /** What a rendering was made from: the arrays and their lengths, so a shift or push is noticed. */
 interface Rendered {
   readonly task: string;
@@ -96,13 +137,13 @@ export function renderContext(s: ContextState, task: string): string {
 /** True when the next prompt should carry the fold instruction. */
 export function shouldFold(s: ContextState, task: string, o: FoldOptions): boolean {
   if (s.macro.length + s.micro.length > o.foldAtSummaries) return true;
-  return exceedsTokens(renderContext(s, task), Math.floor(o.tokenBudget * o.foldAtFraction));
+  return contextExceeds(s, task, Math.floor(o.tokenBudget * o.foldAtFraction));
 }
 
 /** Drops the oldest summaries until the context fits its budget (the goal always stays). */
 export function enforceBudget(s: ContextState, task: string, o: FoldOptions): ContextState {
   const out = { ...s, macro: [...s.macro], micro: [...s.micro], user: [...s.user] };
-  while (exceedsTokens(renderContext(out, task), o.tokenBudget)) {
+  while (contextExceeds(out, task, o.tokenBudget)) {
     if (out.macro.length > 1) out.macro.shift();
     else if (out.micro.length > 0) out.micro.shift();
     else if (out.macro.length > 0) out.macro.shift();

@@ -7,39 +7,75 @@ export function countTokens(text: string): number {
 
 /** Token counts of single lines (with their newline), kept across turns. */
 const lineTokens = new Map<string, number>();
+/** Token counts of bullet lines ("- " + item + newline), keyed by the item: the same string objects turn after turn. */
+const bulletTokens = new Map<string, number>();
 const maxCachedLines = 50_000;
 
-function countLine(line: string): number {
-  let n = lineTokens.get(line);
+function cached(cache: Map<string, number>, key: string, text: () => string): number {
+  let n = cache.get(key);
   if (n === undefined) {
-    n = count(line);
-    if (lineTokens.size >= maxCachedLines) lineTokens.clear();
-    lineTokens.set(line, n);
+    n = count(text());
+    if (cache.size >= maxCachedLines) cache.clear();
+    cache.set(key, n);
   }
   return n;
 }
 
 /**
- * True when `text` has more than `limit` tokens. Byte-level BPE never makes more tokens than
- * UTF-8 bytes, so short texts are decided without tokenizing — the hot path of every turn.
- * Longer texts are counted line by line (each with its "\n"), from counts cached across
- * turns: a context repeats most of its lines from one turn to the next. The o200k
+ * A text's tokens as the sum of its lines' counts (each with its "\n"), from counts cached
+ * across turns: a context repeats most of its lines from one turn to the next. The o200k
  * pre-tokenizer never joins a line's newline with the next line unless that line is empty or
- * starts with whitespace, so the sum is exact except at such boundaries; only a sum within
- * that margin of the limit is settled by tokenizing the whole text.
+ * starts with whitespace or "/" (punctuation takes a run of `[\r\n/]` after it), so the sum
+ * is exact except at such "loose" boundaries, each of which may move it by a little.
+ */
+export class LineTally {
+  /** Sum of the lines' counts. */
+  sum = 0;
+  /** Boundaries where the whole text may tokenize differently from its lines. */
+  loose = 0;
+  private lines = 0;
+
+  /** Adds a line (no "\n" inside), followed by "\n" unless `last`. */
+  line(text: string, last = false): void {
+    if (this.lines++ > 0 && (text === "" || /^[\s/]/.test(text))) this.loose++;
+    this.sum += last ? count(text) : cached(lineTokens, text, () => `${text}\n`);
+  }
+
+  /** Adds the line "- " + `item` + "\n" (never loose), cached by the item itself. */
+  bullet(item: string): void {
+    if (item.includes("\n")) return this.text(`- ${item}`);
+    this.lines++;
+    this.sum += cached(bulletTokens, item, () => `- ${item}\n`);
+  }
+
+  /** Adds a text that may span lines, followed by "\n". */
+  text(text: string): void {
+    for (const l of text.split("\n")) this.line(l);
+  }
+
+  /**
+   * True when the tallied text has more than `limit` tokens. Only a sum within the loose
+   * boundaries' margin of the limit is settled by tokenizing the whole text (`whole`). (A
+   * context kept at its budget lands within a few tokens of the limit on most turns, so an
+   * exact sum matters: counting a budget-sized context whole costs milliseconds.)
+   */
+  exceeds(limit: number, whole: () => string): boolean {
+    const margin = 2 * this.loose;
+    if (this.sum > limit + margin) return true;
+    if (this.sum < limit - margin) return false;
+    return count(whole()) > limit;
+  }
+}
+
+/**
+ * True when `text` has more than `limit` tokens. Byte-level BPE never makes more tokens than
+ * UTF-8 bytes, so short texts are decided without tokenizing; longer ones by a
+ * {@link LineTally} of their lines.
  */
 export function exceedsTokens(text: string, limit: number): boolean {
   if (Buffer.byteLength(text, "utf8") <= limit) return false;
+  const t = new LineTally();
   const lines = text.split("\n");
-  let estimate = 0;
-  let loose = 0;
-  for (let i = 0; i < lines.length; i++) {
-    const line = lines[i] as string;
-    if (i > 0 && (line === "" || /^\s/.test(line))) loose++;
-    estimate += countLine(i < lines.length - 1 ? `${line}\n` : line);
-  }
-  const margin = 2 * loose + 4;
-  if (estimate > limit + margin) return true;
-  if (estimate < limit - margin) return false;
-  return count(text) > limit;
+  lines.forEach((l, i) => t.line(l, i === lines.length - 1));
+  return t.exceeds(limit, () => text);
 }

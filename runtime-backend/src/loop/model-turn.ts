@@ -20,6 +20,7 @@ import type { Stmt } from "../store/db.js";
 import { agentMessageJson, historyEntryJson, stepResponseJson } from "../store/json-text.js";
 import { commitTurn } from "../store/turns.js";
 import { appendHistoryStmt, type CallRow, insertCallsStmt, saveResponseStmt } from "../store/records.js";
+import { contextRowJson, microDelta } from "../store/context-lines.js";
 import { type SessionPatch, type SessionRow, sessionFromRow, sessionMessage, updateSessionStmt, type UsageTotals } from "../store/sessions.js";
 import { insertTrace, insertTraceStmt, type TraceRow } from "../store/traces.js";
 import { type PendingWrites, runGuarded } from "./apply-input.js";
@@ -230,6 +231,8 @@ async function commitGrouped(
   patch: SessionPatch,
   stored: StoredResponse,
 ): Promise<SessionRow> {
+  const context = patch.context ?? s.context;
+  const delta = microDelta(s.contextFrom, s.context.micro, context.micro);
   const row = await commitTurn(deps.db, {
     sessionId: s.id,
     expectLen: s.historyLen,
@@ -238,9 +241,12 @@ async function commitGrouped(
     calls: callRows.map((c) => ({ ...c, message: c.message ? agentMessageJson(c.message) : null })),
     history: entries.map((e) => ({ step: e.step, entry: historyEntryJson(e) })),
     trace,
+    lines: delta.lines,
     session: {
       step: patch.step ?? s.step,
-      context: JSON.stringify(patch.context ?? s.context),
+      context: contextRowJson(context),
+      contextFrom: delta.from,
+      trim: delta.trim,
       goal: patch.goal ?? s.goal,
       status: patch.status ?? s.status,
       stopGuard: patch.leaseUntil === null,
@@ -255,7 +261,8 @@ async function commitGrouped(
   return {
     ...s,
     step: patch.step ?? s.step,
-    context: patch.context ?? s.context,
+    context,
+    contextFrom: delta.from,
     goal: patch.goal ?? s.goal,
     historyLen: s.historyLen + entries.length,
     status: Number(row.status) as SessionStatus,

@@ -152,13 +152,33 @@ alter table sessions alter column context set storage main`,
     name: "calls updated in place",
     sql: "alter table calls set (fillfactor = 50)",
   },
+  {
+    version: 5,
+    // The micro summaries leave the session row for one row each (src/store/context-lines.ts):
+    // a turn appends a line instead of rewriting the whole context (up to ~30 KB at the token
+    // budget). Existing sessions' summaries move over, numbered from 0.
+    name: "context summaries as lines",
+    sql: `create table context_lines (
+  session_id text not null references sessions(id) on delete cascade,
+  seq integer not null,
+  line text not null,
+  primary key (session_id, seq)
+);
+alter table sessions add column context_from integer not null default 0;
+insert into context_lines (session_id, seq, line)
+  select s.id, (m.ord - 1)::int, m.line
+    from sessions s cross join lateral json_array_elements_text(s.context::json -> 'micro') with ordinality as m(line, ord)
+   where json_typeof(s.context::json -> 'micro') = 'array';
+update sessions set context = (context::jsonb - 'micro')::text where context::jsonb ? 'micro'`,
+  },
 ];
 
 /**
- * Brings the schema up to the latest version. Safe to run on every start and from several
- * replicas at once: on Postgres an advisory lock serialises concurrent migrators.
+ * Brings the schema up to the latest version (or to `upTo`, for tests of a migration). Safe
+ * to run on every start and from several replicas at once: on Postgres an advisory lock
+ * serialises concurrent migrators.
  */
-export async function migrate(db: Db): Promise<number> {
+export async function migrate(db: Db, upTo = Number.POSITIVE_INFINITY): Promise<number> {
   await db.exec("create table if not exists schema_migrations (version integer primary key, name text not null, applied_at timestamptz not null default now())");
   return db.transaction(async (tx) => {
     if (db.kind === "postgres") {
@@ -168,7 +188,7 @@ export async function migrate(db: Db): Promise<number> {
     const applied = new Set(rows.map((r) => Number(r.version)));
     let latest = Math.max(0, ...applied);
     for (const m of migrations) {
-      if (applied.has(m.version)) continue;
+      if (applied.has(m.version) || m.version > upTo) continue;
       // Statements run one by one so both engines take them inside the same transaction.
       for (const statement of m.sql.split(/;\s*\n/).map((s) => s.trim()).filter(Boolean)) {
         await tx.query(statement);

@@ -3,6 +3,7 @@ import { create } from "@bufbuild/protobuf";
 import { timestampFromDate } from "@bufbuild/protobuf/wkt";
 import { type Session, SessionSchema, SessionStatus, UsageSchema } from "@baton/gen/baton/v1/agent_pb";
 import { type ContextState, readContext } from "../context/state.js";
+import { contextRowJson, microLinesSql } from "./context-lines.js";
 import type { Queryable, Row, Stmt } from "./db.js";
 
 /** Token and cost totals. */
@@ -32,6 +33,8 @@ export interface SessionRow {
   readonly reason: string;
   readonly stopRequested: boolean;
   readonly context: ContextState;
+  /** Seq of the first stored line of `context.micro` (see context-lines.ts). */
+  readonly contextFrom: number;
   readonly historyLen: number;
   readonly leaseUntil: Date | null;
   /** The agent instance holding the lease. */
@@ -44,7 +47,16 @@ function toDate(v: unknown): Date {
   return v instanceof Date ? v : new Date(String(v));
 }
 
+/** The micro summaries a session row was read with (`context_micro`, from {@link microLinesSql}). */
+function microOf(r: Row): string[] {
+  if (!("context_micro" in r)) throw new Error("internal: a session row was read without its context lines (context_micro)");
+  const m = typeof r.context_micro === "string" ? (JSON.parse(r.context_micro) as unknown) : r.context_micro;
+  return Array.isArray(m) ? m.map(String) : [];
+}
+
 function fromRow(r: Row): SessionRow {
+  const context = readContext(typeof r.context === "string" ? JSON.parse(r.context) : r.context);
+  context.micro = microOf(r);
   return {
     id: String(r.id),
     userId: String(r.user_id),
@@ -66,7 +78,8 @@ function fromRow(r: Row): SessionRow {
     answer: String(r.answer),
     reason: String(r.reason),
     stopRequested: Boolean(r.stop_requested),
-    context: readContext(typeof r.context === "string" ? JSON.parse(r.context) : r.context),
+    context,
+    contextFrom: Number(r.context_from ?? 0),
     historyLen: Number(r.history_len),
     leaseUntil: r.lease_until == null ? null : toDate(r.lease_until),
     leaseOwner: String(r.lease_owner ?? ""),
@@ -95,21 +108,43 @@ export interface NewSession {
  */
 export async function insertSession(q: Queryable, s: NewSession): Promise<SessionRow> {
   const rows = await q.query(
-    `insert into sessions (id, user_id, idempotency_key, status, task, goal, model, max_steps, playbook, playbook_instructions, context, client_tools)
-     values ($1, $2, $3, $4, $5, '', $6, $7, $8, $9, $10, $11)
-     on conflict (user_id, idempotency_key) where idempotency_key is not null do nothing
-     returning *`,
-    [s.id, s.userId, s.idempotencyKey || null, SessionStatus.IDLE, s.task, s.model, s.maxSteps, s.playbook, s.playbookInstructions, JSON.stringify(s.context), JSON.stringify(s.clientTools ?? [])],
+    `with ins as (
+       insert into sessions (id, user_id, idempotency_key, status, task, goal, model, max_steps, playbook, playbook_instructions, context, client_tools)
+       values ($1, $2, $3, $4, $5, '', $6, $7, $8, $9, $10, $11)
+       on conflict (user_id, idempotency_key) where idempotency_key is not null do nothing
+       returning *
+     ), lines as (
+       insert into context_lines (session_id, seq, line)
+       select ins.id, (m.ord - 1)::int, m.line from ins, json_array_elements_text($12::json) with ordinality as m(line, ord)
+     )
+     select ins.*, $12::json as context_micro from ins`,
+    [
+      s.id,
+      s.userId,
+      s.idempotencyKey || null,
+      SessionStatus.IDLE,
+      s.task,
+      s.model,
+      s.maxSteps,
+      s.playbook,
+      s.playbookInstructions,
+      contextRowJson(s.context),
+      JSON.stringify(s.clientTools ?? []),
+      JSON.stringify(s.context.micro),
+    ],
   );
   if (rows[0]) return fromRow(rows[0]);
-  const existing = await q.query("select * from sessions where user_id = $1 and idempotency_key = $2", [s.userId, s.idempotencyKey]);
+  const existing = await q.query(`select s.*, ${microLinesSql("s")} as context_micro from sessions s where user_id = $1 and idempotency_key = $2`, [
+    s.userId,
+    s.idempotencyKey,
+  ]);
   if (!existing[0]) throw new Error("session insert conflicted but no session has that key");
   return fromRow(existing[0]);
 }
 
 /** Reads a session; `forUpdate` locks the row for the rest of the transaction (Postgres). */
 export async function getSessionRow(q: Queryable, id: string, forUpdate = false): Promise<SessionRow | undefined> {
-  const rows = await q.query(`select * from sessions where id = $1${forUpdate ? " for update" : ""}`, [id]);
+  const rows = await q.query(`select s.*, ${microLinesSql("s")} as context_micro from sessions s where s.id = $1${forUpdate ? " for update of s" : ""}`, [id]);
   return rows[0] ? fromRow(rows[0]) : undefined;
 }
 
@@ -139,7 +174,9 @@ export async function updateSession(q: Queryable, id: string, p: SessionPatch): 
 /**
  * The update of {@link updateSession}, returning the row. With `stopGuard`, the new status
  * applies only while the stop flag is clear; a stopped session becomes STOPPED instead, in
- * the same statement (the check before tool calls are returned, without a race).
+ * the same statement (the check before tool calls are returned, without a race). A new
+ * context replaces the session's context lines whole, numbered above the old ones (the
+ * grouped turn write in turns.ts appends instead).
  */
 export function updateSessionStmt(id: string, p: SessionPatch, stopGuard = false): Stmt {
   const sets: string[] = ["updated_at = now()"];
@@ -157,7 +194,21 @@ export function updateSessionStmt(id: string, p: SessionPatch, stopGuard = false
   if (p.answer !== undefined) set("answer", p.answer);
   if (p.reason !== undefined) set("reason", p.reason);
   if (p.stopRequested !== undefined) set("stop_requested", p.stopRequested);
-  if (p.context !== undefined) set("context", JSON.stringify(p.context));
+  let lines = "";
+  let micro = microLinesSql("sessions");
+  if (p.context !== undefined) {
+    set("context", contextRowJson(p.context));
+    params.push(JSON.stringify(p.context.micro));
+    micro = `$${params.length}::json`;
+    lines = `with base as (select coalesce(max(seq) + 1, 0) as b from context_lines where session_id = $1),
+gone as (delete from context_lines where session_id = $1),
+added as (
+  insert into context_lines (session_id, seq, line)
+  select $1, base.b + (m.ord - 1)::int, m.line from base, json_array_elements_text(${micro}) with ordinality as m(line, ord)
+)
+`;
+    sets.push("context_from = (select b from base)");
+  }
   if (p.historyLen !== undefined) set("history_len", p.historyLen);
   if (p.leaseUntil !== undefined) set("lease_until", p.leaseUntil);
   if (p.leaseOwner !== undefined) set("lease_owner", p.leaseOwner);
@@ -172,7 +223,7 @@ export function updateSessionStmt(id: string, p: SessionPatch, stopGuard = false
       sets.push(`${col} = ${col} + $${params.length}`);
     }
   }
-  return { sql: `update sessions set ${sets.join(", ")} where id = $1 returning *`, params };
+  return { sql: `${lines}update sessions set ${sets.join(", ")} where id = $1 returning *, ${micro} as context_micro`, params };
 }
 
 /** Reads a sessions row. */

@@ -21,7 +21,9 @@ import { migrate, migrations } from "./migrations.js";
 import { openDb } from "./open.js";
 import { getPlaybook, listPlaybooks, savePlaybookVersion } from "./playbooks.js";
 import { appendHistory, callsById, callsOfStep, findResponse, insertCalls, readHistory, saveResponse, setCallState } from "./records.js";
-import { getSessionRow, insertSession, isStopRequested, requestStop, updateSession } from "./sessions.js";
+import { getSessionRow, insertSession, isStopRequested, requestStop, sessionFromRow, updateSession } from "./sessions.js";
+import { commitTurn, readStepState } from "./turns.js";
+import { contextRowJson, microDelta } from "./context-lines.js";
 import { insertTrace, readTraces } from "./traces.js";
 import { createToken, ensureUser, registerToken, userForToken } from "./users.js";
 
@@ -115,6 +117,54 @@ for (const engine of engines) {
       expect(await isStopRequested(db, a.id)).toBe(false);
       await requestStop(db, a.id, "why");
       expect(await isStopRequested(db, a.id)).toBe(true);
+    });
+
+    it("keeps the context's summaries as lines: turns append and trim them, a full update renumbers, reads see the same context", async () => {
+      let s = await newSession();
+      let micro: string[] = [];
+      const lines = async () =>
+        (await db.query<{ seq: number; line: string }>("select seq, line from context_lines where session_id = $1 order by seq", [s.id])).map((r) => ({
+          seq: Number(r.seq),
+          line: r.line,
+        }));
+      for (let step = 1; step <= 30; step++) {
+        // Append one line a turn; trim the oldest past 6; fold (drop them all) every 11th step.
+        const next = step % 11 === 0 ? [`fold ${step}`] : [...micro, `step ${step}: "quoted" \\ line\nwith newline`].slice(-6);
+        if (step === 20) {
+          // The general path (approvals, user messages) rewrites the lines whole.
+          await updateSession(db, s.id, { context: { ...s.context, micro: next } });
+          s = (await getSessionRow(db, s.id)) ?? s;
+        } else {
+          const context = { ...s.context, micro: next, goal: `goal at ${step}` };
+          const delta = microDelta(s.contextFrom, micro, next);
+          const row = await commitTurn(db, {
+            sessionId: s.id,
+            expectLen: s.historyLen,
+            owner: "test",
+            done: [],
+            calls: [],
+            history: [],
+            lines: delta.lines,
+            trace: { step, model: "m", latencyMs: 1, usage: { input: 1, output: 1, cached: 0, cost: 0 }, toolCalls: [], errors: [] },
+            session: { step, context: contextRowJson(context), contextFrom: delta.from, trim: delta.trim, goal: context.goal, status: SessionStatus.RUNNING, stopGuard: false, leaseUntil: null, leaseOwner: undefined },
+          });
+          expect(row).toBeDefined();
+          s = (await getSessionRow(db, s.id)) ?? s;
+          expect(s.contextFrom).toBe(delta.from);
+          expect(s.context.goal).toBe(`goal at ${step}`);
+        }
+        micro = next;
+        expect(s.context.micro).toEqual(next);
+        // Nothing is left below the live lines, and the live ones are numbered without gaps.
+        const stored = await lines();
+        expect(stored.map((l) => l.line)).toEqual(next);
+        expect(stored.map((l) => l.seq)).toEqual(next.map((_, i) => s.contextFrom + i));
+      }
+      // The step read (the hot path's read) sees the same lines.
+      const read = await readStepState(db, s.id, "");
+      expect(read && sessionFromRow(read).context.micro).toEqual(micro);
+      const [raw] = await db.query<{ context: string }>("select context from sessions where id = $1", [s.id]);
+      expect(JSON.parse(String(raw?.context))).not.toHaveProperty("micro");
     });
 
     it("appends and reads history in order; calls move through their states; responses replay", async () => {

@@ -1,4 +1,5 @@
 import { SessionStatus } from "@baton/gen/baton/v1/agent_pb";
+import { microLinesSql } from "./context-lines.js";
 import type { Db, Row } from "./db.js";
 import { Grouper } from "./group.js";
 import { recordsetJson } from "./json-text.js";
@@ -21,7 +22,8 @@ export interface StepReadKey {
 const readSql = `
 select x.key as read_key, s.*,
        (select r.response from responses r where r.session_id = s.id and r.input_key = x.key) as stored_response,
-       (select coalesce(json_agg(c order by c.ord), '[]'::json) from calls c where c.session_id = s.id and c.step = s.step) as step_calls
+       (select coalesce(json_agg(c order by c.ord), '[]'::json) from calls c where c.session_id = s.id and c.step = s.step) as step_calls,
+       ${microLinesSql("s")} as context_micro
   from json_to_recordset($1::json) as x(id text, key text)
   join sessions s on s.id = x.id`;
 
@@ -50,10 +52,16 @@ export interface TurnWrite {
   readonly history: readonly { readonly step: number; readonly entry: string }[];
   /** The model call's trace (its usage also adds to the session's totals). */
   readonly trace: TraceRow;
+  /** New context lines (micro summaries; see context-lines.ts). */
+  readonly lines: readonly { readonly seq: number; readonly line: string }[];
   /** The session's new state. */
   readonly session: {
     readonly step: number;
+    /** The context without its micro summaries (`contextRowJson`). */
     readonly context: string;
+    /** The new `context_from`; with `trim`, lines below it are deleted. */
+    readonly contextFrom: number;
+    readonly trim: boolean;
     readonly goal: string;
     readonly status: SessionStatus;
     /** The status applies only while the stop flag is clear (else STOPPED), in this statement. */
@@ -71,13 +79,13 @@ export interface TurnWrite {
 const writeSql = `
 with v as (
   select * from json_to_recordset($1::json) as x(
-    id text, expect_len int, owner text, step int, context json, goal text, history_len int, status int,
+    id text, expect_len int, owner text, step int, context json, context_from int, trim_lines boolean, goal text, history_len int, status int,
     stop_guard boolean, lease_until timestamptz, lease_owner text,
     input_tokens bigint, output_tokens bigint, cached_tokens bigint, cost_usd double precision,
     input_key text, response json)
 ), s as (
   update sessions t
-     set updated_at = now(), step = v.step, context = v.context::text, goal = v.goal, history_len = v.history_len,
+     set updated_at = now(), step = v.step, context = v.context::text, context_from = v.context_from, goal = v.goal, history_len = v.history_len,
          status = case when v.stop_guard and t.stop_requested then ${SessionStatus.STOPPED} else v.status end,
          lease_until = v.lease_until, lease_owner = coalesce(v.lease_owner, t.lease_owner),
          input_tokens = t.input_tokens + v.input_tokens, output_tokens = t.output_tokens + v.output_tokens,
@@ -109,6 +117,14 @@ with v as (
          output_tokens bigint, cached_tokens bigint, cost_usd double precision, tool_calls jsonb, errors jsonb)
    where x.session_id in (select id from s)
   ${traceUpsert}
+), lines as (
+  insert into context_lines (session_id, seq, line)
+  select x.session_id, x.seq, x.line
+    from json_to_recordset($6::json) as x(session_id text, seq int, line text)
+   where x.session_id in (select id from s)
+), trimmed as (
+  delete from context_lines l using v
+   where v.trim_lines and l.session_id = v.id and l.seq < v.context_from and v.id in (select id from s)
 ), resp as (
   insert into responses (session_id, input_key, response)
   select s.id, v.input_key, v.response::text from s join v on v.id = s.id
@@ -135,6 +151,8 @@ async function writeGroup(db: Db, items: TurnWrite[]): Promise<(Row | undefined)
     owner: t.owner,
     step: t.session.step,
     context: t.session.context,
+    context_from: t.session.contextFrom,
+    trim_lines: t.session.trim,
     goal: t.session.goal,
     history_len: t.expectLen + t.history.length,
     status: t.session.status,
@@ -182,6 +200,7 @@ async function writeGroup(db: Db, items: TurnWrite[]): Promise<(Row | undefined)
     recordsetJson(calls, rawCall),
     recordsetJson(history, rawHistory),
     JSON.stringify(traces),
+    JSON.stringify(items.flatMap((t) => t.lines.map((l) => ({ session_id: t.sessionId, seq: l.seq, line: l.line })))),
   ];
   const rows = await db.prepared("baton_turn_write", writeSql, params);
   const byId = new Map(rows.map((r) => [String(r.id), r]));

@@ -13,8 +13,11 @@ export interface BackendProcess {
   kill(signal?: NodeJS.Signals): Promise<void>;
 }
 
-/** Starts `baton serve` in a separate process and waits until it prints where it listens. */
-export async function startBackendProcess(args: string[], env: Record<string, string> = {}): Promise<BackendProcess> {
+/**
+ * Starts `baton serve` in a separate process and waits until it prints where it listens
+ * (`startTimeoutMs`, 30 s by default: a store recovering a long WAL may need more).
+ */
+export async function startBackendProcess(args: string[], env: Record<string, string> = {}, startTimeoutMs = 30_000): Promise<BackendProcess> {
   // The young-generation size the bin's own shebang sets (see bin/baton.js).
   const child = spawn(process.execPath, ["--max-semi-space-size=32", bin, "serve", "--port", "0", ...args], {
     env: { ...process.env, BATON_LOG_LEVEL: "warn", ...env },
@@ -24,7 +27,7 @@ export async function startBackendProcess(args: string[], env: Record<string, st
   child.stdout?.on("data", (c: Buffer) => (out += c.toString()));
   child.stderr?.on("data", (c: Buffer) => (out += c.toString()));
   const url = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`backend did not start:\n${out}`)), 30_000);
+    const timer = setTimeout(() => reject(new Error(`backend did not start within ${startTimeoutMs} ms:\n${out}`)), startTimeoutMs);
     const check = () => {
       const m = /listening on (http:\/\/[^\s]+)/.exec(out);
       if (m?.[1]) {

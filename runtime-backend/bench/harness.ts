@@ -1,0 +1,45 @@
+/**
+ * What the backend benchmarks share: script-model files, the client process (`client.ts`)
+ * and percentiles.
+ */
+import { execFile } from "node:child_process";
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { promisify } from "node:util";
+
+const run = promisify(execFile);
+const clientFile = fileURLToPath(new URL("./client.ts", import.meta.url));
+const tsx = fileURLToPath(new URL("../../node_modules/.bin/tsx", import.meta.url));
+
+/** The bearer token every bench backend is started with (`BATON_API_TOKEN`). */
+export const benchToken = "bt_bench_token_0123456789abcdefghij";
+
+/** Writes a script model into `dir` that answers every turn with one `click` after `delayMs`; returns its `--model` value. */
+export function clickScript(dir: string, delayMs: number): string {
+  const f = join(dir, `script-${delayMs}.json`);
+  writeFileSync(f, JSON.stringify({ turns: [{ calls: [{ name: "click", args: { ref: "e1" } }], delayMs }], loopFrom: 0 }));
+  return `script:${f}`;
+}
+
+/** The p-th percentile of an ascending array. */
+export function pct(sorted: readonly number[], p: number): number {
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? NaN;
+}
+
+/** What `client.ts` prints. */
+export interface ClientResult {
+  turns: number;
+  errors: number;
+  elapsedMs: number;
+  /** CPU seconds used during the measured window by the client and by the backend. */
+  cpu: { clientS: number; serverS: number };
+  latencies: number[];
+}
+
+/** Runs `client.ts` in its own process: `sessions` sessions for `seconds` after `warmupMs`. */
+export async function runClient(url: string, serverPid: number, model: string, sessions: number, seconds: number, warmupMs: number): Promise<ClientResult> {
+  const args = [clientFile, url, benchToken, model, String(sessions), String(seconds * 1000), String(warmupMs), String(serverPid)];
+  const { stdout } = await run(tsx, args, { maxBuffer: 512 * 1024 * 1024 });
+  return JSON.parse(stdout.trim().split("\n").at(-1) ?? "{}") as ClientResult;
+}
