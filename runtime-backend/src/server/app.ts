@@ -6,7 +6,7 @@ import type { Logger } from "../log/logger.js";
 import type { Db } from "../store/db.js";
 import { openDb, type StoreLocation } from "../store/open.js";
 import { clearLeases } from "../store/sessions.js";
-import { startEmbeddedVacuum } from "../store/vacuum.js";
+import { startEmbeddedUpkeep } from "../store/upkeep.js";
 import { bearerAuth } from "./auth.js";
 import type { CorsOptions } from "./cors.js";
 import { agentRoutes } from "./routes.js";
@@ -41,8 +41,8 @@ export async function startBackend(o: BackendOptions): Promise<Backend> {
     // One process owns an embedded store, so any lease in it is from a process that died.
     await clearLeases(db);
   }
-  // The embedded engine has no autovacuum of its own (Postgres does).
-  const vacuum = startEmbeddedVacuum(db, o.logger ? { logger: o.logger } : {});
+  // The embedded engine has no autovacuum or checkpointer of its own (Postgres does).
+  const upkeep = startEmbeddedUpkeep(db, o.logger ? { logger: o.logger } : {});
   const agent = new Agent({
     db,
     resolveModel: o.resolveModel,
@@ -64,7 +64,7 @@ export async function startBackend(o: BackendOptions): Promise<Backend> {
     agent,
     async close() {
       await server.close();
-      await vacuum.stop();
+      await upkeep.stop();
       await db.close();
     },
   };

@@ -1,4 +1,3 @@
-import type { Logger } from "../log/logger.js";
 import type { Db } from "./db.js";
 
 /**
@@ -7,9 +6,9 @@ import type { Db } from "./db.js";
  * processes, so nothing does it there: every turn leaves dead row versions behind (a call
  * marked done, a session rewritten), tables and indexes only grow, and without freezing, rows
  * older than ~2 billion transactions would read as if from the future. The embedded backend
- * therefore runs the same policy itself, on a timer: each table past autovacuum's thresholds
- * is vacuumed, one short statement at a time between turns. (A Postgres server has its own
- * autovacuum; this is not started there.)
+ * therefore runs the same policy itself, on a timer (`upkeep.ts`): each table past
+ * autovacuum's thresholds is vacuumed, one short statement at a time between turns. (A
+ * Postgres server has its own autovacuum; this is not started there.)
  */
 
 /**
@@ -37,7 +36,7 @@ export interface VacuumPass {
   readonly ms: number;
 }
 
-/** Vacuums every table that is due (see {@link startEmbeddedVacuum}); returns what it did. */
+/** Vacuums every table that is due; returns what it did. */
 export async function vacuumDue(db: Db): Promise<VacuumPass> {
   const t0 = performance.now();
   const due = await db.query<{ name: string; dead: number | string }>(dueSql, [freezeAge, maxDead]);
@@ -45,37 +44,4 @@ export async function vacuumDue(db: Db): Promise<VacuumPass> {
   // One table per statement, so turns waiting for the single connection get in between.
   for (const t of tables) await db.exec(`vacuum "${t.name.replace(/"/g, '""')}"`);
   return { tables, ms: performance.now() - t0 };
-}
-
-/** A running vacuum timer. */
-export interface VacuumTimer {
-  /** Stops the timer and waits for a pass in progress (call before closing the store). */
-  stop(): Promise<void>;
-}
-
-/**
- * Runs {@link vacuumDue} every `intervalMs` (default 10 s) on an embedded store; does nothing
- * on Postgres. A failed pass is logged and retried next time.
- */
-export function startEmbeddedVacuum(db: Db, o: { readonly intervalMs?: number; readonly logger?: Logger } = {}): VacuumTimer {
-  if (db.kind !== "embedded") return { stop: async () => undefined };
-  let running: Promise<void> | undefined;
-  const timer = setInterval(() => {
-    if (running) return;
-    running = vacuumDue(db)
-      .then(
-        (p) => {
-          if (p.tables.length) o.logger?.info({ tables: p.tables, ms: Math.round(p.ms) }, "embedded store vacuumed");
-        },
-        (e: unknown) => o.logger?.warn({ err: e }, "embedded store vacuum failed; retrying at the next interval"),
-      )
-      .finally(() => (running = undefined));
-  }, o.intervalMs ?? 10_000);
-  timer.unref();
-  return {
-    async stop() {
-      clearInterval(timer);
-      await running;
-    },
-  };
 }
