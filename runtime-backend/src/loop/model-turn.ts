@@ -196,10 +196,8 @@ export async function modelTurn(
     addUsage: usage,
     ...(final !== undefined ? { status: final, leaseUntil: null } : { status: SessionStatus.RUNNING, ...lease(deps) }),
   };
-  const after =
-    !pending || pending.done
-      ? await commitGrouped(deps, s, pending, callRows, entries, trace, patch, final !== undefined && key ? { key, response } : undefined)
-      : await commitBatch(deps, s, pending, callRows, entries, trace, patch, final !== undefined && key ? { key, response } : undefined);
+  const commit: TurnCommit = { s, callRows, entries, trace, patch, stored: final !== undefined && key ? { key, response } : undefined };
+  const after = !pending || pending.done ? await commitGrouped(deps, commit, pending) : await commitBatch(deps, commit, pending);
   deps.logger.debug({ sessionId: s.id, step, latencyMs: Math.round(latencyMs), calls: callRows.length }, "model turn");
   if (final !== undefined) {
     if (after.status === SessionStatus.STOPPED) {
@@ -214,23 +212,24 @@ export async function modelTurn(
 }
 
 
-type TraceIn = TraceRow;
-type StoredResponse = { key: string; response: StepResponse } | undefined;
+/** What a model turn commits, on either path. */
+interface TurnCommit {
+  /** The session the turn started from. */
+  readonly s: SessionRow;
+  readonly callRows: CallRow[];
+  readonly entries: HistoryEntry[];
+  readonly trace: TraceRow;
+  readonly patch: SessionPatch;
+  /** The response stored under the input's idempotency key, when the step ends. */
+  readonly stored: { key: string; response: StepResponse } | undefined;
+}
 
 /**
  * The hot path: the turn (and the client results it answers) as one row set in the grouped
  * turn statement, committed together with other sessions' turns. Resolves after the commit.
  */
-async function commitGrouped(
-  deps: LoopDeps,
-  s: SessionRow,
-  pending: PendingWrites | undefined,
-  callRows: CallRow[],
-  entries: HistoryEntry[],
-  trace: TraceIn,
-  patch: SessionPatch,
-  stored: StoredResponse,
-): Promise<SessionRow> {
+async function commitGrouped(deps: LoopDeps, t: TurnCommit, pending: PendingWrites | undefined): Promise<SessionRow> {
+  const { s, callRows, entries, trace, patch, stored } = t;
   const context = patch.context ?? s.context;
   const delta = microDelta(s.contextFrom, s.context.micro, context.micro);
   const row = await commitTurn(deps.db, {
@@ -277,16 +276,8 @@ async function commitGrouped(
 }
 
 /** The general path (approvals in the input): the same writes as a guarded statement batch. */
-async function commitBatch(
-  deps: LoopDeps,
-  s: SessionRow,
-  pending: PendingWrites,
-  callRows: CallRow[],
-  entries: HistoryEntry[],
-  trace: TraceIn,
-  patch: SessionPatch,
-  stored: StoredResponse,
-): Promise<SessionRow> {
+async function commitBatch(deps: LoopDeps, t: TurnCommit, pending: PendingWrites): Promise<SessionRow> {
+  const { s, callRows, entries, trace, patch, stored } = t;
   const stmts: Stmt[] = [...pending.stmts];
   const callsStmt = insertCallsStmt(s.id, callRows);
   if (callsStmt) stmts.push(callsStmt);
