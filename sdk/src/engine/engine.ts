@@ -82,6 +82,8 @@ export class Engine {
   #last: PageSnapshot | undefined;
   /** The page's activity when `#last` was started, and the options it was taken with. */
   #lastMark: ActivityMark | undefined;
+  /** The frame of the element the current action resolved: settle waits for it even when it is cross-origin. */
+  #actionFrame: string | undefined;
   #lastOffscreen = false;
 
   constructor(page: PageSession, options: EngineOptions = {}) {
@@ -251,6 +253,7 @@ export class Engine {
     if (!objectId) return stale();
     const connected = await this.call<boolean>({ entry, objectId }, "function() { return this.isConnected; }");
     if (!connected) return stale();
+    this.#actionFrame = entry.frameId;
     return { entry, objectId };
   }
 
@@ -371,7 +374,9 @@ export class Engine {
     // kept only if the activity marks show nothing changed from its start to settle's end (the
     // same check as snapshot reuse); otherwise a fresh one is taken after settling.
     const early = this.options.reuseSnapshots !== false && !this.#page.gone ? this.pageSnapshot({ fresh: true }).catch(() => undefined) : undefined;
-    const report = await settle(this.#page, mark.loadsStarted, this.options.settle);
+    const actionFrame = this.#actionFrame;
+    this.#actionFrame = undefined;
+    const report = await settle(this.#page, mark.loadsStarted, this.options.settle, actionFrame);
     const earlyMark = (await early) && this.#lastMark;
     const settled = earlyMark ? await markActivity(this.#page).catch(() => undefined) : undefined;
     const valid = earlyMark !== undefined && settled !== undefined && unchangedBetween(earlyMark, settled);

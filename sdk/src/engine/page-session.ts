@@ -110,7 +110,10 @@ export class PageSession {
   inputEpoch = 0;
   /** JavaScript dialogs open right now (they are answered at once, so usually 0). */
   openDialogs = 0;
-  readonly #inflight = new Map<string, number>();
+  /** Requests in flight: when each started and in which frame (undefined: not a frame's, e.g. a worker's). */
+  readonly #inflight = new Map<string, { readonly started: number; readonly frameId: string | undefined }>();
+  /** `Date.now()` of the last request start, finish or failure per frame ("" for none). */
+  readonly #lastActivityByFrame = new Map<string, number>();
   readonly #unsubscribe: (() => void)[] = [];
   readonly #watchers = new Set<() => void>();
   readonly #frameListeners = new Set<(frameId: string) => void>();
@@ -185,12 +188,30 @@ export class PageSession {
     return undefined;
   }
 
-  /** Requests in flight that started less than `maxAgeMs` ago (long polls do not count). */
-  inflightRequests(maxAgeMs = 3000): number {
+  /**
+   * Requests in flight that started less than `maxAgeMs` ago (long polls do not count), of the
+   * frames `counts` accepts (all by default; see settle's scope).
+   */
+  inflightRequests(maxAgeMs = 3000, counts: (frameId: string | undefined) => boolean = () => true): number {
     const now = Date.now();
     let n = 0;
-    for (const started of this.#inflight.values()) if (now - started < maxAgeMs) n++;
+    for (const r of this.#inflight.values()) if (now - r.started < maxAgeMs && counts(r.frameId)) n++;
     return n;
+  }
+
+  /** `Date.now()` of the last request start, finish or failure in the frames `counts` accepts. */
+  lastNetworkActivityOf(counts: (frameId: string | undefined) => boolean): number {
+    let last = 0;
+    for (const [frameId, at] of this.#lastActivityByFrame) if (at > last && counts(frameId || undefined)) last = at;
+    return last;
+  }
+
+  #networkActivity(frameId: string | undefined): void {
+    const now = Date.now();
+    this.lastNetworkActivity = now;
+    this.#lastActivityByFrame.set(frameId ?? "", now);
+    // Frames come and go over a long session; only recent activity matters to anyone.
+    if (this.#lastActivityByFrame.size > 500) for (const [f, at] of this.#lastActivityByFrame) if (now - at > 10_000) this.#lastActivityByFrame.delete(f);
   }
 
   /** Calls `fn` on every page event; used by waits so they poll only when something happened. */
@@ -365,17 +386,22 @@ export class PageSession {
       case "Page.javascriptDialogClosed":
         this.openDialogs = Math.max(0, this.openDialogs - 1);
         break;
-      case "Network.requestWillBeSent":
+      case "Network.requestWillBeSent": {
         // Keyed by request id alone: an out-of-process frame's document request starts in the
         // parent's session and finishes in the frame's own (ids are unique across sessions).
-        this.#inflight.set(p.requestId as string, Date.now());
-        this.lastNetworkActivity = Date.now();
+        // A frame's document request counts for the frame's parent: it is the frame appearing.
+        const frameId = p.type === "Document" ? (this.frames.get(p.frameId as string)?.parentId ?? (p.frameId as string | undefined)) : (p.frameId as string | undefined);
+        this.#inflight.set(p.requestId as string, { started: Date.now(), frameId });
+        this.#networkActivity(frameId);
         break;
+      }
       case "Network.loadingFinished":
-      case "Network.loadingFailed":
+      case "Network.loadingFailed": {
+        const r = this.#inflight.get(p.requestId as string);
         this.#inflight.delete(p.requestId as string);
-        this.lastNetworkActivity = Date.now();
+        this.#networkActivity(r?.frameId);
         break;
+      }
       case "Inspector.targetCrashed":
         this.#markGone("the tab crashed");
         break;
@@ -418,6 +444,9 @@ export class PageSession {
 
   #frameGone(frameId: string): void {
     for (const fn of [...this.#frameListeners]) fn(frameId);
+    // Its requests end with it; a detached session never reports them finished, and left in
+    // flight they would hold every settle on the page until they aged out.
+    for (const [id, r] of this.#inflight) if (r.frameId === frameId) this.#inflight.delete(id);
     // A navigated or detached frame takes its child frames' documents with it.
     for (const f of [...this.frames.values()]) if (f.parentId === frameId) this.#frameGone(f.id);
   }

@@ -1,5 +1,5 @@
 import { create } from "@bufbuild/protobuf";
-import { ClickParamsSchema } from "@baton/gen/baton/v1/tools_pb";
+import { ClickParamsSchema, NavigateParamsSchema } from "@baton/gen/baton/v1/tools_pb";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { mouseClick } from "./actions/input.js";
 import { type Harness, startHarness } from "./fixtures/harness.js";
@@ -133,5 +133,49 @@ describe("the evidence snapshot overlaps settling", () => {
     const { result: r, count } = await countingCommands(() => h.tools.click(create(ClickParamsSchema, { ref: refOf("Twice") }), undefined));
     expect(count("DOMSnapshot.captureSnapshot")).toBe(2);
     expect(r.evidence?.refsAdded).toContain(refOf("Added at 40 ms"));
+  });
+});
+
+describe("settle's scope: the page's background frames", () => {
+  /** Clicks a button through the click tool; returns the result and how long the tool took. */
+  async function timedClick(name: string) {
+    await h.engine.pageSnapshot();
+    const t0 = performance.now();
+    const r = await h.tools.click(create(ClickParamsSchema, { ref: refOf(name) }), undefined);
+    return { r, ms: performance.now() - t0 };
+  }
+
+  it("does not wait for a cross-origin frame that fetches and animates on its own", async () => {
+    await h.goto("/with-ad");
+    // The ad is alive: its text keeps changing.
+    const page = h.engine.page;
+    const adFrame = [...page.frames.values()].find((f) => f.url.endsWith("/ad"));
+    expect(adFrame).toBeDefined();
+    // Everything counted, the page never settles: the ad's fetches and mutations run the cap out.
+    const all = await settle(page, page.loadsStarted, { quietTimeoutMs: 600 }, adFrame?.id);
+    expect(all.notes.join(" ")).toMatch(/network still busy|page still changing/);
+    // An action in the top document waits for the top document only.
+    const { r, ms } = await timedClick("Main action");
+    expect(r.evidence?.notes).toEqual([]);
+    expect(ms).toBeLessThan(1000);
+    expect(await h.evaluate<string>("document.body.innerText")).toContain("Main clicked");
+  });
+
+  it("forgets the requests of frames that went away: leaving a busy page does not hold the next settle", async () => {
+    await h.goto("/with-ad");
+    // The ad's frame goes with its document; its last fetches are never reported finished.
+    const t0 = performance.now();
+    const r = await h.tools.navigate(create(NavigateParamsSchema, { url: `${h.server.originA}/basic` }), undefined);
+    expect(r.evidence?.notes).toEqual([]);
+    expect(performance.now() - t0).toBeLessThan(1500);
+  });
+
+  it("waits for the frame the action targeted, cross-origin or not", async () => {
+    await h.goto("/with-ad");
+    const { r, ms } = await timedClick("Widget action");
+    // The widget's fetch takes 300 ms; its result is in the evidence.
+    expect(ms).toBeGreaterThanOrEqual(300);
+    expect(r.evidence?.notes).toEqual([]);
+    expect(h.engine.lastSnapshot?.elements.some((e) => e.role === "button" && e.name === "Widget done")).toBe(true);
   });
 });
