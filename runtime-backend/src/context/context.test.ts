@@ -7,7 +7,15 @@ import { applyTurn, contextExceeds, defaultFoldOptions, enforceBudget, renderCon
 import { buildPrompt } from "./prompt.js";
 import { emptyContext } from "./state.js";
 import { parseTags } from "./tags.js";
-import { countTokens, exceedsTokens } from "./tokens.js";
+import { countTokens, LineTally } from "./tokens.js";
+
+/** A tally of any text's lines, deciding like the context's own (fold.ts). */
+function exceedsTokens(text: string, limit: number): boolean {
+  const t = new LineTally();
+  const lines = text.split("\n");
+  lines.forEach((l, i) => t.line(l, i === lines.length - 1));
+  return t.exceeds(limit, () => text);
+}
 
 describe("context tags", () => {
   it("extracts goal, non-task, notes and folds, and strips them from the visible text", () => {

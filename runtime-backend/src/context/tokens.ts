@@ -66,16 +66,3 @@ export class LineTally {
     return count(whole()) > limit;
   }
 }
-
-/**
- * True when `text` has more than `limit` tokens. Byte-level BPE never makes more tokens than
- * UTF-8 bytes, so short texts are decided without tokenizing; longer ones by a
- * {@link LineTally} of their lines.
- */
-export function exceedsTokens(text: string, limit: number): boolean {
-  if (Buffer.byteLength(text, "utf8") <= limit) return false;
-  const t = new LineTally();
-  const lines = text.split("\n");
-  lines.forEach((l, i) => t.line(l, i === lines.length - 1));
-  return t.exceeds(limit, () => text);
-}

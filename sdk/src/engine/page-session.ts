@@ -98,8 +98,6 @@ export class PageSession {
   readonly openedTargets: string[] = [];
   /** Set when the renderer crashed or the target detached. */
   gone: string | undefined;
-  /** `Date.now()` of the last request start, finish or failure in any session of the page. */
-  lastNetworkActivity = 0;
   /**
    * Bumped by every change of the page's documents and sessions: a frame attached, detached or
    * navigated (also within the document), a load started or ended, a session came or went, a
@@ -208,7 +206,6 @@ export class PageSession {
 
   #networkActivity(frameId: string | undefined): void {
     const now = Date.now();
-    this.lastNetworkActivity = now;
     this.#lastActivityByFrame.set(frameId ?? "", now);
     // Frames come and go over a long session; only recent activity matters to anyone.
     if (this.#lastActivityByFrame.size > 500) for (const [f, at] of this.#lastActivityByFrame) if (now - at > 10_000) this.#lastActivityByFrame.delete(f);
