@@ -7,6 +7,20 @@ export interface CachedState {
   readonly calls: CallRow[];
 }
 
+/** Limits of a {@link SessionCache}. */
+export interface SessionCacheOptions {
+  /** Most sessions kept (50,000). */
+  readonly maxEntries?: number;
+  /**
+   * Longest an entry is kept (10 minutes). A session whose client went away — it waits for
+   * tool results that never come — would otherwise hold its context in memory until 50,000
+   * newer sessions pushed it out; its next step, if any, reads the store instead.
+   */
+  readonly maxAgeMs?: number;
+  /** The clock (`Date.now`), for tests. */
+  readonly now?: () => number;
+}
+
 /**
  * The state each session's last step committed in this process, so the next step (the
  * client's tool results) starts without a read. It is only a hint: every write that uses it
@@ -17,30 +31,44 @@ export interface CachedState {
  * path falls back to reading the store.
  */
 export class SessionCache {
-  private readonly map = new Map<string, CachedState>();
+  private readonly map = new Map<string, { state: CachedState; at: number }>();
+  private readonly maxEntries: number;
+  private readonly maxAgeMs: number;
+  private readonly now: () => number;
 
-  constructor(private readonly maxEntries = 50_000) {}
+  constructor(o: SessionCacheOptions = {}) {
+    this.maxEntries = o.maxEntries ?? 50_000;
+    this.maxAgeMs = o.maxAgeMs ?? 10 * 60_000;
+    this.now = o.now ?? Date.now;
+  }
 
   /** Remembers what a step just committed. */
   set(id: string, state: CachedState): void {
-    if (this.map.size >= this.maxEntries) {
-      // Oldest first: Map iterates in insertion order.
-      const first = this.map.keys().next();
-      if (!first.done) this.map.delete(first.value);
+    const now = this.now();
+    // Oldest first: Map iterates in insertion order, and every set re-inserts at the end.
+    for (const [key, e] of this.map) {
+      if (this.map.size < this.maxEntries && now - e.at <= this.maxAgeMs) break;
+      this.map.delete(key);
     }
     this.map.delete(id);
-    this.map.set(id, state);
+    this.map.set(id, { state, at: now });
   }
 
-  /** Removes and returns the entry, if any. */
+  /** Removes and returns the entry, if any and not too old. */
   take(id: string): CachedState | undefined {
-    const s = this.map.get(id);
-    if (s) this.map.delete(id);
-    return s;
+    const e = this.map.get(id);
+    if (!e) return undefined;
+    this.map.delete(id);
+    return this.now() - e.at <= this.maxAgeMs ? e.state : undefined;
   }
 
   /** Forgets a session (stop, failures). */
   delete(id: string): void {
     this.map.delete(id);
+  }
+
+  /** Entries kept. */
+  get size(): number {
+    return this.map.size;
   }
 }
