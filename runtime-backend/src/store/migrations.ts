@@ -155,7 +155,7 @@ alter table sessions alter column context set storage main`,
   {
     version: 5,
     // The micro summaries leave the session row for one row each (src/store/context-lines.ts):
-    // a turn appends a line instead of rewriting the whole context (up to ~30 KB at the token
+    // a turn appends a line instead of rewriting the whole context (about 20 KB at the 8k-token
     // budget). Existing sessions' summaries move over, numbered from 0.
     name: "context summaries as lines",
     sql: `create table context_lines (
