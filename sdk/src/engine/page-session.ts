@@ -190,7 +190,7 @@ export class PageSession {
    * Requests in flight that started less than `maxAgeMs` ago (long polls do not count), of the
    * frames `counts` accepts (all by default; see settle's scope).
    */
-  inflightRequests(maxAgeMs = 3000, counts: (frameId: string | undefined) => boolean = () => true): number {
+  inflightRequests(counts: (frameId: string | undefined) => boolean = () => true, maxAgeMs = 3000): number {
     const now = Date.now();
     let n = 0;
     for (const r of this.#inflight.values()) if (now - r.started < maxAgeMs && counts(r.frameId)) n++;

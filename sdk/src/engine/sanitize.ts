@@ -65,3 +65,12 @@ export function frameLabel(raw: string): string {
     return sanitizeText(safe, 80);
   }
 }
+
+/** The origin of a URL ("null" for opaque ones), or the text itself when it does not parse. */
+export function urlOrigin(url: string): string {
+  try {
+    return new URL(url).origin;
+  } catch {
+    return url;
+  }
+}

@@ -1,6 +1,7 @@
 import { delay } from "../cdp/timeouts.js";
 import { type DocActivity, trackedDocs, waitDocQuiet } from "./activity-tracker.js";
-import type { PageSession } from "./page-session.js";
+import type { FrameInfo, PageSession } from "./page-session.js";
+import { urlOrigin } from "./sanitize.js";
 
 /** Caps and window for settling after an action. */
 export interface SettleOptions {
@@ -43,25 +44,20 @@ export function settleScope(page: PageSession, actionFrameId?: string): (frameId
   };
 }
 
+/** A frame, then its parent, and so on up to the top (bounded, in case of a cycle). */
+function* selfAndAncestors(page: PageSession, frame: FrameInfo | undefined): Generator<FrameInfo> {
+  for (let f = frame, hops = 0; f && hops < 50; f = f.parentId ? page.frames.get(f.parentId) : undefined, hops++) yield f;
+}
+
 /** Whether `frameId` is `ancestorId` or inside it. */
 function isWithin(page: PageSession, frameId: string, ancestorId: string): boolean {
-  for (let f = page.frames.get(frameId), hops = 0; f && hops < 50; f = f.parentId ? page.frames.get(f.parentId) : undefined, hops++) {
-    if (f.id === ancestorId) return true;
-  }
+  for (const f of selfAndAncestors(page, page.frames.get(frameId))) if (f.id === ancestorId) return true;
   return false;
 }
 
 /** A frame's origin; `about:` documents (blank, srcdoc) have their parent's. */
-function originOf(page: PageSession, frame: { url: string; parentId: string | undefined }): string {
-  for (let f: typeof frame | undefined = frame, hops = 0; f && hops < 50; f = f.parentId ? page.frames.get(f.parentId) : undefined, hops++) {
-    if (!f.url.startsWith("about:") && f.url !== "") {
-      try {
-        return new URL(f.url).origin;
-      } catch {
-        return f.url;
-      }
-    }
-  }
+function originOf(page: PageSession, frame: FrameInfo): string {
+  for (const f of selfAndAncestors(page, frame)) if (f.url !== "" && !f.url.startsWith("about:")) return urlOrigin(f.url);
   return "";
 }
 
@@ -109,7 +105,7 @@ export async function settle(page: PageSession, loadsBefore: number, options: Se
     net = networkQuiet(page, scope, quiet, until);
     dom = await domQuiet(page, scope, quiet, until, false);
   }
-  if (page.inflightRequests(undefined, scope) > 0) notes.push("network still busy");
+  if (page.inflightRequests(scope) > 0) notes.push("network still busy");
   if (dom === "busy") notes.push("page still changing");
   return { notes };
 }
@@ -135,7 +131,7 @@ type Scope = (frameId: string | undefined) => boolean;
 
 /** Whether no young request of the scope is in flight and none started or ended within `windowMs`. */
 function networkIsQuiet(page: PageSession, scope: Scope, windowMs: number): boolean {
-  return page.inflightRequests(undefined, scope) === 0 && Date.now() - page.lastNetworkActivityOf(scope) >= windowMs;
+  return page.inflightRequests(scope) === 0 && Date.now() - page.lastNetworkActivityOf(scope) >= windowMs;
 }
 
 /** Resolves (with the time) once the scope's network is quiet for `windowMs`, or at `until`. */
@@ -152,7 +148,7 @@ function networkQuiet(page: PageSession, scope: Scope, windowMs: number, until: 
       }
       // Re-check when the window would end, or every 50 ms while requests are in flight
       // (they stop counting once older than the in-flight age limit).
-      const wait = page.inflightRequests(undefined, scope) === 0 ? windowMs - (now - page.lastNetworkActivityOf(scope)) : 50;
+      const wait = page.inflightRequests(scope) === 0 ? windowMs - (now - page.lastNetworkActivityOf(scope)) : 50;
       timer = setTimeout(check, Math.max(1, Math.min(wait, until - now)));
     };
     const stop = page.watch(check);

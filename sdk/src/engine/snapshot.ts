@@ -8,7 +8,7 @@ import { filterOccluded, type HitCandidate, type HitVerdict } from "./occlusion.
 import type { PageSession } from "./page-session.js";
 import type { RefEntry, RefTable } from "./refs.js";
 import { dropEchoes } from "./render-text.js";
-import { frameLabel, quoted, sanitizeText, sanitizeUrl } from "./sanitize.js";
+import { frameLabel, quoted, sanitizeText, sanitizeUrl, urlOrigin } from "./sanitize.js";
 
 /** One line of the snapshot text, before pagination. */
 export interface SnapshotLine {
@@ -100,7 +100,7 @@ export async function takePageSnapshot(page: PageSession, refs: RefTable, option
   });
   const root = layout.sessions.get(page.rootId);
   const main = page.mainFrame();
-  const mainOrigin = originOf(main?.url ?? "");
+  const mainOrigin = urlOrigin(main?.url ?? "");
   const lines: (SnapshotLine | undefined)[] = [];
   const pending: Pending[] = [];
   let frameCount = 0;
@@ -199,7 +199,7 @@ export async function takePageSnapshot(page: PageSession, refs: RefTable, option
     if (!target) return;
     const frame = page.frames.get(target.frameId);
     const url = frame?.url ?? target.l.index.documents[0]?.url ?? "";
-    const cross = originOf(url) !== mainOrigin;
+    const cross = urlOrigin(url) !== mainOrigin;
     const title = axString(node.name);
     const marker = cross ? `iframe [cross-origin ${frameLabel(url)}]` : `iframe${title ? ` ${quoted(title, 60)}` : ""}`;
     if (inScope) lines.push({ depth, text: marker });
@@ -324,10 +324,3 @@ function fixDepths(lines: SnapshotLine[]): SnapshotLine[] {
   return out;
 }
 
-function originOf(url: string): string {
-  try {
-    return new URL(url).origin;
-  } catch {
-    return url;
-  }
-}
