@@ -20,6 +20,7 @@ import type { Row, Stmt } from "../store/db.js";
 import {
   appendHistoryStmt,
   type CallRow,
+  type CallDone,
   callFromRow,
   callsById,
   responseFromJson,
@@ -50,7 +51,7 @@ export interface PendingWrites {
    * Set when the input only moved client calls to done (no approvals): then `stmts` is just
    * the guard and this update, and the turn can take the grouped write path instead.
    */
-  readonly done?: readonly { id: string; output: string }[] | undefined;
+  readonly done?: readonly CallDone[] | undefined;
 }
 
 /** The outcome of applying a step's input: an answer right away, or "run the model" from this state. */
@@ -139,14 +140,14 @@ function userMessage(deps: LoopDeps, s: SessionRow, calls: CallRow[], text: stri
   const w = new Writes(s, deps.instanceId);
   // Calls a stop left unexecuted are closed, so the model reads them as not run and the
   // loop does not hand stale calls to the client.
-  const cancelled: { id: string; output: string }[] = [];
+  const cancelled: CallDone[] = [];
   calls = calls.map((c) => {
     if (c.state === "done") return c;
     const err = toolError(ToolErrorCode.STOPPED, "This call was not run: the session was stopped before it, then the user sent a new message.", {
       tool: c.name,
     });
     const output = encodeToolError(err);
-    cancelled.push({ id: c.toolcallId, output });
+    cancelled.push({ id: c.toolcallId, step: c.step, output });
     w.entries.push(resultEntry(c.step, create(ToolcallResultSchema, { toolcallId: c.toolcallId, outcome: { case: "error", value: err } })));
     return { ...c, state: "done", output };
   });
@@ -183,7 +184,7 @@ async function toolResults(deps: LoopDeps, s: SessionRow, stepCalls: CallRow[], 
   if (missing.length) for (const [id, c] of await callsById(deps.db, s.id, missing)) byId.set(id, c);
   const w = new Writes(s, deps.instanceId);
   const updated = new Map<string, CallRow>();
-  const done: { id: string; output: string }[] = [];
+  const done: CallDone[] = [];
   for (const r of results) {
     const call = updated.get(r.toolcallId) ?? byId.get(r.toolcallId);
     if (!call) throw new ConnectError(`unknown toolcall_id "${r.toolcallId}" for this session`, Code.InvalidArgument);
@@ -224,7 +225,7 @@ async function toolResults(deps: LoopDeps, s: SessionRow, stepCalls: CallRow[], 
           : encodeToolError(
             r.outcome.case === "error" ? r.outcome.value : toolError(ToolErrorCode.INTERNAL, "The client sent no result.", { tool: call.name }),
           );
-    done.push({ id: call.toolcallId, output });
+    done.push({ id: call.toolcallId, step: call.step, output });
     updated.set(call.toolcallId, { ...call, state: "done", output });
     w.entries.push(resultEntry(call.step, r));
   }

@@ -171,6 +171,21 @@ insert into context_lines (session_id, seq, line)
    where json_typeof(s.context::json -> 'micro') = 'array';
 update sessions set context = (context::jsonb - 'micro')::text where context::jsonb ? 'micro'`,
   },
+  {
+    version: 6,
+    // The tables a turn writes stop checking their session in a trigger per row. The loop
+    // writes them only for a session it has just read (most of them in the statement or batch
+    // that also updates the session's row under its version guard), and sessions are never
+    // deleted, so the check could not fail. It cost about a quarter of the embedded engine's
+    // time per turn: a key-share lock and a lookup for each of the 5–6 rows a turn inserts.
+    // The logs table keeps its check: a client's ReportLog names the session itself.
+    name: "turn tables without per-row session checks",
+    sql: `alter table calls drop constraint calls_session_id_fkey;
+alter table history drop constraint history_session_id_fkey;
+alter table traces drop constraint traces_session_id_fkey;
+alter table responses drop constraint responses_session_id_fkey;
+alter table context_lines drop constraint context_lines_session_id_fkey`,
+  },
 ];
 
 /**

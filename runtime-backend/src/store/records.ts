@@ -126,18 +126,28 @@ export function setCallStateStmt(sessionId: string, toolcallId: string, state: C
   };
 }
 
+/**
+ * A call that got its output. The step is part of the lookup so the update reads only that
+ * step's calls (the `calls_open` index), not every call the session ever made.
+ */
+export interface CallDone {
+  readonly id: string;
+  readonly step: number;
+  readonly output: string;
+}
+
 /** One update moving several calls to "done" with their outputs (the hot path: tool results). */
-export function setCallsDoneStmt(sessionId: string, done: readonly { id: string; output: string }[]): Stmt | undefined {
+export function setCallsDoneStmt(sessionId: string, done: readonly CallDone[]): Stmt | undefined {
   if (done.length === 0) return undefined;
   const params: unknown[] = [sessionId];
   const values = done.map((d) => {
-    params.push(d.id, d.output);
-    return `($${params.length - 1}, $${params.length})`;
+    params.push(d.id, d.step, d.output);
+    return `($${params.length - 2}, $${params.length - 1}::int, $${params.length})`;
   });
   return {
     sql: `update calls c set state = 'done', output = v.output
-            from (values ${values.join(", ")}) as v(id, output)
-           where c.session_id = $1 and c.toolcall_id = v.id`,
+            from (values ${values.join(", ")}) as v(id, step, output)
+           where c.session_id = $1 and c.step = v.step and c.toolcall_id = v.id`,
     params,
   };
 }

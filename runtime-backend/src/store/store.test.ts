@@ -20,7 +20,7 @@ import { searchMemory, saveMemory } from "./memory.js";
 import { migrate, migrations } from "./migrations.js";
 import { openDb } from "./open.js";
 import { getPlaybook, listPlaybooks, savePlaybookVersion } from "./playbooks.js";
-import { appendHistory, callsById, callsOfStep, findResponse, insertCalls, readHistory, saveResponse, setCallState } from "./records.js";
+import { appendHistory, type CallDone, callsById, callsOfStep, findResponse, insertCalls, readHistory, saveResponse, setCallState, setCallsDoneStmt } from "./records.js";
 import { getSessionRow, insertSession, isStopRequested, requestStop, sessionFromRow, updateSession } from "./sessions.js";
 import { commitTurn, readStepState } from "./turns.js";
 import { contextRowJson, microDelta } from "./context-lines.js";
@@ -91,6 +91,34 @@ for (const engine of engines) {
       expect(c?.attstorage).toBe("m");
       const [calls] = await db.query<{ reloptions: string[] | string }>("select reloptions from pg_class where relname = 'calls'");
       expect(String(calls?.reloptions)).toContain("fillfactor=50");
+    });
+
+    it("checks a turn's rows against their session only where a client names the session (logs)", async () => {
+      const fks = await db.query<{ rel: string }>(
+        `select conrelid::regclass::text as rel from pg_constraint
+          where contype = 'f' and confrelid = 'sessions'::regclass order by 1`,
+      );
+      expect(fks.map((r) => r.rel)).toEqual(["logs"]);
+    });
+
+    it("moves calls to done by session, step and id", async () => {
+      const s = await newSession();
+      const call = { step: 2, ord: 0, name: "click", arguments: "{}", side: "client", state: "pending", message: undefined, output: null } as const;
+      await insertCalls(db, s.id, [{ ...call, toolcallId: "call_2_0" }, { ...call, toolcallId: "call_2_1", ord: 1 }]);
+      const run = async (done: CallDone[]) => {
+        const st = setCallsDoneStmt(s.id, done);
+        if (st) await db.query(st.sql, st.params);
+        return (await callsOfStep(db, s.id, 2)).map((c) => [c.toolcallId, c.state, c.output]);
+      };
+      // A result filed under another step moves nothing.
+      expect(await run([{ id: "call_2_0", step: 1, output: "{}" }])).toEqual([
+        ["call_2_0", "pending", null],
+        ["call_2_1", "pending", null],
+      ]);
+      expect(await run([{ id: "call_2_0", step: 2, output: "{\"a\":1}" }, { id: "call_2_1", step: 2, output: "{\"b\":2}" }])).toEqual([
+        ["call_2_0", "done", "{\"a\":1}"],
+        ["call_2_1", "done", "{\"b\":2}"],
+      ]);
     });
 
     it("stores API tokens hashed and resolves them", async () => {

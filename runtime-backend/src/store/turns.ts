@@ -3,6 +3,7 @@ import { microLinesSql } from "./context-lines.js";
 import type { Db, Row } from "./db.js";
 import { Grouper } from "./group.js";
 import { recordsetJson } from "./json-text.js";
+import type { CallDone } from "./records.js";
 import { type TraceRow, traceUpsert } from "./traces.js";
 
 /**
@@ -35,7 +36,7 @@ export interface TurnWrite {
   /** This agent instance: its own lease does not block it; anyone else's live lease does. */
   readonly owner: string;
   /** Client results applied with this turn (calls moved to done). */
-  readonly done: readonly { readonly id: string; readonly output: string }[];
+  readonly done: readonly CallDone[];
   /** The turn's new calls. */
   readonly calls: readonly {
     readonly toolcallId: string;
@@ -97,8 +98,8 @@ with v as (
             t.cost_usd, t.lease_until, t.lease_owner, t.updated_at
 ), done as (
   update calls c set state = 'done', output = x.output
-    from json_to_recordset($2::json) as x(session_id text, id text, output text)
-   where c.session_id = x.session_id and c.toolcall_id = x.id and x.session_id in (select id from s)
+    from json_to_recordset($2::json) as x(session_id text, id text, step int, output text)
+   where c.session_id = x.session_id and c.step = x.step and c.toolcall_id = x.id and x.session_id in (select id from s)
 ), new_calls as (
   insert into calls (session_id, toolcall_id, step, ord, name, arguments, side, state, message, output)
   select x.session_id, x.toolcall_id, x.step, x.ord, x.name, x.arguments, x.side, x.state, x.message::text, x.output
@@ -166,7 +167,7 @@ async function writeGroup(db: Db, items: TurnWrite[]): Promise<(Row | undefined)
     input_key: t.response?.key ?? null,
     response: t.response?.json ?? null,
   }));
-  const done = items.flatMap((t) => t.done.map((d) => ({ session_id: t.sessionId, id: d.id, output: d.output })));
+  const done = items.flatMap((t) => t.done.map((d) => ({ session_id: t.sessionId, id: d.id, step: d.step, output: d.output })));
   const calls = items.flatMap((t) =>
     t.calls.map((c) => ({
       session_id: t.sessionId,
