@@ -3,9 +3,13 @@
  * client in another, over real HTTP.
  *   1. throughput: concurrent sessions against a zero-latency script model → turns/s;
  *   2. overhead: 1,000 concurrent sessions at 1 s simulated model latency → per-turn latency
- *      minus the 1 s, p50/p99: what orchestration (HTTP, store, loop) adds.
+ *      minus the 1 s, p50/p99: what orchestration (HTTP, store, loop) adds;
+ *   3. the peer: phase 1 again on a fresh backend that serves every call through Connect's
+ *      generic handler (BATON_CONNECT_GENERIC=1), so the fast unary path's gain is measured in
+ *      the same run.
  * Options (env): BENCH_SESSIONS (64), BENCH_SECONDS (10), BENCH_SLOW_SESSIONS (1000),
- * BENCH_SLOW_SECONDS (15), BENCH_DATABASE_URL (run on Postgres instead of the embedded store).
+ * BENCH_SLOW_SECONDS (15), BENCH_DATABASE_URL (run on Postgres instead of the embedded store),
+ * BENCH_PEER=0 (skip phase 3).
  */
 import { mkdtempSync, rmSync } from "node:fs";
 import { cpus, loadavg, tmpdir } from "node:os";
@@ -28,38 +32,60 @@ function cpuStats(r: ClientResult) {
 }
 
 const databaseUrl = process.env.BENCH_DATABASE_URL;
-const backend = await startBackendProcess(databaseUrl ? ["--database-url", databaseUrl] : ["--data-dir", join(dir, "data")], {
-  BATON_API_TOKEN: benchToken,
-  BATON_LOG_LEVEL: "error",
-  ...(process.env.BENCH_SERVER_NODE_OPTIONS ? { NODE_OPTIONS: process.env.BENCH_SERVER_NODE_OPTIONS } : {}),
-});
+const sessions = Number(process.env.BENCH_SESSIONS ?? 64);
+const seconds = Number(process.env.BENCH_SECONDS ?? 10);
+
+/** A `baton serve` for the bench; on the embedded store, in its own data directory. */
+const startBackend = (name: string, env: Record<string, string> = {}) =>
+  startBackendProcess(databaseUrl ? ["--database-url", databaseUrl] : ["--data-dir", join(dir, name)], {
+    BATON_API_TOKEN: benchToken,
+    BATON_LOG_LEVEL: "error",
+    ...(process.env.BENCH_SERVER_NODE_OPTIONS ? { NODE_OPTIONS: process.env.BENCH_SERVER_NODE_OPTIONS } : {}),
+    ...env,
+  });
+
+/** Phase 1 against one backend: turns/s and latency at zero model latency. */
+async function throughput(url: string, pid: number) {
+  const r = await runClient(url, pid, clickScript(dir, 0), sessions, seconds, 2000);
+  const sorted = r.latencies.sort((a, b) => a - b);
+  return {
+    sessions,
+    seconds,
+    turns: r.turns,
+    errors: r.errors,
+    turnsPerSecond: Math.round(r.turns / (r.elapsedMs / 1000)),
+    latencyP50Ms: +pct(sorted, 50).toFixed(2),
+    latencyP99Ms: +pct(sorted, 99).toFixed(2),
+    ...cpuStats(r),
+  };
+}
+
+const backend = await startBackend("data");
 try {
-  const sessions = Number(process.env.BENCH_SESSIONS ?? 64);
-  const seconds = Number(process.env.BENCH_SECONDS ?? 10);
-  const fast = await runClient(backend.url, backend.child.pid ?? 0, clickScript(dir, 0), sessions, seconds, 2000);
-  const fastSorted = fast.latencies.sort((a, b) => a - b);
-  const turnsPerSecond = fast.turns / (fast.elapsedMs / 1000);
+  const fast = await throughput(backend.url, backend.child.pid ?? 0);
 
   const slowSessions = Number(process.env.BENCH_SLOW_SESSIONS ?? 1000);
   const slowSeconds = Number(process.env.BENCH_SLOW_SECONDS ?? 15);
   const slow = await runClient(backend.url, backend.child.pid ?? 0, clickScript(dir, 1000), slowSessions, slowSeconds, 3000);
   const overhead = slow.latencies.map((l) => l - 1000).sort((a, b) => a - b);
+  await backend.kill("SIGTERM");
+
+  let peer: Awaited<ReturnType<typeof throughput>> | undefined;
+  if (process.env.BENCH_PEER !== "0") {
+    const generic = await startBackend("data-generic", { BATON_CONNECT_GENERIC: "1" });
+    try {
+      peer = await throughput(generic.url, generic.child.pid ?? 0);
+    } finally {
+      await generic.kill("SIGTERM");
+    }
+  }
 
   const load = loadavg().map((l) => +l.toFixed(2));
   const result = {
     machine: `${cpus().length} × ${cpus()[0]?.model ?? "cpu"}, Node ${process.version}`,
     loadAverage: load,
     store: databaseUrl ? "postgres" : "embedded (PGlite)",
-    throughput: {
-      sessions,
-      seconds,
-      turns: fast.turns,
-      errors: fast.errors,
-      turnsPerSecond: Math.round(turnsPerSecond),
-      latencyP50Ms: +pct(fastSorted, 50).toFixed(2),
-      latencyP99Ms: +pct(fastSorted, 99).toFixed(2),
-      ...cpuStats(fast),
-    },
+    throughput: fast,
     overhead: {
       sessions: slowSessions,
       seconds: slowSeconds,
@@ -71,6 +97,7 @@ try {
       turnsPerSecond: Math.round(slow.turns / (slow.elapsedMs / 1000)),
       ...cpuStats(slow),
     },
+    ...(peer ? { genericConnect: peer, fastOverGeneric: +(fast.turnsPerSecond / Math.max(1, peer.turnsPerSecond)).toFixed(2) } : {}),
   };
   console.log(JSON.stringify(result, null, 2));
   const ok = (v: boolean) => (v ? "met" : "NOT met");
@@ -79,6 +106,7 @@ try {
     `summary: ${result.throughput.turnsPerSecond} turns/s (target ≥ ${targets.turnsPerSecond}: ${ok(result.throughput.turnsPerSecond >= targets.turnsPerSecond)}, ` +
       `${(result.throughput.turnsPerSecond / targets.turnsPerSecond).toFixed(2)}×); ` +
       `overhead at ${slowSessions} sessions × 1 s p50 ${p50Ms} ms / p99 ${p99Ms} ms (target ≤ ${targets.overheadP99Ms}: ${ok(p50Ms <= targets.overheadP50Ms && p99Ms <= targets.overheadP99Ms)}); ` +
+      (peer ? `Connect's generic path ${peer.turnsPerSecond} turns/s (fast path ${result.fastOverGeneric}×); ` : "") +
       `load average ${load.join(" ")} on ${cpus().length} cores`,
   );
 } finally {

@@ -31,6 +31,7 @@ export async function serveCommand(p: Parsed, io: Io, env: NodeJS.ProcessEnv = p
     approval: { risks },
     cors: { ...(env.BATON_EXTENSION_IDS ? { extensionIds: env.BATON_EXTENSION_IDS.split(",") } : {}), ...(env.BATON_CORS_ORIGINS ? { origins: env.BATON_CORS_ORIGINS.split(",") } : {}) },
     logger,
+    ...(env.BATON_CONNECT_GENERIC === "1" ? { fastUnary: false } : {}),
     ...(env.BATON_CONTEXT_TOKENS ? { fold: { ...defaultFoldOptions, tokenBudget: Number(env.BATON_CONTEXT_TOKENS) } } : {}),
   });
   await ensureUser(backend.db, "local");

@@ -24,6 +24,8 @@ export interface BackendOptions extends StoreLocation {
   readonly logger?: Logger;
   /** Context folding budgets; seed 001's defaults when unset. */
   readonly fold?: FoldOptions;
+  /** Serve binary unary calls on the fast path (`fast-unary.ts`); default true. */
+  readonly fastUnary?: boolean;
 }
 
 /** A running backend: its server, store and agent. */
@@ -57,6 +59,7 @@ export async function startBackend(o: BackendOptions): Promise<Backend> {
     ...(o.port !== undefined ? { port: o.port } : {}),
     ...(o.host ? { host: o.host } : {}),
     ...(o.cors ? { cors: o.cors } : {}),
+    ...(o.fastUnary === false ? { fastUnary: false } : {}),
   });
   return {
     server,

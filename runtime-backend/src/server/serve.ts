@@ -2,8 +2,9 @@ import http from "node:http";
 import http2 from "node:http2";
 import net from "node:net";
 import type { ConnectRouter } from "@connectrpc/connect";
-import { connectNodeAdapter } from "@connectrpc/connect-node";
+import { compressionBrotli, compressionGzip, connectNodeAdapter } from "@connectrpc/connect-node";
 import { applyCors, type CorsOptions } from "./cors.js";
+import { fastUnary } from "./fast-unary.js";
 
 /** A running server. */
 export interface RunningServer {
@@ -22,6 +23,8 @@ export interface ServeOptions {
   readonly cors?: CorsOptions;
   /** Largest request message accepted, in bytes (32 MiB). */
   readonly readMaxBytes?: number;
+  /** Serve binary unary calls without Connect's generic layer (`fast-unary.ts`); default true. */
+  readonly fastUnary?: boolean;
 }
 
 const h2Preface = Buffer.from("PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n");
@@ -33,7 +36,10 @@ const h2Preface = Buffer.from("PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n");
  */
 export async function serve(o: ServeOptions): Promise<RunningServer> {
   // Tool results can carry screenshots; anything far beyond that is a mistake or an attack.
-  const connect = connectNodeAdapter({ routes: o.routes, readMaxBytes: o.readMaxBytes ?? 32 * 1024 * 1024 });
+  const readMaxBytes = o.readMaxBytes ?? 32 * 1024 * 1024;
+  const adapter = { readMaxBytes, acceptCompression: [compressionGzip, compressionBrotli], compressMinBytes: 1024 };
+  const connect = connectNodeAdapter({ routes: o.routes, ...adapter });
+  const fast = o.fastUnary === false ? () => false : fastUnary(o.routes, adapter);
   const handler = (req: http.IncomingMessage | http2.Http2ServerRequest, res: http.ServerResponse | http2.Http2ServerResponse) => {
     if (req.url === "/healthz") {
       res.statusCode = 200;
@@ -41,6 +47,7 @@ export async function serve(o: ServeOptions): Promise<RunningServer> {
       return;
     }
     if (applyCors(req, res, o.cors ?? {})) return;
+    if (fast(req, res)) return;
     connect(req as never, res as never);
   };
   const h1 = http.createServer(handler);
