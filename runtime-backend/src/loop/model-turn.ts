@@ -28,6 +28,10 @@ import { type LoopDeps, lease, type StepEvent } from "./deps.js";
 import { finish, stoppedText } from "./finish.js";
 import { agentEntry, callMessage, extensionCallMessage, reasoningMessage, resultEntry, textMessage } from "./messages.js";
 import { costOf } from "./pricing.js";
+import { FairShare } from "./fair-share.js";
+
+/** One per process: fairness is about the one event loop every session shares. */
+const afterModel = new FairShare(8);
 
 /** Every tool of the catalog, offered to the model on each turn. */
 export const allTools: readonly ToolSpec[] = Object.values(toolCatalog.tools);
@@ -100,6 +104,9 @@ export async function modelTurn(
     return { failed: err };
   }
   const latencyMs = performance.now() - t0;
+  // Model answers that land together (timers, a burst of HTTP responses) are worked on a few
+  // per event-loop turn, so commits finishing and requests arriving are served in between.
+  await afterModel.pass();
   const tags = parseTags(turn.text);
   const fresh: AgentMessage[] = [];
   const errors: string[] = [...turn.notes];
