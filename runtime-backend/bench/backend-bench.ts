@@ -17,7 +17,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { cpus, loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { startBackendProcess } from "../src/testing/backend-process.js";
-import { benchToken, type ClientResult, clickScript, pct, runClient } from "./harness.js";
+import { benchToken, type ClientResult, clickScript, pct, runClient, turnStats } from "./harness.js";
 
 const dir = mkdtempSync(join(tmpdir(), "baton-bench-"));
 
@@ -49,17 +49,7 @@ const startBackend = (name: string, env: Record<string, string> = {}) =>
 /** Phase 1 against one backend: turns/s and latency at zero model latency. */
 async function throughput(url: string, pid: number, sessions: number) {
   const r = await runClient(url, pid, clickScript(dir, 0), sessions, seconds, 2000);
-  const sorted = r.latencies.sort((a, b) => a - b);
-  return {
-    sessions,
-    seconds,
-    turns: r.turns,
-    errors: r.errors,
-    turnsPerSecond: Math.round(r.turns / (r.elapsedMs / 1000)),
-    latencyP50Ms: +pct(sorted, 50).toFixed(2),
-    latencyP99Ms: +pct(sorted, 99).toFixed(2),
-    ...cpuStats(r),
-  };
+  return { ...turnStats(r, sessions, seconds), ...cpuStats(r) };
 }
 
 const backend = await startBackend("data");

@@ -37,6 +37,22 @@ export interface ClientResult {
   latencies: number[];
 }
 
+/** A client run's turns, rate and latency percentiles (ms), as both benches print them. */
+export function turnStats(r: ClientResult, sessions: number, seconds: number) {
+  const sorted = r.latencies.sort((a, b) => a - b);
+  return {
+    sessions,
+    seconds,
+    turns: r.turns,
+    errors: r.errors,
+    turnsPerSecond: Math.round(r.turns / (r.elapsedMs / 1000)),
+    latencyP50Ms: +pct(sorted, 50).toFixed(2),
+    latencyP99Ms: +pct(sorted, 99).toFixed(2),
+    latencyP999Ms: +pct(sorted, 99.9).toFixed(2),
+    latencyMaxMs: +(sorted.at(-1) ?? NaN).toFixed(2),
+  };
+}
+
 /** Runs `client.ts` in its own process: `sessions` sessions for `seconds` after `warmupMs`. */
 export async function runClient(url: string, serverPid: number, model: string, sessions: number, seconds: number, warmupMs: number): Promise<ClientResult> {
   const args = [clientFile, url, benchToken, model, String(sessions), String(seconds * 1000), String(warmupMs), String(serverPid)];

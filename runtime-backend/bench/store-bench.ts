@@ -12,7 +12,7 @@ import { mkdtempSync, readdirSync, rmSync, statSync } from "node:fs";
 import { cpus, loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { type BackendProcess, startBackendProcess } from "../src/testing/backend-process.js";
-import { benchToken, clickScript, pct, runClient } from "./harness.js";
+import { benchToken, clickScript, runClient, turnStats } from "./harness.js";
 
 /** Bytes under `path` (files only; missing entries count 0: the store deletes as we walk). */
 function bytesUnder(path: string): number {
@@ -73,21 +73,10 @@ try {
   running = again.backend;
   const after = { wal: bytesUnder(join(data, "pg_wal")), total: bytesUnder(data) };
 
-  const sorted = load.latencies.sort((a, b) => a - b);
   const result = {
     machine: `${cpus().length} × ${cpus()[0]?.model ?? "cpu"}, Node ${process.version}`,
     loadAverage: loadavg().map((l) => +l.toFixed(2)),
-    load: {
-      sessions,
-      seconds,
-      turns: load.turns,
-      errors: load.errors,
-      turnsPerSecond: Math.round(load.turns / (load.elapsedMs / 1000)),
-      latencyP50Ms: +pct(sorted, 50).toFixed(1),
-      latencyP99Ms: +pct(sorted, 99).toFixed(1),
-      latencyP999Ms: +pct(sorted, 99.9).toFixed(1),
-      latencyMaxMs: +(sorted.at(-1) ?? NaN).toFixed(1),
-    },
+    load: turnStats(load, sessions, seconds),
     walMB: { peak: mb(Math.max(...samples.map((s) => s.wal))), atKill: mb(before.wal), afterRecovery: mb(after.wal) },
     dataDirMB: { peak: mb(Math.max(...samples.map((s) => s.total))), atKill: mb(before.total), afterRecovery: mb(after.total) },
     startMs: { fresh: Math.round(fresh.ms), afterSigkill: Math.round(again.ms) },
