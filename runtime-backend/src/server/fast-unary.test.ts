@@ -1,5 +1,6 @@
 import http from "node:http";
 import http2 from "node:http2";
+import net from "node:net";
 import { gunzipSync } from "node:zlib";
 import { create, toBinary } from "@bufbuild/protobuf";
 import type { ConnectRouter, HandlerContext, Interceptor } from "@connectrpc/connect";
@@ -184,6 +185,60 @@ describe("the fast unary path answers as Connect's generic path does", () => {
     const b = await post(generic.url, "/baton.v1.AgentService/Nope", new Uint8Array(), proto);
     expect(a.status).toBe(404);
     expect(a).toEqual(b);
+  });
+});
+
+describe("the fast unary path and a client that goes away", () => {
+  it("a body cut off mid-way never reaches the implementation, even when what came parses, and the server serves the next call", async () => {
+    let calls = 0;
+    const routes = (router: ConnectRouter) =>
+      router.service(AgentService, {
+        async getSession() {
+          calls++;
+          return {};
+        },
+      });
+    const server = await serve({ routes });
+    // A whole message (it parses), sent as the start of a 100-byte body that never completes.
+    const body = toBinary(GetSessionRequestSchema, create(GetSessionRequestSchema, { sessionId: "s" }));
+    try {
+      const { port } = new URL(server.url);
+      await new Promise<void>((resolve, reject) => {
+        const s = net.connect(Number(port), "127.0.0.1", () => {
+          s.write(`POST ${getSessionPath} HTTP/1.1\r\nhost: x\r\ncontent-type: application/proto\r\ncontent-length: 100\r\n\r\n`);
+          s.write(body);
+          setTimeout(() => {
+            s.destroy();
+            resolve();
+          }, 50);
+        });
+        s.on("error", reject);
+      });
+      // The same over HTTP/2: a stream reset after part of the body. (Without a content-length,
+      // Node ends such a request as if it were complete, and the reset is known only later:
+      // neither this path nor Connect's can tell it from a whole body.)
+      for (const length of [{ "content-length": "100" }]) {
+        await new Promise<void>((resolve, reject) => {
+          const session = http2.connect(server.url);
+          session.on("error", reject);
+          const req = session.request({ ":method": "POST", ":path": getSessionPath, ...proto, ...length });
+          req.on("error", () => undefined);
+          req.write(body);
+          setTimeout(() => {
+            req.close(http2.constants.NGHTTP2_CANCEL);
+            session.close();
+            resolve();
+          }, 50);
+        });
+      }
+      await new Promise((r) => setTimeout(r, 50));
+      expect(calls).toBe(0);
+      const r = await post(server.url, getSessionPath, body, proto);
+      expect(r.status).toBe(200);
+      expect(calls).toBe(1);
+    } finally {
+      await server.close();
+    }
   });
 });
 

@@ -101,7 +101,8 @@ function webHeaders(h: http.IncomingHttpHeaders): Headers {
 }
 
 function readBody(req: NodeRequest, max: number): Promise<Uint8Array> {
-  const declared = Number(req.headers["content-length"]);
+  const length = req.headers["content-length"];
+  const declared = length === undefined ? NaN : Number(length);
   if (declared > max) {
     return Promise.reject(new ConnectError(`message size ${declared} is larger than configured readMaxBytes ${max}`, Code.ResourceExhausted));
   }
@@ -119,8 +120,22 @@ function readBody(req: NodeRequest, max: number): Promise<Uint8Array> {
       chunks.push(c);
     };
     req.on("data", onData);
-    req.once("end", () => resolve(chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks)));
+    req.once("end", () => {
+      // An HTTP/2 stream reset mid-body ends the request with what arrived so far, and a
+      // message cut at a field boundary still parses: check it all came (as Connect does).
+      if (Number.isSafeInteger(declared) && declared >= 0 && size !== declared) {
+        reject(new ConnectError(`protocol error: promised ${declared} bytes, received ${size}`, Code.InvalidArgument));
+      } else if (req.aborted) {
+        reject(new ConnectError("the client closed the request before its body was complete", Code.Canceled));
+      } else {
+        resolve(chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks));
+      }
+    });
     req.once("error", (e) => reject(new ConnectError(`reading the request failed: ${e.message}`, Code.Aborted)));
+    // A client that goes away mid-body may end the stream without "end" or "error".
+    req.once("close", () => {
+      if (!req.complete) reject(new ConnectError("the client closed the request before its body was complete", Code.Canceled));
+    });
   });
 }
 
