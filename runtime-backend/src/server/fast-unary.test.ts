@@ -12,6 +12,7 @@ import type { Db } from "../store/db.js";
 import { openDb } from "../store/open.js";
 import { createToken, ensureUser } from "../store/users.js";
 import { bearerAuth } from "./auth.js";
+import { fastUnary } from "./fast-unary.js";
 import { agentRoutes } from "./routes.js";
 import { type RunningServer, serve } from "./serve.js";
 
@@ -185,6 +186,43 @@ describe("the fast unary path answers as Connect's generic path does", () => {
     const b = await post(generic.url, "/baton.v1.AgentService/Nope", new Uint8Array(), proto);
     expect(a.status).toBe(404);
     expect(a).toEqual(b);
+  });
+});
+
+describe("the fast unary path when writing its answer fails", () => {
+  it("ends that exchange with a 500 and keeps serving (no unhandled rejection)", async () => {
+    const routes = (router: ConnectRouter) => router.service(AgentService, { getSession: async () => ({}) });
+    let failing = true;
+    const handle = fastUnary(routes, {
+      readMaxBytes: 1024,
+      compressMinBytes: 0,
+      acceptCompression: [
+        {
+          name: "gzip",
+          compress: async (b: Uint8Array) => {
+            if (failing) throw new Error("compressor failed");
+            return new Uint8Array(b);
+          },
+          decompress: async (b: Uint8Array) => new Uint8Array(b),
+        },
+      ],
+    });
+    const server = http.createServer((req, res) => {
+      if (!handle(req, res)) res.writeHead(404).end();
+    });
+    await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
+    const url = `http://127.0.0.1:${(server.address() as net.AddressInfo).port}`;
+    try {
+      const body = toBinary(GetSessionRequestSchema, create(GetSessionRequestSchema, { sessionId: "s" }));
+      const bad = await post(url, getSessionPath, body, { ...proto, "accept-encoding": "gzip" });
+      expect(bad.status).toBe(500);
+      failing = false;
+      const good = await post(url, getSessionPath, body, { ...proto, "accept-encoding": "gzip" });
+      expect(good.status).toBe(200);
+      expect(good.headers["content-encoding"]).toBe("gzip");
+    } finally {
+      await new Promise((r) => server.close(r));
+    }
   });
 });
 

@@ -84,7 +84,14 @@ export function fastUnary(routes: (router: ConnectRouter) => void, o: FastUnaryO
     if (h["connect-timeout-ms"] !== undefined) return false;
     const version = h["connect-protocol-version"];
     if (version !== undefined && version !== "1") return false;
-    void answer(route, req, res, o);
+    answer(route, req, res, o).catch(() => {
+      // Only writing the answer can fail here (say, a header value an error's metadata made
+      // invalid): end the exchange rather than leave it open or take the process down.
+      if (!res.headersSent && !res.destroyed) {
+        res.statusCode = 500;
+        res.end();
+      } else res.destroy();
+    });
     return true;
   };
 }
@@ -132,10 +139,6 @@ function readBody(req: NodeRequest, max: number): Promise<Uint8Array> {
       }
     });
     req.once("error", (e) => reject(new ConnectError(`reading the request failed: ${e.message}`, Code.Aborted)));
-    // A client that goes away mid-body may end the stream without "end" or "error".
-    req.once("close", () => {
-      if (!req.complete) reject(new ConnectError("the client closed the request before its body was complete", Code.Canceled));
-    });
   });
 }
 
