@@ -9,9 +9,9 @@
  *   3. the peer: phase 1 at its best concurrency again, on a fresh backend that serves every
  *      call through Connect's generic handler (BATON_CONNECT_GENERIC=1), so the fast unary
  *      path's gain is measured in the same run.
- * Options (env): BENCH_SESSIONS (64,256: one throughput run per value), BENCH_SECONDS (10), BENCH_SLOW_SESSIONS (1000),
- * BENCH_SLOW_SECONDS (15), BENCH_DATABASE_URL (run on Postgres instead of the embedded store),
- * BENCH_PEER=0 (skip phase 3).
+ * Options (env): BENCH_SESSIONS (64,256: one throughput run per value), BENCH_SECONDS (10),
+ * BENCH_SLOW_SESSIONS (1000), BENCH_SLOW_SECONDS (15), BENCH_DATABASE_URL (run on Postgres
+ * instead of the embedded store), BENCH_PEER=0 (skip phase 3).
  */
 import { mkdtempSync, rmSync } from "node:fs";
 import { cpus, loadavg, tmpdir } from "node:os";
