@@ -63,6 +63,56 @@ describe("viewport-first AX read", () => {
     expect(await text("whole")).toBe(viewport);
   });
 
+  it("reads no AX node for plain labels and presentational images, and prints the same", async () => {
+    await h.goto("/basic");
+    const gif = "data:image/gif;base64,R0lGODlhAQABAAAAACw=";
+    await h.evaluate(`(() => {
+      document.body.insertAdjacentHTML("afterbegin", [
+        '<label id="plain">Subscribe <input type="checkbox"></label>',
+        '<label id="custom" onclick="this.dataset.on = 1"><input type="checkbox" style="display:none"> Custom toggle</label>',
+        '<label id="roled" role="button">Label acting as a button</label>',
+        '<label id="tabbed" tabindex="0">Focusable label</label>',
+        '<img id="deco" alt="" src="${gif}" width="20" height="20">',
+        '<a href="#p"><img id="inlink" alt="" src="${gif}" width="20" height="20"> Product</a>',
+        '<img id="arialabel" alt="" aria-label="Chart of sales" src="${gif}" width="20" height="20">',
+        '<img id="titled" alt="" title="Sales chart" src="${gif}" width="20" height="20">',
+        '<img id="described" alt="Revenue chart" src="${gif}" width="20" height="20">',
+        '<img id="noalt" src="${gif}" width="20" height="20">',
+        '<img id="clicky" alt="" onclick="1" src="${gif}" width="20" height="20">',
+      ].join(""));
+      return true;
+    })()`);
+    const ids = ["plain", "custom", "roled", "tabbed", "deco", "inlink", "arialabel", "titled", "described", "noalt", "clicky"];
+    const backend = new Map<number, string>();
+    const doc = await h.engine.page.send<{ root: { nodeId: number } }>("DOM.getDocument", { depth: 0 });
+    for (const id of ids) {
+      const q = await h.engine.page.send<{ nodeId: number }>("DOM.querySelector", { nodeId: doc.root.nodeId, selector: `#${id}` });
+      const d = await h.engine.page.send<{ node: { backendNodeId: number } }>("DOM.describeNode", { nodeId: q.nodeId });
+      backend.set(d.node.backendNodeId, id);
+    }
+    const page = h.engine.page;
+    const read: string[] = [];
+    const original = page.send;
+    page.send = ((method: string, params?: { backendNodeId?: number }, ...rest: unknown[]) => {
+      const id = params?.backendNodeId === undefined ? undefined : backend.get(params.backendNodeId);
+      if (method === "Accessibility.getPartialAXTree" && id) read.push(id);
+      return (original as (...a: unknown[]) => Promise<unknown>).call(page, method, params, ...rest);
+    }) as typeof page.send;
+    let viewport: string;
+    try {
+      viewport = await text("viewport");
+    } finally {
+      delete (page as { send?: unknown }).send;
+    }
+    // A plain label is Chromium's LabelText (never a ref; its text names its control), and an
+    // empty alt makes an image presentational: neither AX node can change the snapshot.
+    expect(read.sort()).toEqual(["arialabel", "clicky", "described", "noalt", "roled", "tabbed", "titled"]);
+    expect(viewport).toContain('checkbox "Subscribe"');
+    expect(viewport).toContain("Custom toggle");
+    expect(viewport).toContain('img "Revenue chart"');
+    expect(await text("whole")).toBe(viewport);
+  });
+
   it("chooses viewport-first only when much of the document is off-screen", () => {
     expect(viewportFirst({ elements: 144, screens: 1.3 })).toBe(false);
     expect(viewportFirst({ elements: 587, screens: 4.25 })).toBe(true);

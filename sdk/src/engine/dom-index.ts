@@ -116,11 +116,16 @@ export function indexDomSnapshot(snap: CaptureSnapshotResult): DomIndex {
       let draggable = false;
       let marked = false;
       let axHidden = false;
+      // An empty alt with no ARIA attribute or title: the image is presentational.
+      let emptyAlt = false;
+      let named = false;
       for (let a = 0; a + 1 < attrs.length; a += 2) {
         const attr = str(attrs[a]);
         if (attr === "draggable" && str(attrs[a + 1]) === "true") draggable = true;
         else if (attr === "role" || attr === "tabindex" || attr === "contenteditable") marked = true;
         else if ((attr === "aria-hidden" && str(attrs[a + 1]) === "true") || attr === "inert") axHidden = true;
+        else if (attr === "alt") emptyAlt = str(attrs[a + 1]) === "";
+        if (attr === "title" || attr.startsWith("aria-")) named = true;
       }
       const nodeName = str(names[i]);
       const pi = parents[i] ?? -1;
@@ -129,7 +134,11 @@ export function indexDomSnapshot(snap: CaptureSnapshotResult): DomIndex {
       const contentDoc = contentDocs.get(i);
       // Documents and text are never refs, even with a click listener on the document.
       const element = types[i] === 1;
-      const likelyActionable = element && (marked || draggable || clickable.has(i) || controlTags.has(nodeName));
+      // A label without a role or tabindex is never a ref itself (Chromium's LabelText): its
+      // control is, and the label's text is in the control's name.
+      const plainLabel = nodeName === "LABEL" && !marked && !draggable;
+      const likelyActionable = element && !plainLabel && (marked || draggable || clickable.has(i) || controlTags.has(nodeName));
+      const presentational = nodeName === "IMG" && emptyAlt && !named && !marked;
       const text = types[i] === 3 ? (rendered.get(i) ?? str(values[i])).replace(/\s+/g, " ").trim() || undefined : undefined;
       nodes.set(backend[i] ?? -1, {
         backendId: backend[i] ?? -1,
@@ -141,7 +150,8 @@ export function indexDomSnapshot(snap: CaptureSnapshotResult): DomIndex {
         clickable: clickable.has(i),
         draggable,
         likelyActionable,
-        axWanted: element && (likelyActionable || contentDoc !== undefined || contextTags.has(nodeName) || nodeName === "IFRAME" || nodeName === "FRAME"),
+        axWanted:
+          element && (likelyActionable || contentDoc !== undefined || (contextTags.has(nodeName) && !presentational) || nodeName === "IFRAME" || nodeName === "FRAME"),
         axHidden,
         text,
         contentDoc,
