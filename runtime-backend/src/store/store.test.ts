@@ -22,7 +22,8 @@ import { openDb } from "./open.js";
 import { getPlaybook, listPlaybooks, savePlaybookVersion } from "./playbooks.js";
 import { appendHistory, type CallDone, callsById, callsOfStep, findResponse, insertCalls, readHistory, saveResponse, setCallState, setCallsDoneStmt } from "./records.js";
 import { getSessionRow, insertSession, isStopRequested, requestStop, sessionFromRow, updateSession } from "./sessions.js";
-import { commitTurn, readStepState } from "./turns.js";
+import { inlineParams } from "./literal.js";
+import { commitTurn, readStepState, turnStatements } from "./turns.js";
 import { contextRowJson, microDelta } from "./context-lines.js";
 import { insertTrace, readTraces } from "./traces.js";
 import { createToken, ensureUser, registerToken, userForToken } from "./users.js";
@@ -280,6 +281,28 @@ for (const engine of engines) {
       expect(await getPlaybook(db, "u2", "checkout")).toBeUndefined();
       await savePlaybookVersion(db, "u1", create(PlaybookSchema, { name: "alpha", instructions: "a" }), true);
       expect((await listPlaybooks(db, "u1")).map((x) => `${x.name}@${x.version}`)).toEqual(["alpha@1", "checkout@2"]);
+    });
+
+    it("reaches a step's sessions through the primary key, however many sessions the store holds", async () => {
+      // Planned as a join alone, the recordset (estimated at 100 rows) was hashed and every
+      // session scanned (on PGlite and Postgres alike, for 3,000 small rows): a per-turn cost
+      // that grew with the store.
+      await ensureUser(db, "bulk");
+      await db.exec(
+        `insert into sessions (id, user_id, status, model, max_steps, context) select 'bulk_' || g, 'bulk', 0, 'm', 10, '{}' from generate_series(1, 3000) g`,
+      );
+      await db.exec("analyze sessions");
+      const plans: Record<string, string> = {};
+      for (const [name, sql] of Object.entries(turnStatements)) {
+        // Every parameter is a JSON recordset; empty ones plan the same (the estimate is fixed).
+        const params = Array.from({ length: Math.max(...[...sql.matchAll(/\$(\d+)/g)].map((m) => Number(m[1]))) }, () => "[]");
+        const rows = await db.query(`explain ${inlineParams(sql, params)}`);
+        plans[name] = rows.map((r) => String(Object.values(r)[0])).join("\n");
+      }
+      for (const plan of Object.values(plans)) {
+        expect(plan).not.toMatch(/Seq Scan on sessions/);
+        expect(plan).toMatch(/sessions_pkey/);
+      }
     });
 
     it("runs the agent loop end to end on this engine", async () => {

@@ -20,13 +20,20 @@ export interface StepReadKey {
   readonly key: string;
 }
 
+// Sessions are looked up by \`id = any(array(…))\`, not by joining the recordset alone: the planner
+// takes a recordset for 100 rows, and against a table of a few thousand sessions it then hashes
+// the recordset and scans every session, a cost that grows with the store (a 1-turn write took
+// 1.3–1.5 ms at 1,300 sessions and 2.5–2.7 ms at 5,000; by key, 0.9–1.3 ms at either size:
+// `npm run bench:turn-write`).
 const readSql = `
+with x as (select * from json_to_recordset($1::json) as x(id text, key text))
 select x.key as read_key, s.*,
        (select r.response from responses r where r.session_id = s.id and r.input_key = x.key) as stored_response,
        (select coalesce(json_agg(c order by c.ord), '[]'::json) from calls c where c.session_id = s.id and c.step = s.step) as step_calls,
        ${microLinesSql("s")} as context_micro
-  from json_to_recordset($1::json) as x(id text, key text)
-  join sessions s on s.id = x.id`;
+  from x
+  join sessions s on s.id = x.id
+ where s.id = any(array(select id from x))`;
 
 /** A model turn's writes for one session. */
 export interface TurnWrite {
@@ -92,7 +99,8 @@ with v as (
          input_tokens = t.input_tokens + v.input_tokens, output_tokens = t.output_tokens + v.output_tokens,
          cached_tokens = t.cached_tokens + v.cached_tokens, cost_usd = t.cost_usd + v.cost_usd
     from v
-   where t.id = v.id and t.history_len = v.expect_len
+   where t.id = any(array(select id from v)) -- the index, not a scan of every session (see readSql)
+     and t.id = v.id and t.history_len = v.expect_len
      and (t.lease_until is null or t.lease_until < now() or t.lease_owner = v.owner)
   returning t.id, t.status, t.stop_requested, t.reason, t.answer, t.input_tokens, t.output_tokens, t.cached_tokens,
             t.cost_usd, t.lease_until, t.lease_owner, t.updated_at
@@ -133,6 +141,9 @@ with v as (
   on conflict (session_id, input_key) do nothing
 )
 select * from s`;
+
+/** The hot path's two statements (parameters `$1`…), for tests that EXPLAIN them. */
+export const turnStatements = { read: readSql, write: writeSql } as const;
 
 async function readGroup(db: Db, items: StepReadKey[]): Promise<(Row | undefined)[]> {
   const rows = await db.prepared("baton_step_read", readSql, [JSON.stringify(items)]);
