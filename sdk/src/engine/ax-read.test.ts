@@ -17,6 +17,12 @@ const text = async (axRead: "whole" | "viewport"): Promise<string> => {
   return snap.lines.map((l) => `${"  ".repeat(l.depth)}${l.text}`).join("\n");
 };
 
+/** Opens /basic with `html` inserted at the top of its body. */
+const basicWith = async (html: string): Promise<void> => {
+  await h.goto("/basic");
+  await h.evaluate(`(() => { document.body.insertAdjacentHTML("afterbegin", ${JSON.stringify(html)}); return true; })()`);
+};
+
 describe("viewport-first AX read", () => {
   // Same refs table, same page: the two reads must print the same snapshot, line for line.
   it.each(fixtures.map((f) => f.path))("prints %s exactly as the whole-tree read does", async (path) => {
@@ -28,12 +34,7 @@ describe("viewport-first AX read", () => {
   });
 
   it("leaves text under aria-hidden and inert out, keeps text beside it", async () => {
-    await h.goto("/basic");
-    await h.evaluate(`(() => {
-      document.body.insertAdjacentHTML("afterbegin",
-        '<p>Shown words</p><div aria-hidden="true"><p>Hidden words</p></div><div inert><p>Inert words</p></div>');
-      return true;
-    })()`);
+    await basicWith('<p>Shown words</p><div aria-hidden="true"><p>Hidden words</p></div><div inert><p>Inert words</p></div>');
     const viewport = await text("viewport");
     expect(viewport).toContain('"Shown words"');
     expect(viewport).not.toContain("Hidden words");
@@ -42,11 +43,10 @@ describe("viewport-first AX read", () => {
   });
 
   it("agrees with the whole-tree read on text edge cases", async () => {
-    await h.goto("/basic");
-    await h.evaluate(`(() => {
-      document.body.insertAdjacentHTML("afterbegin", [
-        '<style>.up{text-transform:uppercase}.hid{visibility:hidden}.hid .vis{visibility:visible}</style>',
-        '<h2>Edge   cases\\n here</h2>',
+    await basicWith(
+      [
+        "<style>.up{text-transform:uppercase}.hid{visibility:hidden}.hid .vis{visibility:visible}</style>",
+        "<h2>Edge   cases\n here</h2>",
         '<p class="up">shouted text</p>',
         '<div class="hid">Invisible parent <span class="vis">visible child</span></div>',
         '<div style="display:contents"><p>Inside display contents</p></div>',
@@ -55,33 +55,30 @@ describe("viewport-first AX read", () => {
         '<button aria-label="Close dialog">×</button>',
         '<details><summary>More</summary><p>Folded text</p></details>',
         '<ul><li>First item</li><li>Second <b>bold</b> item</li></ul>',
-      ].join(""));
-      return true;
-    })()`);
+      ].join(""),
+    );
     const viewport = await text("viewport");
     expect(viewport).toContain("Inside display contents");
     expect(await text("whole")).toBe(viewport);
   });
 
   it("reads no AX node for plain labels and presentational images, and prints the same", async () => {
-    await h.goto("/basic");
-    const gif = "data:image/gif;base64,R0lGODlhAQABAAAAACw=";
-    await h.evaluate(`(() => {
-      document.body.insertAdjacentHTML("afterbegin", [
+    const img = (attrs: string) => `<img ${attrs} src="data:image/gif;base64,R0lGODlhAQABAAAAACw=" width="20" height="20">`;
+    await basicWith(
+      [
         '<label id="plain">Subscribe <input type="checkbox"></label>',
         '<label id="custom" onclick="this.dataset.on = 1"><input type="checkbox" style="display:none"> Custom toggle</label>',
         '<label id="roled" role="button">Label acting as a button</label>',
         '<label id="tabbed" tabindex="0">Focusable label</label>',
-        '<img id="deco" alt="" src="${gif}" width="20" height="20">',
-        '<a href="#p"><img id="inlink" alt="" src="${gif}" width="20" height="20"> Product</a>',
-        '<img id="arialabel" alt="" aria-label="Chart of sales" src="${gif}" width="20" height="20">',
-        '<img id="titled" alt="" title="Sales chart" src="${gif}" width="20" height="20">',
-        '<img id="described" alt="Revenue chart" src="${gif}" width="20" height="20">',
-        '<img id="noalt" src="${gif}" width="20" height="20">',
-        '<img id="clicky" alt="" onclick="1" src="${gif}" width="20" height="20">',
-      ].join(""));
-      return true;
-    })()`);
+        img('id="deco" alt=""'),
+        `<a href="#p">${img('id="inlink" alt=""')} Product</a>`,
+        img('id="arialabel" alt="" aria-label="Chart of sales"'),
+        img('id="titled" alt="" title="Sales chart"'),
+        img('id="described" alt="Revenue chart"'),
+        img('id="noalt"'),
+        img('id="clicky" alt="" onclick="1"'),
+      ].join(""),
+    );
     const ids = ["plain", "custom", "roled", "tabbed", "deco", "inlink", "arialabel", "titled", "described", "noalt", "clicky"];
     const backend = new Map<number, string>();
     const doc = await h.engine.page.send<{ root: { nodeId: number } }>("DOM.getDocument", { depth: 0 });
