@@ -11,13 +11,16 @@
  *      path's gain is measured in the same run.
  * Options (env): BENCH_SESSIONS (64,256: one throughput run per value), BENCH_SECONDS (10),
  * BENCH_SLOW_SESSIONS (1000), BENCH_SLOW_SECONDS (15), BENCH_DATABASE_URL (run on Postgres
- * instead of the embedded store), BENCH_PEER=0 (skip phase 3).
+ * instead of the embedded store), BENCH_PEER=0 (skip phase 3); for the client (client.ts):
+ * BENCH_STAGGER_MS (start sessions spread over this long), BENCH_THINK_MS (a random pause of up
+ * to this long between a session's steps, outside the timed round trip): phase 2 only;
+ * BENCH_CONNECTIONS.
  */
 import { mkdtempSync, rmSync } from "node:fs";
 import { cpus, loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { startBackendProcess } from "../src/testing/backend-process.js";
-import { benchToken, type ClientResult, clickScript, pct, runClient, turnStats } from "./harness.js";
+import { benchToken, type ClientResult, clickScript, flatOut, pct, runClient, turnStats } from "./harness.js";
 
 const dir = mkdtempSync(join(tmpdir(), "baton-bench-"));
 
@@ -34,6 +37,9 @@ function cpuStats(r: ClientResult) {
 }
 
 const databaseUrl = process.env.BENCH_DATABASE_URL;
+/** The client's decorrelation knobs, named in the summary when set. */
+const knobs = (["BENCH_STAGGER_MS", "BENCH_THINK_MS"] as const).filter((k) => Number(process.env[k] ?? 0) > 0);
+const decorrelated = knobs.length ? `; with ${knobs.map((k) => `${k}=${process.env[k]}`).join(" ")}` : "";
 const sessionCounts = (process.env.BENCH_SESSIONS ?? "64,256").split(",").map(Number);
 const seconds = Number(process.env.BENCH_SECONDS ?? 10);
 
@@ -48,7 +54,8 @@ const startBackend = (name: string, env: Record<string, string> = {}) =>
 
 /** Phase 1 against one backend: turns/s and latency at zero model latency. */
 async function throughput(url: string, pid: number, sessions: number) {
-  const r = await runClient(url, pid, clickScript(dir, 0), sessions, seconds, 2000);
+  // The decorrelation knobs are for the overhead phase: throughput is measured flat out.
+  const r = await runClient(url, pid, clickScript(dir, 0), sessions, seconds, 2000, flatOut);
   return { ...turnStats(r, sessions, seconds), ...cpuStats(r) };
 }
 
@@ -89,6 +96,7 @@ try {
       p99Ms: +pct(overhead, 99).toFixed(2),
       maxMs: +(overhead.at(-1) ?? NaN).toFixed(2),
       turnsPerSecond: Math.round(slow.turns / (slow.elapsedMs / 1000)),
+      sendsPer10ms: slow.sendsPer10ms,
       ...cpuStats(slow),
     },
     ...(peer ? { genericConnect: peer, fastOverGeneric: +(fast.turnsPerSecond / Math.max(1, peer.turnsPerSecond)).toFixed(2) } : {}),
@@ -99,7 +107,8 @@ try {
   console.log(
     `summary: ${fast.turnsPerSecond} turns/s at ${fast.sessions} sessions (target ≥ ${targets.turnsPerSecond}: ${ok(fast.turnsPerSecond >= targets.turnsPerSecond)}, ` +
       `${(fast.turnsPerSecond / targets.turnsPerSecond).toFixed(2)}×; ${runs.map((r) => `${r.sessions} sessions ${r.turnsPerSecond}`).join(", ")}); ` +
-      `overhead at ${slowSessions} sessions × 1 s p50 ${p50Ms} ms / p99 ${p99Ms} ms (target ≤ ${targets.overheadP99Ms}: ${ok(p50Ms <= targets.overheadP50Ms && p99Ms <= targets.overheadP99Ms)}); ` +
+      `overhead at ${slowSessions} sessions × 1 s p50 ${p50Ms} ms / p99 ${p99Ms} ms (target ≤ ${targets.overheadP99Ms}: ${ok(p50Ms <= targets.overheadP50Ms && p99Ms <= targets.overheadP99Ms)}; ` +
+      `steps sent per 10 ms p50 ${slow.sendsPer10ms.p50} / p99 ${slow.sendsPer10ms.p99}, ${Math.round(slow.sendsPer10ms.idleShare * 100)}% of windows idle${decorrelated}); ` +
       (peer ? `Connect's generic path ${peer.turnsPerSecond} turns/s at ${peer.sessions} sessions (fast path ${result.fastOverGeneric}×); ` : "") +
       `load average ${load.join(" ")} on ${cpus().length} cores`,
   );

@@ -1,7 +1,8 @@
 /**
  * Benchmark client, run in its own process: drives `sessions` concurrent sessions against a
  * backend over real HTTP/2 (h2c) for `durationMs`, answering every tool call at once, and
- * prints one JSON line: turns, elapsed, CPU used, and per-turn latencies (ms).
+ * prints one JSON line: turns, elapsed, CPU used, how bursty the sends were, and per-turn
+ * latencies (ms). BENCH_STAGGER_MS and BENCH_THINK_MS (below) decorrelate the sessions.
  *
  * It speaks the Connect protocol (unary, binary protobuf) directly on `node:http2` over a
  * small pool of connections, rather than through `createClient`: the generic client's
@@ -76,6 +77,8 @@ function answer(sessionId: string, r: StepResponse) {
 }
 
 const latencies: number[] = [];
+/** When each measured step was sent (ms), for how bursty the load was. */
+const sends: number[] = [];
 let turns = 0;
 let errors = 0;
 let measuring = false;
@@ -97,9 +100,14 @@ async function open(i: number): Promise<{ id: string; r: StepResponse }> {
   return { id, r: await unary("Step", StepRequestSchema, StepResponseSchema, create(StepRequestSchema, { sessionId: id })) };
 }
 
+/** BENCH_THINK_MS: a random pause of up to this long before each step, outside the timed round trip (a client running the tool). */
+const thinkMs = Number(process.env.BENCH_THINK_MS ?? 0);
+
 async function loop(id: string, r: StepResponse, stopAt: number): Promise<void> {
   while (performance.now() < stopAt) {
+    if (thinkMs > 0) await new Promise((done) => setTimeout(done, Math.random() * thinkMs));
     const start = performance.now();
+    if (measuring) sends.push(start);
     try {
       r = await unary("Step", StepRequestSchema, StepResponseSchema, answer(id, r));
     } catch {
@@ -126,7 +134,11 @@ setTimeout(() => {
   measuring = true;
   cpu0 = { client: process.cpuUsage(), server: serverCpu() };
 }, warmupMs).unref();
-const runs = opened.map((o) => loop(o.id, o.r, stopAt));
+// BENCH_STAGGER_MS: sessions start spread over this long instead of all at once.
+const staggerMs = Number(process.env.BENCH_STAGGER_MS ?? 0);
+const runs = opened.map((o, i) =>
+  staggerMs > 0 ? new Promise<void>((done) => setTimeout(done, (i / opened.length) * staggerMs)).then(() => loop(o.id, o.r, stopAt)) : loop(o.id, o.r, stopAt),
+);
 const measureStart = t0 + warmupMs;
 await Promise.all(runs);
 const elapsed = performance.now() - measureStart;
@@ -136,4 +148,17 @@ const cpu = { clientS: (used.user + used.system) / 1e6, serverS: serverCpu() - c
 for (const s of pool) s.close();
 // Exit only once the line is flushed: stdout to a pipe is asynchronous, and a large latency
 // array would otherwise be cut off.
-process.stdout.write(`${JSON.stringify({ turns, errors, elapsedMs: elapsed, cpu, latencies })}\n`, () => process.exit(0));
+// Steps sent per 10 ms window: how evenly the sessions spread their load.
+const windows = new Array<number>(Math.max(1, Math.ceil(elapsed / 10))).fill(0);
+for (const t of sends) {
+  const w = Math.floor((t - measureStart) / 10);
+  if (w >= 0 && w < windows.length) windows[w] = (windows[w] ?? 0) + 1;
+}
+windows.sort((a, b) => a - b);
+const burst = {
+  mean: +(sends.length / windows.length).toFixed(1),
+  p50: windows[Math.floor(windows.length / 2)] ?? 0,
+  p99: windows[Math.floor(windows.length * 0.99)] ?? 0,
+  idleShare: +(windows.filter((n) => n === 0).length / windows.length).toFixed(2),
+};
+process.stdout.write(`${JSON.stringify({ turns, errors, elapsedMs: elapsed, cpu, sendsPer10ms: burst, latencies })}\n`, () => process.exit(0));

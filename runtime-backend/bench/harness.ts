@@ -27,6 +27,9 @@ export function pct(sorted: readonly number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? NaN;
 }
 
+/** Client environment for throughput runs: sessions all start at once and never pause (see client.ts). */
+export const flatOut: Record<string, string> = { BENCH_STAGGER_MS: "0", BENCH_THINK_MS: "0" };
+
 /** What `client.ts` prints. */
 export interface ClientResult {
   turns: number;
@@ -34,6 +37,8 @@ export interface ClientResult {
   elapsedMs: number;
   /** CPU seconds used during the measured window by the client and by the backend. */
   cpu: { clientS: number; serverS: number };
+  /** Steps sent per 10 ms window of the measured time: mean, median, p99, share of idle windows. */
+  sendsPer10ms: { mean: number; p50: number; p99: number; idleShare: number };
   latencies: number[];
 }
 
@@ -53,9 +58,17 @@ export function turnStats(r: ClientResult, sessions: number, seconds: number) {
   };
 }
 
-/** Runs `client.ts` in its own process: `sessions` sessions for `seconds` after `warmupMs`. */
-export async function runClient(url: string, serverPid: number, model: string, sessions: number, seconds: number, warmupMs: number): Promise<ClientResult> {
+/** Runs `client.ts` in its own process: `sessions` sessions for `seconds` after `warmupMs`; `env` adds to this process's environment. */
+export async function runClient(
+  url: string,
+  serverPid: number,
+  model: string,
+  sessions: number,
+  seconds: number,
+  warmupMs: number,
+  env: Record<string, string> = {},
+): Promise<ClientResult> {
   const args = [clientFile, url, benchToken, model, String(sessions), String(seconds * 1000), String(warmupMs), String(serverPid)];
-  const { stdout } = await run(tsx, args, { maxBuffer: 512 * 1024 * 1024 });
+  const { stdout } = await run(tsx, args, { maxBuffer: 512 * 1024 * 1024, env: { ...process.env, ...env } });
   return JSON.parse(stdout.trim().split("\n").at(-1) ?? "{}") as ClientResult;
 }

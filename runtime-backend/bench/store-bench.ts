@@ -12,7 +12,7 @@ import { mkdtempSync, readdirSync, rmSync, statSync } from "node:fs";
 import { cpus, loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { type BackendProcess, startBackendProcess } from "../src/testing/backend-process.js";
-import { benchToken, clickScript, runClient, turnStats } from "./harness.js";
+import { benchToken, clickScript, flatOut, runClient, turnStats } from "./harness.js";
 
 /** Bytes under `path` (files only; missing entries count 0: the store deletes as we walk). */
 function bytesUnder(path: string): number {
@@ -63,7 +63,7 @@ try {
   const samples: { t: number; wal: number; total: number }[] = [];
   const t0 = performance.now();
   const sampler = setInterval(() => samples.push({ t: performance.now() - t0, wal: bytesUnder(join(data, "pg_wal")), total: bytesUnder(data) }), 250);
-  const load = await runClient(running.url, running.child.pid ?? 0, clickScript(dir, 0), sessions, seconds, 2000);
+  const load = await runClient(running.url, running.child.pid ?? 0, clickScript(dir, 0), sessions, seconds, 2000, flatOut);
   clearInterval(sampler);
   const before = { wal: bytesUnder(join(data, "pg_wal")), total: bytesUnder(data) };
 
