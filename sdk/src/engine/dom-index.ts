@@ -19,8 +19,10 @@ export interface DomNode {
   readonly draggable: boolean;
   /**
    * A guess, from the DOM alone, that the AX walk will give this element a ref (a control tag,
-   * a role, tabindex or contenteditable attribute, a click listener, draggable). Only used to
-   * start hit tests early; a wrong guess costs a probe or a later round trip, never a verdict.
+   * a role, tabindex or contenteditable attribute, a click listener, draggable; never a plain
+   * `<label>`, which Chromium makes LabelText). Starts hit tests early (a wrong guess costs a
+   * probe or a later round trip, never a verdict) and, through `axWanted`, picks the nodes the
+   * viewport-first read fetches.
    */
   readonly likelyActionable: boolean;
   /**
