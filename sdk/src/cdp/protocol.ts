@@ -82,6 +82,8 @@ export interface DocumentSnapshot {
     backendNodeId?: number[];
     attributes?: number[][];
     isClickable?: RareBooleanData;
+    /** Radio and checkbox inputs that are checked. */
+    inputChecked?: RareBooleanData;
     contentDocumentIndex?: { index: number[]; value: number[] };
     shadowRootType?: RareStringData;
   };

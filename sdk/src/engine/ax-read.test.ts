@@ -101,11 +101,12 @@ describe("viewport-first AX read", () => {
     } finally {
       delete (page as { send?: unknown }).send;
     }
-    // A plain label is Chromium's LabelText (never a ref; its text names its control), and an
+    // A plain label is Chromium's LabelText (not a ref; its text names its control), and an
     // empty alt makes an image presentational: neither AX node can change the snapshot.
-    expect(read.sort()).toEqual(["arialabel", "clicky", "described", "noalt", "roled", "tabbed", "titled"]);
+    // The custom toggle's label stands for its hidden input, so it is read.
+    expect(read.sort()).toEqual(["arialabel", "clicky", "custom", "described", "noalt", "roled", "tabbed", "titled"]);
     expect(viewport).toContain('checkbox "Subscribe"');
-    expect(viewport).toContain("Custom toggle");
+    expect(viewport).toMatch(/\] checkbox "Custom toggle" unchecked/);
     expect(viewport).toContain('img "Revenue chart"');
     expect(await text("whole")).toBe(viewport);
   });

@@ -1,5 +1,6 @@
 import type { CaptureSnapshotResult } from "../cdp/protocol.js";
 import type { Rect } from "./coordinates.js";
+import { type HiddenControl, hiddenLabelControls } from "./label-controls.js";
 
 /** Layout facts about one DOM node, from DOMSnapshot, in its own document's coordinates. */
 export interface DomNode {
@@ -31,6 +32,8 @@ export interface DomNode {
    * nodes for these only and takes text from the DOM.
    */
   readonly axWanted: boolean;
+  /** For a `<label>` whose control is not rendered (a custom toggle): that control. The label is then the ref. */
+  readonly hiddenControl: HiddenControl | undefined;
   /** aria-hidden="true" or inert: hides the whole subtree from the AX tree. */
   readonly axHidden: boolean;
   /** For a text node: its text with whitespace collapsed, or undefined when blank. */
@@ -105,6 +108,7 @@ export function indexDomSnapshot(snap: CaptureSnapshotResult): DomIndex {
       const vis = str(layout.styles[i]?.[0]);
       if (vis === "hidden" || vis === "collapse") invisible.add(ni);
     }
+    const hiddenControls = hiddenLabelControls(d, str, boxes, invisible);
     const clickable = new Set(n.isClickable?.index ?? []);
     const contentDocs = new Map<number, number>();
     const cdi = n.contentDocumentIndex;
@@ -136,9 +140,11 @@ export function indexDomSnapshot(snap: CaptureSnapshotResult): DomIndex {
       const contentDoc = contentDocs.get(i);
       // Documents and text are never refs, even with a click listener on the document.
       const element = types[i] === 1;
-      // A label without a role or tabindex is never a ref itself (Chromium's LabelText): its
-      // control is, and the label's text is in the control's name.
-      const plainLabel = nodeName === "LABEL" && !marked && !draggable;
+      // A label without a role or tabindex is not a ref itself (Chromium's LabelText): its
+      // control is, and the label's text is in the control's name. Unless that control is not
+      // rendered: then the label is what a user clicks.
+      const hiddenControl = nodeName === "LABEL" ? hiddenControls.get(i) : undefined;
+      const plainLabel = nodeName === "LABEL" && !marked && !draggable && !hiddenControl;
       const likelyActionable = element && !plainLabel && (marked || draggable || clickable.has(i) || controlTags.has(nodeName));
       const presentational = nodeName === "IMG" && emptyAlt && !named && !marked;
       const text = types[i] === 3 ? (rendered.get(i) ?? str(values[i])).replace(/\s+/g, " ").trim() || undefined : undefined;
@@ -155,6 +161,7 @@ export function indexDomSnapshot(snap: CaptureSnapshotResult): DomIndex {
         axWanted:
           element && (likelyActionable || contentDoc !== undefined || (contextTags.has(nodeName) && !presentational) || nodeName === "IFRAME" || nodeName === "FRAME"),
         axHidden,
+        hiddenControl,
         text,
         contentDoc,
         lightIndex: light ? lightElements++ : undefined,

@@ -130,6 +130,31 @@ describe("snapshot behaviour", () => {
     expect(text).toContain('"› Running"');
   });
 
+  it("gives the label of a hidden input the ref (custom toggles), with the input's state", async () => {
+    await h.goto("/basic");
+    await h.evaluate(`(() => {
+      document.body.insertAdjacentHTML("afterbegin", [
+        '<style>.sw input{display:none}.sw span{display:inline-block;width:30px;height:16px;background:#ccc}</style>',
+        '<label class="sw"><input type="checkbox" id="dark"><span></span> Dark mode</label>',
+        '<label class="sw"><input type="radio" name="plan" checked> Pro plan</label>',
+        '<label>Visible box <input type="checkbox"></label>',
+        '<label for="nowhere">Orphan label</label>',
+      ].join(""));
+      return true;
+    })()`);
+    const text = (await snapshot()).text ?? "";
+    const toggle = refOf(text, "checkbox", "Dark mode");
+    expect(toggle, text).toBeDefined();
+    expect(text).toMatch(/\] checkbox "Dark mode" unchecked/);
+    expect(text).toMatch(/\] radio "Pro plan" checked/);
+    // A label whose control is shown, or that labels nothing, is still only text.
+    expect(refOf(text, "checkbox", "Visible box")).toBeDefined();
+    expect(text).not.toMatch(/\] (label|LabelText) "(Visible box|Orphan label)"/);
+    await h.tools.click(create(ClickParamsSchema, { ref: toggle! }), undefined);
+    expect(await h.evaluate<boolean>("document.getElementById('dark').checked")).toBe(true);
+    expect((await snapshot()).text).toMatch(/\] checkbox "Dark mode" checked/);
+  });
+
   it("drops a form covered by a modal opened on a typical page, and lists the modal", async () => {
     await h.goto("/app");
     const before = await snapshot();

@@ -1,6 +1,8 @@
 import type { AXNode } from "../cdp/protocol.js";
 import { actionableRoles, axProp, axStates, axString, contextRoles, displayRole, silentRoles } from "./ax-roles.js";
 import { documentToViewport, intersect, type Rect } from "./coordinates.js";
+import type { DomNode } from "./dom-index.js";
+import type { HiddenControl } from "./label-controls.js";
 import { topWorld } from "./batch-occlusion.js";
 import { type EarlyProbes, startEarlyProbes } from "./early-occlusion.js";
 import { type EarlyRootLayout, type PageLayout, readPageLayout, type ReadLayoutOptions, type SessionLayout } from "./frame-layout.js";
@@ -69,9 +71,11 @@ interface Pending {
 }
 
 /** Whether a node is something to act on, given its role and DOM facts. */
-function isActionable(role: string, node: AXNode, dom: { clickable: boolean; draggable: boolean } | undefined): boolean {
+function isActionable(role: string, node: AXNode, dom: Pick<DomNode, "clickable" | "draggable" | "hiddenControl"> | undefined): boolean {
   if (actionableRoles.has(role)) return true;
-  if (role === "RootWebArea" || role === "Iframe" || role === "StaticText" || role === "LabelText") return false;
+  // A label is its control's name, except for a control that is not rendered (a custom toggle).
+  if (role === "LabelText") return dom?.hiddenControl !== undefined;
+  if (role === "RootWebArea" || role === "Iframe" || role === "StaticText") return false;
   const editable = axProp(node, "editable");
   if (editable === "richtext" || editable === "plaintext") {
     // Only the editing host, not every paragraph inside it.
@@ -80,6 +84,17 @@ function isActionable(role: string, node: AXNode, dom: { clickable: boolean; dra
   if (dom?.draggable) return true;
   if (axProp(node, "focusable") === true && role !== "generic") return true;
   return dom?.clickable === true;
+}
+
+/** How a label standing for a hidden checkbox or radio reads: as that control; other labels as "label". */
+function labelRole(c: HiddenControl | undefined): string | undefined {
+  if (!c) return undefined;
+  return c.type === "checkbox" || c.type === "radio" ? c.type : "label";
+}
+
+function labelStates(c: HiddenControl | undefined): string[] | undefined {
+  if (!c || (c.type !== "checkbox" && c.type !== "radio")) return undefined;
+  return [c.checked ? "checked" : "unchecked"];
 }
 
 /**
@@ -150,10 +165,10 @@ export async function takePageSnapshot(page: PageSession, refs: RefTable, option
               box,
               visible,
               lineIndex: lines.length,
-              role: role === "generic" && axProp(node, "editable") ? "textbox" : displayRole(role),
+              role: role === "generic" && axProp(node, "editable") ? "textbox" : labelRole(dom?.hiddenControl) ?? displayRole(role),
               name: fallbackName,
               value,
-              states: axStates(node, role),
+              states: labelStates(dom?.hiddenControl) ?? axStates(node, role),
               depth,
             });
             lines.push(undefined);

@@ -69,7 +69,7 @@ const nameOf = (el, role) => {
   }
   if (tag === "IMG") return squeeze(el.getAttribute("alt"));
   if (isEditHost(el)) return squeeze(el.getAttribute("title") || "");
-  const fromContent = ["button", "link", "heading", "option", "tab", "menuitem", "menuitemcheckbox", "menuitemradio", "treeitem", "listitem", "checkbox", "radio", "switch", ""];
+  const fromContent = ["button", "link", "heading", "option", "tab", "menuitem", "menuitemcheckbox", "menuitemradio", "treeitem", "listitem", "checkbox", "radio", "switch", "label", ""];
   if (fromContent.includes(role)) return visibleText(el).slice(0, 200);
   return squeeze(el.getAttribute("title") || "");
 };
@@ -98,6 +98,7 @@ const statesOf = (el, role, active) => {
 };
 const deepActive = () => { let a = document.activeElement; for (let i = 0; i < 50 && a; i++) { if (a.shadowRoot && a.shadowRoot.activeElement) { a = a.shadowRoot.activeElement; continue; } if (a.tagName === "IFRAME") { try { if (a.contentDocument && a.contentDocument.activeElement) { a = a.contentDocument.activeElement; continue; } } catch (e) {} } break; } return a; };
 const rectOf = (el) => { const r = el.getBoundingClientRect(); return [r.x, r.y, r.width, r.height]; };
+const shown = (el) => { const r = el.getBoundingClientRect(); return r.width > 0 && r.height > 0 && (!el.checkVisibility || el.checkVisibility({ visibilityProperty: true })); };
 const ownerRect = (iframe) => {
   const r = iframe.getBoundingClientRect(); const s = getComputedStyle(iframe);
   const l = iframe.clientLeft + parseFloat(s.paddingLeft || "0"), t = iframe.clientTop + parseFloat(s.paddingTop || "0");
@@ -146,15 +147,17 @@ const snapshot = () => {
           }
           continue;
         }
-        const role = roleOf(el);
+        // A label around a control that is not rendered (a custom toggle) stands for it, as in the CDP engine.
+        const standIn = el.tagName === "LABEL" && !el.hasAttribute("for") && el.control && el.contains(el.control) && !shown(el.control) ? el.control : null;
+        const role = standIn ? (["checkbox", "radio"].includes(roleOf(standIn)) ? roleOf(standIn) : "label") : roleOf(el);
         const draggable = el.getAttribute("draggable") === "true";
         const tabbable = el.hasAttribute("tabindex") && el.tabIndex >= 0 && role !== "";
-        let actionable = actionRoles.has(role) || draggable || tabbable || el.hasAttribute("onclick") || isEditHost(el);
+        let actionable = standIn !== null || actionRoles.has(role) || draggable || tabbable || el.hasAttribute("onclick") || isEditHost(el);
         if (!actionable && !inAction && el.tagName !== "BODY" && el.tagName !== "HTML" && clickableByStyle(el, win)) actionable = true;
         if (visible && rect[2] > 0 && rect[3] > 0 && !inAction) {
           if (actionable) {
             const name = nameOf(el, role);
-            items.push({ k: "ref", depth, frame, id: idOf(el), role: role || (draggable ? "listitem" : "generic"), name, value: valueOf(el, role), states: statesOf(el, role, active), rect });
+            items.push({ k: "ref", depth, frame, id: idOf(el), role: role || (draggable ? "listitem" : "generic"), name, value: valueOf(el, role), states: statesOf(standIn || el, role, active), rect });
             childDepth = depth + 1; childInAction = true;
           } else if (contextRoles.has(role) || (role && el.getAttribute("role") === role && (role === "dialog" || role === "alertdialog"))) {
             const level = /^H([1-6])$/.exec(el.tagName);
