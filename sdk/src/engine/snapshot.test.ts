@@ -139,6 +139,7 @@ describe("snapshot behaviour", () => {
         '<label class="sw"><input type="radio" name="plan" checked> Pro plan</label>',
         '<label>Visible box <input type="checkbox"></label>',
         '<label for="nowhere">Orphan label</label>',
+        '<label class="sw" role="button"><input type="checkbox"><span></span> Acts as a button</label>',
       ].join(""));
       return true;
     })()`);
@@ -150,6 +151,8 @@ describe("snapshot behaviour", () => {
     // A label whose control is shown, or that labels nothing, is still only text.
     expect(refOf(text, "checkbox", "Visible box")).toBeDefined();
     expect(text).not.toMatch(/\] (label|LabelText) "(Visible box|Orphan label)"/);
+    // A label with a role of its own keeps it.
+    expect(refOf(text, "button", "Acts as a button")).toBeDefined();
     await h.tools.click(create(ClickParamsSchema, { ref: toggle! }), undefined);
     expect(await h.evaluate<boolean>("document.getElementById('dark').checked")).toBe(true);
     expect((await snapshot()).text).toMatch(/\] checkbox "Dark mode" checked/);

@@ -87,14 +87,13 @@ function isActionable(role: string, node: AXNode, dom: Pick<DomNode, "clickable"
 }
 
 /** How a label standing for a hidden checkbox or radio reads: as that control; other labels as "label". */
-function labelRole(c: HiddenControl | undefined): string | undefined {
-  if (!c) return undefined;
+function labelRole(c: HiddenControl): string {
   return c.type === "checkbox" || c.type === "radio" ? c.type : "label";
 }
 
-function labelStates(c: HiddenControl | undefined): string[] | undefined {
-  if (!c || (c.type !== "checkbox" && c.type !== "radio")) return undefined;
-  return [c.checked ? "checked" : "unchecked"];
+/** A hidden checkbox's or radio's state; undefined for other controls. */
+function labelStates(c: HiddenControl): string[] | undefined {
+  return c.type === "checkbox" || c.type === "radio" ? [c.checked ? "checked" : "unchecked"] : undefined;
 }
 
 /**
@@ -156,6 +155,8 @@ export async function takePageSnapshot(page: PageSession, refs: RefTable, option
           }
         } else if (isActionable(role, node, dom) && !(isContainerOnly(role, node, dom) && hasActionableBelow(node, byId, l))) {
           if (shown && here && box) {
+            // A label standing for its hidden control (see isActionable) reads as that control.
+            const standIn = role === "LabelText" ? dom?.hiddenControl : undefined;
             const value = axString(node.value);
             const fallbackName = name || textOf(node, byId);
             pending.push({
@@ -165,10 +166,10 @@ export async function takePageSnapshot(page: PageSession, refs: RefTable, option
               box,
               visible,
               lineIndex: lines.length,
-              role: role === "generic" && axProp(node, "editable") ? "textbox" : labelRole(dom?.hiddenControl) ?? displayRole(role),
+              role: role === "generic" && axProp(node, "editable") ? "textbox" : standIn ? labelRole(standIn) : displayRole(role),
               name: fallbackName,
               value,
-              states: labelStates(dom?.hiddenControl) ?? axStates(node, role),
+              states: (standIn && labelStates(standIn)) ?? axStates(node, role),
               depth,
             });
             lines.push(undefined);
