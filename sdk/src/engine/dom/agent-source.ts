@@ -148,7 +148,7 @@ const snapshot = () => {
           continue;
         }
         // A label around a control that is not rendered (a custom toggle) stands for it, as in the CDP engine.
-        const standIn = el.tagName === "LABEL" && !el.hasAttribute("for") && el.control && el.contains(el.control) && !shown(el.control) ? el.control : null;
+        const standIn = el.tagName === "LABEL" && !el.hasAttribute("for") && !el.hasAttribute("role") && el.control && el.contains(el.control) && !shown(el.control) ? el.control : null;
         const role = standIn ? (["checkbox", "radio"].includes(roleOf(standIn)) ? roleOf(standIn) : "label") : roleOf(el);
         const draggable = el.getAttribute("draggable") === "true";
         const tabbable = el.hasAttribute("tabindex") && el.tabIndex >= 0 && role !== "";
