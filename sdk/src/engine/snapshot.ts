@@ -86,14 +86,9 @@ function isActionable(role: string, node: AXNode, dom: Pick<DomNode, "clickable"
   return dom?.clickable === true;
 }
 
-/** How a label standing for a hidden checkbox or radio reads: as that control; other labels as "label". */
-function labelRole(c: HiddenControl): string {
-  return c.type === "checkbox" || c.type === "radio" ? c.type : "label";
-}
-
-/** A hidden checkbox's or radio's state; undefined for other controls. */
-function labelStates(c: HiddenControl): string[] | undefined {
-  return c.type === "checkbox" || c.type === "radio" ? [c.checked ? "checked" : "unchecked"] : undefined;
+/** How a label standing for a hidden control reads: as a checkbox or radio with its state, else as "label". */
+function standInLook(c: HiddenControl): { role: string; states: string[] } {
+  return c.type === "checkbox" || c.type === "radio" ? { role: c.type, states: [c.checked ? "checked" : "unchecked"] } : { role: "label", states: [] };
 }
 
 /**
@@ -156,7 +151,7 @@ export async function takePageSnapshot(page: PageSession, refs: RefTable, option
         } else if (isActionable(role, node, dom) && !(isContainerOnly(role, node, dom) && hasActionableBelow(node, byId, l))) {
           if (shown && here && box) {
             // A label standing for its hidden control (see isActionable) reads as that control.
-            const standIn = role === "LabelText" ? dom?.hiddenControl : undefined;
+            const standIn = role === "LabelText" && dom?.hiddenControl ? standInLook(dom.hiddenControl) : undefined;
             const value = axString(node.value);
             const fallbackName = name || textOf(node, byId);
             pending.push({
@@ -166,10 +161,10 @@ export async function takePageSnapshot(page: PageSession, refs: RefTable, option
               box,
               visible,
               lineIndex: lines.length,
-              role: role === "generic" && axProp(node, "editable") ? "textbox" : standIn ? labelRole(standIn) : displayRole(role),
+              role: role === "generic" && axProp(node, "editable") ? "textbox" : standIn ? standIn.role : displayRole(role),
               name: fallbackName,
               value,
-              states: (standIn && labelStates(standIn)) ?? axStates(node, role),
+              states: standIn?.states ?? axStates(node, role),
               depth,
             });
             lines.push(undefined);

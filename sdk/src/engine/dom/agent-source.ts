@@ -149,7 +149,8 @@ const snapshot = () => {
         }
         // A label around a control that is not rendered (a custom toggle) stands for it, as in the CDP engine.
         const standIn = el.tagName === "LABEL" && !el.hasAttribute("for") && !el.hasAttribute("role") && el.control && el.contains(el.control) && !shown(el.control) ? el.control : null;
-        const role = standIn ? (["checkbox", "radio"].includes(roleOf(standIn)) ? roleOf(standIn) : "label") : roleOf(el);
+        const standInRole = standIn ? roleOf(standIn) : "";
+        const role = standIn ? (standInRole === "checkbox" || standInRole === "radio" ? standInRole : "label") : roleOf(el);
         const draggable = el.getAttribute("draggable") === "true";
         const tabbable = el.hasAttribute("tabindex") && el.tabIndex >= 0 && role !== "";
         let actionable = standIn !== null || actionRoles.has(role) || draggable || tabbable || el.hasAttribute("onclick") || isEditHost(el);
