@@ -17,6 +17,7 @@ interface Call {
   start: number;
   end: number;
   bytes: number;
+  sent?: number;
 }
 
 /** A transport that records every command's timing and reply size. */
@@ -29,7 +30,9 @@ class Recording implements CdpTransport {
   async send<R>(method: string, params?: Record<string, unknown>, sessionId?: string): Promise<R> {
     const call: Call = { method, start: performance.now(), end: 0, bytes: 0 };
     this.calls.push(call);
-    const r = await this.inner.send<R>(method, params, sessionId);
+    const pr = this.inner.send<R>(method, params, sessionId);
+    call.sent = performance.now();
+    const r = await pr;
     call.end = performance.now();
     call.bytes = JSON.stringify(r).length;
     return r;
@@ -80,7 +83,7 @@ try {
     );
     for (const c of last) {
       process.stdout.write(
-        `  ${(c.start - t0).toFixed(2).padStart(7)} → ${(c.end - t0).toFixed(2).padStart(7)}  ${c.method}  (${c.bytes} B)\n`,
+        `  ${(c.start - t0).toFixed(2).padStart(7)} (sent ${((c.sent ?? 0) - t0).toFixed(2)}) → ${(c.end - t0).toFixed(2).padStart(7)}  ${c.method}  (${c.bytes} B)\n`,
       );
     }
   }

@@ -1,4 +1,6 @@
 import type { AXNode } from "../cdp/protocol.js";
+import { topWorld } from "./batch-occlusion.js";
+import { type ComputedAxItem, computedAxSupported, readComputedAx } from "./computed-ax.js";
 import { documentToViewport, intersect } from "./coordinates.js";
 import type { SessionLayout } from "./frame-layout.js";
 import type { PageSession } from "./page-session.js";
@@ -26,10 +28,21 @@ export const largeDocumentElements = 3000;
  */
 export const offscreenElements = 250;
 
-/** Whether to read a document's AX tree viewport-first rather than whole. */
-export function viewportFirst(size: DocumentSize): boolean {
+/**
+ * With Blink's computed role and name (`computed-ax.ts`), the viewport-first read fetches one
+ * node per stateful element only, so it wins from this many elements wherever they are
+ * (`sdk/bench/ax-read-modes.ts`: /app, 144 elements, 17.7 → 11.7 ms; the 10–31-element
+ * fixtures are about 1 ms faster whole).
+ */
+export const computedViewportElements = 64;
+
+/**
+ * Whether to read a document's AX tree viewport-first rather than whole; `computed` when the
+ * top document's common elements can be read in one page call.
+ */
+export function viewportFirst(size: DocumentSize, computed = false): boolean {
   const offscreen = size.elements * (1 - 1 / Math.max(1, size.screens));
-  return size.elements > largeDocumentElements || offscreen > offscreenElements;
+  return size.elements > largeDocumentElements || offscreen > offscreenElements || (computed && size.elements >= computedViewportElements);
 }
 
 /** The page expression `DocumentSize` is read with: element count and content/viewport area. */
@@ -56,8 +69,10 @@ export async function readFullAx(
 
 /**
  * The viewport-first read: AX nodes for only the elements in view that the snapshot may print
- * (`DomNode.axWanted`: likely controls, frame owners, headings, images, dialogs), fetched node
- * by node and pipelined, plus text nodes in view as `StaticText` taken from the DOMSnapshot
+ * (`DomNode.axWanted`: likely controls, frame owners, headings, images, dialogs): the top
+ * document's common elements in one page call where the browser computes roles and names for
+ * scripts (`computed-ax.ts`), the rest fetched node by node and pipelined; plus text nodes in
+ * view as `StaticText` taken from the DOMSnapshot
  * (skipping aria-hidden and inert subtrees); all linked into one tree per document by DOM
  * ancestry so the snapshot walker reads them like a full tree. Chromium's cost is per AX node
  * serialised, so this beats `getFullAXTree` once a document is much larger than its viewport's
@@ -106,18 +121,39 @@ export async function readViewportAx(page: PageSession, l: SessionLayout): Promi
       wanted.push({ backendId: node.backendId, doc: node.doc });
     }
   }
-  const fetched = await Promise.all(
-    wanted.map((w) =>
-      page
-        .send<{ nodes: AXNode[] }>("Accessibility.getPartialAXTree", { backendNodeId: w.backendId, fetchRelatives: false }, l.session.id)
-        .then((r) => r.nodes.find((n) => n.backendDOMNodeId === w.backendId))
-        .catch(() => undefined),
-    ),
-  );
+  const readOne = (backendId: number): Promise<AXNode | undefined> =>
+    page
+      .send<{ nodes: AXNode[] }>("Accessibility.getPartialAXTree", { backendNodeId: backendId, fetchRelatives: false }, l.session.id)
+      .then((r) => r.nodes.find((n) => n.backendDOMNodeId === backendId))
+      .catch(() => undefined);
+  // Common elements of the top document (computed-ax.ts): role, name and state in one page
+  // call, sent first; every other node, and any the call turns back, read one by one. The hit
+  // world was made with the snapshot's first reads, so this await does not wait for Chromium.
+  const contextId = l.session.id === page.rootId && computedAxSupported(page) ? await topWorld(page) : undefined;
+  const quick: ComputedAxItem[] = [];
+  const rest: number[] = [];
+  for (const w of wanted) {
+    const n = l.index.nodes.get(w.backendId);
+    if (contextId !== undefined && n?.computedAx && n.lightIndex !== undefined && !hidden(w.backendId, w.doc)) {
+      quick.push({ backendId: w.backendId, lightIndex: n.lightIndex, nodeName: n.nodeName });
+    } else {
+      rest.push(w.backendId);
+    }
+  }
+  const quickP = contextId === undefined ? Promise.resolve([]) : readComputedAx(page, contextId, l.index.lightElements, quick);
+  const restP = Promise.all(rest.map(readOne));
+  const quickNodes = await quickP;
+  const again = quick.filter((_, i) => quickNodes?.[i] === undefined).map((q) => q.backendId);
+  const [restNodes, againNodes] = await Promise.all([restP, Promise.all(again.map(readOne))]);
   const byBackend = new Map<number, AXNode>();
-  fetched.forEach((n, i) => {
-    if (n) byBackend.set(wanted[i]!.backendId, { ...n, childIds: [] });
-  });
+  const keep = (ids: readonly number[], nodes: readonly (AXNode | undefined)[]): void =>
+    ids.forEach((id, i) => {
+      const n = nodes[i];
+      if (n) byBackend.set(id, { ...n, childIds: [] });
+    });
+  keep(quick.map((q) => q.backendId), quickNodes ?? []);
+  keep(rest, restNodes);
+  keep(again, againNodes);
   for (const t of texts) {
     byBackend.set(t.backendId, {
       nodeId: `baton-text-${t.backendId}`,

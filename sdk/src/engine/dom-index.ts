@@ -1,4 +1,5 @@
 import type { CaptureSnapshotResult } from "../cdp/protocol.js";
+import { computedAxEligible, computedAxTags } from "./computed-ax.js";
 import type { Rect } from "./coordinates.js";
 import { type HiddenControl, hiddenLabelControls } from "./label-controls.js";
 
@@ -45,6 +46,13 @@ export interface DomNode {
    * `document.getElementsByTagName("*")`, so a page script can find it without a round trip.
    */
   readonly lightIndex: number | undefined;
+  /**
+   * A light-tree element whose AX line follows from Blink's computed role and name plus DOM
+   * state (`computedAxEligible`: links, buttons, headings, images, dialogs, native text
+   * fields, checkboxes, radios and selects without ARIA state), so the viewport-first read may
+   * take it in one page call with the others (`computed-ax.ts`).
+   */
+  readonly computedAx: boolean;
 }
 
 /** One document of a session's DOMSnapshot. */
@@ -165,6 +173,7 @@ export function indexDomSnapshot(snap: CaptureSnapshotResult): DomIndex {
         text,
         contentDoc,
         lightIndex: light ? lightElements++ : undefined,
+        computedAx: light && computedAxTags.has(nodeName) && computedAxEligible(nodeName, attrMap(attrs, str)),
       });
     }
   });
@@ -178,6 +187,13 @@ export function indexDomSnapshot(snap: CaptureSnapshotResult): DomIndex {
     if (root) nodes.set(root.backendId, { ...root, parent: node.backendId });
   }
   return { nodes, documents, lightElements };
+}
+
+/** An element's attributes by name, from a DOMSnapshot's flat name/value string indexes. */
+function attrMap(attrs: readonly number[], str: (i: number | undefined) => string): Map<string, string> {
+  const m = new Map<string, string>();
+  for (let a = 0; a + 1 < attrs.length; a += 2) m.set(str(attrs[a]), str(attrs[a + 1]));
+  return m;
 }
 
 /** True when `node` is `ancestor` or lies inside it (composed tree, across same-process frames). */

@@ -2,6 +2,7 @@ import type { AXNode, CaptureSnapshotResult, LayoutMetrics } from "../cdp/protoc
 import { childFrameOrigin, type FrameOrigin, quadToRect, type Rect, sessionToViewport, topFrameOrigin } from "./coordinates.js";
 import { type DomIndex, indexDomSnapshot, snapshotStyles } from "./dom-index.js";
 import { type DocumentSize, documentSizeExpression, readFullAx, readViewportAx, viewportFirst } from "./ax-read.js";
+import { computedAxSupported } from "./computed-ax.js";
 import type { PageSession, SessionInfo } from "./page-session.js";
 
 /** Sizes of documents already seen, keyed by session and document (loader) id. */
@@ -103,7 +104,7 @@ export async function readPageLayout(page: PageSession, options: ReadLayoutOptio
     const axP = sizeP.then((size) => {
       if (known === undefined && size) rememberSize(sizeKey, size);
       const mode = options.axRead ?? "auto";
-      if (!options.wholePage && (mode === "viewport" || (mode === "auto" && size && viewportFirst(size)))) {
+      if (!options.wholePage && (mode === "viewport" || (mode === "auto" && size && viewportFirst(size, session.id === page.rootId && computedAxSupported(page))))) {
         partial.add(session.id);
         return new Map<string, AXNode[]>();
       }

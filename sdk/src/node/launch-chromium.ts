@@ -2,6 +2,7 @@ import { type ChildProcess, spawn } from "node:child_process";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { computedAxFeature } from "../engine/computed-ax.js";
 
 /** Options for `launchChromium`. */
 export interface LaunchOptions {
@@ -29,12 +30,16 @@ export interface LaunchedChromium {
 export const defaultChromiumPath = "/usr/bin/chromium";
 
 /**
- * Starts Chromium with remote debugging on a free port and a fresh profile, and resolves once
- * it prints its DevTools endpoint. Every wait is capped; a browser that never answers is killed.
+ * The command line of `launchChromium`: headless defaults, the caller's switches, and one
+ * `--enable-blink-features` joining ours with the caller's (Chromium keeps only the last such
+ * switch).
  */
-export async function launchChromium(options: LaunchOptions = {}): Promise<LaunchedChromium> {
-  const userDataDir = await mkdtemp(join(tmpdir(), "baton-chromium-"));
-  const args = [
+export function chromiumSwitches(options: Pick<LaunchOptions, "headless" | "args">, userDataDir: string): string[] {
+  // Ours: computed AX role and name (computed-ax.ts).
+  const blinkPrefix = "--enable-blink-features=";
+  const extra = options.args ?? [];
+  const blink = [computedAxFeature, ...extra.filter((a) => a.startsWith(blinkPrefix)).flatMap((a) => a.slice(blinkPrefix.length).split(","))];
+  return [
     ...(options.headless === false ? [] : ["--headless"]),
     "--no-sandbox",
     "--disable-gpu",
@@ -49,9 +54,22 @@ export async function launchChromium(options: LaunchOptions = {}): Promise<Launc
     "--hide-scrollbars",
     "--remote-debugging-port=0",
     `--user-data-dir=${userDataDir}`,
-    ...(options.args ?? []),
+    ...extra.filter((a) => !a.startsWith(blinkPrefix)),
+    `${blinkPrefix}${[...new Set(blink.filter(Boolean))].join(",")}`,
     "about:blank",
   ];
+}
+
+/**
+ * Starts Chromium with remote debugging on a free port and a fresh profile, and resolves once
+ * it prints its DevTools endpoint. Blink's `ComputedAccessibilityInfo` feature is on (elements
+ * get `computedRole`/`computedName`, which the snapshot reads for common elements in one call;
+ * pass `--disable-blink-features=ComputedAccessibilityInfo` to turn it off). Every wait is
+ * capped; a browser that never answers is killed.
+ */
+export async function launchChromium(options: LaunchOptions = {}): Promise<LaunchedChromium> {
+  const userDataDir = await mkdtemp(join(tmpdir(), "baton-chromium-"));
+  const args = chromiumSwitches(options, userDataDir);
   const child = spawn(options.executablePath ?? defaultChromiumPath, args, {
     stdio: ["ignore", "ignore", "pipe"],
   });
