@@ -208,6 +208,41 @@ describe("viewport-first AX read", () => {
     expect(await text("whole")).toBe(viewport);
   });
 
+  it("agrees with the whole-tree read on common page patterns read through the page call", async () => {
+    const gif = 'src="data:image/gif;base64,R0lGODlhAQABAAAAACw=" width="20" height="20"';
+    await basicWith(
+      [
+        '<nav aria-label="Breadcrumb"><a href="/">Home</a> › <a href="/c" aria-current="page">Category</a></nav>',
+        `<article><a href="#p1"><img alt="" ${gif}><h3>Card title</h3><span>£12</span></a>`,
+        `<button aria-label="Add Card title to basket"><svg width="12" height="12"><title>basket</title></svg></button>`,
+        `<a href="#p2" title="Only a title"><img alt="" ${gif}></a><a href="#p3"><img alt="Picture link" ${gif}></a></article>`,
+        '<button type="submit"><span aria-hidden="true">★</span> Favourite</button>',
+        '<a href="#x" aria-describedby="d1">Described link</a><span id="d1">more words</span>',
+        '<h2><a href="#anchor">Heading link</a></h2><h2 tabindex="-1">Focus target</h2>',
+        '<form><fieldset><legend>Contact</legend>',
+        '<label for="n1">Full name <span aria-hidden="true">*</span></label><input id="n1" required autocomplete="name">',
+        '<input aria-label="Phone number" type="tel" value=" 0123 ">',
+        '<label>Topic <select><optgroup label="Sales"><option>Pricing</option></optgroup><option selected>  Support   request </option></select></label>',
+        '<label>Empty <select></select></label>',
+        '<textarea aria-label="Message" placeholder="Write here"></textarea>',
+        '<input type="email" aria-label="Mail" value="  a@b.c  ">',
+        '</fieldset></form>',
+        '<details><summary>Shipping</summary><a href="#s">Rates</a></details>',
+        '<dialog open aria-label="Note"><p>Saved</p><button>OK</button></dialog>',
+        '<button aria-haspopup="menu">Actions</button><a href="#m" aria-haspopup="true">Menu link</a>',
+        '<button popovertarget="pop">Open popover</button><div id="pop" popover>Popover text</div>',
+        '<button commandfor="pop2" command="show-popover">Open second</button><div id="pop2" popover>Second</div>',
+        '<button style="text-transform:uppercase">shouting</button><a href="#css" class="after">Styled</a>',
+        '<style>.after::after{content:" (new)"}</style>',
+      ].join(""),
+    );
+    const viewport = await text("viewport");
+    expect(viewport).toContain('link "Card title £12"');
+    expect(viewport).toContain('button "Add Card title to basket"');
+    expect(viewport).toContain('button "Open popover" collapsed');
+    expect(await text("whole")).toBe(viewport);
+  });
+
   it("chooses viewport-first only when much of the document is off-screen", () => {
     expect(viewportFirst({ elements: 144, screens: 1.3 })).toBe(false);
     expect(viewportFirst({ elements: 587, screens: 4.25 })).toBe(true);

@@ -12,9 +12,10 @@ export const computedAxFeature = "ComputedAccessibilityInfo";
 /**
  * Roles whose printed line is fully given by role and name once the element carries no state
  * (no ARIA state attribute, not disabled, not focused, not editable): links, buttons, headings
- * (level from the tag), images and dialogs.
+ * (level from the tag) and images. (Not dialogs: Chromium makes an open `<dialog>` focusable,
+ * which gives it a ref.)
  */
-const statelessRoles = ["link", "button", "heading", "image", "dialog", "alertdialog"] as const;
+const statelessRoles = ["link", "button", "heading", "image"] as const;
 
 /** Tags that may take this path, with the heading level a tag implies. */
 const headingLevels: Readonly<Record<string, number>> = { H1: 1, H2: 2, H3: 3, H4: 4, H5: 5, H6: 6 };
@@ -24,7 +25,6 @@ export const computedAxTags: ReadonlySet<string> = new Set([
   "A",
   "BUTTON",
   "IMG",
-  "DIALOG",
   "INPUT",
   "TEXTAREA",
   "SELECT",
@@ -40,10 +40,15 @@ const inputTypes: ReadonlySet<string> = new Set(["", "text", "search", "email", 
  */
 const blockers: ReadonlySet<string> = new Set([
   "role",
+  // Makes a heading or image focusable, which gives it a ref.
+  "tabindex",
   "contenteditable",
   "disabled",
   "list",
   "multiple",
+  // Invoker buttons: Chromium reports their popover as expanded or collapsed.
+  "popovertarget",
+  "commandfor",
   "aria-expanded",
   "aria-pressed",
   "aria-checked",
@@ -61,9 +66,9 @@ const blockers: ReadonlySet<string> = new Set([
 
 /**
  * Whether an element (tag and attributes, from the DOMSnapshot) may take this path: a link with
- * an href, a button, heading, image or dialog, a text-like input, checkbox or radio, a textarea,
- * or a single-choice select, with none of the attributes that bring state Chromium computes
- * (ARIA states, role, disabled, contenteditable, a datalist, a list-box select).
+ * an href, a button, heading or image, a text-like input, checkbox or radio, a textarea, or a
+ * single-choice select, with none of the attributes that bring state Chromium computes (ARIA
+ * states, role, tabindex, disabled, contenteditable, a datalist, a list-box select).
  */
 export function computedAxEligible(nodeName: string, attrs: ReadonlyMap<string, string>): boolean {
   if (!computedAxTags.has(nodeName)) return false;

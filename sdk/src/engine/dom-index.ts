@@ -48,7 +48,7 @@ export interface DomNode {
   readonly lightIndex: number | undefined;
   /**
    * A light-tree element whose AX line follows from Blink's computed role and name plus DOM
-   * state (`computedAxEligible`: links, buttons, headings, images, dialogs, native text
+   * state (`computedAxEligible`: links, buttons, headings, images, native text
    * fields, checkboxes, radios and selects without ARIA state), so the viewport-first read may
    * take it in one page call with the others (`computed-ax.ts`).
    */
