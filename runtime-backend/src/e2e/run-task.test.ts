@@ -6,7 +6,7 @@
 import { Code, ConnectError, type Interceptor } from "@connectrpc/connect";
 import { createConnectTransport } from "@connectrpc/connect-web";
 import { SessionStatus } from "@baton/gen/baton/v1/agent_pb";
-import { createBatonClient, type RunContext, type RunEvent, runTask } from "@baton/sdk/client";
+import { type CallJournal, createBatonClient, memoryJournal, type RunContext, type RunEvent, runTask } from "@baton/sdk/client";
 import type { ClientToolHandlers } from "@baton/gen/baton/v1/tools_baton";
 import { afterEach, describe, expect, it } from "vitest";
 import type { Script } from "../providers/script.js";
@@ -198,9 +198,11 @@ describe("runTask over HTTP", () => {
     expect(r.model.requests.length).toBe(3);
   });
 
-  it("resumes a session after the client lost the backend: pending calls run and the task completes", async () => {
-    const r = await rig(shopping);
-    const log: string[] = [];
+  /**
+   * Runs `shopping` until the connection drops while the click runs (a run that loses its
+   * backend for good and gives up); resolves to the session id.
+   */
+  async function loseBackendMidClick(r: Rig, log: string[], journal?: CallJournal): Promise<string> {
     let alive = true;
     const cut: Interceptor = (next) => async (req) => {
       if (!alive) throw new ConnectError("backend unreachable (simulated)", Code.Unavailable);
@@ -214,6 +216,7 @@ describe("runTask over HTTP", () => {
     let sessionId = "";
     const first = runTask(createBatonClient({ transport }), {
       task: "Buy the blue mug",
+      ...(journal ? { journal } : {}),
       onEvent: (e) => {
         if (e.type === "session") sessionId = e.session.id;
       },
@@ -230,6 +233,13 @@ describe("runTask over HTTP", () => {
     await expect(first).rejects.toMatchObject({ code: Code.Unavailable });
     expect(r.model.requests.length).toBe(2);
     expect(sessionId).not.toBe("");
+    return sessionId;
+  }
+
+  it("resumes a session after the client lost the backend: pending calls run and the task completes", async () => {
+    const r = await rig(shopping);
+    const log: string[] = [];
+    const sessionId = await loseBackendMidClick(r, log);
     const client = createBatonClient({ baseUrl: r.url, token: r.token });
     const resumed: RunEvent[] = [];
     const outcome = await runTask(client, { sessionId, handlers: recorder(log), onEvent: (e) => resumed.push(e) });
@@ -240,5 +250,74 @@ describe("runTask over HTTP", () => {
     // model ran exactly 3 turns.
     expect(log).toEqual(["take_snapshot", "click e1", "type_text e2 2", "click e1", "type_text e2 2"]);
     expect(r.model.requests.length).toBe(3);
+  });
+
+  it("with a journal, a resumed run sends the results the lost run recorded instead of repeating the calls", async () => {
+    const r = await rig(shopping);
+    const log: string[] = [];
+    const journal = memoryJournal();
+    const sessionId = await loseBackendMidClick(r, log, journal);
+    const replayed: string[] = [];
+    const outcome = await runTask(createBatonClient({ baseUrl: r.url, token: r.token }), {
+      sessionId,
+      journal,
+      handlers: recorder(log),
+      onEvent: (e) => {
+        if (e.type === "tool_replayed") replayed.push(e.toolcallId);
+      },
+    });
+    expect(outcome.status).toBe("completed");
+    // Each call ran once; the resumed run sent the two recorded results.
+    expect(log).toEqual(["take_snapshot", "click e1", "type_text e2 2"]);
+    expect(replayed).toEqual(["call_2_0", "call_2_1"]);
+    expect(r.model.requests.length).toBe(3);
+    // The session ended, so the journal let its entries go.
+    expect(journal.get(sessionId, "call_2_0")).toBeUndefined();
+  });
+
+  /** Starts a run whose `hang` tool never finishes (until `stop`), and resumes the session beside it. */
+  async function cutOffMidCall(hang: "click" | "takeSnapshot"): Promise<{ log: string[]; r: Rig; outcome: Awaited<ReturnType<typeof runTask>> }> {
+    const r = await rig(shopping);
+    const log: string[] = [];
+    const journal: CallJournal = memoryJournal();
+    const stop = new AbortController();
+    let sessionId = "";
+    let entered!: () => void;
+    const inside = new Promise<void>((resolve) => (entered = resolve));
+    const hanging = async (_p: unknown, ctx: RunContext): Promise<never> => {
+      log.push(`${hang} (cut off)`);
+      entered();
+      await new Promise((_, reject) => ctx.signal.addEventListener("abort", () => reject(new Error("the process died"))));
+      throw new Error("unreachable");
+    };
+    const first = runTask(createBatonClient({ baseUrl: r.url, token: r.token }), {
+      task: "Buy the blue mug",
+      journal,
+      signal: stop.signal,
+      onEvent: (e) => {
+        if (e.type === "session") sessionId = e.session.id;
+      },
+      handlers: recorder(log, { [hang]: hanging }),
+    });
+    await inside;
+    // The first run is stuck inside the call, as if its process had died there.
+    const outcome = await runTask(createBatonClient({ baseUrl: r.url, token: r.token }), { sessionId, journal, handlers: recorder(log) });
+    stop.abort();
+    await first.catch(() => undefined);
+    return { log, r, outcome };
+  }
+
+  it("with a journal, a mutating call cut off mid-run is answered INTERRUPTED, not run again", async () => {
+    const { log, r, outcome } = await cutOffMidCall("click");
+    expect(outcome.status).toBe("completed");
+    expect(log).toEqual(["take_snapshot", "click (cut off)", "type_text e2 2"]);
+    expect(JSON.stringify(r.model.requests[2]?.items)).toMatch(/may or may not have taken effect/);
+  });
+
+  it("with a journal, a read-only call cut off mid-run simply runs again", async () => {
+    const { log, r, outcome } = await cutOffMidCall("takeSnapshot");
+    expect(outcome.status).toBe("completed");
+    expect(log).toEqual(["takeSnapshot (cut off)", "take_snapshot", "click e1", "type_text e2 2"]);
+    expect(JSON.stringify(r.model.requests[1]?.items)).not.toMatch(/may or may not/);
   });
 });

@@ -4,6 +4,7 @@
  */
 export { type BatonClient, type BatonClientOptions, bearerToken, createBatonClient } from "./create-client.js";
 export { withoutBrowser } from "./without-browser.js";
+export { type CallJournal, type JournalEntry, memoryJournal } from "./journal.js";
 export { backoffMs, defaultRetry, isRetryable, type RetryOptions } from "./retry.js";
 export {
   type ApprovalDecision,

@@ -29,6 +29,7 @@ import {
   toolError,
 } from "../contract/index.js";
 import type { BatonClient } from "./create-client.js";
+import type { CallJournal } from "./journal.js";
 import { backoffMs, defaultRetry, isRetryable, type RetryOptions, sleep } from "./retry.js";
 
 /** What a client-side tool handler knows about the call it runs. */
@@ -93,6 +94,8 @@ export type RunEvent =
       readonly ms: number;
     }
   | { readonly type: "approval"; readonly toolcallId: string; readonly tool: ToolSpec; readonly decision: ApprovalDecision }
+  /** A call the journal already knew: its recorded result, or an INTERRUPTED error, is sent without running it. */
+  | { readonly type: "tool_replayed"; readonly toolcallId: string; readonly result: ToolcallResult }
   | { readonly type: "retry"; readonly attempt: number; readonly delayMs: number; readonly error: string }
   | { readonly type: "done"; readonly outcome: TaskOutcome };
 
@@ -134,6 +137,14 @@ export interface RunTaskOptions {
   readonly retry?: RetryOptions;
   /** Use StreamStep for live progress (default); false uses unary Step. */
   readonly streaming?: boolean;
+  /**
+   * Records every call before it runs and its result after, so a later run of this session
+   * (after this process or its backend died) sends recorded results again instead of running
+   * the calls twice, and answers a call that was cut off mid-run with
+   * `TOOL_ERROR_CODE_INTERRUPTED` (read-only calls simply run again). Without a journal a
+   * resumed run repeats the calls whose results the backend never got.
+   */
+  readonly journal?: CallJournal;
 }
 
 const terminal = new Set([SessionStatus.COMPLETED, SessionStatus.STOPPED, SessionStatus.FAILED]);
@@ -203,6 +214,7 @@ export async function runTask(client: BatonClient, o: RunTaskOptions): Promise<T
       // The flag is best effort here: the run ends on this side whatever the backend says.
     }
     const outcome: TaskOutcome = { ...outcomeOf(stopped, lastText), status: "stopped", reason };
+    await o.journal?.end(session.id);
     emit({ type: "done", outcome });
     return outcome;
   }
@@ -212,11 +224,43 @@ export async function runTask(client: BatonClient, o: RunTaskOptions): Promise<T
     if (!fc) return undefined;
     const cached = results.get(fc.toolcallId);
     if (cached) return cached;
-    if (fc.extension) {
-      const result = await runExtension(sessionId, fc.toolcallId, fc.extension);
-      results.set(fc.toolcallId, result);
-      return result;
+    const journal = o.journal;
+    if (journal) {
+      const known = await journal.get(sessionId, fc.toolcallId);
+      const spec = fc.extension ? o.extensions && findTool(o.extensions.catalog, fc.extension.name) : fc.call?.tool.case ? toolByCase(toolCatalog, fc.call.tool.case) : undefined;
+      let result: ToolcallResult | undefined;
+      if (known?.state === "done") {
+        result = known.result;
+      } else if (known?.state === "started" && spec?.risk !== "read_only") {
+        result = create(ToolcallResultSchema, {
+          toolcallId: fc.toolcallId,
+          outcome: {
+            case: "error",
+            value: toolError(
+              ToolErrorCode.INTERRUPTED,
+              "An earlier run of this client started this call and stopped before it reported how it ended, so it may or may not have taken effect. Check the page (take a snapshot) before repeating it.",
+              { tool: spec?.name ?? fc.extension?.name ?? "" },
+            ),
+          },
+        });
+        await journal.done(sessionId, result);
+      }
+      if (result) {
+        emit({ type: "tool_replayed", toolcallId: fc.toolcallId, result });
+        results.set(fc.toolcallId, result);
+        return result;
+      }
+      await journal.started(sessionId, fc.toolcallId);
     }
+    const result = await runFresh(sessionId, fc);
+    results.set(fc.toolcallId, result);
+    await journal?.done(sessionId, result);
+    return result;
+  }
+
+  /** Runs a call through its handler (or the extension catalog's). */
+  async function runFresh(sessionId: string, fc: NonNullable<Extract<AgentMessage["content"], { case: "functionCall" }>["value"]>): Promise<ToolcallResult> {
+    if (fc.extension) return runExtension(sessionId, fc.toolcallId, fc.extension);
     const call = fc.call;
     const spec = call?.tool.case ? toolByCase(toolCatalog, call.tool.case) : undefined;
     let result: ToolcallResult;
@@ -236,7 +280,6 @@ export async function runTask(client: BatonClient, o: RunTaskOptions): Promise<T
       });
       emit({ type: "tool_end", toolcallId: fc.toolcallId, tool: spec, ms: Date.now() - started, ...(out.ok ? {} : { error: out.error }) });
     }
-    results.set(fc.toolcallId, result);
     return result;
   }
 
@@ -294,7 +337,10 @@ export async function runTask(client: BatonClient, o: RunTaskOptions): Promise<T
     emit({ type: "session", session, resumed: true });
     const idle = session.status === SessionStatus.IDLE || terminal.has(session.status);
     if (o.task && idle) input = { case: "userMessage", value: { text: o.task } };
-    else if (terminal.has(session.status)) return outcomeOf(session, lastText);
+    else if (terminal.has(session.status)) {
+      await o.journal?.end(session.id);
+      return outcomeOf(session, lastText);
+    }
   } else {
     if (!o.task?.trim()) throw new Error("runTask: give a task, or a sessionId to resume");
     const key = globalThis.crypto.randomUUID();
@@ -356,6 +402,9 @@ export async function runTask(client: BatonClient, o: RunTaskOptions): Promise<T
     }
     if (terminal.has(session.status) || session.status === SessionStatus.IDLE) {
       const outcome = outcomeOf(session, lastText);
+      // Call ids are unique within a session, so an idle session's entries could stay; an
+      // ended one's are no longer needed.
+      if (terminal.has(session.status)) await o.journal?.end(session.id);
       emit({ type: "done", outcome });
       return outcome;
     }

@@ -2,6 +2,7 @@
  * Node-only parts of the SDK: the WebSocket CDP transport, the Chromium launcher, the Connect
  * transport to a backend, and the `baton snapshot` command.
  */
+export { type FileJournalOptions, fileJournal } from "./file-journal.js";
 export { defaultChromiumPath, type LaunchedChromium, type LaunchOptions, launchChromium } from "./launch-chromium.js";
 export { type NodeTransportOptions, nodeTransport } from "./node-transport.js";
 export { type OpenPageOptions, openPage } from "./open-page.js";

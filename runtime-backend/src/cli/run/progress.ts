@@ -73,6 +73,9 @@ export function createProgress(mode: ProgressMode, out: OutStream, lookup: RefLo
         case "retry":
           log(`… backend unreachable (${e.error}); retrying in ${e.delayMs} ms (attempt ${e.attempt})`);
           break;
+        case "tool_replayed":
+          log(`↺ ${e.toolcallId}: ${e.result.outcome.case === "error" ? e.result.outcome.value.message.split("\n")[0] : "sent its recorded result again"}`);
+          break;
         case "done":
           spinner?.stop();
           break;
@@ -119,6 +122,8 @@ function jsonProgress(out: OutStream, lookup: RefLookup): Progress {
           const o = e.outcome;
           return line({ type: e.type, sessionId: o.sessionId, status: o.status, answer: o.answer, reason: o.reason, steps: o.session.step });
         }
+        case "tool_replayed":
+          return line({ type: e.type, toolcallId: e.toolcallId, outcome: e.result.outcome.case ?? "" });
         case "text_delta":
           return undefined; // the whole text follows as a "text" event
         default:
