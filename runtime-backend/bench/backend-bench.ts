@@ -14,7 +14,7 @@
  * instead of the embedded store), BENCH_PEER=0 (skip phase 3); for the client (client.ts):
  * BENCH_STAGGER_MS (start sessions spread over this long), BENCH_THINK_MS (a random pause of up
  * to this long between a session's steps, outside the timed round trip): phase 2 only;
- * BENCH_CONNECTIONS.
+ * BENCH_CONNECTIONS (h2c connections), BENCH_HTTP=1.1 (keep-alive HTTP/1.1 instead of h2c).
  */
 import { mkdtempSync, rmSync } from "node:fs";
 import { cpus, loadavg, tmpdir } from "node:os";

@@ -1,6 +1,6 @@
 /**
  * Benchmark client, run in its own process: drives `sessions` concurrent sessions against a
- * backend over real HTTP/2 (h2c) for `durationMs`, answering every tool call at once, and
+ * backend over real HTTP/2 (h2c; BENCH_HTTP=1.1 for keep-alive HTTP/1.1) for `durationMs`, answering every tool call at once, and
  * prints one JSON line: turns, elapsed, CPU used, how bursty the sends were, and per-turn
  * latencies (ms). BENCH_STAGGER_MS and BENCH_THINK_MS (below) decorrelate the sessions.
  *
@@ -11,6 +11,7 @@
  * server's core. Every response is still decoded in full and checked.
  */
 import { create, type DescMessage, fromBinary, type MessageShape, toBinary } from "@bufbuild/protobuf";
+import http from "node:http";
 import http2 from "node:http2";
 import { readFileSync } from "node:fs";
 import {
@@ -28,9 +29,16 @@ const warmupMs = Number(warmupArg);
 /** Connections: HTTP/2 multiplexes every session's requests over these few. */
 const poolSize = Number(process.env.BENCH_CONNECTIONS ?? 2);
 
-const pool = Array.from({ length: poolSize }, () => http2.connect(url));
+/**
+ * BENCH_HTTP=1.1: keep-alive HTTP/1.1, one connection per request in flight (what browsers,
+ * the extension and `nodeTransport` use); otherwise h2c over `poolSize` connections.
+ */
+const h1 = process.env.BENCH_HTTP === "1.1";
+const agent = new http.Agent({ keepAlive: true, maxSockets: Number.POSITIVE_INFINITY });
+const pool = h1 ? [] : Array.from({ length: poolSize }, () => http2.connect(url));
 for (const s of pool) s.on("error", () => undefined);
 let rr = 0;
+const target = new URL(url);
 
 /** One Connect unary call: POST the binary request, decode the binary response. */
 function unary<I extends DescMessage, O extends DescMessage>(
@@ -39,21 +47,10 @@ function unary<I extends DescMessage, O extends DescMessage>(
   outSchema: O,
   message: MessageShape<I>,
 ): Promise<MessageShape<O>> {
-  const session = pool[rr++ % pool.length] as http2.ClientHttp2Session;
   return new Promise((resolve, reject) => {
-    const req = session.request({
-      ":method": "POST",
-      ":path": `/baton.v1.AgentService/${method}`,
-      "content-type": "application/proto",
-      "connect-protocol-version": "1",
-      authorization: `Bearer ${token}`,
-    });
     let status = 0;
     const chunks: Buffer[] = [];
-    req.on("response", (h) => (status = Number(h[":status"])));
-    req.on("data", (c: Buffer) => chunks.push(c));
-    req.on("error", reject);
-    req.on("end", () => {
+    const done = (): void => {
       const body = chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks);
       if (status !== 200) return reject(new Error(`${method}: HTTP ${status} ${body.toString()}`));
       try {
@@ -61,8 +58,30 @@ function unary<I extends DescMessage, O extends DescMessage>(
       } catch (e) {
         reject(e);
       }
-    });
-    req.end(toBinary(inSchema, message));
+    };
+    const body = toBinary(inSchema, message);
+    const headers = { "content-type": "application/proto", "connect-protocol-version": "1", authorization: `Bearer ${token}` };
+    if (h1) {
+      const req = http.request(
+        { host: target.hostname, port: target.port, method: "POST", path: `/baton.v1.AgentService/${method}`, agent, headers: { ...headers, "content-length": body.length } },
+        (res) => {
+          status = res.statusCode ?? 0;
+          res.on("data", (c: Buffer) => chunks.push(c));
+          res.on("end", done);
+          res.on("error", reject);
+        },
+      );
+      req.on("error", reject);
+      req.end(body);
+      return;
+    }
+    const session = pool[rr++ % pool.length] as http2.ClientHttp2Session;
+    const req = session.request({ ":method": "POST", ":path": `/baton.v1.AgentService/${method}`, ...headers });
+    req.on("response", (h) => (status = Number(h[":status"])));
+    req.on("data", (c: Buffer) => chunks.push(c));
+    req.on("error", reject);
+    req.on("end", done);
+    req.end(body);
   });
 }
 
@@ -146,6 +165,7 @@ const used = process.cpuUsage(cpu0.client);
 // CPU seconds each process spent during the measured window: shows which side is the limit.
 const cpu = { clientS: (used.user + used.system) / 1e6, serverS: serverCpu() - cpu0.server };
 for (const s of pool) s.close();
+agent.destroy();
 // Exit only once the line is flushed: stdout to a pipe is asynchronous, and a large latency
 // array would otherwise be cut off.
 // Steps sent per 10 ms window: how evenly the sessions spread their load.
