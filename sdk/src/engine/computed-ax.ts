@@ -93,7 +93,7 @@ const readFunction = `function(count, items, stateless) {
   if (!("computedName" in Element.prototype)) return false;
   const all = document.getElementsByTagName("*");
   if (all.length !== count) return null;
-  let active = document.hasFocus() ? document.activeElement : null;
+  let active = document.activeElement;
   while (active && active.shadowRoot && active.shadowRoot.activeElement) active = active.shadowRoot.activeElement;
   const open = (el) => { try { return el.matches(":open"); } catch { return false; } };
   const out = [];
