@@ -4,11 +4,12 @@ import type { ToolcallResult } from "@baton/gen/baton/v1/agent_pb";
 export type JournalEntry = { readonly state: "started" } | { readonly state: "done"; readonly result: ToolcallResult };
 
 /**
- * Where `runTask` records each tool call it runs, so that a later run of the same session (a
- * new process after a crash, an extension service worker that was shut down) never runs a call
- * twice: a call with a recorded result sends that result again, and a call that was started but
- * never finished is answered with `TOOL_ERROR_CODE_INTERRUPTED` (unless it only reads, then it
- * runs again). `started` must be durable before it resolves: the call runs right after.
+ * Where `runTask` records each tool call that may change something (not read-only ones), so
+ * that a later run of the same session (a new process after a crash, an extension service
+ * worker that was shut down) never runs such a call twice: a call with a recorded result sends
+ * that result again, and a call that was started but never finished is answered with
+ * `TOOL_ERROR_CODE_INTERRUPTED`. `started` must be durable before it resolves: the call runs
+ * right after.
  */
 export interface CallJournal {
   /** What this journal knows of a call, if anything. */

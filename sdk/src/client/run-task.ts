@@ -138,10 +138,10 @@ export interface RunTaskOptions {
   /** Use StreamStep for live progress (default); false uses unary Step. */
   readonly streaming?: boolean;
   /**
-   * Records every call before it runs and its result after, so a later run of this session
-   * (after this process or its backend died) sends recorded results again instead of running
-   * the calls twice, and answers a call that was cut off mid-run with
-   * `TOOL_ERROR_CODE_INTERRUPTED` (read-only calls simply run again). Without a journal a
+   * Records every call that may change something before it runs, and its result after, so a
+   * later run of this session (after this process or its backend died) sends recorded results
+   * again instead of running the calls twice, and answers a call that was cut off mid-run with
+   * `TOOL_ERROR_CODE_INTERRUPTED`. Read-only calls are not recorded: they simply run again. Without a journal a
    * resumed run repeats the calls whose results the backend never got.
    */
   readonly journal?: CallJournal;
@@ -224,14 +224,16 @@ export async function runTask(client: BatonClient, o: RunTaskOptions): Promise<T
     if (!fc) return undefined;
     const cached = results.get(fc.toolcallId);
     if (cached) return cached;
-    const journal = o.journal;
+    const spec = fc.extension ? o.extensions && findTool(o.extensions.catalog, fc.extension.name) : fc.call?.tool.case ? toolByCase(toolCatalog, fc.call.tool.case) : undefined;
+    // Read-only calls are not journaled: running one again is harmless, and it is the
+    // commonest call (take_snapshot), so it costs no write.
+    const journal = spec?.risk === "read_only" ? undefined : o.journal;
     if (journal) {
       const known = await journal.get(sessionId, fc.toolcallId);
-      const spec = fc.extension ? o.extensions && findTool(o.extensions.catalog, fc.extension.name) : fc.call?.tool.case ? toolByCase(toolCatalog, fc.call.tool.case) : undefined;
       let result: ToolcallResult | undefined;
       if (known?.state === "done") {
         result = known.result;
-      } else if (known?.state === "started" && spec?.risk !== "read_only") {
+      } else if (known?.state === "started") {
         result = create(ToolcallResultSchema, {
           toolcallId: fc.toolcallId,
           outcome: {

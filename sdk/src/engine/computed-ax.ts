@@ -84,10 +84,10 @@ export function computedAxEligible(nodeName: string, attrs: ReadonlyMap<string, 
  * page as in the batched hit test): `[role, name, value, flags]` from Blink's accessibility
  * tree and, for native controls, the DOM state Chromium's AX node reports (flags: 1 checked,
  * 2 mixed, 4 required, 8 read-only; Chromium reports required and read-only for text fields
- * only, not for checkboxes, radios or selects); or null when the element must take the AX read after all
- * (a role other than expected, disabled through a fieldset or an ancestor's aria-disabled,
- * editable, focused, an open select). False overall when the feature is off, null when the
- * document changed.
+ * only, not for checkboxes, radios or selects). Null for an element that must take the AX
+ * read after all: a role other than expected, disabled through a fieldset or an ancestor's
+ * aria-disabled, editable, focused, an open select. False overall when the feature is off,
+ * null when the document changed.
  */
 const readFunction = `function(count, items, stateless) {
   if (!("computedName" in Element.prototype)) return false;
