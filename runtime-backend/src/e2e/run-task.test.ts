@@ -257,6 +257,10 @@ describe("runTask over HTTP", () => {
     const log: string[] = [];
     const journal = memoryJournal();
     const sessionId = await loseBackendMidClick(r, log, journal);
+    // The click and the typing were recorded with their results; the snapshot, read-only, was not.
+    expect(await journal.get(sessionId, "call_2_0")).toMatchObject({ state: "done" });
+    expect(await journal.get(sessionId, "call_2_1")).toMatchObject({ state: "done" });
+    expect(await journal.get(sessionId, "call_1_0")).toBeUndefined();
     const replayed: string[] = [];
     const outcome = await runTask(createBatonClient({ baseUrl: r.url, token: r.token }), {
       sessionId,
