@@ -32,7 +32,7 @@ export const offscreenElements = 250;
  * With Blink's computed role and name (`computed-ax.ts`), the viewport-first read fetches one
  * node per stateful element only, so it wins from this many elements wherever they are
  * (`sdk/bench/ax-read-modes.ts`: /app, 144 elements, 17.7 → 11.7 ms; the 10–31-element
- * fixtures are about 1 ms faster whole).
+ * fixtures are 0–2 ms faster whole).
  */
 export const computedViewportElements = 64;
 
@@ -72,9 +72,9 @@ export async function readFullAx(
  * (`DomNode.axWanted`: likely controls, frame owners, headings, images, dialogs): the top
  * document's common elements in one page call where the browser computes roles and names for
  * scripts (`computed-ax.ts`), the rest fetched node by node and pipelined; plus text nodes in
- * view as `StaticText` taken from the DOMSnapshot
- * (skipping aria-hidden and inert subtrees); all linked into one tree per document by DOM
- * ancestry so the snapshot walker reads them like a full tree. Chromium's cost is per AX node
+ * view as `StaticText` taken from the DOMSnapshot (skipping aria-hidden and inert subtrees);
+ * all linked into one tree per document by DOM ancestry so the snapshot walker reads them like
+ * a full tree. Chromium's cost is per AX node
  * serialised, so this beats `getFullAXTree` once a document is much larger than its viewport's
  * worth of controls.
  */
