@@ -12,12 +12,11 @@ export interface HiddenControl {
 const labelable: ReadonlySet<string> = new Set(["INPUT", "SELECT", "TEXTAREA", "BUTTON", "METER", "OUTPUT", "PROGRESS"]);
 
 /**
- * Finds, in one document of a DOMSnapshot, the labels whose control is inside them but not
- * rendered (no layout box, zero size or `visibility: hidden`), keyed by the label's node index.
- * Pages build custom checkboxes and switches that way: the input is hidden and the label is
- * what the user clicks. The control is the label's first labelable descendant (HTML's rule).
- * Labels with a \`for\` are left out: Chromium drops such a label from the AX tree when it names
- * its control, so there is no node to stand in for the control.
+ * Finds, in one document of a DOMSnapshot, the labels whose control is not rendered (no layout
+ * box, zero size or `visibility: hidden`), keyed by the label's node index. Pages build custom
+ * checkboxes and switches that way: the input is hidden and the label is what the user clicks.
+ * The control is the element the label's `for` names (the first with that id, if labelable),
+ * or else its first labelable descendant (HTML's rules).
  */
 export function hiddenLabelControls(
   d: CaptureSnapshotResult["documents"][number],
@@ -37,9 +36,14 @@ export function hiddenLabelControls(
   for (let i = 0; i < names.length; i++) if (str(names[i]) === "LABEL") labels.push(i);
   if (labels.length === 0) return new Map();
   const firstControl = new Map<number, number>();
+  // The first element with each id (HTML's rule for `for`), or -1 when that one is not labelable.
+  const byId = new Map<string, number>();
   for (let i = 0; i < names.length; i++) {
     const name = str(names[i]);
-    if (!labelable.has(name) || (name === "INPUT" && attrOf(i, "type") === "hidden")) continue;
+    const control = labelable.has(name) && !(name === "INPUT" && attrOf(i, "type") === "hidden");
+    const id = attrOf(i, "id");
+    if (id && !byId.has(id)) byId.set(id, control ? i : -1);
+    if (!control) continue;
     // Nodes come in document order, so the first control found under a label is its first.
     for (let p = parents[i] ?? -1; p >= 0; p = parents[p] ?? -1) {
       if (str(names[p]) !== "LABEL") continue;
@@ -50,8 +54,9 @@ export function hiddenLabelControls(
   const checked = new Set(d.nodes.inputChecked?.index ?? []);
   const out = new Map<number, HiddenControl>();
   for (const label of labels) {
-    const control = firstControl.get(label);
-    if (control === undefined || attrOf(label, "for") !== undefined) continue;
+    const target = attrOf(label, "for");
+    const control = target === undefined ? firstControl.get(label) : byId.get(target);
+    if (control === undefined || control < 0) continue;
     const box = boxes.get(control);
     if (box && box.width > 0 && box.height > 0 && !invisible.has(control)) continue;
     const tag = str(names[control]);

@@ -140,6 +140,7 @@ describe("snapshot behaviour", () => {
         '<label>Visible box <input type="checkbox"></label>',
         '<label for="nowhere">Orphan label</label>',
         '<label class="sw" role="button"><input type="checkbox"><span></span> Acts as a button</label>',
+        '<input type="checkbox" id="wifi" checked style="display:none"><label class="sw" for="wifi"><span></span> Wi-Fi</label>',
       ].join(""));
       return true;
     })()`);
@@ -153,9 +154,15 @@ describe("snapshot behaviour", () => {
     expect(text).not.toMatch(/\] (label|LabelText) "(Visible box|Orphan label)"/);
     // A label with a role of its own keeps it.
     expect(refOf(text, "button", "Acts as a button")).toBeDefined();
+    // A label naming its hidden control with \`for\` stands for it too.
+    expect(text).toMatch(/\] checkbox "Wi-Fi" checked/);
     await h.tools.click(create(ClickParamsSchema, { ref: toggle! }), undefined);
     expect(await h.evaluate<boolean>("document.getElementById('dark').checked")).toBe(true);
-    expect((await snapshot()).text).toMatch(/\] checkbox "Dark mode" checked/);
+    await h.tools.click(create(ClickParamsSchema, { ref: refOf(text, "checkbox", "Wi-Fi")! }), undefined);
+    expect(await h.evaluate<boolean>("document.getElementById('wifi').checked")).toBe(false);
+    const after = (await snapshot()).text;
+    expect(after).toMatch(/\] checkbox "Dark mode" checked/);
+    expect(after).toMatch(/\] checkbox "Wi-Fi" unchecked/);
   });
 
   it("drops a form covered by a modal opened on a typical page, and lists the modal", async () => {

@@ -148,7 +148,7 @@ const snapshot = () => {
           continue;
         }
         // A label around a control that is not rendered (a custom toggle) stands for it, as in the CDP engine.
-        const standIn = el.tagName === "LABEL" && !el.hasAttribute("for") && !el.hasAttribute("role") && el.control && el.contains(el.control) && !shown(el.control) ? el.control : null;
+        const standIn = el.tagName === "LABEL" && !el.hasAttribute("role") && el.control && !shown(el.control) ? el.control : null;
         const standInRole = standIn ? roleOf(standIn) : "";
         const role = standIn ? (standInRole === "checkbox" || standInRole === "radio" ? standInRole : "label") : roleOf(el);
         const draggable = el.getAttribute("draggable") === "true";
