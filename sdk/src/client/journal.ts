@@ -27,17 +27,21 @@ export interface CallJournal {
  * that resumes the session later). For a journal that outlives the process, see `fileJournal`
  * in `@baton/sdk/node`, or implement `CallJournal` on the storage at hand (`chrome.storage`).
  */
-export function memoryJournal(): CallJournal {
-  const entries = new Map<string, Map<string, JournalEntry>>();
+export function memoryJournal(): CallJournal & { entries(): Iterable<[sessionId: string, toolcallId: string, entry: JournalEntry]> } {
+  const bySession = new Map<string, Map<string, JournalEntry>>();
   const of = (sessionId: string): Map<string, JournalEntry> => {
-    let m = entries.get(sessionId);
-    if (!m) entries.set(sessionId, (m = new Map()));
+    let m = bySession.get(sessionId);
+    if (!m) bySession.set(sessionId, (m = new Map()));
     return m;
   };
   return {
-    get: (sessionId, toolcallId) => entries.get(sessionId)?.get(toolcallId),
+    get: (sessionId, toolcallId) => bySession.get(sessionId)?.get(toolcallId),
     started: (sessionId, toolcallId) => void of(sessionId).set(toolcallId, { state: "started" }),
     done: (sessionId, result) => void of(sessionId).set(result.toolcallId, { state: "done", result }),
-    end: (sessionId) => void entries.delete(sessionId),
+    end: (sessionId) => void bySession.delete(sessionId),
+    /** Every entry, by session (for journals that persist this one). */
+    *entries() {
+      for (const [s, calls] of bySession) for (const [id, e] of calls) yield [s, id, e];
+    },
   };
 }

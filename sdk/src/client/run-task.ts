@@ -141,8 +141,8 @@ export interface RunTaskOptions {
    * Records every call that may change something before it runs, and its result after, so a
    * later run of this session (after this process or its backend died) sends recorded results
    * again instead of running the calls twice, and answers a call that was cut off mid-run with
-   * `TOOL_ERROR_CODE_INTERRUPTED`. Read-only calls are not recorded: they simply run again. Without a journal a
-   * resumed run repeats the calls whose results the backend never got.
+   * `TOOL_ERROR_CODE_INTERRUPTED`. Read-only calls are not recorded: they simply run again.
+   * Without a journal a resumed run repeats the calls whose results the backend never got.
    */
   readonly journal?: CallJournal;
 }
@@ -254,17 +254,20 @@ export async function runTask(client: BatonClient, o: RunTaskOptions): Promise<T
       }
       await journal.started(sessionId, fc.toolcallId);
     }
-    const result = await runFresh(sessionId, fc);
+    const result = await runFresh(sessionId, fc, spec);
     results.set(fc.toolcallId, result);
     await journal?.done(sessionId, result);
     return result;
   }
 
-  /** Runs a call through its handler (or the extension catalog's). */
-  async function runFresh(sessionId: string, fc: NonNullable<Extract<AgentMessage["content"], { case: "functionCall" }>["value"]>): Promise<ToolcallResult> {
+  /** Runs a call through its handler (or the extension catalog's); `spec` is its tool, if known. */
+  async function runFresh(
+    sessionId: string,
+    fc: NonNullable<Extract<AgentMessage["content"], { case: "functionCall" }>["value"]>,
+    spec: ToolSpec | undefined,
+  ): Promise<ToolcallResult> {
     if (fc.extension) return runExtension(sessionId, fc.toolcallId, fc.extension);
     const call = fc.call;
-    const spec = call?.tool.case ? toolByCase(toolCatalog, call.tool.case) : undefined;
     let result: ToolcallResult;
     if (!call || !spec) {
       result = create(ToolcallResultSchema, {

@@ -2,7 +2,7 @@ import { closeSync, fsyncSync, mkdirSync, openSync, readFileSync, renameSync, wr
 import { dirname } from "node:path";
 import { fromBinary, toBinary } from "@bufbuild/protobuf";
 import { type ToolcallResult, ToolcallResultSchema } from "@baton/gen/baton/v1/agent_pb";
-import type { CallJournal, JournalEntry } from "../client/journal.js";
+import { type CallJournal, memoryJournal } from "../client/journal.js";
 
 /** One line of the file: a call started, or its result (protobuf binary, base64). */
 interface Line {
@@ -28,12 +28,8 @@ export interface FileJournalOptions {
  */
 export function fileJournal(path: string, options: FileJournalOptions = {}): CallJournal & { close(): void } {
   const sync = options.fsync !== false;
-  const entries = new Map<string, Map<string, JournalEntry>>();
-  const of = (sessionId: string): Map<string, JournalEntry> => {
-    let m = entries.get(sessionId);
-    if (!m) entries.set(sessionId, (m = new Map()));
-    return m;
-  };
+  // The state lives in a memory journal; the file is its log.
+  const mem = memoryJournal();
   let text = "";
   try {
     text = readFileSync(path, "utf8");
@@ -48,24 +44,21 @@ export function fileJournal(path: string, options: FileJournalOptions = {}): Cal
       continue;
     }
     if (typeof line.s !== "string") continue;
-    if (line.end) entries.delete(line.s);
+    if (line.end) mem.end(line.s);
     else if (line.r !== undefined) {
       try {
-        const result = fromBinary(ToolcallResultSchema, Buffer.from(line.r, "base64"));
-        of(line.s).set(result.toolcallId, { state: "done", result });
+        mem.done(line.s, fromBinary(ToolcallResultSchema, Buffer.from(line.r, "base64")));
       } catch {
         // A damaged record: the call counts as started, so it is not run blindly again.
-        if (line.id) of(line.s).set(line.id, { state: "started" });
+        if (line.id) mem.started(line.s, line.id);
       }
-    } else if (line.id) of(line.s).set(line.id, { state: "started" });
+    } else if (line.id) mem.started(line.s, line.id);
   }
   // Rewrite without ended sessions and torn lines, atomically, then append from there.
   mkdirSync(dirname(path), { recursive: true });
   const kept: string[] = [];
-  for (const [s, calls] of entries) {
-    for (const [id, e] of calls) kept.push(JSON.stringify(e.state === "done" ? { s, id, r: encode(e.result) } : { s, id }));
-  }
-  writeFileSync(`${path}.tmp`, kept.map((l) => `${l}\n`).join(""));
+  for (const [s, id, e] of mem.entries()) kept.push(`${JSON.stringify(e.state === "done" ? { s, id, r: encode(e.result) } : { s, id })}\n`);
+  writeFileSync(`${path}.tmp`, kept.join(""));
   renameSync(`${path}.tmp`, path);
   const fd = openSync(path, "a");
   const append = (line: Line): void => {
@@ -73,19 +66,18 @@ export function fileJournal(path: string, options: FileJournalOptions = {}): Cal
     if (sync) fsyncSync(fd);
   };
   return {
-    get: (sessionId, toolcallId) => entries.get(sessionId)?.get(toolcallId),
+    get: (sessionId, toolcallId) => mem.get(sessionId, toolcallId),
     started(sessionId, toolcallId) {
       append({ s: sessionId, id: toolcallId });
-      of(sessionId).set(toolcallId, { state: "started" });
+      void mem.started(sessionId, toolcallId);
     },
     done(sessionId, result) {
       append({ s: sessionId, id: result.toolcallId, r: encode(result) });
-      of(sessionId).set(result.toolcallId, { state: "done", result });
+      void mem.done(sessionId, result);
     },
     end(sessionId) {
-      if (!entries.has(sessionId)) return;
       append({ s: sessionId, end: true });
-      entries.delete(sessionId);
+      void mem.end(sessionId);
     },
     /** Closes the file; the journal must not be used afterwards. */
     close() {
