@@ -3,6 +3,8 @@
  * (`pg`) implement it, so every query in the store is written once, in one dialect.
  */
 
+import type { TurnJournal } from "./turn-journal.js";
+
 /** A row as returned by a query: column name → value. */
 export type Row = Record<string, unknown>;
 
@@ -43,4 +45,9 @@ export interface Db extends Queryable {
   exec(sql: string): Promise<void>;
   /** Closes the handle; the store flushes and releases its files or pool. */
   close(): Promise<void>;
+  /**
+   * Where model turns are committed instead of the grouped SQL write, when set: the embedded
+   * store's write-behind journal (`turn-journal.ts`), started by {@link openDb}.
+   */
+  turnJournal?: TurnJournal;
 }

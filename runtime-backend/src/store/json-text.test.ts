@@ -10,7 +10,7 @@ import {
   ToolcallResultSchema,
 } from "@baton/gen/baton/v1/agent_pb";
 import { describe, expect, it } from "vitest";
-import { agentMessageJson, historyEntryJson, recordsetJson, stepResponseJson } from "./json-text.js";
+import { agentMessageJson, historyEntryJson, stepResponseJson } from "./json-text.js";
 
 const message = create(AgentMessageSchema, {
   id: "msg_3_1",
@@ -36,17 +36,5 @@ describe("stored JSON text", () => {
       expect(JSON.parse(text)).toEqual(toJson(StepResponseSchema, r));
       expect(fromJson(StepResponseSchema, JSON.parse(text))).toEqual(r);
     }
-  });
-
-  it("builds recordsets with JSON-text fields embedded as they are", () => {
-    const rows = [
-      { id: "a'b", n: 1, doc: '{"x":"q\\"uote"}', skip: undefined },
-      { id: "c", n: 2, doc: null, skip: undefined },
-    ];
-    expect(JSON.parse(recordsetJson(rows, new Set(["doc"] as const)))).toEqual([
-      { id: "a'b", n: 1, doc: { x: 'q"uote' } },
-      { id: "c", n: 2, doc: null },
-    ]);
-    expect(recordsetJson([], new Set())).toBe("[]");
   });
 });

@@ -42,23 +42,3 @@ export function stepResponseJson(r: StepResponse): string {
   if (r.session) fields.push(`"session":${JSON.stringify(toJson(SessionSchema, r.session))}`);
   return `{${fields.join(",")}}`;
 }
-
-/**
- * A JSON array of objects, for `json_to_recordset`: `raw` names the fields whose values are
- * already JSON text (or null) and go in as they are — no second escaping of a context or a
- * message, and Postgres reads them back with `::text` exactly as written.
- */
-export function recordsetJson<T extends object>(rows: readonly T[], raw: ReadonlySet<keyof T>): string {
-  let out = "[";
-  for (let i = 0; i < rows.length; i++) {
-    const row = rows[i] as T;
-    let obj = "";
-    for (const [k, v] of Object.entries(row)) {
-      if (v === undefined) continue;
-      const value = raw.has(k as keyof T) ? (v === null ? "null" : (v as string)) : JSON.stringify(v);
-      obj += `${obj ? "," : ""}"${k}":${value}`;
-    }
-    out += `${i ? "," : ""}{${obj}}`;
-  }
-  return `${out}]`;
-}

@@ -186,6 +186,18 @@ alter table traces drop constraint traces_session_id_fkey;
 alter table responses drop constraint responses_session_id_fkey;
 alter table context_lines drop constraint context_lines_session_id_fkey`,
   },
+  {
+    version: 7,
+    // The embedded store's turn journal (turn-journal.ts) records here, in the transaction
+    // that applies them, the number of the last journaled turn in the database; on start it
+    // applies the journal's later turns. (Postgres commits turns directly and never uses it.)
+    name: "turn journal position",
+    sql: `create table journal_state (
+  id integer primary key default 1 check (id = 1),
+  applied_seq bigint not null default 0
+);
+insert into journal_state default values`,
+  },
 ];
 
 /**

@@ -1,9 +1,11 @@
 import { mkdirSync } from "node:fs";
+import { join } from "node:path";
+import type { Logger } from "../log/logger.js";
 import type { Db } from "./db.js";
 import { migrate } from "./migrations.js";
 import { openPgDb } from "./pg-db.js";
 import { openPgliteDb } from "./pglite-db.js";
-import { openWorkerDb } from "./worker-db.js";
+import { openWorkerDb, type WorkerDb } from "./worker-db.js";
 
 /** Where the store lives. */
 export interface StoreLocation {
@@ -16,32 +18,45 @@ export interface StoreLocation {
    * never block the event loop; "inline" on the calling thread.
    */
   readonly embeddedThread?: "worker" | "inline" | undefined;
+  /**
+   * The embedded store in a worker commits model turns through a write-behind journal
+   * (`turn-journal.ts`, in `<dataDir>/baton_journal`); false commits them with SQL as Postgres
+   * does. Default true.
+   */
+  readonly turnJournal?: boolean | undefined;
+  /** Tells what the store recovered at start (journaled turns a crash left unapplied). */
+  readonly logger?: Logger | undefined;
 }
 
 /**
  * The embedded engine in a worker thread, or on this thread when no worker can start (the
  * worker is TypeScript loaded by Node's own type stripping: Node 23.6+; the repo pins 24).
  */
-async function openEmbeddedInWorker(dataDir: string | undefined): Promise<Db> {
+async function openEmbeddedInWorker(dataDir: string | undefined): Promise<{ db: Db; worker?: WorkerDb }> {
   try {
-    return await openWorkerDb(dataDir);
+    const worker = await openWorkerDb(dataDir);
+    return { db: worker, worker };
   } catch (e) {
     process.emitWarning(`embedded store: no worker thread (${e instanceof Error ? e.message : String(e)}); running it on the main thread`);
-    return openPgliteDb(dataDir);
+    return { db: await openPgliteDb(dataDir) };
   }
 }
 
 /** Opens the database the location names and migrates it to the latest schema. */
 export async function openDb(location: StoreLocation): Promise<Db> {
   let db: Db;
+  let worker: WorkerDb | undefined;
   if (location.databaseUrl) {
     db = await openPgDb(location.databaseUrl);
   } else {
     if (location.dataDir) mkdirSync(location.dataDir, { recursive: true });
-    db = location.embeddedThread === "inline" ? await openPgliteDb(location.dataDir) : await openEmbeddedInWorker(location.dataDir);
+    ({ db, worker } = location.embeddedThread === "inline" ? { db: await openPgliteDb(location.dataDir) } : await openEmbeddedInWorker(location.dataDir));
   }
   try {
     await migrate(db);
+    if (worker && location.turnJournal !== false) {
+      await worker.startJournal({ dir: location.dataDir ? join(location.dataDir, "baton_journal") : undefined, logger: location.logger });
+    }
   } catch (e) {
     await db.close();
     throw e;

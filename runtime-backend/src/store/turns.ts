@@ -2,7 +2,7 @@ import { SessionStatus } from "@baton/gen/baton/v1/agent_pb";
 import { microLinesSql } from "./context-lines.js";
 import type { Db, Row } from "./db.js";
 import { Grouper } from "./group.js";
-import { recordsetJson } from "./json-text.js";
+import { type JsonPieces, joinRows, pushRecord, turnRowKeys, turnRows, type TurnRows } from "./turn-rows.js";
 import type { CallDone } from "./records.js";
 import { type TraceRow, traceUpsert } from "./traces.js";
 
@@ -20,7 +20,7 @@ export interface StepReadKey {
   readonly key: string;
 }
 
-// Sessions are looked up by \`id = any(array(…))\`, not by joining the recordset alone: the planner
+// Sessions are looked up by `id = any(array(…))`, not by joining the recordset alone: the planner
 // takes a recordset for 100 rows, and against a table of a few thousand sessions it then hashes
 // the recordset and scans every session, a cost that grows with the store (a 1-turn write took
 // 1.3–1.5 ms at 1,300 sessions and 2.5–2.7 ms at 5,000; by key, 0.9–1.3 ms at either size:
@@ -81,30 +81,9 @@ export interface TurnWrite {
   readonly response?: { readonly key: string; readonly json: string } | undefined;
 }
 
-// Every table of the turn is written in one data-modifying CTE. Each sub-statement keeps only
-// the rows of sessions whose guarded update succeeded, so one session's lost race (another
-// replica or request got there first) skips that session's writes and nobody else's.
-const writeSql = `
-with v as (
-  select * from json_to_recordset($1::json) as x(
-    id text, expect_len int, owner text, step int, context json, context_from int, trim_lines boolean, goal text, history_len int, status int,
-    stop_guard boolean, lease_until timestamptz, lease_owner text,
-    input_tokens bigint, output_tokens bigint, cached_tokens bigint, cost_usd double precision,
-    input_key text, response json)
-), s as (
-  update sessions t
-     set updated_at = now(), step = v.step, context = v.context::text, context_from = v.context_from, goal = v.goal, history_len = v.history_len,
-         status = case when v.stop_guard and t.stop_requested then ${SessionStatus.STOPPED} else v.status end,
-         lease_until = v.lease_until, lease_owner = coalesce(v.lease_owner, t.lease_owner),
-         input_tokens = t.input_tokens + v.input_tokens, output_tokens = t.output_tokens + v.output_tokens,
-         cached_tokens = t.cached_tokens + v.cached_tokens, cost_usd = t.cost_usd + v.cost_usd
-    from v
-   where t.id = any(array(select id from v)) -- the index, not a scan of every session (see readSql)
-     and t.id = v.id and t.history_len = v.expect_len
-     and (t.lease_until is null or t.lease_until < now() or t.lease_owner = v.owner)
-  returning t.id, t.status, t.stop_requested, t.reason, t.answer, t.input_tokens, t.output_tokens, t.cached_tokens,
-            t.cost_usd, t.lease_until, t.lease_owner, t.updated_at
-), done as (
+// The rows a turn adds besides its session's, shared by both statements below: each keeps
+// only the rows of sessions the statement's `s` updated.
+const turnRowCtes = `done as (
   update calls c set state = 'done', output = x.output
     from json_to_recordset($2::json) as x(session_id text, id text, step int, output text)
    where c.session_id = x.session_id and c.step = x.step and c.toolcall_id = x.id and x.session_id in (select id from s)
@@ -134,7 +113,32 @@ with v as (
 ), trimmed as (
   delete from context_lines l using v
    where v.trim_lines and l.session_id = v.id and l.seq < v.context_from and v.id in (select id from s)
-), resp as (
+)`;
+
+// Every table of the turn is written in one data-modifying CTE. Each sub-statement keeps only
+// the rows of sessions whose guarded update succeeded, so one session's lost race (another
+// replica or request got there first) skips that session's writes and nobody else's.
+const writeSql = `
+with v as (
+  select * from json_to_recordset($1::json) as x(
+    id text, expect_len int, owner text, step int, context json, context_from int, trim_lines boolean, goal text, history_len int, status int,
+    stop_guard boolean, lease_until timestamptz, lease_owner text,
+    input_tokens bigint, output_tokens bigint, cached_tokens bigint, cost_usd double precision,
+    input_key text, response json)
+), s as (
+  update sessions t
+     set updated_at = now(), step = v.step, context = v.context::text, context_from = v.context_from, goal = v.goal, history_len = v.history_len,
+         status = case when v.stop_guard and t.stop_requested then ${SessionStatus.STOPPED} else v.status end,
+         lease_until = v.lease_until, lease_owner = coalesce(v.lease_owner, t.lease_owner),
+         input_tokens = t.input_tokens + v.input_tokens, output_tokens = t.output_tokens + v.output_tokens,
+         cached_tokens = t.cached_tokens + v.cached_tokens, cost_usd = t.cost_usd + v.cost_usd
+    from v
+   where t.id = any(array(select id from v)) -- the index, not a scan of every session (see readSql)
+     and t.id = v.id and t.history_len = v.expect_len
+     and (t.lease_until is null or t.lease_until < now() or t.lease_owner = v.owner)
+  returning t.id, t.status, t.stop_requested, t.reason, t.answer, t.input_tokens, t.output_tokens, t.cached_tokens,
+            t.cost_usd, t.lease_until, t.lease_owner, t.updated_at
+), ${turnRowCtes}, resp as (
   insert into responses (session_id, input_key, response)
   select s.id, v.input_key, v.response::text from s join v on v.id = s.id
    where v.input_key is not null and not s.stop_requested
@@ -142,8 +146,34 @@ with v as (
 )
 select * from s`;
 
-/** The hot path's two statements (parameters `$1`…), for tests that EXPLAIN them. */
-export const turnStatements = { read: readSql, write: writeSql } as const;
+// The journal's statement (`turn-journal.ts`): the same rows, but every value of the session
+// row was decided when the turn was acknowledged (guard, stop flag, totals, timestamp), so it
+// sets them as given. It runs behind the journal, in order, and returns the sessions it
+// updated (every turn's, or the journal and the store disagree).
+const applySql = `
+with v as (
+  select * from json_to_recordset($1::json) as x(
+    id text, step int, context json, context_from int, trim_lines boolean, goal text, history_len int, status int,
+    lease_until timestamptz, lease_owner text, input_tokens bigint, output_tokens bigint, cached_tokens bigint,
+    cost_usd double precision, updated_at timestamptz, input_key text, response json)
+), s as (
+  update sessions t
+     set updated_at = v.updated_at, step = v.step, context = v.context::text, context_from = v.context_from, goal = v.goal,
+         history_len = v.history_len, status = v.status, lease_until = v.lease_until, lease_owner = v.lease_owner,
+         input_tokens = v.input_tokens, output_tokens = v.output_tokens, cached_tokens = v.cached_tokens, cost_usd = v.cost_usd
+    from v
+   where t.id = any(array(select id from v)) and t.id = v.id
+  returning t.id
+), ${turnRowCtes}, resp as (
+  insert into responses (session_id, input_key, response)
+  select v.id, v.input_key, v.response::text from v
+   where v.input_key is not null and v.id in (select id from s)
+  on conflict (session_id, input_key) do nothing
+)
+select id from s`;
+
+/** The hot path's statements (parameters `$1`…), for tests that EXPLAIN them and the journal that prepares one. */
+export const turnStatements = { read: readSql, write: writeSql, apply: applySql } as const;
 
 async function readGroup(db: Db, items: StepReadKey[]): Promise<(Row | undefined)[]> {
   const rows = await db.prepared("baton_step_read", readSql, [JSON.stringify(items)]);
@@ -151,69 +181,81 @@ async function readGroup(db: Db, items: StepReadKey[]): Promise<(Row | undefined
   return items.map((i) => byKey.get(`${i.id}\u0000${i.key}`));
 }
 
-// Fields that are JSON text already: embedded in the recordset as they are (see recordsetJson).
 const rawSession = new Set(["context", "response"] as const);
-const rawCall = new Set(["message"] as const);
-const rawHistory = new Set(["entry"] as const);
 
-async function writeGroup(db: Db, items: TurnWrite[]): Promise<(Row | undefined)[]> {
-  const sessions = items.map((t) => ({
+/** What both statements' `$1` rows say of a turn's session whatever decides the rest: what the turn computed. */
+function turnSession(t: TurnWrite) {
+  return {
     id: t.sessionId,
-    expect_len: t.expectLen,
-    owner: t.owner,
     step: t.session.step,
     context: t.session.context,
     context_from: t.session.contextFrom,
     trim_lines: t.session.trim,
     goal: t.session.goal,
     history_len: t.expectLen + t.history.length,
+    lease_until: t.session.leaseUntil?.toISOString() ?? null,
+  };
+}
+
+/** Token and cost columns (the turn's usage in the guarded write, the session's totals in the journal's). */
+function usageColumns(u: { readonly input: number; readonly output: number; readonly cached: number; readonly cost: number }) {
+  return { input_tokens: u.input, output_tokens: u.output, cached_tokens: u.cached, cost_usd: u.cost };
+}
+
+/** The response stored under the input's key, or none. */
+function responseColumns(r: TurnWrite["response"]) {
+  return { input_key: r?.key ?? null, response: r?.json ?? null };
+}
+
+function sessionJson(row: object): JsonPieces {
+  const out: JsonPieces = [];
+  pushRecord(out, row as Record<string, unknown>, rawSession as ReadonlySet<string>);
+  return out;
+}
+
+/** The `$1` row of the guarded write: the turn's session update, checked and completed by the store. */
+function guardedSessionJson(t: TurnWrite): JsonPieces {
+  return sessionJson({
+    ...turnSession(t),
+    expect_len: t.expectLen,
+    owner: t.owner,
     status: t.session.status,
     stop_guard: t.session.stopGuard,
-    lease_until: t.session.leaseUntil?.toISOString() ?? null,
     lease_owner: t.session.leaseOwner ?? null,
-    input_tokens: t.trace.usage.input,
-    output_tokens: t.trace.usage.output,
-    cached_tokens: t.trace.usage.cached,
-    cost_usd: t.trace.usage.cost,
-    input_key: t.response?.key ?? null,
-    response: t.response?.json ?? null,
-  }));
-  const done = items.flatMap((t) => t.done.map((d) => ({ session_id: t.sessionId, id: d.id, step: d.step, output: d.output })));
-  const calls = items.flatMap((t) =>
-    t.calls.map((c) => ({
-      session_id: t.sessionId,
-      toolcall_id: c.toolcallId,
-      step: c.step,
-      ord: c.ord,
-      name: c.name,
-      arguments: c.arguments,
-      side: c.side,
-      state: c.state,
-      message: c.message,
-      output: c.output,
-    })),
-  );
-  const history = items.flatMap((t) => t.history.map((h, i) => ({ session_id: t.sessionId, seq: t.expectLen + i, step: h.step, entry: h.entry })));
-  const traces = items.map((t) => ({
-    session_id: t.sessionId,
-    step: t.trace.step,
-    model: t.trace.model,
-    latency_ms: Math.round(t.trace.latencyMs),
-    input_tokens: t.trace.usage.input,
-    output_tokens: t.trace.usage.output,
-    cached_tokens: t.trace.usage.cached,
-    cost_usd: t.trace.usage.cost,
-    tool_calls: t.trace.toolCalls,
-    errors: t.trace.errors,
-  }));
-  const params = [
-    recordsetJson(sessions, rawSession),
-    JSON.stringify(done),
-    recordsetJson(calls, rawCall),
-    recordsetJson(history, rawHistory),
-    JSON.stringify(traces),
-    JSON.stringify(items.flatMap((t) => t.lines.map((l) => ({ session_id: t.sessionId, seq: l.seq, line: l.line })))),
-  ];
+    ...usageColumns(t.trace.usage),
+    ...responseColumns(t.response),
+  });
+}
+
+/** What the journal decided for a turn's session row (the values {@link applySql} sets). */
+export interface DecidedSession {
+  readonly status: SessionStatus;
+  readonly leaseOwner: string;
+  readonly totals: { readonly input: number; readonly output: number; readonly cached: number; readonly cost: number };
+  readonly updatedAt: Date;
+  /** Whether the turn's response is stored (not when the stop flag was set). */
+  readonly storeResponse: boolean;
+}
+
+/** The `$1` row of the journal's statement. */
+export function appliedSessionJson(t: TurnWrite, d: DecidedSession): JsonPieces {
+  return sessionJson({
+    ...turnSession(t),
+    status: d.status,
+    lease_owner: d.leaseOwner,
+    ...usageColumns(d.totals),
+    updated_at: d.updatedAt.toISOString(),
+    ...responseColumns(d.storeResponse ? t.response : undefined),
+  });
+}
+
+/** The six recordset parameters of a group of turns, from each turn's session row and other rows. */
+export function groupParams(sessions: readonly JsonPieces[], rows: readonly TurnRows[]): string[] {
+  return [joinRows(sessions), ...turnRowKeys.map((k) => joinRows(rows.map((r) => r[k])))];
+}
+
+async function writeGroup(db: Db, items: TurnWrite[]): Promise<(Row | undefined)[]> {
+  const params = groupParams(items.map(guardedSessionJson), items.map(turnRows));
   const rows = await db.prepared("baton_turn_write", writeSql, params);
   const byId = new Map(rows.map((r) => [String(r.id), r]));
   return items.map((t) => byId.get(t.sessionId));
@@ -254,5 +296,5 @@ export function readStepState(db: Db, id: string, key: string): Promise<Row | un
  * failed (the session moved on: another request or replica committed first).
  */
 export function commitTurn(db: Db, t: TurnWrite): Promise<Row | undefined> {
-  return groupsOf(db).write.submit(t);
+  return db.turnJournal ? db.turnJournal.commit(t) : groupsOf(db).write.submit(t);
 }

@@ -2,10 +2,22 @@ import { Worker } from "node:worker_threads";
 import type { Db, Queryable, Row } from "./db.js";
 import { inlineParams } from "./literal.js";
 import { embeddedConf } from "./pglite-db.js";
-import type { WorkerInit, WorkerReply, WorkerRequest } from "./pglite-worker.js";
+import type { WorkerInit, WorkerNotice, WorkerReply, WorkerRequest } from "./pglite-worker.js";
+import { TurnJournal, type TurnJournalOptions } from "./turn-journal.js";
+import { turnStatements } from "./turns.js";
 
 /** A request without its id (the client numbers them). */
 type Request = WorkerRequest extends infer R ? (R extends { id: number } ? Omit<R, "id"> : never) : never;
+
+/** The embedded store in a worker thread: a {@link Db} that can also start its turn journal. */
+export interface WorkerDb extends Db {
+  /**
+   * Starts committing model turns through a journal (`turn-journal.ts`): applies what a crash
+   * left in it, then routes `commitTurn` there. Call once, after migrating. Returns how many
+   * turns it recovered.
+   */
+  startJournal(o?: TurnJournalOptions & { readonly delayMs?: number; readonly maxBatch?: number }): Promise<number>;
+}
 
 /**
  * Opens the embedded database in a worker thread: the same engine and settings as
@@ -14,17 +26,23 @@ type Request = WorkerRequest extends infer R ? (R extends { id: number } ? Omit<
  * messages and run there one at a time (PGlite has a single connection); the main thread
  * waits for each reply, so "committed before acknowledged" holds exactly as in process.
  */
-export async function openWorkerDb(dataDir?: string): Promise<Db> {
+export async function openWorkerDb(dataDir?: string): Promise<WorkerDb> {
   const init: WorkerInit = { dataDir, conf: embeddedConf };
   const worker = new Worker(new URL("./pglite-worker.ts", import.meta.url), { workerData: init });
   const waiting = new Map<number, { resolve: (r: WorkerReply & { ok: true }) => void; reject: (e: unknown) => void }>();
   let next = 1;
   let dead: Error | undefined;
+  let journal: TurnJournal | undefined;
 
   const ready = new Promise<void>((resolve, reject) => {
     waiting.set(0, { resolve: () => resolve(), reject });
   });
-  worker.on("message", (r: WorkerReply) => {
+  worker.on("message", (r: WorkerReply | WorkerNotice) => {
+    if ("kind" in r) {
+      if (r.kind === "applied") journal?.onApplied(r.seq);
+      else journal?.onApplyError(r.seq, r.sessionId, r.message);
+      return;
+    }
     const w = waiting.get(r.id);
     if (!w) return;
     waiting.delete(r.id);
@@ -34,6 +52,7 @@ export async function openWorkerDb(dataDir?: string): Promise<Db> {
   });
   const die = (e: Error) => {
     dead = e;
+    journal?.fail(e);
     for (const w of waiting.values()) w.reject(e);
     waiting.clear();
   };
@@ -52,8 +71,10 @@ export async function openWorkerDb(dataDir?: string): Promise<Db> {
   };
   const queryOn =
     (tx?: number): Queryable["query"] =>
-    async <R extends Row>(sql: string, params: readonly unknown[] = []) =>
-      ((await call({ op: "query", sql, params, ...(tx !== undefined ? { tx } : {}) })).rows ?? []) as R[];
+    async <R extends Row>(sql: string, params: readonly unknown[] = []) => {
+      journal?.noteStatement(sql, params);
+      return ((await call({ op: "query", sql, params, ...(tx !== undefined ? { tx } : {}) })).rows ?? []) as R[];
+    };
 
   try {
     await ready;
@@ -64,7 +85,7 @@ export async function openWorkerDb(dataDir?: string): Promise<Db> {
   worker.unref();
   const prepared = new Map<string, Promise<unknown>>();
 
-  return {
+  const db: WorkerDb = {
     kind: "embedded",
     query: queryOn(),
     async transaction(fn) {
@@ -81,10 +102,12 @@ export async function openWorkerDb(dataDir?: string): Promise<Db> {
     },
     async batch(stmts) {
       if (stmts.length === 0) return [];
+      for (const st of stmts) journal?.noteStatement(st.sql, st.params);
       const script = stmts.map((st) => inlineParams(st.sql, st.params ?? [])).join(";\n");
       return ((await call({ op: "exec", sql: script })).results ?? []) as Row[][];
     },
     async prepared<R extends Row>(name: string, sql: string, params: readonly unknown[]) {
+      journal?.noteStatement(sql, params);
       let p = prepared.get(name);
       if (!p) {
         p = call({ op: "prepare", name, sql });
@@ -97,12 +120,35 @@ export async function openWorkerDb(dataDir?: string): Promise<Db> {
       return (res.results?.at(-1) ?? []) as R[];
     },
     async exec(sql) {
+      journal?.noteStatement(sql);
       await call({ op: "exec", sql });
+    },
+    async startJournal(o = {}) {
+      if (journal) throw new Error("the turn journal is already started");
+      await call({ op: "prepare", name: "baton_turn_apply", sql: turnStatements.apply });
+      await call({ op: "journal", statement: "baton_turn_apply", delayMs: o.delayMs ?? 20, maxBatch: o.maxBatch ?? 256 });
+      const j = new TurnJournal(
+        {
+          // Not referenced: a process may exit with turns unapplied; they are in the journal.
+          post: (r) => {
+            const bytes = r.bytes.buffer as ArrayBuffer;
+            worker.postMessage({ op: "apply", bytes } satisfies WorkerRequest, [bytes]);
+          },
+          query: async <R extends Row>(sql: string, params: readonly unknown[] = []) => ((await call({ op: "query", sql, params })).rows ?? []) as R[],
+        },
+        o,
+      );
+      const recovered = await j.recover();
+      journal = j;
+      db.turnJournal = j;
+      return recovered;
     },
     async close() {
       if (dead) return;
+      await journal?.close();
       await call({ op: "close" }).catch(() => undefined);
       await worker.terminate();
     },
   };
+  return db;
 }
