@@ -1,17 +1,18 @@
 /**
  * Benchmark client, run in its own process: drives `sessions` concurrent sessions against a
- * backend over real HTTP/2 (h2c; BENCH_HTTP=1.1 for keep-alive HTTP/1.1) for `durationMs`, answering every tool call at once, and
- * prints one JSON line: turns, elapsed, CPU used, how bursty the sends were, and per-turn
- * latencies (ms). BENCH_STAGGER_MS and BENCH_THINK_MS (below) decorrelate the sessions.
+ * backend over real HTTP for `durationMs`, answering every tool call at once, and prints one
+ * JSON line: turns, elapsed, CPU used, how bursty the sends were, and per-turn latencies (ms).
+ * BENCH_HTTP=1.1 gives each session its own keep-alive HTTP/1.1 connection; otherwise the
+ * sessions share a few h2c connections. BENCH_STAGGER_MS and BENCH_THINK_MS (below) spread
+ * the sessions out.
  *
- * It speaks the Connect protocol (unary, binary protobuf) directly on `node:http2` over a
- * small pool of connections, rather than through `createClient`: the generic client's
- * per-call machinery (interceptors, abort signals, header objects) cost about as much CPU
- * per turn as the server's HTTP layer, and on a 2-core machine the client must not take the
- * server's core. Every response is still decoded in full and checked.
+ * It speaks the Connect protocol (unary, binary protobuf) directly — on a socket per session
+ * (`h1-connection.ts`) or on `node:http2` — rather than through `createClient`: the generic
+ * client's per-call machinery (interceptors, abort signals, header objects) cost about as
+ * much CPU per turn as the server's HTTP layer, and on a 2-core machine the client must not
+ * take the server's core. Every response is still decoded in full and checked.
  */
 import { create, type DescMessage, fromBinary, type MessageShape, toBinary } from "@bufbuild/protobuf";
-import http from "node:http";
 import http2 from "node:http2";
 import { readFileSync } from "node:fs";
 import {
@@ -21,6 +22,7 @@ import {
   type StepResponse,
   StepResponseSchema,
 } from "@baton/gen/baton/v1/agent_pb";
+import { H1Connection, type H1Response } from "./h1-connection.js";
 
 const [url = "", token = "", model = "", sessionsArg = "16", durationArg = "10000", warmupArg = "2000", serverPid = ""] = process.argv.slice(2);
 const sessions = Number(sessionsArg);
@@ -30,59 +32,52 @@ const warmupMs = Number(warmupArg);
 const poolSize = Number(process.env.BENCH_CONNECTIONS ?? 2);
 
 /**
- * BENCH_HTTP=1.1: keep-alive HTTP/1.1, one connection per request in flight (what browsers,
- * the extension and `nodeTransport` use); otherwise h2c over `poolSize` connections.
+ * BENCH_HTTP=1.1: keep-alive HTTP/1.1, one connection per session (what each browser, the
+ * extension or an SDK client holds; `h1-connection.ts`); otherwise h2c over `poolSize` connections.
  */
 const h1 = process.env.BENCH_HTTP === "1.1";
-const agent = new http.Agent({ keepAlive: true, maxSockets: Number.POSITIVE_INFINITY });
 const pool = h1 ? [] : Array.from({ length: poolSize }, () => http2.connect(url));
 for (const s of pool) s.on("error", () => undefined);
 let rr = 0;
 const target = new URL(url);
+const headers = { "content-type": "application/proto", "connect-protocol-version": "1", authorization: `Bearer ${token}` };
+const h1Headers = [`host: ${target.host}`, ...Object.entries(headers).map(([k, v]) => `${k}: ${v}`)];
+
+/** How one session reaches the server: its own HTTP/1.1 connection, or the shared h2c pool. */
+type Send = (path: string, body: Uint8Array) => Promise<H1Response>;
+
+function h2Send(path: string, body: Uint8Array): Promise<H1Response> {
+  return new Promise((resolve, reject) => {
+    let status = 0;
+    const chunks: Buffer[] = [];
+    const session = pool[rr++ % pool.length] as http2.ClientHttp2Session;
+    const req = session.request({ ":method": "POST", ":path": path, ...headers });
+    req.on("response", (h) => (status = Number(h[":status"])));
+    req.on("data", (c: Buffer) => chunks.push(c));
+    req.on("error", reject);
+    req.on("end", () => resolve({ status, body: chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks) }));
+    req.end(body);
+  });
+}
+
+/** A sender for one session. */
+function connect(): { send: Send; close: () => void } {
+  if (!h1) return { send: h2Send, close: () => undefined };
+  const c = new H1Connection(target.hostname, Number(target.port), h1Headers);
+  return { send: (path, body) => c.post(path, body), close: () => c.close() };
+}
 
 /** One Connect unary call: POST the binary request, decode the binary response. */
-function unary<I extends DescMessage, O extends DescMessage>(
+async function unary<I extends DescMessage, O extends DescMessage>(
+  send: Send,
   method: string,
   inSchema: I,
   outSchema: O,
   message: MessageShape<I>,
 ): Promise<MessageShape<O>> {
-  return new Promise((resolve, reject) => {
-    let status = 0;
-    const chunks: Buffer[] = [];
-    const done = (): void => {
-      const body = chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks);
-      if (status !== 200) return reject(new Error(`${method}: HTTP ${status} ${body.toString()}`));
-      try {
-        resolve(fromBinary(outSchema, body));
-      } catch (e) {
-        reject(e);
-      }
-    };
-    const body = toBinary(inSchema, message);
-    const headers = { "content-type": "application/proto", "connect-protocol-version": "1", authorization: `Bearer ${token}` };
-    if (h1) {
-      const req = http.request(
-        { host: target.hostname, port: target.port, method: "POST", path: `/baton.v1.AgentService/${method}`, agent, headers: { ...headers, "content-length": body.length } },
-        (res) => {
-          status = res.statusCode ?? 0;
-          res.on("data", (c: Buffer) => chunks.push(c));
-          res.on("end", done);
-          res.on("error", reject);
-        },
-      );
-      req.on("error", reject);
-      req.end(body);
-      return;
-    }
-    const session = pool[rr++ % pool.length] as http2.ClientHttp2Session;
-    const req = session.request({ ":method": "POST", ":path": `/baton.v1.AgentService/${method}`, ...headers });
-    req.on("response", (h) => (status = Number(h[":status"])));
-    req.on("data", (c: Buffer) => chunks.push(c));
-    req.on("error", reject);
-    req.on("end", done);
-    req.end(body);
-  });
+  const { status, body } = await send(`/baton.v1.AgentService/${method}`, toBinary(inSchema, message));
+  if (status !== 200) throw new Error(`${method}: HTTP ${status} ${body.toString()}`);
+  return fromBinary(outSchema, body);
 }
 
 function answer(sessionId: string, r: StepResponse) {
@@ -113,22 +108,23 @@ function serverCpu(): number {
 }
 
 /** Creates a session and runs its first step (the task message) before any clock starts. */
-async function open(i: number): Promise<{ id: string; r: StepResponse }> {
-  const created = await unary("CreateSession", CreateSessionRequestSchema, CreateSessionResponseSchema, create(CreateSessionRequestSchema, { task: `bench ${i}`, model, maxSteps: 10_000 }));
+async function open(i: number): Promise<{ id: string; r: StepResponse; send: Send; close: () => void }> {
+  const { send, close } = connect();
+  const created = await unary(send, "CreateSession", CreateSessionRequestSchema, CreateSessionResponseSchema, create(CreateSessionRequestSchema, { task: `bench ${i}`, model, maxSteps: 10_000 }));
   const id = created.session?.id ?? "";
-  return { id, r: await unary("Step", StepRequestSchema, StepResponseSchema, create(StepRequestSchema, { sessionId: id })) };
+  return { id, send, close, r: await unary(send, "Step", StepRequestSchema, StepResponseSchema, create(StepRequestSchema, { sessionId: id })) };
 }
 
 /** BENCH_THINK_MS: a random pause of up to this long before each step, outside the timed round trip (a client running the tool). */
 const thinkMs = Number(process.env.BENCH_THINK_MS ?? 0);
 
-async function loop(id: string, r: StepResponse, stopAt: number): Promise<void> {
+async function loop(send: Send, id: string, r: StepResponse, stopAt: number): Promise<void> {
   while (performance.now() < stopAt) {
     if (thinkMs > 0) await new Promise((done) => setTimeout(done, Math.random() * thinkMs));
     const start = performance.now();
     if (measuring) sends.push(start);
     try {
-      r = await unary("Step", StepRequestSchema, StepResponseSchema, answer(id, r));
+      r = await unary(send, "Step", StepRequestSchema, StepResponseSchema, answer(id, r));
     } catch {
       errors++;
       continue;
@@ -140,12 +136,18 @@ async function loop(id: string, r: StepResponse, stopAt: number): Promise<void> 
   }
 }
 
-// Setup (not measured): sessions are opened in waves of 100, so a 1,000-session run measures
+// Setup (not measured): sessions are opened 200 at a time, so a 1,000-session run measures
 // steady-state turns rather than a burst of session creation.
-const opened: { id: string; r: StepResponse }[] = [];
-for (let i = 0; i < sessions; i += 100) {
-  opened.push(...(await Promise.all(Array.from({ length: Math.min(100, sessions - i) }, (_, k) => open(i + k)))));
-}
+const opened: Awaited<ReturnType<typeof open>>[] = new Array(sessions);
+let nextOpen = 0;
+await Promise.all(
+  Array.from({ length: Math.min(200, sessions) }, async () => {
+    while (nextOpen < sessions) {
+      const i = nextOpen++;
+      opened[i] = await open(i);
+    }
+  }),
+);
 const t0 = performance.now();
 const stopAt = t0 + warmupMs + durationMs;
 let cpu0 = { client: process.cpuUsage(), server: NaN };
@@ -156,7 +158,9 @@ setTimeout(() => {
 // BENCH_STAGGER_MS: sessions start spread over this long instead of all at once.
 const staggerMs = Number(process.env.BENCH_STAGGER_MS ?? 0);
 const runs = opened.map((o, i) =>
-  staggerMs > 0 ? new Promise<void>((done) => setTimeout(done, (i / opened.length) * staggerMs)).then(() => loop(o.id, o.r, stopAt)) : loop(o.id, o.r, stopAt),
+  staggerMs > 0
+    ? new Promise<void>((done) => setTimeout(done, (i / opened.length) * staggerMs)).then(() => loop(o.send, o.id, o.r, stopAt))
+    : loop(o.send, o.id, o.r, stopAt),
 );
 const measureStart = t0 + warmupMs;
 await Promise.all(runs);
@@ -165,7 +169,7 @@ const used = process.cpuUsage(cpu0.client);
 // CPU seconds each process spent during the measured window: shows which side is the limit.
 const cpu = { clientS: (used.user + used.system) / 1e6, serverS: serverCpu() - cpu0.server };
 for (const s of pool) s.close();
-agent.destroy();
+for (const o of opened) o.close();
 // Exit only once the line is flushed: stdout to a pipe is asynchronous, and a large latency
 // array would otherwise be cut off.
 // Steps sent per 10 ms window: how evenly the sessions spread their load.

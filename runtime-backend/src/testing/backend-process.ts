@@ -19,7 +19,7 @@ export interface BackendProcess {
  */
 export async function startBackendProcess(args: string[], env: Record<string, string> = {}, startTimeoutMs = 30_000): Promise<BackendProcess> {
   // The young-generation size the bin's own shebang sets (see bin/baton.js).
-  const child = spawn(process.execPath, ["--max-semi-space-size=32", bin, "serve", "--port", "0", ...args], {
+  const child = spawn(process.execPath, ["--max-semi-space-size=8", bin, "serve", "--port", "0", ...args], {
     env: { ...process.env, BATON_LOG_LEVEL: "warn", ...env },
     stdio: ["ignore", "pipe", "pipe"],
   });
