@@ -23,6 +23,29 @@ const goalRule = `This is the first turn. Begin your reply with <goal>the user's
 const foldRule = (all: boolean) =>
   `Your context is getting long. In this reply include <context><fold>one paragraph that replaces ${all ? 'both "Earlier progress" and "Recent steps"' : 'all "Recent steps"'}: every fact, value, URL and decision still needed for the goal, and what is done and what remains</fold></context>.`;
 
+// The system instruction takes few forms per playbook (first turn or not, which fold
+// instruction): built once each instead of joined again for every model call.
+const systems = new Map<string, string>();
+
+function systemInstruction(playbook: string, firstTurn: boolean, fold: "none" | "recent" | "all"): string {
+  const key = `${firstTurn ? 1 : 0}${fold}\u0000${playbook}`;
+  let text = systems.get(key);
+  if (text === undefined) {
+    text = [
+      base,
+      playbook ? `Follow this playbook:\n<playbook>\n${playbook}\n</playbook>` : "",
+      contextRule,
+      firstTurn ? goalRule : "",
+      fold === "none" ? "" : foldRule(fold === "all"),
+    ]
+      .filter(Boolean)
+      .join("\n\n");
+    if (systems.size >= 1000) systems.clear();
+    systems.set(key, text);
+  }
+  return text;
+}
+
 /**
  * Builds the prompt of the next model call from the folded context: the system instruction
  * (base rules, the playbook, the context rules, the goal or fold instruction when due), the
@@ -37,15 +60,7 @@ export function buildPrompt(
   o: FoldOptions,
 ): Prompt {
   const foldRequested = shouldFold(s, task, o);
-  const system = [
-    base,
-    playbook ? `Follow this playbook:\n<playbook>\n${playbook}\n</playbook>` : "",
-    contextRule,
-    s.isTask === null ? goalRule : "",
-    foldRequested ? foldRule(s.macro.length >= o.mergeMacroAt) : "",
-  ]
-    .filter(Boolean)
-    .join("\n\n");
+  const system = systemInstruction(playbook, s.isTask === null, foldRequested ? (s.macro.length >= o.mergeMacroAt ? "all" : "recent") : "none");
   let first = renderContext(s, task);
   if (s.pendingUser) first += `\n\nThe user says:\n${s.pendingUser}`;
   else if (!s.latest) first += `\n\nThe user says:\n${task || s.goal}`;

@@ -183,21 +183,8 @@ export class Agent {
 
   private async runDrive(start: DriveStart, key: string | undefined, abort: AbortController, emit: (e: StepEvent) => void): Promise<StepResponse> {
     const sessionId = start.session.id;
-    const beat = setInterval(() => {
-      // Renew the lease and pick up a stop set through another replica.
-      this.deps.db
-        .query<{ stop_requested: boolean }>(
-          `update sessions set lease_until = $2, lease_owner = $3
-            where id = $1 and (lease_until is null or lease_until < now() or lease_owner = $3)
-            returning stop_requested`,
-          [sessionId, new Date(Date.now() + this.deps.leaseMs), this.deps.instanceId],
-        )
-        .then((rows) => {
-          if (rows[0]?.stop_requested) abort.abort();
-        })
-        .catch(() => undefined);
-    }, this.deps.heartbeatMs);
-    beat.unref();
+    this.beats.set(sessionId, { since: Date.now(), abort });
+    this.beatTimer ??= setInterval(() => this.beat(), Math.max(1, this.deps.heartbeatMs / 2)).unref();
     try {
       return await drive(this.deps, start, { abort, emit }, key);
     } catch (e) {
@@ -205,7 +192,39 @@ export class Agent {
       await this.deps.db.query("update sessions set lease_until = null where id = $1", [sessionId]).catch(() => undefined);
       throw e;
     } finally {
-      clearInterval(beat);
+      this.beats.delete(sessionId);
+      if (this.beats.size === 0 && this.beatTimer) {
+        clearInterval(this.beatTimer);
+        this.beatTimer = undefined;
+      }
+    }
+  }
+
+  /** Steps running in this process, for the heartbeat: when each was last renewed, and its abort. */
+  private readonly beats = new Map<string, { since: number; abort: AbortController }>();
+  private beatTimer: ReturnType<typeof setInterval> | undefined;
+
+  /**
+   * One timer for all running steps (not one per step: at a thousand steps a second, each
+   * timer created and cleared cost more than the loop's own bookkeeping). A step that has run
+   * a heartbeat period renews its lease and picks up a stop set through another replica.
+   */
+  private beat(): void {
+    const now = Date.now();
+    for (const [sessionId, b] of this.beats) {
+      if (now - b.since < this.deps.heartbeatMs) continue;
+      b.since = now;
+      this.deps.db
+        .query<{ stop_requested: boolean }>(
+          `update sessions set lease_until = $2, lease_owner = $3
+            where id = $1 and (lease_until is null or lease_until < now() or lease_owner = $3)
+            returning stop_requested`,
+          [sessionId, new Date(now + this.deps.leaseMs), this.deps.instanceId],
+        )
+        .then((rows) => {
+          if (rows[0]?.stop_requested) b.abort.abort();
+        })
+        .catch(() => undefined);
     }
   }
 

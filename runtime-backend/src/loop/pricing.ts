@@ -25,6 +25,19 @@ export const defaultPrices: Readonly<Record<string, Price>> = {
  * by "-" (so "gpt-4o-2024-08-06" is priced as "gpt-4o", and "gpt-4o-mini" is not).
  */
 export function priceOf(model: string, prices: Readonly<Record<string, Price>> = defaultPrices): Price | undefined {
+  let known = resolved.get(prices);
+  if (!known) resolved.set(prices, (known = new Map()));
+  if (known.has(model)) return known.get(model);
+  const p = lookUp(model, prices);
+  if (known.size >= 10_000) known.clear();
+  known.set(model, p);
+  return p;
+}
+
+// Each model's price, once found per table (a turn asks for it every time).
+const resolved = new WeakMap<object, Map<string, Price | undefined>>();
+
+function lookUp(model: string, prices: Readonly<Record<string, Price>>): Price | undefined {
   const bare = model.replace(/^models\//, "");
   if (prices[bare]) return prices[bare];
   let best: string | undefined;

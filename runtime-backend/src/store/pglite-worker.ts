@@ -27,7 +27,7 @@ export type WorkerRequest =
   | { readonly id: number; readonly op: "end"; readonly tx: number; readonly commit: boolean }
   | { readonly id: number; readonly op: "close" }
   | { readonly id: number; readonly op: "journal"; readonly statement: string; readonly delayMs: number; readonly maxBatch: number }
-  | { readonly op: "apply"; readonly bytes: ArrayBuffer };
+  | { readonly op: "apply"; readonly records: readonly ArrayBuffer[] };
 
 /** A reply: `rows` for query, `results` (rows per statement) for exec. */
 export type WorkerReply =
@@ -204,7 +204,7 @@ if (port) {
 
   port.on("message", (m: WorkerRequest) => {
     if (m.op === "apply") {
-      queued.push(decode(m.bytes));
+      for (const r of m.records) queued.push(decode(r));
       if (queued.length >= journal.maxBatch) flush();
       else flushTimer ??= setTimeout(flush, journal.delayMs);
       return;

@@ -67,7 +67,10 @@ const onlyFirstParam = /\bwhere\s+(?:\w+\.)?id\s*=\s*\$1\b/i;
 
 /** What the journal needs of the store's worker. */
 export interface JournalChannel {
-  /** Hands a journaled turn to the worker to apply (no reply); its buffer is transferred, not copied. */
+  /**
+   * Hands a journaled turn to the worker to apply (no reply; its buffer is transferred, not
+   * copied). Whatever `query` runs later runs behind it.
+   */
   post(r: JournalRecord): void;
   /** Runs a read behind everything posted so far. */
   readonly query: Queryable["query"];

@@ -59,8 +59,20 @@ export async function openWorkerDb(dataDir?: string): Promise<WorkerDb> {
   worker.on("error", die);
   worker.on("exit", (code) => die(new Error(`the store's worker thread exited (${code})`)));
 
+  // Journaled turns go to the worker in one message per event-loop turn (a message costs about
+  // as much as encoding a turn); any request first sends those waiting, so it runs behind them.
+  let outbox: ArrayBuffer[] = [];
+  let outboxScheduled = false;
+  const sendOutbox = () => {
+    outboxScheduled = false;
+    if (outbox.length === 0 || dead) return;
+    const records = outbox;
+    outbox = [];
+    worker.postMessage({ op: "apply", records } satisfies WorkerRequest, records);
+  };
   const call = (req: Request): Promise<WorkerReply & { ok: true }> => {
     if (dead) return Promise.reject(dead);
+    sendOutbox();
     const id = next++;
     // Referenced only while a reply is awaited: an idle store does not keep the process alive.
     if (waiting.size === 0) worker.ref();
@@ -131,8 +143,11 @@ export async function openWorkerDb(dataDir?: string): Promise<WorkerDb> {
         {
           // Not referenced: a process may exit with turns unapplied; they are in the journal.
           post: (r) => {
-            const bytes = r.bytes.buffer as ArrayBuffer;
-            worker.postMessage({ op: "apply", bytes } satisfies WorkerRequest, [bytes]);
+            outbox.push(r.bytes.buffer as ArrayBuffer);
+            if (!outboxScheduled) {
+              outboxScheduled = true;
+              setImmediate(sendOutbox);
+            }
           },
           query: async <R extends Row>(sql: string, params: readonly unknown[] = []) => ((await call({ op: "query", sql, params })).rows ?? []) as R[],
         },
