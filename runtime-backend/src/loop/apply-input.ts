@@ -23,13 +23,13 @@ import {
   type CallDone,
   callFromRow,
   callsById,
-  responseFromJson,
   saveResponseStmt,
   setCallsDoneStmt,
   setCallStateStmt,
 } from "../store/records.js";
 import { type SessionPatch, type SessionRow, sessionFromRow, sessionMessage, updateSessionStmt } from "../store/sessions.js";
 import { readStepState } from "../store/turns.js";
+import { storedResponse } from "../store/stored-response.js";
 import { type LoopDeps, lease } from "./deps.js";
 import { resultEntry, userEntry } from "./messages.js";
 
@@ -292,7 +292,8 @@ export async function applyInput(deps: LoopDeps, sessionId: string, req: StepReq
   const row = await readStepState(deps.db, sessionId, key ?? "");
   if (!row) throw new ConnectError(`session ${sessionId} not found`, Code.NotFound);
   // Another replica (or an earlier try) may have answered the same input already.
-  if (key && row.stored_response) return { kind: "response", response: responseFromJson(row.stored_response) };
+  const stored = key ? storedResponse(row.stored_body, row.stored_response) : undefined;
+  if (stored) return { kind: "response", response: stored };
   const s = sessionFromRow(row);
   if (s.leaseUntil && s.leaseUntil.getTime() > Date.now() && s.leaseOwner !== deps.instanceId) {
     throw new ConnectError("a step is already running for this session; retry when it returns", Code.Aborted);

@@ -17,7 +17,8 @@ import { buildPrompt } from "../context/prompt.js";
 import { parseTags } from "../context/tags.js";
 import { type ModelTurn, ProviderError } from "../providers/types.js";
 import type { Stmt } from "../store/db.js";
-import { agentMessageJson, historyEntryJson, stepResponseJson } from "../store/json-text.js";
+import { agentMessageJson, historyEntryJson } from "../store/json-text.js";
+import { encodeResponse } from "../store/stored-response.js";
 import { commitTurn } from "../store/turns.js";
 import { appendHistoryStmt, type CallRow, insertCallsStmt, saveResponseStmt } from "../store/records.js";
 import { contextRowJson, microDelta } from "../store/context-lines.js";
@@ -259,7 +260,7 @@ async function commitGrouped(deps: LoopDeps, t: TurnCommit, pending: PendingWrit
       leaseUntil: patch.leaseUntil ?? null,
       leaseOwner: patch.leaseOwner,
     },
-    response: stored ? { key: stored.key, json: stepResponseJson(stored.response) } : undefined,
+    response: stored ? { key: stored.key, body: encodeResponse(stored.response) } : undefined,
   });
   if (!row) throw new ConnectError("the session changed concurrently (another step is running); retry", Code.Aborted);
   // The statement returns only what the store decides (status under the stop guard, totals,

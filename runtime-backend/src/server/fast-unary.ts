@@ -12,6 +12,7 @@ import {
 } from "@connectrpc/connect";
 import { type Compression, compressionNegotiate, invokeUnaryImplementation, mergeNonProtocolHeaders } from "@connectrpc/connect/protocol";
 import { codeToHttpStatus, errorToJsonBytes, trailerMux } from "@connectrpc/connect/protocol-connect";
+import { encodedBodyOf } from "../store/stored-response.js";
 
 type MethodImplSpec = Parameters<typeof invokeUnaryImplementation>[0];
 
@@ -172,7 +173,8 @@ async function answer(route: Route, req: NodeRequest, res: NodeResponse, o: Fast
       throw new ConnectError(`parse binary: ${e instanceof Error ? e.message : String(e)}`, Code.Internal);
     }
     const output = await invokeUnaryImplementation(route.spec, ctx, input, route.interceptors);
-    body = toBinary(route.method.output, output);
+    // A step's response was encoded once already, when it was stored (stored-response.ts).
+    body = encodedBodyOf(output) ?? toBinary(route.method.output, output);
   } catch (e) {
     const error = e instanceof ConnectError ? e : new ConnectError("internal error", Code.Internal, undefined, undefined, e);
     if (!abort.signal.aborted) abort.abort(error);

@@ -1,12 +1,16 @@
-import { create } from "@bufbuild/protobuf";
+import { create, fromBinary, toBinary } from "@bufbuild/protobuf";
 import { Code, ConnectError, createClient, createRouterTransport, type Interceptor, type Transport } from "@connectrpc/connect";
 import { createConnectTransport, createGrpcTransport } from "@connectrpc/connect-node";
 import {
   AgentService,
+  CreateSessionRequestSchema,
+  CreateSessionResponseSchema,
   Phase,
   SessionStatus,
   type StepRequest,
+  StepRequestSchema,
   type StepResponse,
+  StepResponseSchema,
   ToolcallResultSchema,
   ToolcallResultsSchema,
   UserMessageSchema,
@@ -98,6 +102,35 @@ describe("AgentService over Connect", () => {
     const transport = createConnectTransport({ baseUrl: server.url, httpVersion: "1.1", interceptors: [bearer(alice)] });
     const { r2 } = await runTask(transport);
     expect(r2.session?.status).toBe(SessionStatus.COMPLETED);
+  });
+
+  it("answers a retried step with the bytes it sent the first time, which are the stored response", async () => {
+    const post = async (method: string, body: Uint8Array) => {
+      const r = await fetch(`${server.url}/baton.v1.AgentService/${method}`, {
+        method: "POST",
+        headers: { "content-type": "application/proto", authorization: `Bearer ${alice}` },
+        body: Buffer.from(body),
+      });
+      expect(r.status).toBe(200);
+      return Buffer.from(await r.arrayBuffer());
+    };
+    const { session } = fromBinary(CreateSessionResponseSchema, await post("CreateSession", toBinary(CreateSessionRequestSchema, create(CreateSessionRequestSchema, { task: "open example.com" }))));
+    const sessionId = session!.id;
+    const first = fromBinary(StepResponseSchema, await post("Step", toBinary(StepRequestSchema, create(StepRequestSchema, { sessionId }))));
+    const call = first.messages.find((m) => m.content.case === "functionCall");
+    const toolcallId = call?.content.case === "functionCall" ? call.content.value.toolcallId : "";
+    const results = toBinary(
+      StepRequestSchema,
+      create(StepRequestSchema, {
+        sessionId,
+        input: { case: "toolResults", value: { results: [{ toolcallId, outcome: { case: "result", value: { tool: { case: "navigate", value: { url: "https://example.com/" } } } } }] } },
+      }),
+    );
+    const sent = await post("Step", results);
+    expect(fromBinary(StepResponseSchema, sent).session?.status).toBe(SessionStatus.COMPLETED);
+    expect(await post("Step", results)).toEqual(sent);
+    const [row] = await db.query<{ body: Uint8Array }>("select body from responses where session_id = $1", [sessionId]);
+    expect(Buffer.from(row!.body)).toEqual(sent);
   });
 
   it("serves h2c (gRPC over cleartext HTTP/2) on the same port", async () => {

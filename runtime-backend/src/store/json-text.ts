@@ -34,11 +34,3 @@ export function historyEntryJson(e: HistoryEntry): string {
   }
   return JSON.stringify(toJson(HistoryEntrySchema, e));
 }
-
-/** JSON text of a step response. */
-export function stepResponseJson(r: StepResponse): string {
-  const fields: string[] = [];
-  if (r.messages.length > 0) fields.push(`"messages":[${r.messages.map(agentMessageJson).join(",")}]`);
-  if (r.session) fields.push(`"session":${JSON.stringify(toJson(SessionSchema, r.session))}`);
-  return `{${fields.join(",")}}`;
-}

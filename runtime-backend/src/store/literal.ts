@@ -2,7 +2,7 @@
  * SQL literals for the embedded engine's batches. Quoting follows Postgres with
  * standard_conforming_strings on (the default): a string is wrapped in single quotes with
  * each quote doubled, and nothing else is special. NUL cannot be stored in text, so it is
- * rejected rather than silently truncated.
+ * rejected rather than silently truncated. Bytes are written in bytea's hex form.
  */
 export function literal(v: unknown): string {
   if (v === null || v === undefined) return "NULL";
@@ -13,6 +13,7 @@ export function literal(v: unknown): string {
   if (typeof v === "bigint") return v.toString();
   if (typeof v === "boolean") return v ? "TRUE" : "FALSE";
   if (v instanceof Date) return `'${v.toISOString()}'`;
+  if (v instanceof Uint8Array) return `'\\x${Buffer.from(v.buffer, v.byteOffset, v.byteLength).toString("hex")}'`;
   if (Array.isArray(v)) return v.length ? `ARRAY[${v.map(literal).join(", ")}]` : "'{}'";
   const s = typeof v === "string" ? v : JSON.stringify(v);
   if (s.includes("\u0000")) throw new Error("NUL characters cannot be stored");

@@ -198,6 +198,14 @@ alter table context_lines drop constraint context_lines_session_id_fkey`,
 );
 insert into journal_state default values`,
   },
+  {
+    version: 8,
+    // A stored response is kept as the protobuf bytes sent to the client (the same bytes are
+    // the HTTP body, encoded once), not as protobuf JSON; rows stored before keep their JSON.
+    name: "responses as protobuf bytes",
+    sql: `alter table responses add column body bytea;
+alter table responses alter column response drop not null`,
+  },
 ];
 
 /**

@@ -8,7 +8,8 @@ import {
   StepResponseSchema,
 } from "@baton/gen/baton/v1/agent_pb";
 import type { Queryable, Stmt } from "./db.js";
-import { agentMessageJson, historyEntryJson, stepResponseJson } from "./json-text.js";
+import { agentMessageJson, historyEntryJson } from "./json-text.js";
+import { encodeResponse, storedResponse } from "./stored-response.js";
 
 /** The insert of history entries at `startSeq`…; undefined when there are none. */
 export function appendHistoryStmt(sessionId: string, startSeq: number, entries: readonly HistoryEntry[]): Stmt | undefined {
@@ -172,11 +173,11 @@ export async function setCallState(
 export function saveResponseStmt(sessionId: string, inputKey: string, response: StepResponse, unlessStopped = false): Stmt {
   return {
     sql: unlessStopped
-      ? `insert into responses (session_id, input_key, response)
+      ? `insert into responses (session_id, input_key, body)
          select $1, $2, $3 where not (select stop_requested from sessions where id = $1)
          on conflict (session_id, input_key) do nothing`
-      : "insert into responses (session_id, input_key, response) values ($1, $2, $3) on conflict (session_id, input_key) do nothing",
-    params: [sessionId, inputKey, stepResponseJson(response)],
+      : "insert into responses (session_id, input_key, body) values ($1, $2, $3) on conflict (session_id, input_key) do nothing",
+    params: [sessionId, inputKey, Buffer.from(encodeResponse(response))],
   };
 }
 
@@ -186,10 +187,6 @@ export async function saveResponse(q: Queryable, sessionId: string, inputKey: st
   await q.query(st.sql, st.params);
 }
 
-/** Reads a stored response row. */
-export function responseFromJson(json: unknown): StepResponse {
-  return fromJson(StepResponseSchema, parseJson(json));
-}
 
 /** A stored JSON blob: text columns arrive as strings, json aggregates as values. */
 export function parseJson(v: unknown): JsonValue {
@@ -198,9 +195,9 @@ export function parseJson(v: unknown): JsonValue {
 
 /** The stored response to an input, if that input was already processed. */
 export async function findResponse(q: Queryable, sessionId: string, inputKey: string): Promise<StepResponse | undefined> {
-  const rows = await q.query<{ response: JsonValue }>("select response from responses where session_id = $1 and input_key = $2", [
+  const rows = await q.query<{ response: unknown; body: unknown }>("select response, body from responses where session_id = $1 and input_key = $2", [
     sessionId,
     inputKey,
   ]);
-  return rows[0] ? fromJson(StepResponseSchema, parseJson(rows[0].response)) : undefined;
+  return rows[0] ? storedResponse(rows[0].body, rows[0].response) : undefined;
 }

@@ -1,4 +1,4 @@
-import { create } from "@bufbuild/protobuf";
+import { create, toBinary, toJson } from "@bufbuild/protobuf";
 import { timestampNow } from "@bufbuild/protobuf/wkt";
 import {
   CreateSessionRequestSchema,
@@ -24,6 +24,7 @@ import { appendHistory, type CallDone, callsById, callsOfStep, findResponse, ins
 import { getSessionRow, insertSession, isStopRequested, requestStop, sessionFromRow, updateSession } from "./sessions.js";
 import { inlineParams } from "./literal.js";
 import { commitTurn, readStepState, turnStatements } from "./turns.js";
+import { storedResponse } from "./stored-response.js";
 import { contextRowJson, microDelta } from "./context-lines.js";
 import { insertTrace, readTraces } from "./traces.js";
 import { createToken, ensureUser, registerToken, userForToken } from "./users.js";
@@ -224,6 +225,17 @@ for (const engine of engines) {
       await saveResponse(db, s.id, "res:r:call_1_0", create(StepResponseSchema, { session: { id: s.id, step: 99 } }));
       expect((await findResponse(db, s.id, "res:r:call_1_0"))?.session?.step).toBe(1);
       expect(await findResponse(db, s.id, "other")).toBeUndefined();
+      // Stored as the bytes the client received; a row stored as JSON before migration 8 still reads.
+      const [raw] = await db.query<{ body: Uint8Array; response: unknown }>("select body, response from responses where session_id = $1", [s.id]);
+      expect(Buffer.from(raw!.body)).toEqual(Buffer.from(toBinary(StepResponseSchema, resp)));
+      expect(raw!.response).toBeNull();
+      await db.query("insert into responses (session_id, input_key, response) values ($1, 'old', $2)", [s.id, JSON.stringify(toJson(StepResponseSchema, resp))]);
+      expect(await findResponse(db, s.id, "old")).toEqual(resp);
+      // The step read (the hot path's) finds both kinds.
+      for (const key of ["old", "res:r:call_1_0"]) {
+        const row = await readStepState(db, s.id, key);
+        expect(row && storedResponse(row.stored_body, row.stored_response)).toEqual(resp);
+      }
     });
 
     it("records one trace per step, merging a retried step into the same row", async () => {

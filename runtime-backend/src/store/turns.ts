@@ -29,6 +29,7 @@ const readSql = `
 with x as (select * from json_to_recordset($1::json) as x(id text, key text))
 select x.key as read_key, s.*,
        (select r.response from responses r where r.session_id = s.id and r.input_key = x.key) as stored_response,
+       (select r.body from responses r where r.session_id = s.id and r.input_key = x.key) as stored_body,
        (select coalesce(json_agg(c order by c.ord), '[]'::json) from calls c where c.session_id = s.id and c.step = s.step) as step_calls,
        ${microLinesSql("s")} as context_micro
   from x
@@ -78,7 +79,8 @@ export interface TurnWrite {
     readonly leaseOwner: string | undefined;
   };
   /** The response stored under the input's key, unless the stop flag is set by then. */
-  readonly response?: { readonly key: string; readonly json: string } | undefined;
+  /** The step's response (its protobuf bytes), stored under the input's key. */
+  readonly response?: { readonly key: string; readonly body: Uint8Array } | undefined;
 }
 
 // The rows a turn adds besides its session's, shared by both statements below: each keeps
@@ -124,7 +126,7 @@ with v as (
     id text, expect_len int, owner text, step int, context json, context_from int, trim_lines boolean, goal text, history_len int, status int,
     stop_guard boolean, lease_until timestamptz, lease_owner text,
     input_tokens bigint, output_tokens bigint, cached_tokens bigint, cost_usd double precision,
-    input_key text, response json)
+    input_key text, response bytea)
 ), s as (
   update sessions t
      set updated_at = now(), step = v.step, context = v.context::text, context_from = v.context_from, goal = v.goal, history_len = v.history_len,
@@ -139,8 +141,8 @@ with v as (
   returning t.id, t.status, t.stop_requested, t.reason, t.answer, t.input_tokens, t.output_tokens, t.cached_tokens,
             t.cost_usd, t.lease_until, t.lease_owner, t.updated_at
 ), ${turnRowCtes}, resp as (
-  insert into responses (session_id, input_key, response)
-  select s.id, v.input_key, v.response::text from s join v on v.id = s.id
+  insert into responses (session_id, input_key, body)
+  select s.id, v.input_key, v.response from s join v on v.id = s.id
    where v.input_key is not null and not s.stop_requested
   on conflict (session_id, input_key) do nothing
 )
@@ -155,7 +157,7 @@ with v as (
   select * from json_to_recordset($1::json) as x(
     id text, step int, context json, context_from int, trim_lines boolean, goal text, history_len int, status int,
     lease_until timestamptz, lease_owner text, input_tokens bigint, output_tokens bigint, cached_tokens bigint,
-    cost_usd double precision, updated_at timestamptz, input_key text, response json)
+    cost_usd double precision, updated_at timestamptz, input_key text, response bytea)
 ), s as (
   update sessions t
      set updated_at = v.updated_at, step = v.step, context = v.context::text, context_from = v.context_from, goal = v.goal,
@@ -165,8 +167,8 @@ with v as (
    where t.id = any(array(select id from v)) and t.id = v.id
   returning t.id
 ), ${turnRowCtes}, resp as (
-  insert into responses (session_id, input_key, response)
-  select v.id, v.input_key, v.response::text from v
+  insert into responses (session_id, input_key, body)
+  select v.id, v.input_key, v.response from v
    where v.input_key is not null and v.id in (select id from s)
   on conflict (session_id, input_key) do nothing
 )
@@ -181,7 +183,7 @@ async function readGroup(db: Db, items: StepReadKey[]): Promise<(Row | undefined
   return items.map((i) => byKey.get(`${i.id}\u0000${i.key}`));
 }
 
-const rawSession = new Set(["context", "response"] as const);
+const rawSession = new Set(["context"] as const);
 
 /** What both statements' `$1` rows say of a turn's session whatever decides the rest: what the turn computed. */
 function turnSession(t: TurnWrite) {
@@ -202,9 +204,9 @@ function usageColumns(u: { readonly input: number; readonly output: number; read
   return { input_tokens: u.input, output_tokens: u.output, cached_tokens: u.cached, cost_usd: u.cost };
 }
 
-/** The response stored under the input's key, or none. */
+/** The response stored under the input's key (its bytes in bytea's hex form), or none. */
 function responseColumns(r: TurnWrite["response"]) {
-  return { input_key: r?.key ?? null, response: r?.json ?? null };
+  return { input_key: r?.key ?? null, response: r ? `\\x${Buffer.from(r.body.buffer, r.body.byteOffset, r.body.byteLength).toString("hex")}` : null };
 }
 
 function sessionJson(row: object): JsonPieces {
