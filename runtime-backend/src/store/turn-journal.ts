@@ -261,7 +261,11 @@ export class TurnJournal {
    * deleting its segments (their turns are in the database).
    */
   async close(): Promise<void> {
-    if (!this.failed) await this.channel.query("select applied_seq from journal_state").catch(() => undefined);
+    if (!this.failed) {
+      // A read runs behind every posted turn: its answer is the last one applied.
+      const [row] = await this.channel.query<{ applied_seq: number | string }>("select applied_seq from journal_state").catch(() => []);
+      if (row) this.onApplied(Number(row.applied_seq));
+    }
     this.writer?.close(!this.failed && this.applied >= this.seq && this.applyErrors === 0);
     this.writer = undefined;
   }
