@@ -13,11 +13,16 @@ export function literal(v: unknown): string {
   if (typeof v === "bigint") return v.toString();
   if (typeof v === "boolean") return v ? "TRUE" : "FALSE";
   if (v instanceof Date) return `'${v.toISOString()}'`;
-  if (v instanceof Uint8Array) return `'\\x${Buffer.from(v.buffer, v.byteOffset, v.byteLength).toString("hex")}'`;
+  if (v instanceof Uint8Array) return `'${byteaHex(v)}'`;
   if (Array.isArray(v)) return v.length ? `ARRAY[${v.map(literal).join(", ")}]` : "'{}'";
   const s = typeof v === "string" ? v : JSON.stringify(v);
   if (s.includes("\u0000")) throw new Error("NUL characters cannot be stored");
   return `'${s.replace(/'/g, "''")}'`;
+}
+
+/** Bytes in bytea's hex input form (`\\x0a1b…`), as text. */
+export function byteaHex(v: Uint8Array): string {
+  return `\\x${Buffer.from(v.buffer, v.byteOffset, v.byteLength).toString("hex")}`;
 }
 
 /** Replaces `$1`… in a statement written by this package with literals of `params`. */

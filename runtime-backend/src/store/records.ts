@@ -177,7 +177,7 @@ export function saveResponseStmt(sessionId: string, inputKey: string, response: 
          select $1, $2, $3 where not (select stop_requested from sessions where id = $1)
          on conflict (session_id, input_key) do nothing`
       : "insert into responses (session_id, input_key, body) values ($1, $2, $3) on conflict (session_id, input_key) do nothing",
-    params: [sessionId, inputKey, Buffer.from(encodeResponse(response))],
+    params: [sessionId, inputKey, encodeResponse(response)],
   };
 }
 

@@ -4,13 +4,15 @@ import type { Db, Row } from "./db.js";
 import { Grouper } from "./group.js";
 import { type JsonPieces, joinRows, pushRecord, turnRowKeys, turnRows, type TurnRows } from "./turn-rows.js";
 import type { CallDone } from "./records.js";
+import { byteaHex } from "./literal.js";
 import { type TraceRow, traceUpsert } from "./traces.js";
 
 /**
- * The hot path of the loop as two grouped statements: the read that starts a step and the
- * write that commits a model turn. Each takes the rows of many sessions at once as one JSON
- * parameter (`json_to_recordset`), so the SQL text is fixed, identical on PGlite and Postgres,
- * and a group of N turns costs one statement instead of N × 7.
+ * The hot path of the loop as grouped statements: the read that starts a step, the write that
+ * commits a model turn (Postgres, or the embedded store without its journal), and the
+ * journal's apply of turns it already decided (`turn-journal.ts`). Each takes the rows of many
+ * sessions at once as JSON parameters (`json_to_recordset`), so the SQL text is fixed,
+ * identical on PGlite and Postgres, and a group of N turns costs one statement instead of N × 7.
  */
 
 /** What a step reads first: the session, a stored response to its input, its current calls. */
@@ -206,7 +208,7 @@ function usageColumns(u: { readonly input: number; readonly output: number; read
 
 /** The response stored under the input's key (its bytes in bytea's hex form), or none. */
 function responseColumns(r: TurnWrite["response"]) {
-  return { input_key: r?.key ?? null, response: r ? `\\x${Buffer.from(r.body.buffer, r.body.byteOffset, r.body.byteLength).toString("hex")}` : null };
+  return { input_key: r?.key ?? null, response: r ? byteaHex(r.body) : null };
 }
 
 function sessionJson(row: object): JsonPieces {
@@ -252,7 +254,7 @@ export function appliedSessionJson(t: TurnWrite, d: DecidedSession): JsonPieces 
 }
 
 /** The six recordset parameters of a group of turns, from each turn's session row and other rows. */
-export function groupParams(sessions: readonly JsonPieces[], rows: readonly TurnRows[]): string[] {
+function groupParams(sessions: readonly JsonPieces[], rows: readonly TurnRows[]): string[] {
   return [joinRows(sessions), ...turnRowKeys.map((k) => joinRows(rows.map((r) => r[k])))];
 }
 

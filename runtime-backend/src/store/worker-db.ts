@@ -81,11 +81,13 @@ export async function openWorkerDb(dataDir?: string): Promise<WorkerDb> {
       worker.postMessage({ ...req, id });
     });
   };
+  const rawQuery = async <R extends Row>(sql: string, params: readonly unknown[], tx?: number) =>
+    ((await call({ op: "query", sql, params, ...(tx !== undefined ? { tx } : {}) })).rows ?? []) as R[];
   const queryOn =
     (tx?: number): Queryable["query"] =>
-    async <R extends Row>(sql: string, params: readonly unknown[] = []) => {
+    <R extends Row>(sql: string, params: readonly unknown[] = []) => {
       journal?.noteStatement(sql, params);
-      return ((await call({ op: "query", sql, params, ...(tx !== undefined ? { tx } : {}) })).rows ?? []) as R[];
+      return rawQuery<R>(sql, params, tx);
     };
 
   try {
@@ -149,7 +151,8 @@ export async function openWorkerDb(dataDir?: string): Promise<WorkerDb> {
               setImmediate(sendOutbox);
             }
           },
-          query: async <R extends Row>(sql: string, params: readonly unknown[] = []) => ((await call({ op: "query", sql, params })).rows ?? []) as R[],
+          // The journal's own reads (headers, its position) change no session.
+          query: <R extends Row>(sql: string, params: readonly unknown[] = []) => rawQuery<R>(sql, params),
         },
         o,
       );
