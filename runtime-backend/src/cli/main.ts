@@ -3,6 +3,7 @@ import { openDb } from "../store/open.js";
 import { createToken, ensureUser } from "../store/users.js";
 import { flag, parseArgs } from "./args.js";
 import { type Io, processIo } from "./io.js";
+import { doctorCommand } from "./doctor-command.js";
 import { serveCommand } from "./serve-command.js";
 import { providerHelp } from "../providers/registry.js";
 
@@ -15,6 +16,8 @@ const usage = `baton — the Baton backend
             [--backend URL --token T] [--data-dir DIR] [--max-steps N] [--headed] [--cdp-url URL]
             [--yes] [--json]                              run a task in Chromium (baton run --help)
   baton snapshot …                                              (from @baton/sdk/node)
+  baton doctor [--data-dir DIR] [--database-url …] [--backend URL] [--model provider:model]
+                                 check Node, Chromium, the store, model keys and the backend
 
 Models ("provider:model"):
 ${Object.entries(providerHelp)
@@ -71,6 +74,8 @@ export async function main(argv: string[], io: Io = processIo): Promise<number> 
     }
     case "snapshot":
       return snapshotCommand(rest, io);
+    case "doctor":
+      return doctorCommand(parseArgs(rest), io);
     case undefined:
     case "help":
     case "--help":

@@ -3,6 +3,16 @@
  * transport to a backend, and the `baton snapshot` command.
  */
 export { type FileJournalOptions, fileJournal } from "./file-journal.js";
+export {
+  type ChromiumEnv,
+  chromiumMissingExitCode,
+  chromiumMissingMessage,
+  ChromiumNotFoundError,
+  type EnsureChromiumOptions,
+  ensureChromium,
+  findChromium,
+  type FoundChromium,
+} from "./find-chromium.js";
 export { defaultChromiumPath, type LaunchedChromium, type LaunchOptions, launchChromium } from "./launch-chromium.js";
 export { type NodeTransportOptions, nodeTransport } from "./node-transport.js";
 export { type OpenPageOptions, openPage } from "./open-page.js";

@@ -22,9 +22,10 @@ async function wsEndpointOf(cdpUrl: string): Promise<string> {
  * profile) or in a running browser at `cdpUrl`. Closing closes the page, and the browser only
  * when this run launched it.
  */
-export async function openRunBrowser(o: { cdpUrl?: string; headed?: boolean }): Promise<RunBrowser> {
+export async function openRunBrowser(o: { cdpUrl?: string; headed?: boolean; executablePath?: string }): Promise<RunBrowser> {
   let browser: LaunchedChromium | undefined;
-  const ws = o.cdpUrl ? await wsEndpointOf(o.cdpUrl) : (browser = await launchChromium({ headless: !o.headed })).wsEndpoint;
+  const launch = { headless: !o.headed, ...(o.executablePath ? { executablePath: o.executablePath } : {}) };
+  const ws = o.cdpUrl ? await wsEndpointOf(o.cdpUrl) : (browser = await launchChromium(launch)).wsEndpoint;
   try {
     const transport = await WebSocketTransport.connect(ws);
     const engine = await openPage(transport, {
