@@ -16,6 +16,8 @@ const usage = `baton — the Baton backend
             [--backend URL --token T] [--data-dir DIR] [--max-steps N] [--headed] [--cdp-url URL]
             [--yes] [--json]                              run a task in Chromium (baton run --help)
   baton snapshot …                                              (from @baton/sdk/node)
+  baton mcp [--http PORT] [--headed | --cdp-url URL] [--allowed-origins …] [--allow-irreversible]
+                                 the browser tools as an MCP server (baton mcp --help)
   baton doctor [--data-dir DIR] [--database-url …] [--backend URL] [--model provider:model]
                                  check Node, Chromium, the store, model keys and the backend
 
@@ -74,6 +76,8 @@ export async function main(argv: string[], io: Io = processIo): Promise<number> 
     }
     case "snapshot":
       return snapshotCommand(rest, io);
+    case "mcp":
+      return (await import("../mcp/mcp-command.js")).mcpCommand(parseArgs(rest), io);
     case "doctor":
       return doctorCommand(parseArgs(rest), io);
     case undefined:

@@ -1,20 +1,11 @@
 import { access } from "node:fs/promises";
 import type { Engine } from "@baton/sdk/engine";
-import { launchChromium, type LaunchedChromium, openPage, WebSocketTransport } from "@baton/sdk/node";
+import { browserWebSocketUrl, launchChromium, type LaunchedChromium, openPage, WebSocketTransport } from "@baton/sdk/node";
 
 /** The browser page a run acts on. */
 export interface RunBrowser {
   readonly engine: Engine;
   close(): Promise<void>;
-}
-
-/** The browser-level WebSocket of a DevTools endpoint given as ws://… or http://host:port. */
-async function wsEndpointOf(cdpUrl: string): Promise<string> {
-  if (/^wss?:/i.test(cdpUrl)) return cdpUrl;
-  const res = await fetch(new URL("/json/version", cdpUrl), { signal: AbortSignal.timeout(5_000) });
-  const info = (await res.json()) as { webSocketDebuggerUrl?: string };
-  if (!info.webSocketDebuggerUrl) throw new Error(`${cdpUrl}/json/version names no webSocketDebuggerUrl`);
-  return info.webSocketDebuggerUrl;
 }
 
 /**
@@ -25,7 +16,7 @@ async function wsEndpointOf(cdpUrl: string): Promise<string> {
 export async function openRunBrowser(o: { cdpUrl?: string; headed?: boolean; executablePath?: string }): Promise<RunBrowser> {
   let browser: LaunchedChromium | undefined;
   const launch = { headless: !o.headed, ...(o.executablePath ? { executablePath: o.executablePath } : {}) };
-  const ws = o.cdpUrl ? await wsEndpointOf(o.cdpUrl) : (browser = await launchChromium(launch)).wsEndpoint;
+  const ws = o.cdpUrl ? await browserWebSocketUrl(o.cdpUrl) : (browser = await launchChromium(launch)).wsEndpoint;
   try {
     const transport = await WebSocketTransport.connect(ws);
     const engine = await openPage(transport, {
