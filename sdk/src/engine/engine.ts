@@ -7,19 +7,19 @@ import {
 } from "@baton/gen/baton/v1/tools_pb";
 import type { CdpTransport } from "../cdp/transport.js";
 import { ToolErrorCode, ToolFailure } from "../contract/index.js";
-import { topElementBox, topElementHit } from "./batch-occlusion.js";
-import { documentToViewport, intersect, type Point, probePoints, type Rect } from "./coordinates.js";
-import { toFailure } from "./errors.js";
-import { readPageLayout } from "./frame-layout.js";
-import { filterOccluded } from "./occlusion.js";
-import { type DialogPolicy, PageSession } from "./page-session.js";
-import { type RefEntry, RefTable } from "./refs.js";
-import { paginate } from "./render-text.js";
-import { captureLabelledScreenshot } from "./screenshot.js";
-import { settle, type SettleOptions } from "./settle.js";
-import { type ActivityMark, defaultSnapshotMaxAgeMs, markActivity, unchangedBetween } from "./snapshot-reuse.js";
-import { type PageSnapshot, takePageSnapshot } from "./snapshot.js";
-import { quoted, sanitizeText, sanitizeUrl } from "./sanitize.js";
+import { topElementBox, topElementHit } from "./hit/batch-occlusion.js";
+import { documentToViewport, intersect, type Point, probePoints, type Rect } from "./base/coordinates.js";
+import { toFailure } from "./page/errors.js";
+import { readPageLayout } from "./read/frame-layout.js";
+import { filterOccluded } from "./hit/occlusion.js";
+import { type DialogPolicy, PageSession } from "./page/page-session.js";
+import { type RefEntry, RefTable } from "./snapshot/refs.js";
+import { paginate } from "./snapshot/render-text.js";
+import { captureLabelledScreenshot } from "./snapshot/screenshot.js";
+import { settle, type SettleOptions } from "./page/settle.js";
+import { type ActivityMark, defaultSnapshotMaxAgeMs, markActivity, unchangedBetween } from "./page/snapshot-reuse.js";
+import { type PageSnapshot, takePageSnapshot } from "./snapshot/snapshot.js";
+import { quoted, sanitizeText, sanitizeUrl } from "./base/sanitize.js";
 
 /** Options of an engine. */
 export interface EngineOptions {

@@ -5,7 +5,7 @@ import { scroll, selectOption, uploadFile } from "./actions/forms.js";
 import { goBack, navigate, waitFor } from "./actions/navigation.js";
 import { extract, screenshot } from "./actions/read.js";
 import type { Engine } from "./engine.js";
-import { TabSet } from "./tabs.js";
+import { TabSet } from "./actions/tabs.js";
 
 /** The client tools the engine implements: all of them except ask_user, which is the app's. */
 export type EngineToolCase = Exclude<ClientToolCase, "askUser">;

@@ -2,7 +2,7 @@ import type { ScrollParams, SelectOptionParams, UploadFileParams } from "@baton/
 import { ScrollDirection } from "@baton/gen/baton/v1/tools_pb";
 import { ToolErrorCode, ToolFailure } from "../../contract/index.js";
 import type { Engine } from "../engine.js";
-import { sanitizeText } from "../sanitize.js";
+import { sanitizeText } from "../base/sanitize.js";
 
 /** select_option: picks options of a native select by label or value, firing input and change. */
 export async function selectOption(engine: Engine, params: SelectOptionParams) {

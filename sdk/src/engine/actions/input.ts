@@ -1,5 +1,5 @@
-import type { Point } from "../coordinates.js";
-import type { PageSession } from "../page-session.js";
+import type { Point } from "../base/coordinates.js";
+import type { PageSession } from "../page/page-session.js";
 import { type KeyDef, modifierBits } from "./keys.js";
 
 /** Mouse button names `Input.dispatchMouseEvent` takes. */

@@ -2,8 +2,8 @@ import type { GoBackParams, NavigateParams, WaitForParams } from "@baton/gen/bat
 import { delay } from "../../cdp/timeouts.js";
 import { ToolErrorCode, ToolFailure } from "../../contract/index.js";
 import type { Engine } from "../engine.js";
-import { sanitizeText, sanitizeUrl } from "../sanitize.js";
-import { waitUntil } from "../settle.js";
+import { sanitizeText, sanitizeUrl } from "../base/sanitize.js";
+import { waitUntil } from "../page/settle.js";
 
 /** Checks a URL the model asked for: absolute http(s) only. */
 function checkUrl(raw: string): string {

@@ -1,9 +1,9 @@
 import type { ExtractParams, ScreenshotParams } from "@baton/gen/baton/v1/tools_pb";
 import { ExtractFormat } from "@baton/gen/baton/v1/tools_pb";
 import type { Engine } from "../engine.js";
-import { extractFunction } from "../page-scripts.js";
-import { captureJpeg, captureLabelledScreenshot } from "../screenshot.js";
-import { sanitizeText, sanitizeUrl } from "../sanitize.js";
+import { extractFunction } from "../read/page-scripts.js";
+import { captureJpeg, captureLabelledScreenshot } from "../snapshot/screenshot.js";
+import { sanitizeText, sanitizeUrl } from "../base/sanitize.js";
 
 /** screenshot: viewport, full page, or one element; optionally with ref labels. */
 export async function screenshot(engine: Engine, params: ScreenshotParams) {

@@ -1,4 +1,4 @@
-import { extractFunction } from "../page-scripts.js";
+import { extractFunction } from "../read/page-scripts.js";
 
 /**
  * The DOM fallback's in-page agent, as source text. Evaluated once per document in an isolated

@@ -13,10 +13,10 @@ import {
   sessionToViewport,
   topFrameOrigin,
   viewportToDocument,
-} from "../coordinates.js";
-import { dropEchoes, paginate } from "../render-text.js";
-import { frameLabel, quoted, sanitizeText, sanitizeUrl } from "../sanitize.js";
-import type { SnapshotLine } from "../snapshot.js";
+} from "../base/coordinates.js";
+import { dropEchoes, paginate } from "../snapshot/render-text.js";
+import { frameLabel, quoted, sanitizeText, sanitizeUrl } from "../base/sanitize.js";
+import type { SnapshotLine } from "../snapshot/render-text.js";
 import type { DomRunner } from "./dom-runner.js";
 
 type Box = [number, number, number, number];

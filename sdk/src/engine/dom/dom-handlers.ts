@@ -2,7 +2,7 @@ import { ExtractFormat, MouseButton, ScrollDirection, KeyModifier } from "@baton
 import { delay } from "../../cdp/timeouts.js";
 import { ToolErrorCode, ToolFailure } from "../../contract/index.js";
 import type { EngineHandlers } from "../handlers.js";
-import { sanitizeText, sanitizeUrl } from "../sanitize.js";
+import { sanitizeText, sanitizeUrl } from "../base/sanitize.js";
 import type { DomEngine } from "./dom-engine.js";
 
 /** A tool the DOM fallback cannot perform: the debugger is needed for it. */

@@ -1,5 +1,5 @@
 import { withTimeout } from "../../cdp/timeouts.js";
-import type { PageSession } from "../page-session.js";
+import type { PageSession } from "../page/page-session.js";
 import { domAgentSource } from "./agent-source.js";
 
 /**

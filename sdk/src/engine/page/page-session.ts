@@ -1,7 +1,7 @@
-import type { Frame, FrameTree } from "../cdp/protocol.js";
-import { withTimeout } from "../cdp/timeouts.js";
-import { CdpClosedError, type CdpEvent, type CdpTransport } from "../cdp/transport.js";
-import { installTracker } from "./activity-tracker.js";
+import type { Frame, FrameTree } from "../../cdp/protocol.js";
+import { withTimeout } from "../../cdp/timeouts.js";
+import { CdpClosedError, type CdpEvent, type CdpTransport } from "../../cdp/transport.js";
+import { activityWorld, trackerSource } from "./tracker-script.js";
 
 /** One flat CDP session of the page: the page itself, or an out-of-process iframe. */
 export interface SessionInfo {
@@ -247,8 +247,11 @@ export class PageSession {
     ];
     if (sessionId === this.rootId) steps.push(s("Inspector.enable"));
     steps.push(s("Accessibility.enable"));
-    // Before the session's first document runs (OOPIFs wait for the debugger until prepared).
-    steps.push(installTracker(this, sessionId).catch(() => undefined));
+    // The activity tracker (activity-tracker.ts), for every new document before its scripts run
+    // (OOPIFs wait for the debugger until prepared) and right away in the documents it has.
+    steps.push(
+      s("Page.addScriptToEvaluateOnNewDocument", { source: trackerSource, worldName: activityWorld, runImmediately: true }).catch(() => undefined),
+    );
     await Promise.all(steps);
     const { frameTree } = await this.send<{ frameTree: FrameTree }>("Page.getFrameTree", {}, sessionId);
     const add = (tree: FrameTree): void => {

@@ -1,8 +1,8 @@
 import { create } from "@bufbuild/protobuf";
 import { ClickParamsSchema, NavigateParamsSchema } from "@baton/gen/baton/v1/tools_pb";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { mouseClick } from "./actions/input.js";
-import { type Harness, startHarness } from "./fixtures/harness.js";
+import { mouseClick } from "../actions/input.js";
+import { type Harness, startHarness } from "../fixtures/harness.js";
 import { defaultQuietWindowMs, settle } from "./settle.js";
 
 let h: Harness;

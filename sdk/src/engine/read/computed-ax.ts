@@ -1,5 +1,5 @@
-import type { AXNode } from "../cdp/protocol.js";
-import type { PageSession } from "./page-session.js";
+import type { AXNode } from "../../cdp/protocol.js";
+import type { PageSession } from "../page/page-session.js";
 
 /**
  * The Blink feature that gives elements `computedRole` and `computedName`: the role and name

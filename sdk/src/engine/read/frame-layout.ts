@@ -1,9 +1,10 @@
-import type { AXNode, CaptureSnapshotResult, LayoutMetrics } from "../cdp/protocol.js";
-import { childFrameOrigin, type FrameOrigin, quadToRect, type Rect, sessionToViewport, topFrameOrigin } from "./coordinates.js";
+import type { AXNode, CaptureSnapshotResult, LayoutMetrics } from "../../cdp/protocol.js";
+import { childFrameOrigin, type FrameOrigin, quadToRect, type Rect, sessionToViewport, topFrameOrigin } from "../base/coordinates.js";
 import { type DomIndex, indexDomSnapshot, snapshotStyles } from "./dom-index.js";
 import { type DocumentSize, documentSizeExpression, readFullAx, readViewportAx, viewportFirst } from "./ax-read.js";
 import { computedAxSupported } from "./computed-ax.js";
-import type { PageSession, SessionInfo } from "./page-session.js";
+import type { PageSession } from "../page/page-session.js";
+import type { EarlyRootLayout, PageLayout, SessionLayout } from "./layout.js";
 
 /** Sizes of documents already seen, keyed by session and document (loader) id. */
 const documentSizes = new Map<string, DocumentSize>();
@@ -12,35 +13,6 @@ function rememberSize(key: string, size: DocumentSize): void {
   documentSizes.set(key, size);
   // Bounded: the oldest entries go first.
   if (documentSizes.size > 500) documentSizes.delete(documentSizes.keys().next().value!);
-}
-
-/** Everything read from one session for a snapshot. */
-export interface SessionLayout {
-  readonly session: SessionInfo;
-  readonly index: DomIndex;
-  /** AX nodes per frame id rendered by this session. */
-  readonly ax: Map<string, AXNode[]>;
-  /** Origin of each document of `index.documents`, in top-level viewport coordinates. */
-  readonly docOrigins: FrameOrigin[];
-  /** For an OOPIF session: the owner iframe's backend id in the parent session. */
-  ownerBackendId: number | undefined;
-}
-
-/** The whole page as read for one snapshot. */
-export interface PageLayout {
-  readonly viewport: Rect;
-  readonly metrics: LayoutMetrics;
-  readonly sessions: Map<string, SessionLayout>;
-}
-
-/**
- * The top document's layout, handed out as soon as its DOMSnapshot and the layout metrics are
- * in, while the AX trees are still being read. Its origin is final (the top document needs no
- * frame owner), so hit tests started from it are the same hit tests the snapshot would make.
- */
-export interface EarlyRootLayout {
-  readonly layout: SessionLayout;
-  readonly sessions: Map<string, SessionLayout>;
 }
 
 /** Options of `readPageLayout`. */

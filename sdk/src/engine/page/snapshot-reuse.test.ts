@@ -1,8 +1,8 @@
 import { create } from "@bufbuild/protobuf";
 import { ClickParamsSchema, TakeSnapshotParamsSchema } from "@baton/gen/baton/v1/tools_pb";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type Harness, startHarness } from "./fixtures/harness.js";
-import type { PageSnapshot } from "./snapshot.js";
+import { type Harness, startHarness } from "../fixtures/harness.js";
+import type { PageSnapshot } from "../snapshot/snapshot.js";
 
 let h: Harness;
 beforeAll(async () => {

@@ -1,8 +1,8 @@
 import { batchHitTest, type LightCandidate } from "./batch-occlusion.js";
-import { documentToViewport, intersect, probePoints, type Rect } from "./coordinates.js";
-import type { EarlyRootLayout } from "./frame-layout.js";
+import { documentToViewport, intersect, probePoints, type Rect } from "../base/coordinates.js";
+import type { EarlyRootLayout } from "../read/layout.js";
 import { filterOccluded, type HitCandidate, type HitVerdict } from "./occlusion.js";
-import type { PageSession } from "./page-session.js";
+import type { PageSession } from "../page/page-session.js";
 
 /** More guesses than this and the early probes would cost more than the round trip they save. */
 const maxEarlyProbes = 600;

@@ -1,8 +1,8 @@
 import { create } from "@bufbuild/protobuf";
 import { ClickParamsSchema, GoBackParamsSchema, TakeSnapshotParamsSchema } from "@baton/gen/baton/v1/tools_pb";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type Fixture, fixtures } from "./fixtures/pages.js";
-import { type Harness, startHarness } from "./fixtures/harness.js";
+import { type Fixture, fixtures } from "../fixtures/pages.js";
+import { type Harness, startHarness } from "../fixtures/harness.js";
 
 let h: Harness;
 beforeAll(async () => {

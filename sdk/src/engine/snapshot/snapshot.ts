@@ -1,26 +1,17 @@
-import type { AXNode } from "../cdp/protocol.js";
-import { actionableRoles, axProp, axStates, axString, contextRoles, displayRole, silentRoles } from "./ax-roles.js";
-import { documentToViewport, intersect, type Rect } from "./coordinates.js";
-import type { DomNode } from "./dom-index.js";
-import type { HiddenControl } from "./label-controls.js";
-import { topWorld } from "./batch-occlusion.js";
-import { type EarlyProbes, startEarlyProbes } from "./early-occlusion.js";
-import { type EarlyRootLayout, type PageLayout, readPageLayout, type ReadLayoutOptions, type SessionLayout } from "./frame-layout.js";
-import { filterOccluded, type HitCandidate, type HitVerdict } from "./occlusion.js";
-import type { PageSession } from "./page-session.js";
+import type { AXNode } from "../../cdp/protocol.js";
+import { actionableRoles, axProp, axStates, axString, contextRoles, displayRole, silentRoles } from "./roles.js";
+import { documentToViewport, intersect, type Rect } from "../base/coordinates.js";
+import type { DomNode } from "../read/dom-index.js";
+import type { HiddenControl } from "../read/label-controls.js";
+import { topWorld } from "../page/worlds.js";
+import { type EarlyProbes, startEarlyProbes } from "../hit/early-occlusion.js";
+import { readPageLayout, type ReadLayoutOptions } from "../read/frame-layout.js";
+import type { EarlyRootLayout, PageLayout, SessionLayout } from "../read/layout.js";
+import { filterOccluded, type HitCandidate, type HitVerdict } from "../hit/occlusion.js";
+import type { PageSession } from "../page/page-session.js";
 import type { RefEntry, RefTable } from "./refs.js";
-import { dropEchoes } from "./render-text.js";
-import { frameLabel, quoted, sanitizeText, sanitizeUrl, urlOrigin } from "./sanitize.js";
-
-/** One line of the snapshot text, before pagination. */
-export interface SnapshotLine {
-  readonly depth: number;
-  readonly text: string;
-  /** Set on lines that carry a ref. */
-  readonly ref?: string;
-  /** The plain text of a text line, or the name of a ref line (for de-duplication). */
-  readonly plain?: string;
-}
+import { dropEchoes, type SnapshotLine } from "./render-text.js";
+import { frameLabel, quoted, sanitizeText, sanitizeUrl, urlOrigin } from "../base/sanitize.js";
 
 /** An element with a ref, with the client-side facts the model does not see. */
 export interface SnapshotElement {

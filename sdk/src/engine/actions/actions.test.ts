@@ -22,7 +22,7 @@ import {
   SwitchTabParamsSchema,
 } from "@baton/gen/baton/v1/tools_pb";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type Harness, startHarness } from "./fixtures/harness.js";
+import { type Harness, startHarness } from "../fixtures/harness.js";
 
 let h: Harness;
 let dir: string;

@@ -1,4 +1,4 @@
-import type { AXNode } from "../cdp/protocol.js";
+import type { AXNode } from "../../cdp/protocol.js";
 
 /** Roles that always get a ref: the things a model acts on. */
 export const actionableRoles: ReadonlySet<string> = new Set([

@@ -1,9 +1,9 @@
-import type { AXNode } from "../cdp/protocol.js";
-import { topWorld } from "./batch-occlusion.js";
+import type { AXNode } from "../../cdp/protocol.js";
+import { topWorld } from "../page/worlds.js";
 import { type ComputedAxItem, computedAxSupported, readComputedAx } from "./computed-ax.js";
-import { documentToViewport, intersect } from "./coordinates.js";
-import type { SessionLayout } from "./frame-layout.js";
-import type { PageSession } from "./page-session.js";
+import { documentToViewport, intersect } from "../base/coordinates.js";
+import type { SessionLayout } from "./layout.js";
+import type { PageSession } from "../page/page-session.js";
 
 /** How big a document is, for choosing how to read its AX tree. */
 export interface DocumentSize {

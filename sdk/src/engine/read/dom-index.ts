@@ -1,6 +1,6 @@
-import type { CaptureSnapshotResult } from "../cdp/protocol.js";
+import type { CaptureSnapshotResult } from "../../cdp/protocol.js";
 import { computedAxEligible, computedAxTags } from "./computed-ax.js";
-import type { Rect } from "./coordinates.js";
+import type { Rect } from "../base/coordinates.js";
 import { type HiddenControl, hiddenLabelControls } from "./label-controls.js";
 
 /** Layout facts about one DOM node, from DOMSnapshot, in its own document's coordinates. */

@@ -1,7 +1,7 @@
-import { type Point, probePoints, type Rect, viewportToDocument } from "./coordinates.js";
-import { isInside } from "./dom-index.js";
-import type { PageLayout } from "./frame-layout.js";
-import type { PageSession } from "./page-session.js";
+import { type Point, probePoints, type Rect, viewportToDocument } from "../base/coordinates.js";
+import { isInside } from "../read/dom-index.js";
+import type { PageLayout } from "../read/layout.js";
+import type { PageSession } from "../page/page-session.js";
 
 /** What hit testing reads from a layout: each session's DOM index, origins and owner. */
 export type HitLayout = Pick<PageLayout, "sessions">;

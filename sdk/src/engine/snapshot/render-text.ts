@@ -1,4 +1,12 @@
-import type { SnapshotLine } from "./snapshot.js";
+/** One line of the snapshot text, before pagination. */
+export interface SnapshotLine {
+  readonly depth: number;
+  readonly text: string;
+  /** Set on lines that carry a ref. */
+  readonly ref?: string;
+  /** The plain text of a text line, or the name of a ref line (for de-duplication). */
+  readonly plain?: string;
+}
 
 /** One page of snapshot text. */
 export interface TextPage {

@@ -1,7 +1,7 @@
 import type { MessageInitShape } from "@bufbuild/protobuf";
 import type { ImageSchema } from "@baton/gen/baton/v1/tools_pb";
-import { clampPoint, type Rect } from "./coordinates.js";
-import type { PageSession } from "./page-session.js";
+import { clampPoint, type Rect } from "../base/coordinates.js";
+import type { PageSession } from "../page/page-session.js";
 
 type ImageInit = MessageInitShape<typeof ImageSchema>;
 

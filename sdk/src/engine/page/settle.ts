@@ -1,7 +1,7 @@
-import { delay } from "../cdp/timeouts.js";
+import { delay } from "../../cdp/timeouts.js";
 import { type DocActivity, trackedDocs, waitDocQuiet } from "./activity-tracker.js";
 import type { FrameInfo, PageSession } from "./page-session.js";
-import { urlOrigin } from "./sanitize.js";
+import { urlOrigin } from "../base/sanitize.js";
 
 /** Caps and window for settling after an action. */
 export interface SettleOptions {

@@ -1,6 +1,7 @@
-import type { Point, Rect } from "./coordinates.js";
+import type { Point, Rect } from "../base/coordinates.js";
 import type { HitCandidate, HitVerdict } from "./occlusion.js";
-import type { PageSession } from "./page-session.js";
+import type { PageSession } from "../page/page-session.js";
+import { forgetTopWorld, topWorld } from "../page/worlds.js";
 
 /**
  * Runs in an isolated world of the top document: finds each candidate by its light-tree
@@ -46,38 +47,6 @@ export interface LightCandidate {
   readonly points: readonly Point[];
 }
 
-interface World {
-  readonly loaderId: string;
-  readonly contextId: Promise<number | undefined>;
-}
-
-const worlds = new WeakMap<PageSession, World>();
-
-/**
- * The isolated world of the page's current top document, created once per document. Start it
- * with the snapshot's first reads so it costs no round trip of its own; page scripts cannot
- * reach into it, so a page that overrides `elementFromPoint` cannot fake a verdict.
- */
-export function topWorld(page: PageSession): Promise<number | undefined> {
-  const main = page.mainFrame();
-  if (!main) return Promise.resolve(undefined);
-  const known = worlds.get(page);
-  if (known && known.loaderId === main.loaderId) return known.contextId;
-  const world: World = {
-    loaderId: main.loaderId,
-    contextId: page
-      .send<{ executionContextId: number }>("Page.createIsolatedWorld", { frameId: main.id, worldName: "baton-hit", grantUniveralAccess: false })
-      .then((r) => r.executionContextId)
-      .catch(() => {
-        // A transient failure (mid-navigation) must not pin this document to the slow path.
-        if (worlds.get(page) === world) worlds.delete(page);
-        return undefined;
-      }),
-  };
-  worlds.set(page, world);
-  return world.contextId;
-}
-
 /**
  * Hit-tests many top-document elements in one `Runtime.callFunctionOn` instead of one
  * `DOM.getNodeForLocation` per point. Resolves to one verdict per candidate (undefined for an
@@ -107,7 +76,7 @@ export async function batchHitTest(
     });
   } catch {
     // The world died with its document (a same-loader reload, document.open): make a new one next time.
-    worlds.delete(page);
+    forgetTopWorld(page);
     return undefined;
   }
   const passes = r.result.value;

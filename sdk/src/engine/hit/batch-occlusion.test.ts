@@ -1,8 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { batchHitTest, type LightCandidate, topElementBox, topElementHit, topWorld } from "./batch-occlusion.js";
-import { documentToViewport, intersect, probePoints } from "./coordinates.js";
-import { readPageLayout } from "./frame-layout.js";
-import { type Harness, startHarness } from "./fixtures/harness.js";
+import { topWorld } from "../page/worlds.js";
+import { batchHitTest, type LightCandidate, topElementBox, topElementHit } from "./batch-occlusion.js";
+import { documentToViewport, intersect, probePoints } from "../base/coordinates.js";
+import { readPageLayout } from "../read/frame-layout.js";
+import { type Harness, startHarness } from "../fixtures/harness.js";
 
 let h: Harness;
 beforeAll(async () => {

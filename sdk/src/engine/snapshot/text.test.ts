@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { childFrameOrigin, documentToViewport, probePoints, quadToRect, topFrameOrigin, viewportToDocument } from "./coordinates.js";
+import { childFrameOrigin, documentToViewport, probePoints, quadToRect, topFrameOrigin, viewportToDocument } from "../base/coordinates.js";
 import { paginate } from "./render-text.js";
-import { frameLabel, quoted, sanitizeText, sanitizeUrl } from "./sanitize.js";
+import { frameLabel, quoted, sanitizeText, sanitizeUrl } from "../base/sanitize.js";
 
 describe("sanitising page text", () => {
   it("keeps page text on one line so it cannot fake tool output", () => {

@@ -1,4 +1,4 @@
-import type { Point, Rect } from "./coordinates.js";
+import type { Point, Rect } from "../base/coordinates.js";
 
 /** What the engine remembers about a ref between snapshots. */
 export interface RefEntry {

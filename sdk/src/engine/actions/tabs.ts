@@ -1,9 +1,9 @@
-import type { TargetInfo } from "../cdp/protocol.js";
-import { ToolErrorCode, ToolFailure } from "../contract/index.js";
-import type { Engine } from "./engine.js";
-import { PageSession } from "./page-session.js";
-import { sanitizeText, sanitizeUrl } from "./sanitize.js";
-import { settle, waitUntil } from "./settle.js";
+import type { TargetInfo } from "../../cdp/protocol.js";
+import { ToolErrorCode, ToolFailure } from "../../contract/index.js";
+import type { Engine } from "../engine.js";
+import { PageSession } from "../page/page-session.js";
+import { sanitizeText, sanitizeUrl } from "../base/sanitize.js";
+import { settle, waitUntil } from "../page/settle.js";
 
 /** A tab as tools report it. */
 export interface TabView {

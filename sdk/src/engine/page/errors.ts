@@ -1,6 +1,6 @@
-import { TimeoutError } from "../cdp/timeouts.js";
-import { CdpError } from "../cdp/transport.js";
-import { ToolErrorCode, ToolFailure } from "../contract/index.js";
+import { TimeoutError } from "../../cdp/timeouts.js";
+import { CdpError } from "../../cdp/transport.js";
+import { ToolErrorCode, ToolFailure } from "../../contract/index.js";
 import { TargetGoneError } from "./page-session.js";
 
 /** True for the CDP errors Chromium returns when a backend node id no longer exists. */

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { viewportFirst } from "./ax-read.js";
-import { fixtures } from "./fixtures/pages.js";
-import { type Harness, startHarness } from "./fixtures/harness.js";
-import { takePageSnapshot } from "./snapshot.js";
+import { fixtures } from "../fixtures/pages.js";
+import { type Harness, startHarness } from "../fixtures/harness.js";
+import { takePageSnapshot } from "../snapshot/snapshot.js";
 
 let h: Harness;
 beforeAll(async () => {

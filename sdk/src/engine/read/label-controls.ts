@@ -1,5 +1,5 @@
-import type { CaptureSnapshotResult } from "../cdp/protocol.js";
-import type { Rect } from "./coordinates.js";
+import type { CaptureSnapshotResult } from "../../cdp/protocol.js";
+import type { Rect } from "../base/coordinates.js";
 
 /** The control a `<label>` stands for when that control is not rendered (a custom toggle). */
 export interface HiddenControl {
