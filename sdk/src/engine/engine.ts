@@ -8,8 +8,10 @@ import {
 import type { CdpTransport } from "../cdp/transport.js";
 import { ToolErrorCode, ToolFailure } from "../contract/index.js";
 import { topElementBox, topElementHit } from "./hit/batch-occlusion.js";
+import { declaration, invocation, type PageFunction } from "./base/page-function.js";
 import { documentToViewport, intersect, type Point, probePoints, type Rect } from "./base/coordinates.js";
 import { toFailure } from "./page/errors.js";
+import { deepestActive, fieldValue, isConnected } from "./read/element-state.js";
 import { readPageLayout } from "./read/frame-layout.js";
 import { filterOccluded } from "./hit/occlusion.js";
 import { type DialogPolicy, PageSession } from "./page/page-session.js";
@@ -251,19 +253,24 @@ export class Engine {
       throw f;
     }
     if (!objectId) return stale();
-    const connected = await this.call<boolean>({ entry, objectId }, "function() { return this.isConnected; }");
+    const connected = await this.call({ entry, objectId }, isConnected);
     if (!connected) return stale();
     this.#actionFrame = entry.frameId;
     return { entry, objectId };
   }
 
-  /** Calls a function on an element in its own frame and returns its JSON result. */
-  async call<T>(el: ResolvedElement, fn: string, args: unknown[] = []): Promise<T> {
+  /**
+   * Calls a page function (or a function declaration's source) on an element in its own frame
+   * and returns its JSON result.
+   */
+  async call<F extends PageFunction>(el: ResolvedElement, fn: F, args?: Parameters<F>): Promise<Awaited<ReturnType<F>>>;
+  async call<T>(el: ResolvedElement, fn: string, args?: unknown[]): Promise<T>;
+  async call<T>(el: ResolvedElement, fn: string | PageFunction, args: readonly unknown[] = []): Promise<T> {
     const r = await this.#page.send<{ result: { value?: unknown }; exceptionDetails?: { text: string; exception?: { description?: string } } }>(
       "Runtime.callFunctionOn",
       {
         objectId: el.objectId,
-        functionDeclaration: fn,
+        functionDeclaration: typeof fn === "string" ? fn : declaration(fn),
         arguments: args.map((value) => ({ value })),
         returnByValue: true,
         awaitPromise: true,
@@ -426,10 +433,7 @@ export class Engine {
   /** Finds the focused DOM node (only reads the page, so it may run beside a snapshot). */
   async #focusedNode(): Promise<FocusedNode | undefined> {
     const p = this.#page;
-    const deepest = `(() => { let a = document.activeElement; for (let i = 0; i < 50 && a; i++) {
-      if (a.shadowRoot && a.shadowRoot.activeElement) { a = a.shadowRoot.activeElement; continue; }
-      if ((a.tagName === "IFRAME" || a.tagName === "FRAME")) { try { const d = a.contentDocument; if (d && d.activeElement) { a = d.activeElement; continue; } } catch {} }
-      break; } return a; })()`;
+    const deepest = invocation(deepestActive);
     let sessionId = p.rootId;
     for (let hops = 0; hops < 10; hops++) {
       const r = await p.send<{ result: { objectId?: string; subtype?: string } }>(
@@ -468,7 +472,7 @@ export class Engine {
           "Runtime.callFunctionOn",
           {
             objectId: r.result.objectId,
-            functionDeclaration: "function() { return 'value' in this ? String(this.value) : (this.isContentEditable ? this.innerText : ''); }",
+            functionDeclaration: declaration(fieldValue),
             returnByValue: true,
           },
           sessionId,

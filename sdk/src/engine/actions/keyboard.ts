@@ -1,13 +1,29 @@
 import type { PressKeysParams, TypeTextParams } from "@baton/gen/baton/v1/tools_pb";
 import { ToolErrorCode } from "../../contract/index.js";
 import type { Engine } from "../engine.js";
+import { fieldValue } from "../read/element-state.js";
 import { pressKey } from "./input.js";
 import { keyDef, modifierBits, parseChord } from "./keys.js";
 
-interface FieldInfo {
-  kind: "input" | "editable" | "other";
-  disabled: boolean;
-  readOnly: boolean;
+/** What kind of text field an element (`this`) is, and whether it takes text now. */
+function fieldInfo(this: Element): { kind: "input" | "editable" | "other"; disabled: boolean; readOnly: boolean } {
+  const kinds = ["checkbox", "radio", "file", "button", "submit", "reset", "image", "range", "color"];
+  const field = this as Partial<HTMLInputElement>;
+  const input = this.localName === "textarea" || (this.localName === "input" && !kinds.includes(field.type ?? ""));
+  return { kind: input ? "input" : (this as HTMLElement).isContentEditable ? "editable" : "other", disabled: !!field.disabled, readOnly: !!field.readOnly };
+}
+
+/** Selects a field's (`this`) whole content, so the next key replaces it. */
+function selectContents(this: Element): void {
+  if (this.localName === "input" || this.localName === "textarea") {
+    (this as HTMLInputElement).select();
+    return;
+  }
+  const r = document.createRange();
+  r.selectNodeContents(this);
+  const s = getSelection();
+  s?.removeAllRanges();
+  s?.addRange(r);
 }
 
 /**
@@ -18,14 +34,7 @@ interface FieldInfo {
 export async function typeText(engine: Engine, params: TypeTextParams) {
   return engine.guard(async () => {
     const el = await engine.resolve(params.ref, "ref");
-    const info = await engine.call<FieldInfo>(
-      el,
-      `function() {
-        const tag = this.tagName;
-        const input = tag === "TEXTAREA" || (tag === "INPUT" && !["checkbox","radio","file","button","submit","reset","image","range","color"].includes(this.type));
-        return { kind: input ? "input" : this.isContentEditable ? "editable" : "other", disabled: !!this.disabled, readOnly: !!this.readOnly };
-      }`,
-    );
+    const info = await engine.call(el, fieldInfo);
     if (info.kind === "other") {
       return engine.fail(ToolErrorCode.NOT_ACTIONABLE, `Element ${el.entry.ref} is not a text field; type into an input, textarea or editable element.`, "ref");
     }
@@ -42,15 +51,7 @@ export async function typeText(engine: Engine, params: TypeTextParams) {
     await page.send("Input.dispatchMouseEvent", { type: "mouseReleased", x: point.x, y: point.y, button: "left", clickCount: 1 });
     await page.send("DOM.focus", { backendNodeId: el.entry.backendNodeId }, el.entry.sessionId).catch(() => undefined);
     if (params.clear ?? true) {
-      await engine.call(
-        el,
-        `function() {
-          if (this.isContentEditable && !("value" in this)) {
-            const r = document.createRange(); r.selectNodeContents(this);
-            const s = getSelection(); s.removeAllRanges(); s.addRange(r);
-          } else { this.select(); }
-        }`,
-      );
+      await engine.call(el, selectContents);
       const backspace = keyDef("Backspace");
       if (backspace) await pressKey(page, backspace);
     }
@@ -68,7 +69,7 @@ export async function typeText(engine: Engine, params: TypeTextParams) {
       if (enter) await pressKey(page, enter);
     }
     const value = await engine
-      .call<string>(el, "function() { return 'value' in this ? String(this.value) : this.innerText; }")
+      .call(el, fieldValue)
       .catch(() => "");
     const evidence = await engine.evidence(mark);
     const suggestions: string[] = [];

@@ -17,36 +17,10 @@ import {
 import { dropEchoes, paginate } from "../snapshot/render-text.js";
 import { frameLabel, quoted, sanitizeText, sanitizeUrl } from "../base/sanitize.js";
 import type { SnapshotLine } from "../snapshot/render-text.js";
+import type { AgentBox, AgentItem, AgentSnapshot } from "./agent.js";
 import type { DomRunner } from "./dom-runner.js";
 
-type Box = [number, number, number, number];
-
-/** One item the in-page agent reports, in document order. */
-interface AgentItem {
-  k: "ref" | "text" | "ctx" | "frame" | "xframe";
-  depth: number;
-  frame: number;
-  id?: number;
-  role?: string;
-  name?: string;
-  value?: string;
-  states?: string[];
-  rect?: Box;
-  child?: number;
-  src?: string;
-  owner?: Box;
-}
-
-interface AgentSnapshot {
-  token: string;
-  url: string;
-  title: string;
-  items: AgentItem[];
-  frames: number;
-  scroll: [number, number];
-  size: [number, number];
-  page: [number, number];
-}
+type Box = AgentBox;
 
 /** A DOM-fallback ref: the agent's element id within one document (token). */
 interface DomRef {

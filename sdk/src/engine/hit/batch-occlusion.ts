@@ -1,41 +1,43 @@
 import type { Point, Rect } from "../base/coordinates.js";
+import { declaration } from "../base/page-function.js";
 import type { HitCandidate, HitVerdict } from "./occlusion.js";
 import type { PageSession } from "../page/page-session.js";
 import { forgetTopWorld, topWorld } from "../page/worlds.js";
 
-/**
- * Runs in an isolated world of the top document: finds each candidate by its light-tree
- * element index and checks that the index still names the same element (same tag, and its
- * snapshot box inside its live bounding box, so a shifted list cannot pass a neighbour off as
- * the element). Then hit-tests the probe points in order with `elementFromPoint`. A point
- * passes when the hit is the element, inside it, an ancestor of it, a label, or nothing (the
- * same rule as `hitTest`). Returns, per candidate, the index of the first passing point, -1
- * when every point is covered, or -2 when the element could not be confirmed (the caller
- * probes that one through CDP); null when the document's element count changed.
- */
-/** The acceptance rule for a hit on `el`, shared by every page-side hit test. */
-const acceptHit = `!hit || hit === el || el.contains(hit) || hit.contains(el) || hit.nodeName === "LABEL"`;
+/** One candidate of `hitInPage`: light-tree index, tag, probe points (x, y, x, y …), snapshot box. */
+type HitItem = [number, string, number[], [number, number, number, number]];
 
-const hitFunction = `function(count, items) {
+/**
+ * Runs in an isolated world of the top document (`Runtime.callFunctionOn`). For the batch:
+ * finds each candidate by its light-tree element index and checks that the index still names
+ * the same element (same tag, and its snapshot box inside its live bounding box, so a shifted
+ * list cannot pass a neighbour off as the element), then hit-tests its probe points in order
+ * with `elementFromPoint`. Called on an element (`this`) instead, it probes that element's
+ * points (`items[0][2]`) only. A point passes when the hit is the element, inside it, an
+ * ancestor of it, a label, or nothing (the same rule as `hitTest`). Returns, per candidate,
+ * the index of the first passing point, -1 when every point is covered, or -2 when the element
+ * could not be confirmed (the caller probes that one through CDP); null when the document's
+ * element count changed.
+ */
+function hitInPage(this: unknown, count: number, items: HitItem[]): number[] | null {
+  const firstPass = (el: Element, pts: number[]): number => {
+    for (let k = 0; k + 1 < pts.length; k += 2) {
+      const hit = document.elementFromPoint(pts[k]!, pts[k + 1]!);
+      if (!hit || hit === el || el.contains(hit) || hit.contains(el) || hit.nodeName === "LABEL") return k / 2;
+    }
+    return -1;
+  };
+  if (this instanceof Element) return [firstPass(this, items[0]?.[2] ?? [])];
   const all = document.getElementsByTagName("*");
   if (all.length !== count) return null;
-  const out = [];
-  for (const item of items) {
-    const el = all[item[0]];
-    const b = item[3];
-    if (!el || el.nodeName !== item[1]) { out.push(-2); continue; }
+  return items.map(([index, tag, pts, b]) => {
+    const el = all[index];
+    if (!el || el.nodeName !== tag) return -2;
     const r = el.getBoundingClientRect();
-    if (b[0] < r.left - 1 || b[1] < r.top - 1 || b[0] + b[2] > r.right + 1 || b[1] + b[3] > r.bottom + 1) { out.push(-2); continue; }
-    const pts = item[2];
-    let pass = -1;
-    for (let k = 0; k + 1 < pts.length; k += 2) {
-      const hit = document.elementFromPoint(pts[k], pts[k + 1]);
-      if (${acceptHit}) { pass = k / 2; break; }
-    }
-    out.push(pass);
-  }
-  return out;
-}`;
+    if (b[0] < r.left - 1 || b[1] < r.top - 1 || b[0] + b[2] > r.right + 1 || b[1] + b[3] > r.bottom + 1) return -2;
+    return firstPass(el, pts);
+  });
+}
 
 /** A candidate of the top document's light tree, with the points to probe in order. */
 export interface LightCandidate {
@@ -60,7 +62,7 @@ export async function batchHitTest(
   items: readonly LightCandidate[],
 ): Promise<(HitVerdict | undefined)[] | undefined> {
   if (items.length === 0) return [];
-  const payload = items.map((it) => [
+  const payload = items.map((it): HitItem => [
     it.lightIndex,
     it.nodeName,
     it.points.flatMap((p) => [p.x, p.y]),
@@ -69,7 +71,7 @@ export async function batchHitTest(
   let r: { result: { value?: number[] | null }; exceptionDetails?: unknown };
   try {
     r = await page.send("Runtime.callFunctionOn", {
-      functionDeclaration: hitFunction,
+      functionDeclaration: declaration(hitInPage),
       executionContextId: contextId,
       arguments: [{ value: lightElements }, { value: payload }],
       returnByValue: true,
@@ -94,24 +96,13 @@ export async function batchHitTest(
  * viewport coordinates, computed visibility and the viewport size; null for an element in a
  * shadow tree or no longer connected (the caller takes the general path).
  */
-const boxFunction = `function() {
+function boxInPage(this: Element): { box: number[]; invisible: boolean; viewport: number[] } | null {
   if (!this.isConnected || this.getRootNode() !== document) return null;
   const r = this.getBoundingClientRect();
   const v = getComputedStyle(this).visibility;
   const vv = window.visualViewport;
-  return { box: [r.left, r.top, r.width, r.height], invisible: v === "hidden" || v === "collapse",
-    viewport: [vv ? vv.width : innerWidth, vv ? vv.height : innerHeight] };
-}`;
-
-/** Hit-tests points in order on one element (called on it); the index of the first pass, or -1. */
-const pointsFunction = `function(pts) {
-  const el = this;
-  for (let k = 0; k + 1 < pts.length; k += 2) {
-    const hit = document.elementFromPoint(pts[k], pts[k + 1]);
-    if (${acceptHit}) return k / 2;
-  }
-  return -1;
-}`;
+  return { box: [r.left, r.top, r.width, r.height], invisible: v === "hidden" || v === "collapse", viewport: [vv ? vv.width : innerWidth, vv ? vv.height : innerHeight] };
+}
 
 /** What `topElementBox` reads. */
 export interface TopElementBox {
@@ -136,7 +127,7 @@ export async function topElementBox(page: PageSession, backendNodeId: number): P
     if (!object.objectId) return undefined;
     const r = await page.send<{ result: { value?: { box: number[]; invisible: boolean; viewport: number[] } | null } }>("Runtime.callFunctionOn", {
       objectId: object.objectId,
-      functionDeclaration: boxFunction,
+      functionDeclaration: declaration(boxInPage),
       returnByValue: true,
     });
     const v = r.result.value;
@@ -152,13 +143,14 @@ export async function topElementBox(page: PageSession, backendNodeId: number): P
 /** Hit-tests `points` in order on an element read by `topElementBox`: the first that passes, or undefined. */
 export async function topElementHit(page: PageSession, el: TopElementBox, points: readonly Point[]): Promise<Point | undefined> {
   try {
-    const r = await page.send<{ result: { value?: number } }>("Runtime.callFunctionOn", {
+    const item: HitItem = [0, "", points.flatMap((p) => [p.x, p.y]), [0, 0, 0, 0]];
+    const r = await page.send<{ result: { value?: number[] | null } }>("Runtime.callFunctionOn", {
       objectId: el.objectId,
-      functionDeclaration: pointsFunction,
-      arguments: [{ value: points.flatMap((p) => [p.x, p.y]) }],
+      functionDeclaration: declaration(hitInPage),
+      arguments: [{ value: 0 }, { value: [item] }],
       returnByValue: true,
     });
-    const k = r.result.value ?? -1;
+    const k = r.result.value?.[0] ?? -1;
     return k >= 0 ? points[k] : undefined;
   } catch {
     return undefined;

@@ -1,25 +1,8 @@
+import { invocation, type PageArgument, type PageFunction } from "../base/page-function.js";
 import type { PageSession } from "./page-session.js";
-import { activityWorld, trackerSource } from "./tracker-script.js";
+import { activityWorld, awaitQuiet, type DocActivity, readTracker, trackerSource } from "./tracker-script.js";
 
-
-
-/** What the tracker of one document reports. */
-export interface DocActivity {
-  /** The tracker's random id: a different id means a different document. */
-  readonly id: string;
-  readonly changes: number;
-  /** Milliseconds since the last DOM mutation. */
-  readonly idle: number;
-  readonly animating: boolean;
-  readonly sx: number;
-  readonly sy: number;
-  readonly w: number;
-  readonly h: number;
-  /** From `quiet`: true when the window was reached before the cap. */
-  readonly quiet?: boolean;
-  /** True when the tracker was only installed by this call: its history is unknown. */
-  readonly installedNow?: boolean;
-}
+export type { DocActivity } from "./tracker-script.js";
 
 /** One document the engine tracks: a frame in the session that renders it. */
 export interface TrackedDoc {
@@ -69,11 +52,12 @@ function worldOf(page: PageSession, doc: TrackedDoc): Promise<number> {
 }
 
 /**
- * Evaluates `call` (an expression over `t`, the tracker) in a document's tracker world,
- * installing the tracker first when the document has none. Throws when the document is gone.
+ * Calls `fn` (a page function answering null when the world has no tracker) in a document's
+ * tracker world, installing the tracker first when the document has none. Throws when the
+ * document is gone.
  */
-async function inTracker(page: PageSession, doc: TrackedDoc, call: string, timeoutMs: number, mayInstall = true): Promise<DocActivity> {
-  const expression = `(() => { const t = globalThis.__batonActivity; if (!t) return null; return ${call}; })()`;
+async function inTracker(page: PageSession, doc: TrackedDoc, timeoutMs: number, fn: PageFunction, args: PageArgument[], mayInstall = true): Promise<DocActivity> {
+  const expression = invocation(fn, ...args);
   let r: { result: { value?: DocActivity | null }; exceptionDetails?: { text: string } } | undefined;
   let contextId = 0;
   for (let attempt = 0; attempt < 2 && !r; attempt++) {
@@ -92,12 +76,12 @@ async function inTracker(page: PageSession, doc: TrackedDoc, call: string, timeo
   if (!mayInstall) throw new Error("activity tracker missing");
   // A document that was there before the engine attached and did not get the tracker.
   await page.send("Runtime.evaluate", { expression: trackerSource, contextId, returnByValue: true }, doc.sessionId, timeoutMs);
-  return { ...(await inTracker(page, doc, call, timeoutMs, false)), installedNow: true };
+  return { ...(await inTracker(page, doc, timeoutMs, fn, args, false)), installedNow: true };
 }
 
 /** Reads one document's tracker; throws when the document is gone. */
 export function readDoc(page: PageSession, doc: TrackedDoc, timeoutMs = 500): Promise<DocActivity> {
-  return inTracker(page, doc, "t.read()", timeoutMs);
+  return inTracker(page, doc, timeoutMs, readTracker, []);
 }
 
 /**
@@ -107,5 +91,5 @@ export function readDoc(page: PageSession, doc: TrackedDoc, timeoutMs = 500): Pr
  */
 export function waitDocQuiet(page: PageSession, doc: TrackedDoc, windowMs: number, capMs: number, frames: boolean): Promise<DocActivity> {
   const cap = Math.max(0, Math.round(capMs));
-  return inTracker(page, doc, `t.quiet(${Math.max(0, windowMs)}, ${cap}, ${frames})`, cap + 500);
+  return inTracker(page, doc, cap + 500, awaitQuiet, [Math.max(0, windowMs), cap, frames]);
 }

@@ -1,3 +1,5 @@
+import { invocation } from "../base/page-function.js";
+
 /** The isolated world the activity tracker lives in, one per document. */
 export const activityWorld = "baton-activity";
 
@@ -15,14 +17,78 @@ export const activityWorld = "baton-activity";
  * resolves once the DOM has been quiet for `win` ms, measured from the last mutation or from
  * the call, whichever is later (after two animation frames when `frames`), or at `cap`.
  */
-export const trackerSource = `(() => {
-  if (globalThis.__batonActivity) return false;
-  const t = { id: Math.random().toString(36).slice(2), changes: 0, last: performance.now() };
-  const roots = new WeakSet();
-  const bump = () => { t.changes++; };
-  const scan = (root) => {
-    if (root.nodeType === 1 && root.shadowRoot) watch(root.shadowRoot);
-    if (!root.querySelectorAll) return;
+export const trackerSource: string = invocation(installTracker);
+
+/** What the tracker of one document reports. */
+export interface DocActivity {
+  /** The tracker's random id: a different id means a different document. */
+  readonly id: string;
+  readonly changes: number;
+  /** Milliseconds since the last DOM mutation. */
+  readonly idle: number;
+  readonly animating: boolean;
+  readonly sx: number;
+  readonly sy: number;
+  readonly w: number;
+  readonly h: number;
+  /** From `quiet`: true when the window was reached before the cap. */
+  readonly quiet?: boolean;
+  /** True when the tracker was only installed by this call: its history is unknown. */
+  readonly installedNow?: boolean;
+}
+
+/** The tracker object the page script keeps on its world's global. */
+interface Tracker {
+  id: string;
+  changes: number;
+  last: number;
+  read(): DocActivity;
+  quiet(win: number, cap: number, frames: boolean): Promise<DocActivity>;
+}
+
+/** The tracker (runs in the page; see `trackerSource`). False when the world already has one. */
+function installTracker(): boolean {
+  const host = globalThis as { __batonActivity?: Tracker };
+  if (host.__batonActivity) return false;
+  const t: Tracker = {
+    id: Math.random().toString(36).slice(2),
+    changes: 0,
+    last: performance.now(),
+    read: () => ({ id: t.id, changes: t.changes, idle: performance.now() - t.last, animating: running(), sx: scrollX, sy: scrollY, w: innerWidth, h: innerHeight }),
+    quiet: (win, cap, frames) =>
+      new Promise((resolve) => {
+        const start = performance.now();
+        let framed = !frames;
+        let timer: ReturnType<typeof setTimeout> | undefined;
+        const check = (): void => {
+          clearTimeout(timer);
+          const now = performance.now();
+          const idle = now - Math.max(t.last, start);
+          if (framed && idle >= win) return resolve({ ...t.read(), quiet: true });
+          if (now - start >= cap) return resolve({ ...t.read(), quiet: false });
+          timer = setTimeout(check, Math.max(1, Math.min(framed ? win - idle : 20, cap - (now - start))));
+        };
+        if (frames) {
+          const framesDone = (): void => {
+            if (!framed) {
+              framed = true;
+              check();
+            }
+          };
+          requestAnimationFrame(() => requestAnimationFrame(framesDone));
+          // A hidden document renders no frames; do not wait for them there.
+          setTimeout(framesDone, document.visibilityState === "hidden" ? 0 : 200);
+        }
+        check();
+      }),
+  };
+  const roots = new WeakSet<Node>();
+  const bump = (): void => {
+    t.changes++;
+  };
+  const scan = (root: Node): void => {
+    if (root instanceof Element && root.shadowRoot) watch(root.shadowRoot);
+    if (!(root instanceof Element || root instanceof Document || root instanceof DocumentFragment)) return;
     for (const el of root.querySelectorAll("*")) if (el.shadowRoot) watch(el.shadowRoot);
   };
   const mo = new MutationObserver((records) => {
@@ -33,40 +99,41 @@ export const trackerSource = `(() => {
   const events = ["scroll", "input", "change", "focusin", "focusout", "load", "error", "toggle",
     "animationstart", "animationend", "animationcancel", "transitionrun", "transitionend", "transitioncancel",
     "pointerover", "pointerout", "mouseover", "mouseout"];
-  const watch = (root) => {
+  const watch = (root: Document | ShadowRoot): void => {
     if (roots.has(root)) return;
     roots.add(root);
     mo.observe(root, { subtree: true, childList: true, attributes: true, characterData: true });
     for (const e of events) root.addEventListener(e, bump, { capture: true, passive: true });
     if (root !== document) scan(root);
   };
+  const running = (): boolean => {
+    try {
+      return document.getAnimations().some((a) => a.playState === "running");
+    } catch {
+      return true;
+    }
+  };
   watch(document);
   scan(document);
   addEventListener("resize", bump, { capture: true, passive: true });
-  try { document.fonts.addEventListener("loadingdone", bump); } catch {}
-  const running = () => { try { return document.getAnimations().some((a) => a.playState === "running"); } catch { return true; } };
-  t.read = () => ({ id: t.id, changes: t.changes, idle: performance.now() - t.last, animating: running(),
-    sx: scrollX, sy: scrollY, w: innerWidth, h: innerHeight });
-  t.quiet = (win, cap, frames) => new Promise((resolve) => {
-    const start = performance.now();
-    let framed = !frames;
-    let timer;
-    const check = () => {
-      clearTimeout(timer);
-      const now = performance.now();
-      const idle = now - Math.max(t.last, start);
-      if (framed && idle >= win) return resolve({ ...t.read(), quiet: true });
-      if (now - start >= cap) return resolve({ ...t.read(), quiet: false });
-      timer = setTimeout(check, Math.max(1, Math.min(framed ? win - idle : 20, cap - (now - start))));
-    };
-    if (frames) {
-      const framesDone = () => { if (!framed) { framed = true; check(); } };
-      requestAnimationFrame(() => requestAnimationFrame(framesDone));
-      // A hidden document renders no frames; do not wait for them there.
-      setTimeout(framesDone, document.visibilityState === "hidden" ? 0 : 200);
-    }
-    check();
-  });
-  globalThis.__batonActivity = t;
+  try {
+    document.fonts.addEventListener("loadingdone", bump);
+  } catch {
+    // No font loading API in this document.
+  }
+  host.__batonActivity = t;
   return true;
-})()`;
+}
+
+/** Reads the document's tracker (runs in the page); null when the world has none. */
+export function readTracker(): DocActivity | null {
+  return (globalThis as { __batonActivity?: Tracker }).__batonActivity?.read() ?? null;
+}
+
+/**
+ * Resolves once the document's DOM has been quiet for `win` ms (runs in the page; see
+ * `Tracker.quiet`); null when the world has no tracker.
+ */
+export function awaitQuiet(win: number, cap: number, frames: boolean): Promise<DocActivity> | null {
+  return (globalThis as { __batonActivity?: Tracker }).__batonActivity?.quiet(win, cap, frames) ?? null;
+}

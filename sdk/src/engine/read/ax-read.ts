@@ -1,4 +1,5 @@
 import type { AXNode } from "../../cdp/protocol.js";
+import { invocation } from "../base/page-function.js";
 import { topWorld } from "../page/worlds.js";
 import { type ComputedAxItem, computedAxSupported, readComputedAx } from "./computed-ax.js";
 import { documentToViewport, intersect } from "../base/coordinates.js";
@@ -46,9 +47,14 @@ export function viewportFirst(size: DocumentSize, computed = false): boolean {
 }
 
 /** The page expression `DocumentSize` is read with: element count and content/viewport area. */
-export const documentSizeExpression =
-  "(() => { const d = document.documentElement; const v = Math.max(1, innerWidth * innerHeight); " +
-  "return [document.getElementsByTagName('*').length, d ? (d.scrollWidth * d.scrollHeight) / v : 1]; })()";
+export const documentSizeExpression: string = invocation(documentSizeInPage);
+
+/** Element count and content/viewport area (runs in the page). */
+function documentSizeInPage(): [number, number] {
+  const d = document.documentElement;
+  const v = Math.max(1, innerWidth * innerHeight);
+  return [document.getElementsByTagName("*").length, d ? (d.scrollWidth * d.scrollHeight) / v : 1];
+}
 
 /** Whole AX trees of a session's frames, one `getFullAXTree` per frame, in parallel. */
 export async function readFullAx(

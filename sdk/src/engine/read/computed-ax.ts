@@ -1,4 +1,5 @@
 import type { AXNode } from "../../cdp/protocol.js";
+import { declaration } from "../base/page-function.js";
 import type { PageSession } from "../page/page-session.js";
 
 /**
@@ -89,26 +90,35 @@ export function computedAxEligible(nodeName: string, attrs: ReadonlyMap<string, 
  * aria-disabled, editable, focused, an open select. False overall when the feature is off,
  * null when the document changed.
  */
-const readFunction = `function(count, items, stateless) {
+function readInPage(count: number, items: (number | string)[], stateless: readonly string[]): ([string, string, string, number] | null)[] | null | false {
+  type Computed = Element & { computedRole: string; computedName: string };
   if (!("computedName" in Element.prototype)) return false;
   const all = document.getElementsByTagName("*");
   if (all.length !== count) return null;
   let active = document.activeElement;
-  while (active && active.shadowRoot && active.shadowRoot.activeElement) active = active.shadowRoot.activeElement;
-  const open = (el) => { try { return el.matches(":open"); } catch { return false; } };
-  const out = [];
+  while (active?.shadowRoot?.activeElement) active = active.shadowRoot.activeElement;
+  const open = (el: Element): boolean => {
+    try {
+      return el.matches(":open");
+    } catch {
+      return false;
+    }
+  };
+  const out: ([string, string, string, number] | null)[] = [];
   for (let i = 0; i + 1 < items.length; i += 2) {
-    const el = all[items[i]];
+    const el = all[items[i] as number] as Computed | undefined;
     const tag = items[i + 1];
-    if (!el || el.nodeName !== tag || el === active || el.isContentEditable ||
-        el.matches(":disabled") || el.closest('[aria-disabled="true"]')) { out.push(null); continue; }
+    if (!el || el.nodeName !== tag || el === active || (el as Element as HTMLElement).isContentEditable || el.matches(":disabled") || el.closest('[aria-disabled="true"]')) {
+      out.push(null);
+      continue;
+    }
     const role = el.computedRole;
-    let row = null;
-    if (tag === "INPUT" && (el.type === "checkbox" || el.type === "radio")) {
+    let row: [string, string, string, number] | null = null;
+    if (el instanceof HTMLInputElement && (el.type === "checkbox" || el.type === "radio")) {
       if (role === el.type) row = [role, el.computedName, "", el.indeterminate && el.type === "checkbox" ? 2 : el.checked ? 1 : 0];
-    } else if (tag === "INPUT" || tag === "TEXTAREA") {
+    } else if (el instanceof HTMLInputElement || el instanceof HTMLTextAreaElement) {
       if (role === "textbox" || role === "searchbox") row = [role, el.computedName, el.value, (el.required ? 4 : 0) | (el.readOnly ? 8 : 0)];
-    } else if (tag === "SELECT") {
+    } else if (el instanceof HTMLSelectElement) {
       const o = el.selectedOptions[0];
       if (role === "combobox" && !el.multiple && el.size <= 1 && !open(el)) row = [role, el.computedName, o ? o.label : "", 0];
     } else if (stateless.includes(role)) {
@@ -117,7 +127,7 @@ const readFunction = `function(count, items, stateless) {
     out.push(row);
   }
   return out;
-}`;
+}
 
 /** An element of the top document's light tree to read this way. */
 export interface ComputedAxItem {
@@ -151,7 +161,7 @@ export async function readComputedAx(
   let r: { result: { value?: ([string, string, string, number] | null)[] | null | false }; exceptionDetails?: unknown };
   try {
     r = await page.send("Runtime.callFunctionOn", {
-      functionDeclaration: readFunction,
+      functionDeclaration: declaration(readInPage),
       executionContextId: contextId,
       arguments: [{ value: lightElements }, { value: items.flatMap((it) => [it.lightIndex, it.nodeName]) }, { value: statelessRoles }],
       returnByValue: true,

@@ -1,6 +1,7 @@
 import type { MessageInitShape } from "@bufbuild/protobuf";
 import type { ImageSchema } from "@baton/gen/baton/v1/tools_pb";
 import { clampPoint, type Rect } from "../base/coordinates.js";
+import { invocation } from "../base/page-function.js";
 import type { PageSession } from "../page/page-session.js";
 
 type ImageInit = MessageInitShape<typeof ImageSchema>;
@@ -70,23 +71,7 @@ export async function captureLabelledScreenshot(page: PageSession, labels: reado
       const p = clampPoint({ x: l.box.x, y: l.box.y }, view, 0);
       return { n: l.ref.replace(/^e/, ""), x: Math.min(p.x, view.width - 24), y: Math.min(p.y, view.height - 14), box: l.box };
     });
-    const expression = `(() => {
-      const items = ${JSON.stringify(items)};
-      const host = document.createElement("div");
-      host.id = ${JSON.stringify(id)};
-      host.style.cssText = "position:fixed;inset:0;z-index:2147483647;pointer-events:none;contain:strict";
-      const root = host.attachShadow({ mode: "closed" });
-      for (const it of items) {
-        const b = document.createElement("div");
-        b.style.cssText = "position:fixed;border:2px solid #e5006e;box-sizing:border-box;left:" + it.box.x + "px;top:" + it.box.y + "px;width:" + it.box.width + "px;height:" + it.box.height + "px";
-        const t = document.createElement("div");
-        t.textContent = it.n;
-        t.style.cssText = "position:fixed;font:bold 11px/13px sans-serif;color:#fff;background:#e5006e;padding:0 3px;border-radius:3px;left:" + it.x + "px;top:" + it.y + "px";
-        root.append(b, t);
-      }
-      document.documentElement.append(host);
-      return new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(() => r(true))));
-    })()`;
+    const expression = invocation(drawLabels, id, items);
     await page.send("Runtime.evaluate", { expression, awaitPromise: true }, page.rootId, 3000);
   } catch {
     // Labelling is best effort: the plain screenshot below still goes out.
@@ -96,7 +81,41 @@ export async function captureLabelledScreenshot(page: PageSession, labels: reado
   } finally {
     // Removed even when drawing reported failure: a half-drawn overlay must not stay behind.
     await page
-      .send("Runtime.evaluate", { expression: `document.getElementById(${JSON.stringify(id)})?.remove()` })
+      .send("Runtime.evaluate", { expression: invocation(removeLabels, id) })
       .catch(() => undefined);
   }
+}
+
+/** One label as `drawLabels` takes it: the ref's number, where to print it, and the box to frame. */
+interface LabelItem {
+  readonly n: string;
+  readonly x: number;
+  readonly y: number;
+  readonly box: Rect;
+}
+
+/**
+ * Draws the labels as a pointer-transparent overlay in a closed shadow root under `id`, and
+ * resolves after two frames, once they are painted (runs in the page).
+ */
+function drawLabels(id: string, items: readonly LabelItem[]): Promise<boolean> {
+  const host = document.createElement("div");
+  host.id = id;
+  host.style.cssText = "position:fixed;inset:0;z-index:2147483647;pointer-events:none;contain:strict";
+  const root = host.attachShadow({ mode: "closed" });
+  for (const it of items) {
+    const b = document.createElement("div");
+    b.style.cssText = `position:fixed;border:2px solid #e5006e;box-sizing:border-box;left:${it.box.x}px;top:${it.box.y}px;width:${it.box.width}px;height:${it.box.height}px`;
+    const t = document.createElement("div");
+    t.textContent = it.n;
+    t.style.cssText = `position:fixed;font:bold 11px/13px sans-serif;color:#fff;background:#e5006e;padding:0 3px;border-radius:3px;left:${it.x}px;top:${it.y}px`;
+    root.append(b, t);
+  }
+  document.documentElement.append(host);
+  return new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(() => r(true))));
+}
+
+/** Removes the overlay `drawLabels` made (runs in the page). */
+function removeLabels(id: string): void {
+  document.getElementById(id)?.remove();
 }
