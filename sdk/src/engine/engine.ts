@@ -9,10 +9,11 @@ import type { CdpTransport } from "../cdp/transport.js";
 import { ToolErrorCode, ToolFailure } from "../contract/index.js";
 import { topElementBox, topElementHit } from "./hit/batch-occlusion.js";
 import { declaration, invocation, type PageFunction } from "./base/page-function.js";
-import { documentToViewport, intersect, type Point, probePoints, type Rect } from "./base/coordinates.js";
+import { intersect, type Point, probePoints } from "./base/coordinates.js";
 import { toFailure } from "./page/errors.js";
 import { deepestActive, fieldValue, isConnected } from "./read/element-state.js";
 import { readPageLayout } from "./read/frame-layout.js";
+import { visibleRect } from "./read/visible-rect.js";
 import { filterOccluded } from "./hit/occlusion.js";
 import { type DialogPolicy, PageSession } from "./page/page-session.js";
 import { type RefEntry, RefTable } from "./snapshot/refs.js";
@@ -49,6 +50,16 @@ export interface ResolvedElement {
   readonly entry: RefEntry;
   /** Runtime object id of the element in its session. */
   readonly objectId: string;
+}
+
+/** Where an action aims at an element (see `Engine.aim`). */
+export interface Aim {
+  /** The point to act at, in top-level viewport coordinates. */
+  readonly point: Point;
+  /** Probe points on the element, the aimed one first, to check again after the pointer moved. */
+  readonly points: readonly Point[];
+  /** The element in the top document's hit world, for checks around a click; undefined elsewhere. */
+  readonly hitObject: string | undefined;
 }
 
 /** A mark taken before an action, to tell afterwards what it changed. */
@@ -288,17 +299,38 @@ export class Engine {
    * element itself, through the same layout, coordinates and occlusion code as snapshots.
    */
   async actionPoint(el: ResolvedElement, field: string): Promise<Point> {
+    return (await this.aim(el, field)).point;
+  }
+
+  /**
+   * Where to act on an element (see `actionPoint`), with what a pointer action needs to check
+   * it again after the pointer arrives: the other probe points, and the element in the hit
+   * world (top-document elements only). An element already in view is not scrolled: scrolling
+   * makes lists that render only their visible rows replace them under the pointer.
+   */
+  async aim(el: ResolvedElement, field: string): Promise<Aim> {
     const { entry } = el;
+    const topDocument = entry.sessionId === this.#page.rootId && entry.frameId === this.#page.mainFrame()?.id;
+    if (topDocument) {
+      const inView = await this.#aimTop(entry.backendNodeId);
+      if (inView) return inView;
+    }
     await this.#page
       .send("DOM.scrollIntoViewIfNeeded", { backendNodeId: entry.backendNodeId }, entry.sessionId)
       .catch(() => undefined);
+    if (!(await this.call(el, isConnected).catch(() => true))) {
+      this.refs.kill(entry);
+      return this.fail(
+        ToolErrorCode.STALE_REF,
+        `Element ${entry.ref} was replaced when it was scrolled into view (lists that render only their visible rows do this). Use a ref from the fresh snapshot (attached).`,
+        field,
+      );
+    }
     // Fast path: an element of the top document's light tree that is plainly visible and
     // passes a hit test needs no layout read (its own box and the same probe points and rule).
-    if (entry.sessionId === this.#page.rootId && entry.frameId === this.#page.mainFrame()?.id) {
-      const top = await topElementBox(this.#page, entry.backendNodeId);
-      const visible = top && !top.invisible ? intersect(top.box, top.viewport) : undefined;
-      const point = top && visible ? await topElementHit(this.#page, top, probePoints(visible)) : undefined;
-      if (point) return point;
+    if (topDocument) {
+      const scrolled = await this.#aimTop(entry.backendNodeId);
+      if (scrolled) return scrolled;
       // Anything else (hidden, off-screen, covered, unreadable) is decided and explained below.
     }
     const layout = await readPageLayout(this.#page, { axTrees: false });
@@ -309,8 +341,7 @@ export class Engine {
     if (!dom.box || dom.box.width <= 0 || dom.box.height <= 0 || dom.invisible) {
       return this.fail(ToolErrorCode.NOT_ACTIONABLE, `Element ${entry.ref} is not visible on the page (hidden or zero size).`, field);
     }
-    const box: Rect = documentToViewport(dom.box, origin);
-    const visible = intersect(box, origin.clip);
+    const visible = visibleRect(l, dom);
     if (!visible) {
       return this.fail(ToolErrorCode.NOT_ACTIONABLE, `Element ${entry.ref} could not be scrolled into view.`, field);
     }
@@ -323,7 +354,18 @@ export class Engine {
         field,
       );
     }
-    return verdict?.point ?? { x: visible.x + visible.width / 2, y: visible.y + visible.height / 2 };
+    const point = verdict?.point ?? { x: visible.x + visible.width / 2, y: visible.y + visible.height / 2 };
+    return { point, points: [point], hitObject: undefined };
+  }
+
+  /** The fast path of `aim` for a top-document light-tree element: its live box and a hit test. */
+  async #aimTop(backendNodeId: number): Promise<Aim | undefined> {
+    const top = await topElementBox(this.#page, backendNodeId);
+    const visible = top && !top.invisible && top.clip ? intersect(top.box, top.clip) : undefined;
+    if (!top || !visible) return undefined;
+    const points = probePoints(visible);
+    const point = await topElementHit(this.#page, top, points);
+    return point ? { point, points: [point, ...points.filter((p) => p !== point)], hitObject: top.objectId } : undefined;
   }
 
   /** A short human description of a DOM node, for error messages. */

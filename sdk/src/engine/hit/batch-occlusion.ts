@@ -1,4 +1,4 @@
-import type { Point, Rect } from "../base/coordinates.js";
+import { intersect, type Point, type Rect } from "../base/coordinates.js";
 import { declaration } from "../base/page-function.js";
 import type { HitCandidate, HitVerdict } from "./occlusion.js";
 import type { PageSession } from "../page/page-session.js";
@@ -93,15 +93,40 @@ export async function batchHitTest(
 
 /**
  * Reads one top-document light-tree element, called on it in the hit world: its live box in
- * viewport coordinates, computed visibility and the viewport size; null for an element in a
+ * viewport coordinates, the part of the viewport its clipping ancestors let it show in (as
+ * `ancestorClip` reads them from a DOMSnapshot; null when none clips it, an empty box when it
+ * is clipped away), computed visibility and the viewport size; null for an element in a
  * shadow tree or no longer connected (the caller takes the general path).
  */
-function boxInPage(this: Element): { box: number[]; invisible: boolean; viewport: number[] } | null {
+function boxInPage(this: Element): { box: number[]; clip: number[] | null; invisible: boolean; viewport: number[] } | null {
   if (!this.isConnected || this.getRootNode() !== document) return null;
   const r = this.getBoundingClientRect();
-  const v = getComputedStyle(this).visibility;
+  const style = getComputedStyle(this);
+  const v = style.visibility;
   const vv = window.visualViewport;
-  return { box: [r.left, r.top, r.width, r.height], invisible: v === "hidden" || v === "collapse", viewport: [vv ? vv.width : innerWidth, vv ? vv.height : innerHeight] };
+  let clip: number[] | null = null;
+  let mode = style.position;
+  for (let cur = this.parentElement; cur && cur !== document.body && cur !== document.documentElement; cur = cur.parentElement) {
+    if (mode === "fixed") break;
+    const cs = getComputedStyle(cur);
+    if (cs.display === "contents") continue;
+    if (mode === "absolute" && cs.position === "static") continue;
+    if (cs.overflow !== "visible") {
+      const b = cur.getBoundingClientRect();
+      const x: number = clip ? Math.max(clip[0]!, b.left) : b.left;
+      const y: number = clip ? Math.max(clip[1]!, b.top) : b.top;
+      const right: number = clip ? Math.min(clip[0]! + clip[2]!, b.right) : b.right;
+      const bottom: number = clip ? Math.min(clip[1]! + clip[3]!, b.bottom) : b.bottom;
+      clip = [x, y, Math.max(0, right - x), Math.max(0, bottom - y)];
+    }
+    mode = cs.position;
+  }
+  return {
+    box: [r.left, r.top, r.width, r.height],
+    clip,
+    invisible: v === "hidden" || v === "collapse" || !this.checkVisibility({ opacityProperty: true, visibilityProperty: true }),
+    viewport: [vv ? vv.width : innerWidth, vv ? vv.height : innerHeight],
+  };
 }
 
 /** What `topElementBox` reads. */
@@ -110,6 +135,8 @@ export interface TopElementBox {
   readonly objectId: string;
   /** Whole box in top-level viewport coordinates. */
   readonly box: Rect;
+  /** The viewport cut to the element's clipping ancestors. */
+  readonly clip: Rect | undefined;
   readonly invisible: boolean;
   readonly viewport: Rect;
 }
@@ -125,7 +152,7 @@ export async function topElementBox(page: PageSession, backendNodeId: number): P
   try {
     const { object } = await page.send<{ object: { objectId?: string } }>("DOM.resolveNode", { backendNodeId, executionContextId: contextId });
     if (!object.objectId) return undefined;
-    const r = await page.send<{ result: { value?: { box: number[]; invisible: boolean; viewport: number[] } | null } }>("Runtime.callFunctionOn", {
+    const r = await page.send<{ result: { value?: { box: number[]; clip: number[] | null; invisible: boolean; viewport: number[] } | null } }>("Runtime.callFunctionOn", {
       objectId: object.objectId,
       functionDeclaration: declaration(boxInPage),
       returnByValue: true,
@@ -134,7 +161,9 @@ export async function topElementBox(page: PageSession, backendNodeId: number): P
     if (!v) return undefined;
     const [x = 0, y = 0, width = 0, height = 0] = v.box;
     const [vw = 0, vh = 0] = v.viewport;
-    return { objectId: object.objectId, box: { x, y, width, height }, invisible: v.invisible, viewport: { x: 0, y: 0, width: vw, height: vh } };
+    const viewport = { x: 0, y: 0, width: vw, height: vh };
+    const clip = v.clip ? intersect(viewport, { x: v.clip[0] ?? 0, y: v.clip[1] ?? 0, width: v.clip[2] ?? 0, height: v.clip[3] ?? 0 }) : viewport;
+    return { objectId: object.objectId, box: { x, y, width, height }, clip, invisible: v.invisible, viewport };
   } catch {
     return undefined;
   }

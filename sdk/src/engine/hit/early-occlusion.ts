@@ -1,6 +1,7 @@
 import { batchHitTest, type LightCandidate } from "./batch-occlusion.js";
-import { documentToViewport, intersect, probePoints, type Rect } from "../base/coordinates.js";
+import { documentToViewport, probePoints, type Rect } from "../base/coordinates.js";
 import type { EarlyRootLayout } from "../read/layout.js";
+import { visibleRect } from "../read/visible-rect.js";
 import { filterOccluded, type HitCandidate, type HitVerdict } from "./occlusion.js";
 import type { PageSession } from "../page/page-session.js";
 
@@ -32,7 +33,7 @@ export function startEarlyProbes(page: PageSession, early: EarlyRootLayout, worl
       if (node.doc !== 0 || !node.likelyActionable || !node.box || node.invisible) continue;
       if (node.box.width <= 0 || node.box.height <= 0) continue;
       const box = documentToViewport(node.box, origin);
-      const visible = intersect(box, origin.clip);
+      const visible = visibleRect(l, node);
       if (!visible) continue;
       const candidate: HitCandidate = { sessionId: l.session.id, backendId: node.backendId, visible };
       if (node.lightIndex === undefined) other.push(candidate);

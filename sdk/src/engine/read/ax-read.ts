@@ -3,6 +3,7 @@ import { invocation } from "../base/page-function.js";
 import { topWorld } from "../page/worlds.js";
 import { type ComputedAxItem, computedAxSupported, readComputedAx } from "./computed-ax.js";
 import { documentToViewport, intersect } from "../base/coordinates.js";
+import { type DomNode, isInside } from "./dom-index.js";
 import type { SessionLayout } from "./layout.js";
 import type { PageSession } from "../page/page-session.js";
 
@@ -74,6 +75,62 @@ export async function readFullAx(
 }
 
 /**
+ * A whole AX tree leaves out some elements entirely (an inline `<span>` whose only signs are a
+ * listener or a pointer cursor). A target of the shared rules among them gets a node of its
+ * own, as the viewport-first read gives it, with the nodes of its DOM subtree moved under it,
+ * so both reads print the same.
+ */
+export function addMissingTargets(l: SessionLayout): void {
+  let order: Map<number, number> | undefined;
+  const position = (id: number | undefined): number => {
+    if (!order) {
+      order = new Map();
+      let k = 0;
+      for (const nid of l.index.nodes.keys()) order.set(nid, k++);
+    }
+    return id === undefined ? -1 : (order.get(id) ?? -1);
+  };
+  for (const [frameId, nodes] of l.ax) {
+    const docIdx = l.index.documents.findIndex((d) => d.frameId === frameId);
+    if (docIdx < 0 || nodes.length === 0) continue;
+    const byBackend = new Map<number, AXNode>();
+    for (const n of nodes) if (n.backendDOMNodeId !== undefined && !byBackend.has(n.backendDOMNodeId)) byBackend.set(n.backendDOMNodeId, n);
+    const byId = new Map(nodes.map((n) => [n.nodeId, n]));
+    for (const dom of l.index.nodes.values()) {
+      if (!dom.target || dom.doc !== docIdx || byBackend.has(dom.backendId)) continue;
+      let parent: AXNode | undefined;
+      for (let cur = dom.parent; cur !== undefined && !parent; cur = l.index.nodes.get(cur)?.parent) parent = byBackend.get(cur);
+      if (!parent) continue;
+      const node: AXNode = {
+        nodeId: `baton-target-${dom.backendId}`,
+        ignored: false,
+        role: { type: "role", value: "generic" },
+        name: { type: "computedString", value: "" },
+        backendDOMNodeId: dom.backendId,
+        parentId: parent.nodeId,
+        childIds: [],
+      };
+      const kids = parent.childIds ?? [];
+      const inside = (id: string): boolean => {
+        const c = byId.get(id)?.backendDOMNodeId;
+        return c !== undefined && isInside(l.index, c, dom.backendId);
+      };
+      node.childIds = kids.filter(inside);
+      for (const id of node.childIds) byId.get(id)!.parentId = node.nodeId;
+      const rest = kids.filter((id) => !inside(id));
+      const at = position(dom.backendId);
+      let insertAt = rest.findIndex((id) => position(byId.get(id)?.backendDOMNodeId) > at);
+      if (insertAt < 0) insertAt = rest.length;
+      rest.splice(insertAt, 0, node.nodeId);
+      parent.childIds = rest;
+      nodes.push(node);
+      byBackend.set(dom.backendId, node);
+      byId.set(node.nodeId, node);
+    }
+  }
+}
+
+/**
  * The viewport-first read: AX nodes for only the elements in view that the snapshot may print
  * (`DomNode.axWanted`: likely controls, frame owners, headings, images, dialogs): the top
  * document's common elements in one page call where the browser computes roles and names for
@@ -113,6 +170,20 @@ export async function readViewportAx(page: PageSession, l: SessionLayout): Promi
     for (const c of chain) hiddenMemo.set(c, verdict);
     return verdict;
   };
+  const inView = (node: DomNode): boolean => {
+    const origin = l.docOrigins[node.doc];
+    return !!node.box && !!origin && node.box.width > 0 && node.box.height > 0 && intersect(documentToViewport(node.box, origin), origin.clip) !== undefined;
+  };
+  // Text outside the viewport still names a target in view (the tail of a row at the bottom).
+  const insideTargetInView = (node: DomNode): boolean => {
+    for (let cur = node.parent, hops = 0; cur !== undefined && hops < 30; hops++) {
+      const n = l.index.nodes.get(cur);
+      if (!n || n.doc !== node.doc) return false;
+      if (n.axWanted) return n.target && inView(n);
+      cur = n.parent;
+    }
+    return false;
+  };
   for (const node of l.index.nodes.values()) {
     const origin = l.docOrigins[node.doc];
     if (!node.box || !origin) continue;
@@ -120,7 +191,7 @@ export async function readViewportAx(page: PageSession, l: SessionLayout): Promi
     if (!owner && !node.axWanted && node.text === undefined) continue;
     // Iframe owners always count: their documents are placed from them.
     if (!owner && (node.box.width <= 0 || node.box.height <= 0)) continue;
-    if (!owner && !intersect(documentToViewport(node.box, origin), origin.clip)) continue;
+    if (!owner && !intersect(documentToViewport(node.box, origin), origin.clip) && !(node.text !== undefined && insideTargetInView(node))) continue;
     if (node.text !== undefined) {
       if (!hidden(node.parent, node.doc)) texts.push({ backendId: node.backendId, doc: node.doc, text: node.text });
     } else {

@@ -84,7 +84,7 @@ export function computedAxEligible(nodeName: string, attrs: ReadonlyMap<string, 
  * Runs in the isolated hit world. Per element (light-tree index and tag, checked against the
  * page as in the batched hit test): `[role, name, value, flags]` from Blink's accessibility
  * tree and, for native controls, the DOM state Chromium's AX node reports (flags: 1 checked,
- * 2 mixed, 4 required, 8 read-only; Chromium reports required and read-only for text fields
+ * 2 mixed, 4 required, 8 read-only, 16 multiline (a textarea); Chromium reports required and read-only for text fields
  * only, not for checkboxes, radios or selects). Null for an element that must take the AX
  * read after all: a role other than expected, disabled through a fieldset or an ancestor's
  * aria-disabled, editable, focused, an open select. False overall when the feature is off,
@@ -117,7 +117,7 @@ function readInPage(count: number, items: (number | string)[], stateless: readon
     if (el instanceof HTMLInputElement && (el.type === "checkbox" || el.type === "radio")) {
       if (role === el.type) row = [role, el.computedName, "", el.indeterminate && el.type === "checkbox" ? 2 : el.checked ? 1 : 0];
     } else if (el instanceof HTMLInputElement || el instanceof HTMLTextAreaElement) {
-      if (role === "textbox" || role === "searchbox") row = [role, el.computedName, el.value, (el.required ? 4 : 0) | (el.readOnly ? 8 : 0)];
+      if (role === "textbox" || role === "searchbox") row = [role, el.computedName, el.value, (el.required ? 4 : 0) | (el.readOnly ? 8 : 0) | (el.localName === "textarea" ? 16 : 0)];
     } else if (el instanceof HTMLSelectElement) {
       const o = el.selectedOptions[0];
       if (role === "combobox" && !el.multiple && el.size <= 1 && !open(el)) row = [role, el.computedName, o ? o.label : "", 0];
@@ -186,6 +186,7 @@ export async function readComputedAx(
     if (role === "combobox") properties.push({ name: "expanded", value: { type: "booleanOrUndefined", value: false } });
     if (flags & 4) properties.push({ name: "required", value: { type: "boolean", value: true } });
     if (flags & 8) properties.push({ name: "readonly", value: { type: "boolean", value: true } });
+    if (flags & 16) properties.push({ name: "multiline", value: { type: "boolean", value: true } });
     return {
       nodeId: `baton-computed-${it.backendId}`,
       ignored: false,

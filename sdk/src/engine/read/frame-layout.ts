@@ -1,8 +1,9 @@
 import type { AXNode, CaptureSnapshotResult, LayoutMetrics } from "../../cdp/protocol.js";
 import { childFrameOrigin, type FrameOrigin, quadToRect, type Rect, sessionToViewport, topFrameOrigin } from "../base/coordinates.js";
 import { type DomIndex, indexDomSnapshot, snapshotStyles } from "./dom-index.js";
-import { type DocumentSize, documentSizeExpression, readFullAx, readViewportAx, viewportFirst } from "./ax-read.js";
+import { addMissingTargets, type DocumentSize, documentSizeExpression, readFullAx, readViewportAx, viewportFirst } from "./ax-read.js";
 import { computedAxSupported } from "./computed-ax.js";
+import { clickListeners } from "./listeners.js";
 import type { PageSession } from "../page/page-session.js";
 import type { EarlyRootLayout, PageLayout, SessionLayout } from "./layout.js";
 
@@ -89,11 +90,15 @@ export async function readPageLayout(page: PageSession, options: ReadLayoutOptio
             .then((r) => r.backendNodeId)
             .catch(() => undefined)
         : Promise.resolve(undefined);
+    // Click-type listeners, read beside the DOMSnapshot (snapshots only: actions need boxes).
+    const loaderId = page.frames.get(session.frameId ?? page.mainFrame()?.id ?? "")?.loaderId ?? "";
+    const listenersP = withAx ? clickListeners(page, session.id, loaderId) : Promise.resolve(undefined);
     // Index the DOMSnapshot as soon as it arrives, while the AX trees are still on the wire.
-    const layoutP = (session.id === page.rootId ? snapP : snapP.catch(() => ({ documents: [], strings: [] }))).then(
-      (snap): SessionLayout => ({
+    const snapOrEmpty = session.id === page.rootId ? snapP : snapP.catch(() => ({ documents: [], strings: [] }));
+    const layoutP = Promise.all([snapOrEmpty, listenersP]).then(
+      ([snap, listeners]): SessionLayout => ({
         session,
-        index: indexDomSnapshot(snap),
+        index: indexDomSnapshot(snap, listeners),
         ax: new Map(),
         docOrigins: [],
         ownerBackendId: undefined,
@@ -111,6 +116,7 @@ export async function readPageLayout(page: PageSession, options: ReadLayoutOptio
     const [layout, ax, owner] = await Promise.all([layoutP, axP, ownerP]);
     const { index } = layout;
     for (const [frameId, nodes] of ax) layout.ax.set(frameId, nodes);
+    if (!partial.has(session.id)) addMissingTargets(layout);
     layout.ownerBackendId = owner;
     // Keep the size current for the next read: documents grow and shrink under one loader.
     let elements = 0;
@@ -130,7 +136,7 @@ export async function readPageLayout(page: PageSession, options: ReadLayoutOptio
   const [metrics, ...layouts] = await Promise.all([metricsP, ...reads]);
   const byId = new Map(layouts.map((l) => [l.session.id, l]));
   const root = byId.get(page.rootId);
-  const { viewport, origin: topOrigin } = rootOrigin(metrics, root?.index ?? { nodes: new Map(), documents: [], lightElements: 0 });
+  const { viewport, origin: topOrigin } = rootOrigin(metrics, root?.index ?? { nodes: new Map(), documents: [], lightElements: 0, strings: [], hiddenTexts: [], iconTexts: [] });
 
   // Owner content boxes, all in parallel: same-process child documents and OOPIF owners.
   const boxOf = (backendNodeId: number, sessionId: string): Promise<Rect | undefined> =>

@@ -1,71 +1,14 @@
 import type { AXNode } from "../../cdp/protocol.js";
+import { rules } from "../rules/element-rules.js";
 
-/** Roles that always get a ref: the things a model acts on. */
-export const actionableRoles: ReadonlySet<string> = new Set([
-  "button",
-  "link",
-  "textbox",
-  "searchbox",
-  "combobox",
-  "checkbox",
-  "radio",
-  "switch",
-  "slider",
-  "spinbutton",
-  "tab",
-  "menuitem",
-  "menuitemcheckbox",
-  "menuitemradio",
-  "option",
-  "treeitem",
-  "listbox",
-  "MenuListOption",
-  "ListBoxOption",
-  "PopUpButton",
-  "ToggleButton",
-  "DisclosureTriangle",
-  "scrollbar",
-  "textField",
-  "TextField",
-]);
-
+/** Role tables and spellings, shared with the DOM fallback (`rules/element-rules.ts`). */
+export const actionableRoles: ReadonlySet<string> = rules.actionableRoles;
 /** Roles printed as context lines without a ref, because they orient the reader. */
-export const contextRoles: ReadonlySet<string> = new Set(["heading", "image", "img", "dialog", "alertdialog", "alert"]);
-
+export const contextRoles: ReadonlySet<string> = rules.contextRoles;
 /** Roles that never print: structure, or text already carried by a name. */
-export const silentRoles: ReadonlySet<string> = new Set([
-  "RootWebArea",
-  "WebArea",
-  "generic",
-  "none",
-  "presentation",
-  "InlineTextBox",
-  "LineBreak",
-  "ListMarker",
-  "LabelText",
-  "MenuListPopup",
-]);
-
-/** Short spellings of Chromium's internal role names. */
-const roleAliases: Record<string, string> = {
-  MenuListOption: "option",
-  ListBoxOption: "option",
-  PopUpButton: "combobox",
-  ToggleButton: "button",
-  DisclosureTriangle: "button",
-  TextField: "textbox",
-  textField: "textbox",
-  image: "img",
-  // Chromium's internal names for date and time inputs.
-  Date: "date",
-  DateTime: "datetime",
-  InputTime: "time",
-};
-
+export const silentRoles: ReadonlySet<string> = rules.silentRoles;
 /** The role as the model sees it. */
-export function displayRole(role: string): string {
-  return roleAliases[role] ?? role;
-}
+export const displayRole: (role: string) => string = rules.displayRole;
 
 /** An AX property's value, or undefined. */
 export function axProp(node: AXNode, name: string): unknown {
@@ -98,5 +41,6 @@ export function axStates(node: AXNode, role: string): string[] {
   if (axProp(node, "focused") === true) out.push("focused");
   if (axProp(node, "readonly") === true) out.push("readonly");
   if (axProp(node, "required") === true) out.push("required");
+  if (axProp(node, "multiline") === true) out.push("multiline");
   return out;
 }

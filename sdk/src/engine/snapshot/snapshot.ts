@@ -1,11 +1,14 @@
 import type { AXNode } from "../../cdp/protocol.js";
 import { actionableRoles, axProp, axStates, axString, contextRoles, displayRole, silentRoles } from "./roles.js";
-import { documentToViewport, intersect, type Rect } from "../base/coordinates.js";
-import type { DomNode } from "../read/dom-index.js";
+import { documentToViewport, type Rect } from "../base/coordinates.js";
+import { attrOf, type DomIndex, type DomNode } from "../read/dom-index.js";
+import { rules } from "../rules/element-rules.js";
+import { derivedName, regionLook, visibleName } from "./regions.js";
 import type { HiddenControl } from "../read/label-controls.js";
 import { topWorld } from "../page/worlds.js";
 import { type EarlyProbes, startEarlyProbes } from "../hit/early-occlusion.js";
 import { readPageLayout, type ReadLayoutOptions } from "../read/frame-layout.js";
+import { visibleRect } from "../read/visible-rect.js";
 import type { EarlyRootLayout, PageLayout, SessionLayout } from "../read/layout.js";
 import { filterOccluded, type HitCandidate, type HitVerdict } from "../hit/occlusion.js";
 import type { PageSession } from "../page/page-session.js";
@@ -61,20 +64,19 @@ interface Pending {
   depth: number;
 }
 
-/** Whether a node is something to act on, given its role and DOM facts. */
-function isActionable(role: string, node: AXNode, dom: Pick<DomNode, "clickable" | "draggable" | "hiddenControl"> | undefined): boolean {
+/**
+ * Whether the accessibility tree says a node is something to act on: a widget role, a label
+ * standing for a control that is not rendered, an editing host. Everything else that is
+ * clickable is decided from the DOM by the shared rules (`DomNode.target`).
+ */
+function axActionable(role: string, node: AXNode, dom: Pick<DomNode, "hiddenControl"> | undefined): boolean {
   if (actionableRoles.has(role)) return true;
   // A label is its control's name, except for a control that is not rendered (a custom toggle).
   if (role === "LabelText") return dom?.hiddenControl !== undefined;
   if (role === "RootWebArea" || role === "Iframe" || role === "StaticText") return false;
   const editable = axProp(node, "editable");
-  if (editable === "richtext" || editable === "plaintext") {
-    // Only the editing host, not every paragraph inside it.
-    return axProp(node, "focusable") === true;
-  }
-  if (dom?.draggable) return true;
-  if (axProp(node, "focusable") === true && role !== "generic") return true;
-  return dom?.clickable === true;
+  // Only the editing host, not every paragraph inside it.
+  return (editable === "richtext" || editable === "plaintext") && axProp(node, "focusable") === true;
 }
 
 /** How a label standing for a hidden control reads: as a checkbox or radio with its state, else as "label". */
@@ -117,50 +119,42 @@ export async function takePageSnapshot(page: PageSession, refs: RefTable, option
       const here = inScope || (scope !== undefined && scope.sessionId === l.session.id && scope.backendNodeId === node.backendDOMNodeId);
       let childDepth = depth;
       let childContainer = containerName;
-      if (!node.ignored && role === "Iframe") {
+      const dom = node.backendDOMNodeId === undefined ? undefined : l.index.nodes.get(node.backendDOMNodeId);
+      // A target of the shared rules prints even where the accessibility tree ignores it.
+      const region = dom?.target === true;
+      const ignored = node.ignored && !region;
+      if (!ignored && role === "Iframe") {
         walkIframe(l, node, depth, here);
         return;
       }
-      if (!node.ignored && role !== "RootWebArea") {
-        const dom = node.backendDOMNodeId === undefined ? undefined : l.index.nodes.get(node.backendDOMNodeId);
+      if (!ignored && role !== "RootWebArea") {
         const name = axString(node.name);
         const origin = dom ? l.docOrigins[dom.doc] : undefined;
         const box = dom?.box && origin ? documentToViewport(dom.box, origin) : undefined;
         const rendered = !!box && box.width > 0 && box.height > 0 && !dom?.invisible;
-        const visible = rendered && origin ? intersect(box!, origin.clip) : undefined;
+        const visible = rendered && dom ? visibleRect(l, dom) : undefined;
         const shown = visible !== undefined || (options.includeOffscreen === true && rendered);
-        if (dom?.box && !rendered && role !== "StaticText") {
-          // A laid-out but zero-size or invisible element hides its text too (clipped, collapsed).
-          if (dom.invisible || dom.box.width <= 0 || dom.box.height <= 0) {
-            if (isActionable(role, node, dom)) return;
-          }
+        const axAction = axActionable(role, node, dom);
+        const actionable = axAction || region;
+        // An invisible control hides its text too; a zero-size one only when it clips its
+        // overflow (a zero-height list of floats shows its items).
+        if (dom?.box && !rendered && role !== "StaticText" && actionable) {
+          if (dom.invisible || ((dom.box.width <= 0 || dom.box.height <= 0) && dom.clips)) return;
         }
         if (role === "StaticText") {
-          if (shown && here && name.trim() && !containerName.includes(name.trim())) {
+          // Text drawn at font-size 0 is not shown to the user, whatever the AX tree says; an
+          // icon's text is not words to read.
+          const text = dom ?? textDom(node, byId, l.index);
+          if (shown && here && name.trim() && text?.hiddenText === undefined && !text?.iconText && !containerName.includes(name.trim())) {
             lines.push({ depth, text: quoted(name, 100), plain: sanitizeText(name, 100) });
           }
-        } else if (isActionable(role, node, dom) && !(isContainerOnly(role, node, dom) && hasActionableBelow(node, byId, l))) {
+        } else if (actionable) {
           if (shown && here && box) {
-            // A label standing for its hidden control (see isActionable) reads as that control.
-            const standIn = role === "LabelText" && dom?.hiddenControl ? standInLook(dom.hiddenControl) : undefined;
-            const value = axString(node.value);
-            const fallbackName = name || textOf(node, byId);
-            pending.push({
-              node,
-              l,
-              frameId,
-              box,
-              visible,
-              lineIndex: lines.length,
-              role: role === "generic" && axProp(node, "editable") ? "textbox" : standIn ? standIn.role : displayRole(role),
-              name: fallbackName,
-              value,
-              states: standIn?.states ?? axStates(node, role),
-              depth,
-            });
+            const look = describe(l, node, role, name, dom, axAction, byId);
+            pending.push({ node, l, frameId, box, visible, lineIndex: lines.length, ...look, depth });
             lines.push(undefined);
             childDepth = depth + 1;
-            childContainer = `${containerName} ${fallbackName} ${value}`;
+            childContainer = `${containerName} ${look.name} ${look.value}`;
           }
         } else if (contextRoles.has(role) && !silentRoles.has(role) && shown && here) {
           const level = axProp(node, "level");
@@ -184,7 +178,7 @@ export async function takePageSnapshot(page: PageSession, refs: RefTable, option
     const dom = l.index.nodes.get(owner);
     const origin = dom ? l.docOrigins[dom.doc] : undefined;
     const box = dom?.box && origin ? documentToViewport(dom.box, origin) : undefined;
-    const visible = box && origin ? intersect(box, origin.clip) : undefined;
+    const visible = box && dom ? visibleRect(l, dom) : undefined;
     if (!visible && !options.includeOffscreen) return;
     // Same-process child document, or an out-of-process frame's session.
     let target: { l: SessionLayout; frameId: string } | undefined;
@@ -270,38 +264,64 @@ export async function takePageSnapshot(page: PageSession, refs: RefTable, option
   };
 }
 
-/** A node that is actionable only because Chromium saw a click listener on it. */
-function isContainerOnly(role: string, node: AXNode, dom: { clickable: boolean; draggable: boolean } | undefined): boolean {
-  return !actionableRoles.has(role) && axProp(node, "focusable") !== true && !dom?.draggable && dom?.clickable === true;
+/** How a ref line reads: role, name, value and states. */
+interface Look {
+  readonly role: string;
+  readonly name: string;
+  readonly value: string;
+  readonly states: string[];
 }
 
 /**
- * True when a subtree holds a real control; a click listener on a wrapper (event delegation,
- * framework roots) must not turn the whole wrapper into one giant ref.
+ * The role, name, value and states of an element that gets a ref. A widget the accessibility
+ * tree knows reads with its role, name and states; a clickable region the shared rules found
+ * reads with the rules' role (`regions.ts`), its visible text as its name, and a slider's
+ * position as its value. A name the page did not give as a label (an icon-only control's
+ * title, an icon class, a ligature) is marked "derived"; text drawn at font-size 0 is left out
+ * of names; a field is never named by its own content.
  */
-function hasActionableBelow(node: AXNode, byId: Map<string, AXNode>, l: SessionLayout): boolean {
-  let budget = 2000;
-  const visit = (n: AXNode): boolean => {
-    for (const id of n.childIds ?? []) {
-      if (--budget < 0) return true;
-      const c = byId.get(id);
-      if (!c) continue;
-      const role = axString(c.role);
-      const dom = c.backendDOMNodeId === undefined ? undefined : l.index.nodes.get(c.backendDOMNodeId);
-      if (!c.ignored && (actionableRoles.has(role) || role === "Iframe" || dom?.clickable || axProp(c, "focusable") === true)) return true;
-      if (visit(c)) return true;
-    }
-    return false;
-  };
-  return visit(node);
+function describe(l: SessionLayout, node: AXNode, role: string, axName: string, dom: DomNode | undefined, axAction: boolean, byId: Map<string, AXNode>): Look {
+  let out: Look;
+  if (!axAction && dom && !(dom.signs & (rules.signs.NATIVE | rules.signs.ROLE))) {
+    const labelled = attrOf(l.index, dom, "aria-label") !== null || attrOf(l.index, dom, "aria-labelledby") !== null;
+    const text = textOf(node, byId, l.index);
+    const look = regionLook(l.index, dom, text !== "");
+    out = { role: look.role, name: labelled ? axName : text, value: look.value, states: look.states };
+  } else {
+    // A label standing for its hidden control reads as that control.
+    const standIn = role === "LabelText" && dom?.hiddenControl ? standInLook(dom.hiddenControl) : undefined;
+    out = {
+      role: role === "generic" && axProp(node, "editable") ? "textbox" : standIn ? standIn.role : displayRole(role),
+      name: axName || (rules.nameFromContent(role) ? textOf(node, byId, l.index) : ""),
+      value: axString(node.value),
+      states: standIn?.states ?? axStates(node, role),
+    };
+  }
+  if (!dom || !rules.nameFromContent(role) || !rules.nameFromContent(out.role)) return out;
+  const shown = visibleName(l.index, dom, out.name);
+  // A name of symbols only ("▤") says less than what the page offers beside it (a title, an icon class).
+  const derived = derivedName(l.index, dom, rules.symbolOnly(shown) ? "" : shown);
+  if (!derived.name && shown) return { ...out, name: shown };
+  return { ...out, name: derived.name, states: derived.derived ? [...out.states, "derived"] : out.states };
+}
+
+/**
+ * The DOM node behind an AX text node: its own, or for generated content (which has none) the
+ * `::before`/`::after` pseudo-element the AX tree puts it under.
+ */
+function textDom(n: AXNode, byId: Map<string, AXNode>, index: DomIndex): DomNode | undefined {
+  const id = n.backendDOMNodeId ?? (n.parentId === undefined ? undefined : byId.get(n.parentId)?.backendDOMNodeId);
+  return id === undefined ? undefined : index.nodes.get(id);
 }
 
 /** Text content of a nameless clickable, from its StaticText descendants. */
-function textOf(node: AXNode, byId: Map<string, AXNode>): string {
+function textOf(node: AXNode, byId: Map<string, AXNode>, index: DomIndex): string {
   const parts: string[] = [];
   const visit = (n: AXNode, depth: number): void => {
     if (depth > 20 || parts.join(" ").length > 80) return;
-    if (axString(n.role) === "StaticText") parts.push(axString(n.name));
+    // Text drawn at font-size 0 is not shown to the user; an icon's text is not words.
+    const dom = textDom(n, byId, index);
+    if (axString(n.role) === "StaticText" && dom?.hiddenText === undefined && !dom?.iconText) parts.push(axString(n.name));
     for (const id of n.childIds ?? []) {
       const c = byId.get(id);
       if (c) visit(c, depth + 1);
