@@ -1,4 +1,5 @@
 import { invocation } from "../base/page-function.js";
+import { type ElementFacts, type ElementView, elementRules, type RuleItem } from "../rules/element-rules.js";
 import { deepestActive } from "../read/element-state.js";
 import { documentText, type ExtractedContent, extractContent } from "../read/page-content.js";
 
@@ -16,6 +17,8 @@ export interface AgentItem {
   value?: string;
   states?: string[];
   rect?: AgentBox;
+  /** What the element's clipping ancestors leave visible (client coordinates), when any clips it. */
+  clip?: AgentBox;
   child?: number;
   src?: string;
   owner?: AgentBox;
@@ -41,6 +44,7 @@ export interface AgentSnapshot {
  * coordinates happens in the engine's coordinates module.
  */
 function installDomAgent(
+  makeRules: typeof elementRules,
   extract: (this: unknown, format: string) => ExtractedContent,
   pageText: () => string,
   activeElement: () => Element | null,
@@ -88,9 +92,11 @@ function installDomAgent(
   // Type checks by tag, not instanceof: elements of other frames belong to other realms.
   const isTag = <K extends keyof HTMLElementTagNameMap>(n: unknown, name: K): n is HTMLElementTagNameMap[K] => (n as Element | null)?.nodeType === 1 && (n as Element).localName === name;
   const html = (el: Element): HTMLElement | null => ("isContentEditable" in el ? (el as HTMLElement) : null);
-  const inputRoles: Record<string, string> = { checkbox: "checkbox", radio: "radio", range: "slider", number: "spinbutton", search: "searchbox", submit: "button", button: "button", reset: "button", image: "button", file: "button", color: "button" };
-  const actionRoles = new Set(["button", "link", "textbox", "searchbox", "combobox", "checkbox", "radio", "switch", "slider", "spinbutton", "tab", "menuitem", "menuitemcheckbox", "menuitemradio", "option", "treeitem", "listbox"]);
-  const contextRoles = new Set(["heading", "img", "dialog", "alertdialog", "alert"]);
+  const R = makeRules();
+  const inputRoles: Record<string, string> = {
+    checkbox: "checkbox", radio: "radio", range: "slider", number: "spinbutton", search: "searchbox", submit: "button", button: "button",
+    reset: "button", image: "button", file: "button", color: "color", date: "date", time: "time", "datetime-local": "datetime", month: "datetime", week: "datetime",
+  };
   const isEditHost = (el: Element): boolean => !!html(el)?.isContentEditable && !(el.parentElement?.isContentEditable);
   const roleOf = (el: Element): string => {
     const explicit = (el.getAttribute("role") || "").trim().split(/\s+/)[0] ?? "";
@@ -112,6 +118,22 @@ function installDomAgent(
     if (isEditHost(el)) return "textbox";
     return "";
   };
+  const styleOf = (el: Element): CSSStyleDeclaration => (el.ownerDocument.defaultView ?? window).getComputedStyle(el);
+  /** Text a user sees inside an element: not at font-size 0, not an icon font's ligature, not hidden. */
+  const shownText = (root: Element, max: number): string => {
+    let out = "";
+    const visit = (n: Node): void => {
+      if (out.length > max) return;
+      for (const c of n.childNodes) {
+        if (c.nodeType === 3) {
+          const parent = c.parentElement;
+          if (parent && parent.checkVisibility({ visibilityProperty: true, opacityProperty: true }) && styleOf(parent).fontSize !== "0px" && !R.isIconFont({ attr: (name) => parent.getAttribute(name) })) out += ` ${c.textContent ?? ""}`;
+        } else if (c.nodeType === 1 && !["SCRIPT", "STYLE", "TEMPLATE"].includes((c as Element).tagName)) visit(c);
+      }
+    };
+    visit(root);
+    return squeeze(out).slice(0, 200);
+  };
   const textSkipping = (node: Node): string => {
     let out = "";
     for (const c of node.childNodes) {
@@ -120,7 +142,6 @@ function installDomAgent(
     }
     return out;
   };
-  const visibleText = (el: Element): string => squeeze(html(el)?.innerText ?? el.textContent);
   const nameOf = (el: Element, role: string): string => {
     const lb = el.getAttribute("aria-labelledby");
     if (lb) {
@@ -146,8 +167,7 @@ function installDomAgent(
     }
     if (el.tagName === "IMG") return squeeze(el.getAttribute("alt"));
     if (isEditHost(el)) return squeeze(el.getAttribute("title") || "");
-    const fromContent = ["button", "link", "heading", "option", "tab", "menuitem", "menuitemcheckbox", "menuitemradio", "treeitem", "listitem", "checkbox", "radio", "switch", "label", ""];
-    if (fromContent.includes(role)) return visibleText(el).slice(0, 200);
+    if (R.nameFromContent(role)) return shownText(el, 200);
     return squeeze(el.getAttribute("title") || "");
   };
   const valueOf = (el: Element, role: string): string => {
@@ -160,7 +180,7 @@ function installDomAgent(
       return el.value;
     }
     if (isTag(el, "textarea")) return el.value;
-    if (role === "textbox" && html(el)?.isContentEditable) return visibleText(el);
+    if (role === "textbox" && html(el)?.isContentEditable) return squeeze(html(el)?.innerText ?? el.textContent);
     return "";
   };
   const statesOf = (el: Element, role: string, active: Element | null): string[] => {
@@ -173,22 +193,44 @@ function installDomAgent(
     }
     if (aria("aria-pressed") === "true") out.push("pressed");
     if (field.disabled || aria("aria-disabled") === "true") out.push("disabled");
-    if (aria("aria-expanded") === "true") out.push("expanded");
-    else if (aria("aria-expanded") === "false" || role === "combobox") out.push("collapsed");
+    const expanded = aria("aria-expanded") ?? (el.tagName === "SUMMARY" && el.parentElement?.tagName === "DETAILS" ? String((el.parentElement as HTMLDetailsElement).open) : null);
+    if (expanded === "true") out.push("expanded");
+    else if (expanded === "false" || role === "combobox") out.push("collapsed");
     if (field.selected === true || aria("aria-selected") === "true") out.push("selected");
     if (el === active) out.push("focused");
     if (field.readOnly === true) out.push("readonly");
     if (field.required === true) out.push("required");
+    if (isTag(el, "textarea")) out.push("multiline");
     return out;
   };
   const rectOf = (el: Element): AgentBox => {
     const r = el.getBoundingClientRect();
     return [r.x, r.y, r.width, r.height];
   };
-  const visibleStyle = (el: Element): boolean => !el.checkVisibility || el.checkVisibility({ visibilityProperty: true });
+  const visibleStyle = (el: Element): boolean => !el.checkVisibility || el.checkVisibility({ visibilityProperty: true, opacityProperty: true });
   const shown = (el: Element): boolean => {
     const r = el.getBoundingClientRect();
     return r.width > 0 && r.height > 0 && visibleStyle(el);
+  };
+  /** The client rectangle its clipping ancestors leave an element (null: none clips it). */
+  const clipOf = (el: Element): AgentBox | null => {
+    let clip: AgentBox | null = null;
+    let mode = styleOf(el).position;
+    for (let cur = el.parentElement; cur && cur !== el.ownerDocument.body && cur !== el.ownerDocument.documentElement; cur = cur.parentElement) {
+      if (mode === "fixed") break;
+      const cs = styleOf(cur);
+      if (cs.display === "contents" || (mode === "absolute" && cs.position === "static")) continue;
+      if (cs.overflow !== "visible") {
+        const b = cur.getBoundingClientRect();
+        const x: number = clip ? Math.max(clip[0], b.left) : b.left;
+        const y: number = clip ? Math.max(clip[1], b.top) : b.top;
+        const right: number = clip ? Math.min(clip[0] + clip[2], b.right) : b.right;
+        const bottom: number = clip ? Math.min(clip[1] + clip[3], b.bottom) : b.bottom;
+        clip = [x, y, Math.max(0, right - x), Math.max(0, bottom - y)];
+      }
+      mode = cs.position;
+    }
+    return clip;
   };
   const ownerRect = (iframe: Element): AgentBox => {
     const r = iframe.getBoundingClientRect();
@@ -198,26 +240,99 @@ function installDomAgent(
     const t = iframe.clientTop + px(s.paddingTop);
     return [r.x + l, r.y + t, iframe.clientWidth - px(s.paddingLeft) - px(s.paddingRight), iframe.clientHeight - px(s.paddingTop) - px(s.paddingBottom)];
   };
-  const clickableByStyle = (el: Element, win: Window): boolean => {
-    const cs = win.getComputedStyle(el);
-    if (cs.cursor !== "pointer") return false;
-    const p = el.parentElement;
-    return !p || win.getComputedStyle(p).cursor !== "pointer";
+  const handlerProps = ["onclick", "onmousedown", "onmouseup", "onpointerdown", "onpointerup", "ontouchstart", "ondblclick"];
+  /** The live DOM as the shared rules see it. */
+  const view = (n: Node): ElementView => {
+    const el = n.nodeType === 1 ? (n as Element) : null;
+    return {
+      tag: el ? el.localName : "#text",
+      attr: (name) => el?.getAttribute(name) ?? null,
+      children: () => [...n.childNodes].filter((c) => c.nodeType === 1 || c.nodeType === 3).map(view),
+      text: el ? "" : (n.textContent ?? ""),
+      shown: el ? shown(el) : true,
+    };
+  };
+  /**
+   * The shared rules over one document (its open shadow roots included): each element's
+   * signs, then which are targets (`rules.classify`).
+   */
+  const targetsOf = (doc: Document): Map<Element, { target: boolean; signs: number }> => {
+    const els: Element[] = [];
+    const items: RuleItem[] = [];
+    const cursors = new Map<Element, string>();
+    const walk = (root: Node, parent: number): void => {
+      for (const c of root.childNodes) {
+        if (c.nodeType !== 1) continue;
+        const el = c as Element;
+        if (["SCRIPT", "STYLE", "NOSCRIPT", "TEMPLATE", "HEAD"].includes(el.tagName)) continue;
+        const cursor = styleOf(el).cursor;
+        cursors.set(el, cursor);
+        const parentEl = parent >= 0 ? els[parent] : undefined;
+        const control = isTag(el, "label") && el.control;
+        const index = els.length;
+        els.push(el);
+        const facts: ElementFacts = {
+          tag: el.localName,
+          attr: (name) => el.getAttribute(name),
+          listener: handlerProps.some((p) => typeof (el as unknown as Record<string, unknown>)[p] === "function"),
+          pointer: cursor === "pointer" && (parentEl ? cursors.get(parentEl) : "") !== "pointer",
+          standIn: !!control && !el.hasAttribute("role") && !shown(control),
+          editableHost: isEditHost(el),
+        };
+        items.push({ parent, signs: R.signsOf(facts), list: R.isList(facts) });
+        if (el.shadowRoot) walk(el.shadowRoot, index);
+        walk(el, index);
+      }
+    };
+    if (doc.body) walk(doc.body, -1);
+    const { target, signs } = R.classify(items);
+    const out = new Map<Element, { target: boolean; signs: number }>();
+    els.forEach((el, i) => out.set(el, { target: target[i] === 1, signs: signs[i] ?? 0 }));
+    return out;
+  };
+  /** What a region target reads as: the rules' role (a tab strip, a slider …), states and value. */
+  const regionLook = (el: Element, signs: number, info: Map<Element, { target: boolean }>, hasText: boolean): { role: string; states: string[]; value: string } => {
+    const parent = el.parentElement;
+    const facts = { tag: el.localName, attr: (name: string) => el.getAttribute(name), listener: false, pointer: false, standIn: false, editableHost: false };
+    let role = R.regionRole(facts, signs, parent ? { tag: parent.localName, attr: (name: string) => parent.getAttribute(name) } : undefined, hasText);
+    let value = "";
+    if ((role === "clickable" || role === "listitem") && parent) {
+      const siblings = [...parent.children]
+        .filter((c) => info.get(c)?.target && c.localName === el.localName && shown(c))
+        .map((c) => ({ top: c.getBoundingClientRect().y, on: R.marksOn({ attr: (name: string) => c.getAttribute(name) }) }));
+      if (R.isTabLike(siblings)) role = "tab";
+    }
+    const r = el.getBoundingClientRect();
+    if (r.width >= 3 * r.height && r.height <= 40) {
+      const handle = [...el.querySelectorAll("[tabindex]")].slice(0, 30).find((h) => {
+        const b = h.getBoundingClientRect();
+        return (html(h)?.tabIndex ?? -1) >= 0 && b.width > 0 && b.width <= 40 && b.height <= 40;
+      });
+      if (handle) {
+        role = "slider";
+        const hb = handle.getBoundingClientRect();
+        value = handle.getAttribute("aria-valuetext") ?? el.getAttribute("aria-valuetext") ?? handle.getAttribute("aria-valuenow") ?? el.getAttribute("aria-valuenow") ?? `${Math.round(Math.max(0, Math.min(1, (hb.x + hb.width / 2 - r.x) / r.width)) * 100)}%`;
+      }
+    }
+    return { role, states: R.regionStates(facts, role), value };
   };
   const snapshot = (): AgentSnapshot => {
     S.frames = [];
     const items: AgentItem[] = [];
     const active = activeElement();
     const walkDoc = (doc: Document, frame: number, depth: number): void => {
-      const win = doc.defaultView ?? window;
-      const visit = (node: Node, depth: number, inAction: boolean): void => {
+      const info = targetsOf(doc);
+      const visit = (node: Node, depth: number, inAction: boolean, container: string): void => {
         for (const child of node.childNodes) {
           if (child.nodeType === 3) {
             const t = squeeze(child.textContent);
             const parent = child.parentElement;
-            if (t && !inAction && parent && visibleStyle(parent)) {
+            // Inside a ref, text its name already says, and symbols (its icon), are left out.
+            const echo = container.includes(t) || (inAction && R.symbolOnly(t));
+            if (t && !echo && parent && visibleStyle(parent) && styleOf(parent).fontSize !== "0px" && !R.isIconFont({ attr: (name) => parent.getAttribute(name) })) {
               const r = parent.getBoundingClientRect();
-              if (r.width > 0 && r.height > 0) items.push({ k: "text", depth, frame, name: t.slice(0, 200), rect: [r.x, r.y, r.width, r.height] });
+              const clip = clipOf(parent);
+              if (r.width > 0 && r.height > 0) items.push({ k: "text", depth, frame, name: t.slice(0, 200), rect: [r.x, r.y, r.width, r.height], ...(clip ? { clip } : {}) });
             }
             continue;
           }
@@ -229,6 +344,7 @@ function installDomAgent(
           const rect = rectOf(el);
           let childDepth = depth;
           let childInAction = inAction;
+          let childContainer = container;
           if (el.localName === "iframe" || el.localName === "frame") {
             const frameEl = el as HTMLIFrameElement;
             if (!visible || rect[2] <= 0 || rect[3] <= 0) continue;
@@ -248,33 +364,73 @@ function installDomAgent(
             }
             continue;
           }
+          const known = info.get(el);
           // A label around a control that is not rendered (a custom toggle) stands for it, as in the CDP engine.
           const standIn = isTag(el, "label") && !el.hasAttribute("role") && el.control && !shown(el.control) ? el.control : null;
           const standInRole = standIn ? roleOf(standIn) : "";
-          const role = standIn ? (standInRole === "checkbox" || standInRole === "radio" ? standInRole : "label") : roleOf(el);
-          const draggable = el.getAttribute("draggable") === "true";
-          const tabbable = el.hasAttribute("tabindex") && (html(el)?.tabIndex ?? -1) >= 0 && role !== "";
-          let actionable = standIn !== null || actionRoles.has(role) || draggable || tabbable || el.hasAttribute("onclick") || isEditHost(el);
-          if (!actionable && !inAction && el.tagName !== "BODY" && el.tagName !== "HTML" && clickableByStyle(el, win)) actionable = true;
-          if (visible && rect[2] > 0 && rect[3] > 0 && !inAction) {
-            if (actionable) {
-              const name = nameOf(el, role);
-              items.push({ k: "ref", depth, frame, id: idOf(el), role: role || (draggable ? "listitem" : "generic"), name, value: valueOf(el, role), states: statesOf(standIn || el, role, active), rect });
+          const domRole = standIn ? (standInRole === "checkbox" || standInRole === "radio" ? standInRole : "label") : roleOf(el);
+          const target = known?.target === true;
+          const zero = rect[2] <= 0 || rect[3] <= 0;
+          if (visible && !zero) {
+            if (target) {
+              const signs = known?.signs ?? 0;
+              const region = !(signs & (R.signs.NATIVE | R.signs.ROLE));
+              let role = domRole;
+              let name: string;
+              let value = "";
+              let states: string[];
+              if (region) {
+                const labelled = el.hasAttribute("aria-label") || el.hasAttribute("aria-labelledby");
+                const text = shownText(el, 80);
+                const look = regionLook(el, signs, info, text !== "");
+                role = look.role;
+                name = labelled ? nameOf(el, "") : text;
+                value = look.value;
+                states = look.states;
+              } else {
+                role = domRole || (signs & R.signs.DRAG ? "listitem" : "generic");
+                name = nameOf(el, role);
+                value = valueOf(el, role);
+                states = statesOf(standIn || el, role, active);
+              }
+              if (R.nameFromContent(role)) {
+                const v = view(el);
+                if (name && R.isLigatureName(v, name)) {
+                  name = name.replace(/[-_]+/g, " ").trim();
+                  states = [...states, "derived"];
+                } else if (!name || R.symbolOnly(name)) {
+                  const derived = R.derivedName(v);
+                  if (derived) {
+                    name = derived;
+                    states = [...states, "derived"];
+                  }
+                }
+              }
+              const clip = clipOf(el);
+              items.push({ k: "ref", depth, frame, id: idOf(el), role, name, value, states, rect, ...(clip ? { clip } : {}) });
               childDepth = depth + 1;
               childInAction = true;
-            } else if (contextRoles.has(role) || (role && el.getAttribute("role") === role && (role === "dialog" || role === "alertdialog"))) {
+              childContainer = `${container} ${squeeze(name)} ${squeeze(value)}`;
+            } else if (R.contextRoles.has(domRole) || (domRole && el.getAttribute("role") === domRole && (domRole === "dialog" || domRole === "alertdialog"))) {
               const level = /^H([1-6])$/.exec(el.tagName);
-              items.push({ k: "ctx", depth, frame, role: role === "heading" && level ? `heading[${level[1]}]` : role, name: nameOf(el, role), rect });
-              if (role === "dialog" || role === "alertdialog") childDepth = depth + 1;
-              else childInAction = role === "heading" || role === "img";
+              const ctxName = nameOf(el, domRole);
+              // An image inside a ref says nothing its name does not: an icon.
+              if (!(inAction && domRole === "img" && (!ctxName || container.includes(ctxName)))) {
+                items.push({ k: "ctx", depth, frame, role: domRole === "heading" && level ? `heading[${level[1]}]` : domRole, name: ctxName, rect });
+                if (domRole === "dialog" || domRole === "alertdialog") childDepth = depth + 1;
+                else if (domRole === "heading" || domRole === "img") childContainer = `${container} ${ctxName}`;
+              }
             }
+          } else if (target && !visible) {
+            // An invisible control hides its text too (the CDP engine does the same).
+            continue;
           }
-          if (role === "combobox" && el.tagName === "SELECT") continue;
-          if (el.shadowRoot) visit(el.shadowRoot, childDepth, childInAction);
-          visit(el, childDepth, childInAction);
+          if (domRole === "combobox" && el.tagName === "SELECT") continue;
+          if (el.shadowRoot) visit(el.shadowRoot, childDepth, childInAction, childContainer);
+          visit(el, childDepth, childInAction, childContainer);
         }
       };
-      if (doc.body) visit(doc.body, depth, false);
+      if (doc.body) visit(doc.body, depth, false, "");
     };
     S.frames.push({ doc: document, owner: null });
     walkDoc(document, 0, 0);
@@ -374,6 +530,15 @@ function installDomAgent(
     hits: (a) => hits(a as unknown as HitAsk[]),
     locate: (a) => locate(a),
     alive: (a) => !!byId(a),
+    // Positions of elements in the top document's getElementsByTagName("*"), -1 elsewhere
+    // (for tests that compare refs with elements found another way).
+    lightIndex: (a) => {
+      const all = document.getElementsByTagName("*");
+      return (a as unknown as number[]).map((id) => {
+        const el = byId(id);
+        return el ? Array.prototype.indexOf.call(all, el) : -1;
+      });
+    },
     focused: () => {
       const a = activeElement();
       return a && a !== document.body ? (S.ids.get(a) ?? 0) : 0;
@@ -581,4 +746,4 @@ function installDomAgent(
  * `globalThis.__batonDomAgent(op, arg)`; every later call goes through that one function, so a
  * runner never needs `eval` (MV3 forbids it): inject this source, then call the global.
  */
-export const domAgentSource: string = invocation(installDomAgent, extractContent, documentText, deepestActive);
+export const domAgentSource: string = invocation(installDomAgent, elementRules, extractContent, documentText, deepestActive);

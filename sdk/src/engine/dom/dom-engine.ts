@@ -91,7 +91,9 @@ export class DomEngine {
       }
       if (!item.rect) continue;
       const box = documentToViewport(rect(item.rect), origin);
-      const visible = intersect(box, origin.clip);
+      const inFrame = intersect(box, origin.clip);
+      // Cut to the clipping ancestors the agent reported, as the CDP engine does.
+      const visible = inFrame && item.clip ? intersect(inFrame, documentToViewport(rect(item.clip), origin)) : inFrame;
       if (!visible && !options.includeOffscreen) continue;
       if (item.k === "xframe") {
         lines.push({ depth: item.depth, text: `iframe [cross-origin ${frameLabel(item.src ?? "")}]` });

@@ -114,11 +114,12 @@ export async function takePageSnapshot(page: PageSession, refs: RefTable, option
     frameCount++;
     const byId = new Map(nodes.map((n) => [n.nodeId, n]));
     const rootNode = nodes.find((n) => !n.parentId) ?? nodes[0]!;
-    const visit = (node: AXNode, depth: number, inScope: boolean, containerName: string): void => {
+    const visit = (node: AXNode, depth: number, inScope: boolean, containerName: string, inRef: boolean): void => {
       const role = axString(node.role);
       const here = inScope || (scope !== undefined && scope.sessionId === l.session.id && scope.backendNodeId === node.backendDOMNodeId);
       let childDepth = depth;
       let childContainer = containerName;
+      let childInRef = inRef;
       const dom = node.backendDOMNodeId === undefined ? undefined : l.index.nodes.get(node.backendDOMNodeId);
       // A target of the shared rules prints even where the accessibility tree ignores it.
       const region = dom?.target === true;
@@ -145,7 +146,9 @@ export async function takePageSnapshot(page: PageSession, refs: RefTable, option
           // Text drawn at font-size 0 is not shown to the user, whatever the AX tree says; an
           // icon's text is not words to read.
           const text = dom ?? textDom(node, byId, l.index);
-          if (shown && here && name.trim() && text?.hiddenText === undefined && !text?.iconText && !containerName.includes(name.trim())) {
+          // Inside a ref, a symbol ("⟳", "⚑") is the ref's icon, already read in its name.
+          const symbol = inRef && rules.symbolOnly(name);
+          if (shown && here && name.trim() && text?.hiddenText === undefined && !text?.iconText && !symbol && !containerName.includes(name.trim())) {
             lines.push({ depth, text: quoted(name, 100), plain: sanitizeText(name, 100) });
           }
         } else if (actionable) {
@@ -155,8 +158,10 @@ export async function takePageSnapshot(page: PageSession, refs: RefTable, option
             lines.push(undefined);
             childDepth = depth + 1;
             childContainer = `${containerName} ${look.name} ${look.value}`;
+            childInRef = true;
           }
-        } else if (contextRoles.has(role) && !silentRoles.has(role) && shown && here) {
+        } else if (contextRoles.has(role) && !silentRoles.has(role) && shown && here && !(inRef && (role === "image" || role === "img") && (!name || containerName.includes(name)))) {
+          // (An image inside a ref says nothing its name does not: an icon.)
           const level = axProp(node, "level");
           const r = role === "heading" && typeof level === "number" ? `heading[${level}]` : displayRole(role);
           lines.push({ depth, text: name ? `${r} ${quoted(name)}` : r });
@@ -166,10 +171,10 @@ export async function takePageSnapshot(page: PageSession, refs: RefTable, option
       }
       for (const id of node.childIds ?? []) {
         const child = byId.get(id);
-        if (child) visit(child, childDepth, here, childContainer);
+        if (child) visit(child, childDepth, here, childContainer, childInRef);
       }
     };
-    visit(rootNode, depth, inScope, "");
+    visit(rootNode, depth, inScope, "", false);
   };
 
   const walkIframe = (l: SessionLayout, node: AXNode, depth: number, inScope: boolean): void => {
@@ -290,10 +295,13 @@ function describe(l: SessionLayout, node: AXNode, role: string, axName: string, 
   } else {
     // A label standing for its hidden control reads as that control.
     const standIn = role === "LabelText" && dom?.hiddenControl ? standInLook(dom.hiddenControl) : undefined;
+    const editable = role === "generic" && !!axProp(node, "editable");
+    const shownRole = editable ? "textbox" : standIn ? standIn.role : displayRole(role);
     out = {
-      role: role === "generic" && axProp(node, "editable") ? "textbox" : standIn ? standIn.role : displayRole(role),
-      name: axName || (rules.nameFromContent(role) ? textOf(node, byId, l.index) : ""),
-      value: axString(node.value),
+      role: shownRole,
+      name: axName || (rules.nameFromContent(shownRole) ? textOf(node, byId, l.index) : ""),
+      // An editing host's value is its text, as for any other field.
+      value: axString(node.value) || (editable ? textOf(node, byId, l.index) : ""),
       states: standIn?.states ?? axStates(node, role),
     };
   }
