@@ -33,6 +33,8 @@ export async function mouseClick(
 
 /** Presses and releases one key, with modifiers held. */
 export async function pressKey(page: PageSession, def: KeyDef, modifiers = 0, sessionId?: string): Promise<void> {
+  // A character typed with Shift on a US keyboard ("!", "A") holds it.
+  if (def.shift) modifiers |= modifierBits.Shift!;
   const typesText = def.text !== undefined && (modifiers & ~modifierBits.Shift!) === 0;
   const base = {
     key: def.key,

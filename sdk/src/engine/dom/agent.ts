@@ -1,3 +1,5 @@
+import { selectTextInPage } from "../actions/select-text.js";
+import { setInputInPage, type ValueTarget, valueTargetInPage } from "../actions/set-value.js";
 import { invocation } from "../base/page-function.js";
 import { type ElementFacts, type ElementView, elementRules, type RuleItem } from "../rules/element-rules.js";
 import { deepestActive } from "../read/element-state.js";
@@ -48,6 +50,9 @@ function installDomAgent(
   extract: (this: unknown, format: string) => ExtractedContent,
   pageText: () => string,
   activeElement: () => Element | null,
+  valueTarget: (this: Element) => ValueTarget,
+  setInput: (this: HTMLInputElement, value: string, percent: number | null) => { value: string; error?: string; min: string; max: string; step: string },
+  selectText: (this: unknown, text: string, occurrence: number) => { selected: string; matches: number },
 ): boolean {
   type Arg = Record<string, unknown>;
   const host = globalThis as { __batonDomAgent?: (op: string, arg: unknown) => unknown };
@@ -294,7 +299,8 @@ function installDomAgent(
   const regionLook = (el: Element, signs: number, info: Map<Element, { target: boolean }>, hasText: boolean): { role: string; states: string[]; value: string } => {
     const parent = el.parentElement;
     const facts = { tag: el.localName, attr: (name: string) => el.getAttribute(name), listener: false, pointer: false, standIn: false, editableHost: false };
-    let role = R.regionRole(facts, signs, parent ? { tag: parent.localName, attr: (name: string) => parent.getAttribute(name) } : undefined, hasText);
+    const floating = !!parent && ["absolute", "fixed"].includes(styleOf(parent).position);
+    let role = R.regionRole(facts, signs, parent ? { tag: parent.localName, attr: (name: string) => parent.getAttribute(name), floating } : undefined, hasText);
     let value = "";
     if ((role === "clickable" || role === "listitem") && parent) {
       const siblings = [...parent.children]
@@ -731,6 +737,15 @@ function installDomAgent(
         );
       }),
     extract: (a) => extract.call(a.id ? byId(a.id) : document, a.format as string),
+    valueTarget: (a) => {
+      const el = byId(a.id);
+      return el ? valueTarget.call(el) : { gone: true };
+    },
+    setInput: (a) => {
+      const el = byId(a.id);
+      return el && isTag(el, "input") ? setInput.call(el, a.value as string, (a.percent as number | null) ?? null) : { gone: true };
+    },
+    selectText: (a) => selectText.call(a.id ? byId(a.id) : undefined, a.text as string, a.occurrence as number),
   };
   host.__batonDomAgent = (op, arg) => {
     const f = ops[op];
@@ -746,4 +761,4 @@ function installDomAgent(
  * `globalThis.__batonDomAgent(op, arg)`; every later call goes through that one function, so a
  * runner never needs `eval` (MV3 forbids it): inject this source, then call the global.
  */
-export const domAgentSource: string = invocation(installDomAgent, elementRules, extractContent, documentText, deepestActive);
+export const domAgentSource: string = invocation(installDomAgent, elementRules, extractContent, documentText, deepestActive, valueTargetInPage, setInputInPage, selectTextInPage);

@@ -11,10 +11,15 @@ export interface ExtractedContent {
 
 /**
  * Called on an element (or the document): its readable content as "markdown", "text" or
- * "links", plus up to 500 links. Skips hidden elements and descends into open shadow roots.
+ * "links", plus up to 500 links; a field's whole value. Skips hidden elements and descends
+ * into open shadow roots.
  */
 export function extractContent(this: unknown, format: string): ExtractedContent {
   const root = (this as Node | undefined)?.nodeType === 1 ? (this as Element) : document.body;
+  // A field's content is its whole value, however long.
+  if (root.localName === "input" || root.localName === "textarea" || root.localName === "select") {
+    return { content: format === "links" ? "" : String((root as HTMLInputElement).value), links: [] };
+  }
   const links = [...root.querySelectorAll("a[href]")].slice(0, 500).map((a) => ({
     text: ((a as HTMLElement).innerText || a.getAttribute("aria-label") || "").trim(),
     url: (a as HTMLAnchorElement).href,

@@ -163,14 +163,23 @@ export function elementRules() {
 
   /**
    * The role printed for a target that is neither a native control nor has an ARIA role: what
-   * its tag, its container and its class words say, or "clickable".
+   * its tag, its container (`floating`: absolutely or fixed positioned, a popup) and its class
+   * words say, or "clickable".
    */
-  const regionRole = (f: ElementFacts, signs: number, parent: { tag: string; attr(name: string): string | null } | undefined, hasText: boolean): string => {
+  const regionRole = (
+    f: ElementFacts,
+    signs: number,
+    parent: { tag: string; attr(name: string): string | null; floating?: boolean } | undefined,
+    hasText: boolean,
+  ): string => {
     const w = words(f);
     const has = (...xs: string[]): boolean => xs.some((x) => w.includes(x));
     if (signs & ITEM && parent) {
       const pr = firstRole(parent);
-      if (pr === "listbox" || has("option", "suggestion", "suggest")) return "option";
+      const pw = words(parent);
+      if (pr === "listbox" || has("option", "suggestion", "suggest") || pw.some((x) => x === "suggest" || x === "suggestions" || x === "autocomplete")) return "option";
+      // A list floating over the page (absolutely positioned), not a menu: a popup of choices.
+      if (parent.floating && !(pr === "menu" || pw.includes("menu")) && (parent.tag === "ul" || parent.tag === "ol" || pr === "list")) return "option";
       if (pr === "menu" || pr === "menubar" || words(parent).includes("menu")) return "menuitem";
       if (pr === "tablist") return "tab";
       if (f.tag === "tr" || pr === "grid" || pr === "rowgroup" || parent.tag === "tbody" || parent.tag === "table") return "row";

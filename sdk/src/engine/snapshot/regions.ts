@@ -43,7 +43,8 @@ function factsOf(index: DomIndex, node: DomNode): { tag: string; attr(name: stri
 export function regionLook(index: DomIndex, node: DomNode, hasText: boolean): RegionLook {
   const parent = node.parent === undefined ? undefined : index.nodes.get(node.parent);
   const facts = { ...factsOf(index, node), listener: false, pointer: false, standIn: false, editableHost: false };
-  let role = rules.regionRole(facts, node.signs, parent && factsOf(index, parent), hasText);
+  const floating = parent?.position === "absolute" || parent?.position === "fixed";
+  let role = rules.regionRole(facts, node.signs, parent && { ...factsOf(index, parent), floating }, hasText);
   let value = "";
   if ((role === "clickable" || role === "listitem") && parent && node.box) {
     // A custom tab strip or segmented control: side by side, one marked as current.

@@ -240,7 +240,8 @@ export async function takePageSnapshot(page: PageSession, refs: RefTable, option
     entry.hitPoint = v?.ok ? v.point : undefined;
     const offscreen = p.visible === undefined;
     const states = offscreen ? [...p.states, "offscreen"] : p.states;
-    const valuePart = p.value && p.value !== p.name ? ` = ${quoted(p.value, 80)}` : "";
+    // A snapshot scoped to one element shows a field's value whole; a page snapshot cuts it.
+    const valuePart = p.value && p.value !== p.name ? ` = ${quoted(p.value, scope ? 20_000 : 80)}` : "";
     const namePart = p.name ? ` ${quoted(p.name)}` : "";
     lines[p.lineIndex] = {
       depth: p.depth,
