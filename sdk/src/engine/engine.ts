@@ -20,7 +20,7 @@ import { type RefEntry, RefTable } from "./snapshot/refs.js";
 import { paginate } from "./snapshot/render-text.js";
 import { captureLabelledScreenshot } from "./snapshot/screenshot.js";
 import { settle, type SettleOptions } from "./page/settle.js";
-import { type ActivityMark, defaultSnapshotMaxAgeMs, markActivity, unchangedBetween } from "./page/snapshot-reuse.js";
+import { type ActivityMark, defaultSnapshotMaxAgeMs, markActivity, noEffectsBetween, unchangedBetween } from "./page/snapshot-reuse.js";
 import { type PageSnapshot, takePageSnapshot } from "./snapshot/snapshot.js";
 import { quoted, sanitizeText, sanitizeUrl } from "./base/sanitize.js";
 
@@ -417,7 +417,7 @@ export class Engine {
   }
 
   /** Settles after an action and reports what changed since `mark`. */
-  async evidence(mark: ActionMark): Promise<EvidenceInit> {
+  async evidence(mark: ActionMark, options: { reactionFrom?: ActivityMark } = {}): Promise<EvidenceInit> {
     const before = this.#lastRefs;
     // The evidence snapshot is started at once, while settle waits out its quiet window, and
     // kept only if the activity marks show nothing changed from its start to settle's end (the
@@ -452,7 +452,20 @@ export class Engine {
     if (opened) evidence.newTabId = opened;
     if (dialog) evidence.dialog = { type: dialog.type, message: sanitizeText(dialog.message, 300), accepted: dialog.accepted };
     if (focused) evidence.focused = focused;
+    // Whether the page reacted at all: no mutation, no typed or toggled value, no scroll, in
+    // any document, and no navigation, dialog, tab or ref coming or going.
+    // (Focus moving into a field is the reaction a click on it wants.)
+    const intoField = focused && ["textbox", "searchbox", "combobox", "spinbutton", "date", "time", "datetime", "color"].includes(focused.role);
+    if (options.reactionFrom && !intoField && !evidence.navigated && !dialog && !opened && added.length === 0 && removed.length === 0) {
+      const now = settled ?? (await markActivity(this.#page).catch(() => undefined));
+      if (now && noEffectsBetween(options.reactionFrom, now)) evidence.notes = [...(evidence.notes ?? []), "nothing on the page changed after the action"];
+    }
     return evidence;
+  }
+
+  /** The page's activity before an action, for `evidence` to tell whether the page reacted (`reactionFrom`). */
+  activityBefore(): Promise<ActivityMark | undefined> {
+    return markActivity(this.#page).catch(() => undefined);
   }
 
   /** The focused element, followed into same-process frames, shadow roots and OOPIFs. */

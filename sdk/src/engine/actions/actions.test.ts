@@ -81,6 +81,17 @@ describe("actions, verified by their effect on the page", () => {
     expect(m.selected).toEqual(["Ham", "Basil"]);
   });
 
+  it("says when a click changed nothing on the page, and not when it did", async () => {
+    await h.goto("/basic");
+    const dead = await h.tools.click(create(ClickParamsSchema, { ref: await refFor("button", "Save") }), undefined);
+    expect(dead.evidence?.notes).toContain("nothing on the page changed after the action");
+    const box = await h.tools.click(create(ClickParamsSchema, { ref: await refFor("checkbox", "Agree to terms") }), undefined);
+    expect(box.evidence?.notes ?? []).not.toContain("nothing on the page changed after the action");
+    await h.goto("/rerender");
+    const live = await h.tools.click(create(ClickParamsSchema, { ref: await refFor("button", "Re-render") }), undefined);
+    expect(live.evidence?.notes ?? []).not.toContain("nothing on the page changed after the action");
+  });
+
   it("drag reorders a native drag-and-drop list", async () => {
     await h.goto("/drag");
     const a = await refFor("listitem", "Item A");

@@ -219,6 +219,7 @@ export async function pressKeys(engine: Engine, params: PressKeysParams) {
       await engine.page.send("DOM.focus", { backendNodeId: el.entry.backendNodeId }, el.entry.sessionId);
     }
     const page = engine.page;
+    const reactionFrom = await engine.activityBefore();
     const mark = engine.mark();
     for (const { parts } of chords) {
       const defs = parts!.map((p) => keyDef(p)!);
@@ -234,6 +235,6 @@ export async function pressKeys(engine: Engine, params: PressKeysParams) {
         await page.send("Input.dispatchKeyEvent", { type: "keyUp", key: m.key, code: m.code, windowsVirtualKeyCode: m.keyCode, modifiers });
       }
     }
-    return { evidence: await engine.evidence(mark) };
+    return { evidence: await engine.evidence(mark, reactionFrom ? { reactionFrom } : {}) };
   });
 }

@@ -37,6 +37,7 @@ export async function click(engine: Engine, params: ClickParams) {
     const aim = await engine.aim(el, "ref");
     const page = engine.page;
     const ref = el.entry.ref;
+    const reactionFrom = await engine.activityBefore();
     const mark = engine.mark();
     const notes: string[] = [];
     const recording = aim.hitObject !== undefined && (await armClickRecorder(page, aim.hitObject));
@@ -65,7 +66,7 @@ export async function click(engine: Engine, params: ClickParams) {
     if (landed && !landed.clicked && !notes.some((n) => n.includes("replaced"))) {
       notes.push(landed.click ? `the click reached ${landed.click}, not ${ref}` : `no click event reached ${ref} (pressed on ${landed.down || "nothing"}, released on ${landed.up || "nothing"})`);
     }
-    const evidence = await engine.evidence(mark);
+    const evidence = await engine.evidence(mark, reactionFrom ? { reactionFrom } : {});
     return { evidence: { ...evidence, notes: [...(evidence.notes ?? []), ...notes] } };
   });
 }

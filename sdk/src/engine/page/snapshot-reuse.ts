@@ -53,3 +53,18 @@ export function unchangedBetween(before: ActivityMark, after: ActivityMark): boo
   }
   return true;
 }
+
+/**
+ * Whether the page did nothing between two marks that a user would notice as a reaction: every
+ * document the same (same tracker), no mutation, input, change, toggle, scroll or load counted
+ * (`DocActivity.effects`; the pointer passing over things and focus moving do not count), the
+ * same scroll position. False when either mark could not read a document.
+ */
+export function noEffectsBetween(before: ActivityMark, after: ActivityMark): boolean {
+  if (before.docs.size === 0 || before.docs.size !== after.docs.size) return false;
+  for (const [key, a] of before.docs) {
+    const b = after.docs.get(key);
+    if (!b || a.id !== b.id || a.installedNow || a.effects !== b.effects || a.sx !== b.sx || a.sy !== b.sy) return false;
+  }
+  return true;
+}

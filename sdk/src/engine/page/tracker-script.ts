@@ -24,6 +24,11 @@ export interface DocActivity {
   /** The tracker's random id: a different id means a different document. */
   readonly id: string;
   readonly changes: number;
+  /**
+   * Mutations and the events that are the page's reaction rather than the pointer's passing:
+   * input, change, toggle, scroll, loads, resize (not hover, focus moving or animations).
+   */
+  readonly effects: number;
   /** Milliseconds since the last DOM mutation. */
   readonly idle: number;
   readonly animating: boolean;
@@ -41,6 +46,7 @@ export interface DocActivity {
 interface Tracker {
   id: string;
   changes: number;
+  effects: number;
   last: number;
   read(): DocActivity;
   quiet(win: number, cap: number, frames: boolean): Promise<DocActivity>;
@@ -53,8 +59,9 @@ function installTracker(): boolean {
   const t: Tracker = {
     id: Math.random().toString(36).slice(2),
     changes: 0,
+    effects: 0,
     last: performance.now(),
-    read: () => ({ id: t.id, changes: t.changes, idle: performance.now() - t.last, animating: running(), sx: scrollX, sy: scrollY, w: innerWidth, h: innerHeight }),
+    read: () => ({ id: t.id, changes: t.changes, effects: t.effects, idle: performance.now() - t.last, animating: running(), sx: scrollX, sy: scrollY, w: innerWidth, h: innerHeight }),
     quiet: (win, cap, frames) =>
       new Promise((resolve) => {
         const start = performance.now();
@@ -83,8 +90,10 @@ function installTracker(): boolean {
       }),
   };
   const roots = new WeakSet<Node>();
-  const bump = (): void => {
+  const passing = new Set(["pointerover", "pointerout", "mouseover", "mouseout", "focusin", "focusout", "animationstart", "animationend", "animationcancel", "transitionrun", "transitionend", "transitioncancel"]);
+  const bump = (e: Event): void => {
     t.changes++;
+    if (!passing.has(e.type)) t.effects++;
   };
   const scan = (root: Node): void => {
     if (root instanceof Element && root.shadowRoot) watch(root.shadowRoot);
@@ -93,6 +102,7 @@ function installTracker(): boolean {
   };
   const mo = new MutationObserver((records) => {
     t.changes++;
+    t.effects++;
     t.last = performance.now();
     for (const r of records) for (const n of r.addedNodes) if (n.nodeType === 1) scan(n);
   });
