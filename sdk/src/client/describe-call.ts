@@ -30,7 +30,8 @@ function label(ref: string, lookup: RefLookup): string {
 }
 
 /**
- * A short sentence a person can follow for a tool call: "Clicking 'Submit'", "Typing "ada" into
+ * A short sentence a person can follow for a tool call (the CLI's progress lines, the
+ * extension's timeline): "Clicking 'Submit'", "Typing "ada" into
  * 'Email'". Refs are named from the latest snapshot; text typed into a field whose name looks
  * like a password is masked, so a run's output never shows it.
  */
