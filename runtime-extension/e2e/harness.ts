@@ -2,9 +2,9 @@
  * The world the extension's end-to-end tests run in: the extension built with rollup into
  * `dist/` and loaded unpacked into headless Chromium, a real `baton serve` with its script
  * files in one directory (`BATON_SCRIPT_DIR`), and the fixture shop on 127.0.0.1. The panel is
- * opened as a tab in a window of its own (beside the page it works on, as a side panel is) and
- * driven with the engine itself: real clicks and keys, targets found by role and name in a
- * snapshot of the panel, so the panel's accessibility is tested on the way.
+ * Chrome's real side panel, opened beside the page with `chrome.sidePanel.open` from a real
+ * (CDP) click, and driven with the engine itself: real clicks and keys, targets found by role
+ * and name in a snapshot of the panel, so the panel's accessibility is tested on the way.
  */
 import { spawn } from "node:child_process";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
@@ -114,7 +114,7 @@ export class WebTab extends Target {
   }
 }
 
-/** The side panel, opened as a tab and driven with the engine. */
+/** The side panel, driven with the engine. */
 export class Panel extends Target {
   constructor(
     world: World,
@@ -125,14 +125,6 @@ export class Panel extends Target {
     readonly tab: WebTab,
   ) {
     super(world, targetId, sessionId);
-  }
-
-  /**
-   * Gives the tab's window the focus back after the test clicked in the panel's window (a real
-   * side panel shares the tab's window, so clicking in it never takes the focus away).
-   */
-  async #refocus(): Promise<void> {
-    await this.world.transport.send("Target.activateTarget", { targetId: this.tab.targetId });
   }
 
   /** Starts recording every kind of timeline entry that appears, however briefly. */
@@ -151,7 +143,7 @@ export class Panel extends Target {
 
   /** The panel as the engine sees it (what a screen reader would get). */
   async snapshot(): Promise<string> {
-    return (await this.engine.snapshot({ fresh: true })).text ?? "";
+    return (await this.engine.snapshot({ fresh: true, includeOffscreen: true })).text ?? "";
   }
 
   async #ref(role: string, name: string): Promise<string> {
@@ -162,14 +154,12 @@ export class Panel extends Target {
   async click(role: string, name: string): Promise<void> {
     const ref = await this.#ref(role, name);
     await engineHandlers(this.engine).click(create(ClickParamsSchema, { ref }), undefined);
-    await this.#refocus();
   }
 
   /** Types into a field of the panel, found by role and name. */
   async type(role: string, name: string, text: string, pressEnter = false): Promise<void> {
     const ref = await this.#ref(role, name);
     await engineHandlers(this.engine).typeText(create(TypeTextParamsSchema, { ref, text, pressEnter }), undefined);
-    await this.#refocus();
   }
 
   /** Runs a task: types it into the task box and presses Enter. */
@@ -194,10 +184,14 @@ export class Panel extends Target {
     return this.waitFor("the run's outcome", (e) => e.kind === "outcome", timeoutMs);
   }
 
-  /** Closes the panel (as the user closing the side panel does). */
+  /** Closes the side panel, as the user does. */
   override async close(): Promise<void> {
     this.engine.page.dispose();
-    await super.close();
+    await this.world.control.eval(`chrome.tabs.get(${this.tab.tabId}).then((t) => chrome.sidePanel.close({ windowId: t.windowId }))`).catch(() => undefined);
+    await until("the side panel to close", async () => {
+      const { targetInfos } = await this.world.transport.send<{ targetInfos: { targetId: string }[] }>("Target.getTargets");
+      return !targetInfos.some((t) => t.targetId === this.targetId);
+    });
   }
 }
 
@@ -217,9 +211,9 @@ export interface World {
   /** Opens a web page in a new tab of its own window. */
   openTab(url: string): Promise<WebTab>;
   /**
-   * Opens the panel for a tab, in a window beside it, then brings the tab's window to the
-   * front, as it is when a user works with the side panel (Chrome holds the debugger's input
-   * events to a tab in a window without focus for up to 5 s each).
+   * Opens the side panel in the tab's window (the tab active), as the toolbar button does, and
+   * brings that window to the front: Chrome holds the debugger's input events to a tab in a
+   * window without focus for up to 5 s each.
    */
   openPanel(tab: WebTab): Promise<Panel>;
   /** Saves the settings as if the user had signed in. */
@@ -252,6 +246,7 @@ export async function startWorld(): Promise<World> {
       "--disable-renderer-backgrounding",
       "--disable-background-timer-throttling",
       "--disable-backgrounding-occluded-windows",
+      "--window-size=1280,860",
     ],
   });
   const transport = await WebSocketTransport.connect(browser.wsEndpoint);
@@ -273,7 +268,7 @@ export async function startWorld(): Promise<World> {
       return `script:${name}`;
     },
     async openTab(url) {
-      const { targetId } = await transport.send<{ targetId: string }>("Target.createTarget", { url, newWindow: true });
+      const { targetId } = await transport.send<{ targetId: string }>("Target.createTarget", { url, newWindow: true, width: 1280, height: 860 });
       const sessionId = await attach(transport, targetId);
       const tabId = await until("the tab's id", () =>
         world.control.eval<number | undefined>(`chrome.debugger.getTargets().then((ts) => ts.find((t) => t.id === ${JSON.stringify(targetId)})?.tabId)`),
@@ -282,13 +277,21 @@ export async function startWorld(): Promise<World> {
       return new WebTab(world, targetId, sessionId, tabId);
     },
     async openPanel(tab) {
-      const { targetId } = await transport.send<{ targetId: string }>("Target.createTarget", {
-        url: `chrome-extension://${extensionId}/panel.html?tab=${tab.tabId}`,
-        newWindow: true,
-      });
+      const panelUrl = `chrome-extension://${extensionId}/panel.html`;
+      const panels = async () =>
+        (await transport.send<{ targetInfos: { targetId: string; url: string }[] }>("Target.getTargets")).targetInfos.filter((t) => t.url === panelUrl).map((t) => t.targetId);
+      const before = new Set(await panels());
+      await transport.send("Target.activateTarget", { targetId: tab.targetId });
+      // chrome.sidePanel.open needs a user gesture: a real click in an extension page gives one.
+      await world.control.eval(`(() => {
+        document.body.style.minHeight = "200px";
+        document.onclick = () => chrome.tabs.get(${tab.tabId}).then((t) => chrome.sidePanel.open({ windowId: t.windowId }));
+      })()`);
+      for (const type of ["mousePressed", "mouseReleased"]) {
+        await transport.send("Input.dispatchMouseEvent", { type, x: 10, y: 10, button: "left", clickCount: 1 }, world.control.sessionId);
+      }
+      const targetId = await until("the side panel", async () => (await panels()).find((id) => !before.has(id)));
       const engine = await Engine.attach(transport, targetId);
-      // A side panel's size.
-      await engine.page.send("Emulation.setDeviceMetricsOverride", { width: 400, height: 720, deviceScaleFactor: 1, mobile: false });
       const panel = new Panel(world, targetId, engine.page.rootId, engine, tab);
       await until("the panel to be ready", () => panel.eval<boolean>(`document.documentElement.dataset.ready === "true"`));
       await transport.send("Target.activateTarget", { targetId: tab.targetId });

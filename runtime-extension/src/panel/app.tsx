@@ -130,6 +130,7 @@ export function App({ model }: { model: PanelModel }) {
               decide: (id, ok) => model.decide(id, ok),
               answer: (id, a) => model.answer(id, a),
               resumeDebugger: () => model.resumeDebugger(),
+              continueWithoutDebugger: () => model.continueWithoutDebugger(),
               stop: () => model.stop(),
             }}
           />

@@ -166,8 +166,15 @@ export class PanelModel {
     if (!rec) return false;
     this.#task = rec.task;
     this.#startedAt = rec.startedAt;
-    this.#set({ items: [], sessionId: rec.sessionId });
-    void this.#run((r) => r.resume(rec));
+    // What happened before the panel closed, from the backend's history.
+    const settings = await loadSettings();
+    const before = await this.services
+      .client(settings)
+      .getSession({ sessionId: rec.sessionId })
+      .then((got) => historyTimeline(got).filter((i) => i.kind !== "outcome"))
+      .catch(() => []);
+    this.#set({ items: before, sessionId: rec.sessionId });
+    void this.#run((r) => r.resume(rec, before.length === 0));
     return true;
   }
 
@@ -197,6 +204,11 @@ export class PanelModel {
   /** Resumes after the debugger bar was cancelled. */
   resumeDebugger(): void {
     this.#runner?.resumeDebugger();
+  }
+
+  /** Goes on through the page after the debugger bar was cancelled. */
+  continueWithoutDebugger(): void {
+    void this.#runner?.continueWithoutDebugger();
   }
 
   /** Clears the screen for a new task. */

@@ -7,6 +7,7 @@ export interface TimelineActions {
   decide(id: string, approved: boolean): void;
   answer(id: string, answer: string): void;
   resumeDebugger(): void;
+  continueWithoutDebugger(): void;
   stop(): void;
 }
 
@@ -183,10 +184,14 @@ function Item({ item, actions }: { item: TimelineItem; actions: TimelineActions 
           </div>
           {item.state === "active" ? (
             <>
-              <p class="card-main">Baton acts in your tab through Chrome's debugger. You cancelled the "started debugging this browser" bar, so nothing happens until you allow it again.</p>
-              <div class="card-actions">
+              <p class="card-main">Baton acts in your tab through Chrome's debugger. You cancelled the "started debugging this browser" bar, so nothing happens until you choose.</p>
+              <p class="card-sub">Resume shows Chrome's bar again. Without the debugger, Baton acts through the page itself: no screenshots or uploads, and some sites may not react to it.</p>
+              <div class="card-actions wrap">
                 <button type="button" class="btn ghost" onClick={() => actions.stop()}>
                   Stop task
+                </button>
+                <button type="button" class="btn ghost" onClick={() => actions.continueWithoutDebugger()}>
+                  Continue without it
                 </button>
                 <button type="button" class="btn primary" onClick={() => actions.resumeDebugger()}>
                   Resume

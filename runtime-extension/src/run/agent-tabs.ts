@@ -45,6 +45,7 @@ export class AgentTabs {
   #active: number;
   #groupId: number | undefined;
   #title = "Task";
+  #withoutDebugger = false;
 
   constructor(
     owned: OwnedTabs,
@@ -62,7 +63,15 @@ export class AgentTabs {
   }
 
   #driver(tabId: number): TabDriver {
-    return new TabDriver(tabId, { onDetach: (id, reason) => this.hooks.onDetach(id, reason) });
+    const d = new TabDriver(tabId, { onDetach: (id, reason) => this.hooks.onDetach(id, reason) });
+    if (this.#withoutDebugger) void d.withoutDebugger();
+    return d;
+  }
+
+  /** Reaches every tab, now and later, through the page instead of the debugger. */
+  async withoutDebugger(): Promise<void> {
+    this.#withoutDebugger = true;
+    await Promise.all(this.drivers().map((d) => d.withoutDebugger()));
   }
 
   /** The owned tabs, as a run record keeps them. */

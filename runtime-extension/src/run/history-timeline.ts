@@ -30,7 +30,10 @@ export function historyTimeline(got: GetSessionResponse): TimelineItem[] {
       if (c.case === "text" && c.value.text.trim()) {
         items.push({ kind: "text", id: `h-text-${e.value.id}`, text: c.value.text, streaming: false });
       } else if (c.case === "functionCall" && c.value.call?.tool.case) {
-        const tool = toolByCase(toolCatalog, c.value.call.tool.case)?.name ?? "";
+        const spec = toolByCase(toolCatalog, c.value.call.tool.case);
+        // Backend tools (done, memory) are the backend's business: the outcome shows `done`.
+        if (!spec || spec.side !== "client") continue;
+        const tool = spec.name;
         items.push({ kind: "step", id: c.value.toolcallId, tool, description: describeCall(c.value.call, lookup), state: "running", images: [] });
       }
     } else if (e.case === "toolResult") {

@@ -16,6 +16,9 @@ export type TabConnection =
   /** Chrome lets no extension in (chrome://, the Web Store, other extensions' pages). */
   | { readonly kind: "restricted"; readonly url: string; readonly why: string };
 
+/** Why a tab is reached through the page when the user chose it. */
+export const withoutDebuggerReason = "you chose to continue without Chrome's debugger";
+
 /** What a tab driver tells its owner. */
 export interface TabDriverHooks {
   /** The debugger detached from the tab without being asked (the user cancelled it, the tab closed). */
@@ -43,6 +46,8 @@ function reasonOf(e: unknown): string {
 export class TabDriver {
   #conn: TabConnection | undefined;
   #connecting: Promise<TabConnection> | undefined;
+  /** The user chose to go on without the debugger (after cancelling its bar). */
+  #withoutDebugger = false;
   #mask: MaskState = "off";
   #maskLabel = "";
   /** Mask changes, one at a time: each sends the state current when it runs. */
@@ -68,10 +73,22 @@ export class TabDriver {
     return this.#connecting;
   }
 
+  /** From now on, reach this tab through the page (the DOM fallback), never the debugger. */
+  async withoutDebugger(): Promise<void> {
+    this.#withoutDebugger = true;
+    const c = this.#conn;
+    this.#conn = undefined;
+    if (c?.kind === "debugger") {
+      c.page.dispose();
+      await c.transport.close();
+    }
+  }
+
   async #open(): Promise<TabConnection> {
     let transport: ChromeDebuggerTransport | undefined;
     let refused = "";
     try {
+      if (this.#withoutDebugger) throw new Error(withoutDebuggerReason);
       transport = await ChromeDebuggerTransport.attach(debuggerApi, this.tabId);
     } catch (e) {
       refused = reasonOf(e);

@@ -81,16 +81,22 @@ export class TaskRunner {
     return this.#locked(() => this.#run({ sessionId, task: text }, { startTabId: tabId, activeTabId: tabId, tabIds: [tabId] }, text));
   }
 
-  /** Resumes the run a closed panel left (its record), or a follow-up in an ended session. */
-  resume(record: RunRecord): Promise<TaskOutcome> {
+  /** Resumes the run a closed panel left (its record); `announceTask` when the timeline does not show it yet. */
+  resume(record: RunRecord, announceTask = true): Promise<TaskOutcome> {
     this.#sessionId = record.sessionId;
-    this.o.ui.event({ type: "task", text: record.task });
+    if (announceTask) this.o.ui.event({ type: "task", text: record.task });
     this.o.ui.event({ type: "resuming" });
     return this.#locked(() => this.#run({ sessionId: record.sessionId }, record, record.task));
   }
 
   /** Re-attaches after the user cancelled Chrome's debugging bar. */
   resumeDebugger(): void {
+    this.pause.resume();
+  }
+
+  /** Goes on through the page (the DOM fallback) after the user cancelled the debugging bar. */
+  async continueWithoutDebugger(): Promise<void> {
+    await this.#tabs?.withoutDebugger();
     this.pause.resume();
   }
 

@@ -72,7 +72,12 @@ export interface TimelineContext {
 let seq = 0;
 const nextId = (p: string) => `${p}-${++seq}`;
 
-const withoutThinking = (items: readonly TimelineItem[]) => items.filter((i) => i.kind !== "thinking");
+/**
+ * Without the transient entries: "Thinking…", and streamed text whose final message never
+ * came (the step's final messages are authoritative: a reply that was only control tags, such
+ * as `<goal>`, has no text for the user).
+ */
+const withoutThinking = (items: readonly TimelineItem[]) => items.filter((i) => i.kind !== "thinking" && !(i.kind === "text" && i.streaming));
 
 function update<K extends TimelineItem["kind"]>(
   items: readonly TimelineItem[],
@@ -95,7 +100,7 @@ function noticeText(n: Notice): { tone: "info" | "warn"; title: string; text: st
   return {
     tone: "info",
     title: "Working without the debugger",
-    text: "Another debugger holds this tab, so Baton reads and acts on it through the page itself. Screenshots, uploads and tabs are unavailable here.",
+    text: `${n.byUser ? "As you chose, Baton" : "Chrome's debugger cannot attach to this tab, so Baton"} reads and acts on it through the page itself. Screenshots and file uploads are unavailable here.`,
   };
 }
 
@@ -113,13 +118,12 @@ export function reduceTimeline(items: readonly TimelineItem[], e: PanelEvent, ct
     case "text_delta": {
       const last = items.at(-1);
       if (last?.kind === "text" && last.streaming) return [...items.slice(0, -1), { ...last, text: last.text + e.delta }];
-      return [...withoutThinking(items), { kind: "text", id: nextId("text"), text: e.delta, streaming: true }];
+      return [...items.filter((i) => i.kind !== "thinking"), { kind: "text", id: nextId("text"), text: e.delta, streaming: true }];
     }
     case "text": {
-      const rest = withoutThinking(items);
-      const streaming = rest.findLastIndex((i) => i.kind === "text" && i.streaming);
-      if (streaming >= 0) return rest.map((i, n) => (n === streaming ? { kind: "text", id: i.id, text: e.text, streaming: false } : i));
-      return [...rest, { kind: "text", id: nextId("text"), text: e.text, streaming: false }];
+      const streaming = items.findLastIndex((i) => i.kind === "text" && i.streaming);
+      const id = streaming >= 0 ? (items[streaming] as TimelineItem).id : nextId("text");
+      return [...withoutThinking(items), { kind: "text", id, text: e.text, streaming: false }];
     }
     case "tool_start":
       return [

@@ -9,12 +9,12 @@ import { create } from "@bufbuild/protobuf";
 import type { AgentTabs } from "./agent-tabs.js";
 import { checkHttpUrl, waitLoaded } from "./agent-tabs.js";
 import type { PauseGate } from "./pause-gate.js";
-import type { TabConnection, TabDriver } from "./tab-driver.js";
+import { type TabConnection, type TabDriver, withoutDebuggerReason } from "./tab-driver.js";
 
 /** Something the panel shows beside the timeline's steps. */
 export type Notice =
   | { readonly kind: "restricted"; readonly url: string }
-  | { readonly kind: "dom-fallback"; readonly why: string };
+  | { readonly kind: "dom-fallback"; readonly why: string; readonly byUser: boolean };
 
 /** A call the user's approval policy asks about before it runs (the backend did not hold it). */
 export interface ChangeApproval {
@@ -69,6 +69,11 @@ export function createExecutor(o: ExecutorOptions): { handlers: ClientToolHandle
   let cdpHandlers: EngineHandlers<RunContext> | undefined;
   const domByEngine = new WeakMap<DomEngine, EngineHandlers<RunContext>>();
   const noticed = new Set<string>();
+  /**
+   * How each tab was last read (debugger or page). The two engines number their refs apart, so
+   * after a switch an old ref could name another element: it is refused until a new snapshot.
+   */
+  const readBy = new Map<number, TabConnection["kind"]>();
 
   const lookup: RefLookup = (ref) => {
     const e = engine?.refs.get(ref);
@@ -118,7 +123,7 @@ export function createExecutor(o: ExecutorOptions): { handlers: ClientToolHandle
         `This tab shows ${sanitizeUrl(conn.url) || "a browser page"}, which Chrome does not let extensions read or control. Open a web page in it with navigate, or ask the user to switch to a tab with a web page.`,
       );
     }
-    if (conn.kind === "dom") notice({ kind: "dom-fallback", why: conn.why }, `dom:${driver.tabId}`);
+    if (conn.kind === "dom") notice({ kind: "dom-fallback", why: conn.why, byUser: conn.why.startsWith(withoutDebuggerReason) }, `dom:${driver.tabId}`);
     const spec = toolByCase(toolCatalog, tool);
     const call = create(toolCatalog.call, { tool: { case: tool, value: params } as never }) as ToolCall;
     const description = describeCall(call, lookup);
@@ -133,6 +138,14 @@ export function createExecutor(o: ExecutorOptions): { handlers: ClientToolHandle
       }
     }
     const ref = (params as { ref?: string; fromRef?: string }).ref || (params as { fromRef?: string }).fromRef;
+    const lastRead = readBy.get(driver.tabId);
+    if (ref && lastRead && lastRead !== conn.kind) {
+      throw new ToolFailure(
+        ToolErrorCode.STALE_REF,
+        "This tab is now read through the page instead of the debugger, so refs from earlier snapshots are no longer valid. Take a snapshot first.",
+        { field: "ref" },
+      );
+    }
     const box = ref ? engine?.refs.get(ref)?.box : undefined;
     if (conn.kind === "debugger" && box) void driver.highlight(box, description);
     await driver.mask("acting", description);
@@ -150,6 +163,7 @@ export function createExecutor(o: ExecutorOptions): { handlers: ClientToolHandle
     } finally {
       await driver.mask("watching", "Baton is working").catch(() => undefined);
     }
+    if (tool === "takeSnapshot") readBy.set(driver.tabId, conn.kind);
     const image = (result as { screenshot?: MessageInitShape<typeof ImageSchema>; image?: MessageInitShape<typeof ImageSchema> } | undefined);
     const shot = image?.screenshot ?? image?.image;
     if (shot?.data && shot.data.length > 0) o.ui.image(ctx.toolcallId, shot);
