@@ -37,7 +37,12 @@ function Step({ item }: { item: Extract<TimelineItem, { kind: "step" }> }) {
             </span>
           ) : null}
         </div>
-        {item.error ? <div class="step-error">{item.error}</div> : null}
+        {item.note ? <div class="step-note">{item.note}</div> : null}
+        {item.error ? (
+          <div class="step-error" title={item.error}>
+            {item.error}
+          </div>
+        ) : null}
         {item.images.length > 0 ? (
           <div class="shots">
             {item.images.map((src, n) => (
@@ -180,21 +185,21 @@ function Item({ item, actions }: { item: TimelineItem; actions: TimelineActions 
         <li class={`card paused ${item.state}`} data-kind="paused" data-state={item.state}>
           <div class="card-head">
             <Icon name="pause" size={15} />
-            <h3>{item.state === "active" ? "Paused: the debugger bar was cancelled" : "Resumed"}</h3>
+            <h3>{item.state === "active" ? "Paused: Chrome's debugging bar was cancelled" : "Resumed"}</h3>
           </div>
           {item.state === "active" ? (
             <>
-              <p class="card-main">Baton acts in your tab through Chrome's debugger. You cancelled the "started debugging this browser" bar, so nothing happens until you choose.</p>
+              <p class="card-text">Baton acts in your tab through Chrome's debugger. You cancelled the "started debugging this browser" bar, so nothing happens until you choose.</p>
               <p class="card-sub">Resume shows Chrome's bar again. Without the debugger, Baton acts through the page itself: no screenshots or uploads, and some sites may not react to it.</p>
-              <div class="card-actions wrap">
-                <button type="button" class="btn ghost" onClick={() => actions.stop()}>
-                  Stop task
+              <div class="card-actions stack">
+                <button type="button" class="btn primary" onClick={() => actions.resumeDebugger()}>
+                  Resume
                 </button>
                 <button type="button" class="btn ghost" onClick={() => actions.continueWithoutDebugger()}>
                   Continue without it
                 </button>
-                <button type="button" class="btn primary" onClick={() => actions.resumeDebugger()}>
-                  Resume
+                <button type="button" class="btn ghost" onClick={() => actions.stop()}>
+                  Stop task
                 </button>
               </div>
             </>

@@ -1,5 +1,5 @@
 import { create } from "@bufbuild/protobuf";
-import { SessionSchema, SessionStatus, ToolErrorCode } from "@baton/gen/baton/v1/agent_pb";
+import { SessionSchema, SessionStatus, ToolcallResultSchema, ToolErrorCode } from "@baton/gen/baton/v1/agent_pb";
 import { toolCatalog } from "@baton/gen/baton/v1/tools_baton";
 import type { ToolCall } from "@baton/gen/baton/v1/tools_pb";
 import { toolByCase, toolError } from "@baton/sdk/contract";
@@ -43,6 +43,20 @@ describe("the timeline", () => {
       { type: "tool_start", toolcallId: "c1", tool: click, call },
     ]);
     expect(shape(items)).toEqual(["step:running:did click"]);
+  });
+
+  it("runs a resumed call in place of its history entry, marks a replayed one, and puts a policy card before its step", () => {
+    if (!click) throw new Error("no click tool");
+    const history: TimelineItem[] = [
+      { kind: "step", id: "c1", tool: "click", description: "Clicking 'Buy'", state: "done", images: [] },
+      { kind: "step", id: "c2", tool: "wait_for", description: "Waiting", state: "done", images: [] },
+    ];
+    const ok = create(ToolcallResultSchema, { toolcallId: "c1" });
+    let items = reduceTimeline(history, { type: "tool_replayed", toolcallId: "c1", result: ok }, ctx);
+    items = reduceTimeline(items, { type: "tool_start", toolcallId: "c2", tool: click, call }, ctx);
+    items = reduceTimeline(items, { type: "approval_request", id: "c2", description: "Clicking 'Buy'", page: { title: "", url: "" }, source: "policy" }, ctx);
+    expect(items.map((i) => `${i.kind}:${i.id}:${"state" in i ? i.state : ""}`)).toEqual(["step:c1:replayed", "approval:c2:pending", "step:c2:running"]);
+    expect(items[0]).toMatchObject({ note: "done before the panel closed: not repeated" });
   });
 
   it("marks failures, replays and decisions", () => {

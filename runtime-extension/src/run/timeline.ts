@@ -42,6 +42,8 @@ export type TimelineItem =
       readonly state: "running" | "done" | "failed" | "replayed";
       readonly ms?: number;
       readonly error?: string;
+      /** Why a replayed step did not run again. */
+      readonly note?: string;
       readonly images: readonly string[];
     }
   | {
@@ -125,11 +127,14 @@ export function reduceTimeline(items: readonly TimelineItem[], e: PanelEvent, ct
       const id = streaming >= 0 ? (items[streaming] as TimelineItem).id : nextId("text");
       return [...withoutThinking(items), { kind: "text", id, text: e.text, streaming: false }];
     }
-    case "tool_start":
-      return [
-        ...withoutThinking(items),
-        { kind: "step", id: e.toolcallId, tool: e.tool.name, description: e.extension ? e.tool.title : ctx.describe(e.call), state: "running", images: [] },
-      ];
+    case "tool_start": {
+      // ask_user shows as its question card, not as a step.
+      if (e.tool.case === "askUser") return withoutThinking(items);
+      const step: TimelineItem = { kind: "step", id: e.toolcallId, tool: e.tool.name, description: e.extension ? e.tool.title : ctx.describe(e.call), state: "running", images: [] };
+      // A call the history already shows (a resumed run) runs again in its place.
+      if (items.some((i) => i.kind === "step" && i.id === e.toolcallId)) return withoutThinking(items).map((i) => (i.kind === "step" && i.id === e.toolcallId ? step : i));
+      return [...withoutThinking(items), step];
+    }
     case "tool_end":
       return update(items, "step", e.toolcallId, (s) => ({
         ...s,
@@ -138,23 +143,21 @@ export function reduceTimeline(items: readonly TimelineItem[], e: PanelEvent, ct
         ...(e.error ? { error: e.error.message } : {}),
       }));
     case "tool_replayed": {
-      const failed = e.result.outcome.case === "error";
-      return [
-        ...withoutThinking(items),
-        {
-          kind: "step",
-          id: e.toolcallId,
-          tool: "",
-          description: failed ? "A step cut short when the panel closed: the agent will check the page" : "A step already done before the panel closed: not repeated",
-          state: "replayed",
-          images: [],
-        },
-      ];
+      const note = e.result.outcome.case === "error" ? "cut short when the panel closed: the agent checks the page" : "done before the panel closed: not repeated";
+      if (items.some((i) => i.kind === "step" && i.id === e.toolcallId)) {
+        return withoutThinking(items).map((i) => (i.kind === "step" && i.id === e.toolcallId ? { ...i, state: "replayed" as const, note } : i));
+      }
+      return [...withoutThinking(items), { kind: "step", id: e.toolcallId, tool: "", description: "An earlier step", note, state: "replayed", images: [] }];
     }
     case "image":
       return update(items, "step", e.toolcallId, (s) => ({ ...s, images: [...s.images, e.src] }));
-    case "approval_request":
-      return [...withoutThinking(items), { kind: "approval", id: e.id, description: e.description, page: e.page, source: e.source, state: "pending" }];
+    case "approval_request": {
+      const card: TimelineItem = { kind: "approval", id: e.id, description: e.description, page: e.page, source: e.source, state: "pending" };
+      const rest = withoutThinking(items);
+      // The user's own policy asks from inside the call: the card goes before its step.
+      const at = rest.findIndex((i) => i.kind === "step" && i.id === e.id);
+      return at >= 0 ? [...rest.slice(0, at), card, ...rest.slice(at)] : [...rest, card];
+    }
     case "approval_decided":
       return update(items, "approval", e.id, (a) => ({ ...a, state: e.approved ? "approved" : "denied" }));
     case "approval":
