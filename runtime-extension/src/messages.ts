@@ -24,7 +24,7 @@ export type MaskState = "off" | "watching" | "acting";
 
 /** Messages to the content script of an agent's tab. */
 export type ContentMessage =
-  | { readonly to: "content"; readonly kind: "mask"; readonly state: MaskState; readonly label?: string }
+  | { readonly to: "content"; readonly kind: "mask"; readonly state: MaskState }
   | { readonly to: "content"; readonly kind: "highlight"; readonly box: ViewportBox; readonly label: string };
 
 /** Messages to the service worker. */

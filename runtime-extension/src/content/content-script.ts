@@ -13,7 +13,7 @@ if (!installed.__batonContent) {
   installed.__batonContent = mask;
   chrome.runtime.onMessage.addListener((message: unknown, _sender, reply: (r: unknown) => void) => {
     if (!isContentMessage(message)) return false;
-    if (message.kind === "mask") mask.set(message.state, message.label);
+    if (message.kind === "mask") mask.set(message.state);
     else mask.highlight(message.box, message.label);
     // Answered once applied, so the panel knows the mask lets its input through.
     reply({ ok: true, state: mask.state });

@@ -12,11 +12,14 @@ const css = `
   font: 500 12.5px/1.3 system-ui, -apple-system, "Segoe UI", sans-serif; box-shadow: 0 6px 24px rgba(0, 0, 0, .25);
   max-width: min(560px, calc(100vw - 40px)); white-space: nowrap; overflow: hidden; text-overflow: ellipsis; }
 .pill[hidden] { display: none; }
+/* While the agent acts nothing of the mask animates: the engine reuses a snapshot only when no animation runs. */
+.pill.acting .dot { animation-play-state: paused; }
 .dot { width: 8px; height: 8px; border-radius: 50%; background: #818cf8; flex: none; animation: pulse 1.2s ease-in-out infinite; }
 @keyframes pulse { 0%, 100% { opacity: .35; } 50% { opacity: 1; } }
 .hint { color: #9ca3af; }
+
 .hl { position: fixed; border: 2px solid #6366f1; border-radius: 6px; background: rgba(99, 102, 241, .12);
-  box-shadow: 0 0 0 4px rgba(99, 102, 241, .18); pointer-events: none; transition: opacity .3s ease; }
+  box-shadow: 0 0 0 4px rgba(99, 102, 241, .18); pointer-events: none; }
 .hl-label { position: absolute; left: -2px; bottom: calc(100% + 4px); padding: 2px 7px; border-radius: 5px; background: #4f46e5;
   color: #fff; font: 600 11px/1.4 system-ui, sans-serif; white-space: nowrap; max-width: 320px; overflow: hidden; text-overflow: ellipsis; }
 `;
@@ -36,7 +39,6 @@ export class Mask {
   #host: HTMLElement | undefined;
   #veil: HTMLElement | undefined;
   #pill: HTMLElement | undefined;
-  #label: HTMLElement | undefined;
   #layer: HTMLElement | undefined;
   #state: MaskState = "off";
   #hlTimer: ReturnType<typeof setTimeout> | undefined;
@@ -58,6 +60,8 @@ export class Mask {
   /** Shows, hides or relaxes the mask; `label` is what the pill says. */
   set(state: MaskState, label?: string): void {
     this.#state = state;
+    // The outline belongs to the call that drew it.
+    if (state !== "acting") this.#clearHighlight();
     if (state === "off") {
       if (this.#veil) this.#veil.className = "veil";
       if (this.#pill) this.#pill.hidden = true;
@@ -65,8 +69,10 @@ export class Mask {
     }
     this.#ensure();
     if (this.#veil) this.#veil.className = state === "watching" ? "veil on block" : "veil on";
-    if (this.#pill) this.#pill.hidden = false;
-    if (label && this.#label) this.#label.textContent = label;
+    if (this.#pill) {
+      this.#pill.hidden = false;
+      this.#pill.classList.toggle("acting", state === "acting");
+    }
   }
 
   /** Outlines the element being acted on for a moment. */
@@ -84,10 +90,13 @@ export class Mask {
     hl.append(tag);
     layer.append(hl);
     clearTimeout(this.#hlTimer);
-    this.#hlTimer = setTimeout(() => {
-      hl.style.opacity = "0";
-      setTimeout(() => hl.remove(), 320);
-    }, 1400);
+    // No fade: a running transition would keep the engine from reusing its last snapshot.
+    this.#hlTimer = setTimeout(() => hl.remove(), 1500);
+  }
+
+  #clearHighlight(): void {
+    clearTimeout(this.#hlTimer);
+    this.#layer?.replaceChildren();
   }
 
   #ensure(): void {
@@ -119,7 +128,6 @@ export class Mask {
     this.#host = host;
     this.#veil = veil;
     this.#pill = pill;
-    this.#label = label;
     this.#layer = layer;
   }
 }

@@ -49,9 +49,12 @@ export class TabDriver {
   /** The user chose to go on without the debugger (after cancelling its bar). */
   #withoutDebugger = false;
   #mask: MaskState = "off";
-  #maskLabel = "";
   /** Mask changes, one at a time: each sends the state current when it runs. */
   #maskQueue: Promise<void> = Promise.resolve();
+  /** The state the page last confirmed. */
+  #maskShown: MaskState | undefined;
+  /** A pending switch back to "watching" after a call (see `relax`). */
+  #watchTimer: ReturnType<typeof setTimeout> | undefined;
 
   constructor(
     readonly tabId: number,
@@ -136,26 +139,43 @@ export class TabDriver {
    * input is never sent while the mask still blocks). Changes apply in order, each with the
    * state current when it is sent, so a slow first injection cannot undo a later change.
    */
-  mask(state: MaskState, label?: string): Promise<void> {
+  mask(state: MaskState): Promise<void> {
+    clearTimeout(this.#watchTimer);
     this.#mask = state;
-    if (label) this.#maskLabel = label;
+    if (this.#maskShown === state) return this.#maskQueue;
     this.#maskQueue = this.#maskQueue.then(() => this.#applyMask()).catch(() => undefined);
     return this.#maskQueue;
   }
 
+  /**
+   * After a call: back to "watching" unless another call starts within `ms`. The calls of one
+   * model turn run back to back with the mask letting them through; toggling it between them
+   * would move the page's hover state (boundary events under the pointer), which the engine
+   * rightly counts as a change, so it could not reuse the snapshot a call just took.
+   */
+  relax(ms = 1000): void {
+    clearTimeout(this.#watchTimer);
+    this.#watchTimer = setTimeout(() => void this.mask("watching"), ms);
+  }
+
   /** Applies the current mask state again (a new document has no mask yet). */
   remask(): Promise<void> {
-    return this.mask(this.#mask);
+    this.#maskShown = undefined;
+    this.#maskQueue = this.#maskQueue.then(() => this.#applyMask()).catch(() => undefined);
+    return this.#maskQueue;
   }
 
   async #applyMask(): Promise<void> {
     if (this.#conn?.kind === "restricted") return;
-    const message = (): ContentMessage => ({ to: "content", kind: "mask", state: this.#mask, ...(this.#maskLabel ? { label: this.#maskLabel } : {}) });
-    const sent = await chrome.tabs.sendMessage(this.tabId, message()).then(() => true, () => false);
-    if (sent || this.#mask === "off") return;
-    // A new document (navigation) has no content script yet.
-    await this.#inject().catch(() => undefined);
-    await chrome.tabs.sendMessage(this.tabId, message()).catch(() => undefined);
+    const state = this.#mask;
+    const message: ContentMessage = { to: "content", kind: "mask", state };
+    let sent = await chrome.tabs.sendMessage(this.tabId, message).then(() => true, () => false);
+    if (!sent && state !== "off") {
+      // A new document (navigation) has no content script yet.
+      await this.#inject().catch(() => undefined);
+      sent = await chrome.tabs.sendMessage(this.tabId, message).then(() => true, () => false);
+    }
+    this.#maskShown = sent ? state : undefined;
   }
 
   /** Outlines an element for a moment (best effort). */
@@ -171,6 +191,7 @@ export class TabDriver {
 
   /** Takes the mask off and detaches the debugger. */
   async release(): Promise<void> {
+    clearTimeout(this.#watchTimer);
     await this.mask("off").catch(() => undefined);
     const c = this.#conn;
     this.#conn = undefined;

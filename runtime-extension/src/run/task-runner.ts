@@ -150,7 +150,7 @@ export class TaskRunner {
     const keepalive = holdWorker();
     this.#lookup = executor.lookup;
     const describe = (call: ToolCall) => describeCall(call, executor.lookup);
-    void tabs.active.mask("watching", "Baton is working").catch(() => undefined);
+    void tabs.active.mask("watching").catch(() => undefined);
     let ended = false;
     try {
       const outcome = await runTask(this.o.client, {

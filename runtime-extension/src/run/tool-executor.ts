@@ -148,7 +148,9 @@ export function createExecutor(o: ExecutorOptions): { handlers: ClientToolHandle
     }
     const box = ref ? engine?.refs.get(ref)?.box : undefined;
     if (conn.kind === "debugger" && box) void driver.highlight(box, description);
-    await driver.mask("acting", description);
+    // The pill's text stays as it is: new text can load font glyphs, which the engine counts as
+    // a change, and the snapshot this call takes could not be reused by the next.
+    await driver.mask("acting");
     let result: unknown;
     try {
       result = await (handlersFor(conn)[tool] as AnyHandler)(params, ctx);
@@ -161,7 +163,7 @@ export function createExecutor(o: ExecutorOptions): { handlers: ClientToolHandle
       }
       throw e;
     } finally {
-      await driver.mask("watching", "Baton is working").catch(() => undefined);
+      driver.relax();
     }
     if (tool === "takeSnapshot") readBy.set(driver.tabId, conn.kind);
     const image = (result as { screenshot?: MessageInitShape<typeof ImageSchema>; image?: MessageInitShape<typeof ImageSchema> } | undefined);
