@@ -236,7 +236,7 @@ export async function startWorld(): Promise<World> {
   const token = "bt_extension_e2e_token_0123456789";
   const [shop, backend] = await Promise.all([
     startShop(),
-    startBackendProcess(["--data-dir", join(work, "data")], { BATON_API_TOKEN: token, BATON_SCRIPT_DIR: scriptDir }, 90_000, { cwd: scriptDir }),
+    startBackendProcess(["--data-dir", join(work, "data"), "--script-dir", scriptDir], { BATON_API_TOKEN: token }, 90_000),
     buildExtension(),
   ]).then(([s, b]) => [s, b] as const);
   const browser = await launchChromium({

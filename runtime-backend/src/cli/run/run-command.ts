@@ -1,9 +1,9 @@
 import { existsSync, readFileSync, statSync } from "node:fs";
-import { resolve } from "node:path";
+import { dirname, resolve } from "node:path";
 import { Code, ConnectError } from "@connectrpc/connect";
 import { createBatonClient, describeCall, type RefLookup, runTask, type TaskOutcome } from "@baton/sdk/client";
 import { engineHandlers, type Engine } from "@baton/sdk/engine";
-import { nodeTransport } from "@baton/sdk/node";
+import { ChromiumNotFoundError, ensureChromium, type FoundChromium, nodeTransport } from "@baton/sdk/node";
 import { checkExpectations, engineProbe, parseScriptFile, type ScriptFile, ScriptFileError } from "@baton/sdk/script";
 import type { Env } from "../../providers/registry.js";
 import { flag, parseArgs, type Parsed } from "../args.js";
@@ -14,7 +14,7 @@ import { BackendUnavailable, remoteBackend, type RunBackend, startLocalBackend }
 import { openRunBrowser, type RunBrowser } from "./run-browser.js";
 import type { OutStream } from "./spinner.js";
 import { serveStatic, type StaticServer } from "./static-server.js";
-import { claimStoreDir, defaultRunStore } from "./store-dir.js";
+import { defaultRunStore, withRunStore } from "./store-dir.js";
 
 /** Exit codes of `baton run`. */
 export const exitCodes = {
@@ -67,6 +67,8 @@ interface RunPlan {
   readonly task: string;
   readonly script?: ScriptFile;
   readonly model?: string;
+  /** The directory the run's own backend may read script models from. */
+  readonly scriptDir?: string;
   readonly maxSteps?: number;
 }
 
@@ -89,7 +91,8 @@ function plan(p: Parsed, env: Env): RunPlan {
       throw new UsageError(`cannot read the script ${scriptPath}: ${e instanceof Error ? e.message : String(e)}`);
     }
     const script = parseScriptFile(json, scriptPath);
-    return { task, script, model: `script:${resolve(scriptPath)}`, ...(maxSteps ? { maxSteps } : {}) };
+    // The run's own backend reads script models from the script's directory only.
+    return { task, script, model: `script:${resolve(scriptPath)}`, scriptDir: dirname(resolve(scriptPath)), ...(maxSteps ? { maxSteps } : {}) };
   }
   if (flag(p, "backend")) return { task, ...(flag(p, "model") ? { model: flag(p, "model") } : {}), ...(maxSteps ? { maxSteps } : {}) };
   const choice = chooseModel(flag(p, "model"), env);
@@ -141,6 +144,15 @@ export async function runCommand(argv: readonly string[], deps: RunDeps): Promis
   const mode: ProgressMode = p.flags.has("json") ? "json" : deps.out.isTTY ? "tty" : "plain";
   const cleanup: (() => Promise<void>)[] = [];
   let progress: Progress | undefined;
+  // The browser first: a machine without one stops here, in one line, before a backend starts.
+  let chromium: FoundChromium | undefined;
+  try {
+    // The process's own environment, as for every browser launch (deps.env is the model's).
+    if (!flag(p, "cdp-url")) chromium = ensureChromium({ log: (line) => deps.err.write(`baton run: ${line}\n`) });
+  } catch (e) {
+    if (e instanceof ChromiumNotFoundError) return fail(e.message, exitCodes.unavailable);
+    throw e;
+  }
   try {
     let site: StaticServer | undefined;
     const serveDir = flag(p, "serve");
@@ -161,14 +173,14 @@ export async function runCommand(argv: readonly string[], deps: RunDeps): Promis
     try {
       if (backendUrl) backend = await remoteBackend(backendUrl, flag(p, "token", deps.env.BATON_API_TOKEN));
       else {
-        const store = claimStoreDir(resolve(flag(p, "data-dir") ?? defaultRunStore(deps.env)));
-        cleanup.push(async () => store.release());
-        backend = await startLocalBackend({
-          model: run.model ?? "",
-          env: deps.env,
-          dataDir: store.dir,
-          ...(run.maxSteps ? { maxSteps: run.maxSteps } : {}),
-        });
+        const start = (dataDir: string) =>
+          startLocalBackend({
+            model: run.model ?? "",
+            env: run.scriptDir ? { ...deps.env, BATON_SCRIPT_DIR: run.scriptDir } : deps.env,
+            dataDir,
+            ...(run.maxSteps ? { maxSteps: run.maxSteps } : {}),
+          });
+        backend = await withRunStore(resolve(flag(p, "data-dir") ?? defaultRunStore(deps.env)), start, cleanup);
       }
     } catch (e) {
       if (e instanceof BackendUnavailable) return fail(e.message, exitCodes.unavailable);
@@ -177,7 +189,11 @@ export async function runCommand(argv: readonly string[], deps: RunDeps): Promis
     cleanup.push(() => backend.close());
     let browser: RunBrowser;
     try {
-      browser = await openRunBrowser({ ...(flag(p, "cdp-url") ? { cdpUrl: flag(p, "cdp-url") as string } : {}), headed: p.flags.has("headed") });
+      browser = await openRunBrowser({
+        ...(flag(p, "cdp-url") ? { cdpUrl: flag(p, "cdp-url") as string } : {}),
+        ...(chromium ? { executablePath: chromium.path } : {}),
+        headed: p.flags.has("headed"),
+      });
     } catch (e) {
       return fail(`could not open a browser: ${e instanceof Error ? e.message : String(e)}`, exitCodes.unavailable);
     }
