@@ -17,13 +17,12 @@ function useModel(model: PanelModel): PanelState {
   return state;
 }
 
-/** The tab a new task acts in: `?tab=ID` when given (the panel opened for one tab), else this window's active tab. */
+/** The tab a new task acts in: the active tab of the panel's window. */
 function useTargetTab(running: boolean): TargetTab | undefined {
   const [tab, setTab] = useState<TargetTab>();
-  const pinned = Number(new URLSearchParams(location.search).get("tab")) || undefined;
   useEffect(() => {
     const read = async () => {
-      const t = pinned !== undefined ? await chrome.tabs.get(pinned).catch(() => undefined) : (await chrome.tabs.query({ active: true, currentWindow: true }))[0];
+      const t = (await chrome.tabs.query({ active: true, currentWindow: true }))[0];
       if (t?.id !== undefined) setTab({ id: t.id, title: t.title ?? "", url: t.url ?? t.pendingUrl ?? "", favicon: t.favIconUrl ?? "" });
     };
     void read();
@@ -61,6 +60,12 @@ export function App({ model }: { model: PanelModel }) {
   useEffect(() => {
     if (!state.running) return;
     setView("task");
+    // Escape stops the run from anywhere in the panel.
+    const onKey = (e: KeyboardEvent) => {
+      if (e.key === "Escape" && !e.defaultPrevented) model.stop();
+    };
+    addEventListener("keydown", onKey);
+    return () => removeEventListener("keydown", onKey);
   }, [state.running]);
 
   if (!settings) return <div class="app loading" />;
