@@ -1,13 +1,12 @@
 import { existsSync, readFileSync, statSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import { Code, ConnectError } from "@connectrpc/connect";
-import { createBatonClient, runTask, type TaskOutcome } from "@baton/sdk/client";
+import { createBatonClient, describeCall, type RefLookup, runTask, type TaskOutcome } from "@baton/sdk/client";
 import { engineHandlers, type Engine } from "@baton/sdk/engine";
 import { ChromiumNotFoundError, ensureChromium, type FoundChromium, nodeTransport } from "@baton/sdk/node";
 import { checkExpectations, engineProbe, parseScriptFile, type ScriptFile, ScriptFileError } from "@baton/sdk/script";
 import type { Env } from "../../providers/registry.js";
 import { flag, parseArgs, type Parsed } from "../args.js";
-import { describeCall, type RefLookup } from "./describe-call.js";
 import { chooseModel } from "./model-choice.js";
 import { createProgress, type Progress, type ProgressMode } from "./progress.js";
 import { type Ask, approvalPrompt, askUserHandler } from "./prompts.js";
