@@ -20,11 +20,12 @@ export interface ApiRequest {
 /** An API route: its result is sent as JSON (200), undefined as 204. */
 export type Route = (req: ApiRequest) => unknown;
 
-/** Answers an API request with a status and `{ "error": message }`. */
+/** Answers an API request with a status and `{ "error": message, ...details }`. */
 export class HttpError extends Error {
   constructor(
     readonly status: number,
     message: string,
+    readonly details: Readonly<Record<string, unknown>> = {},
   ) {
     super(message);
   }
@@ -104,7 +105,7 @@ export function jsonApi(dir: string, routes: Readonly<Record<string, Route>>, o:
         const query = new URL(req.url ?? "/", "http://site.invalid").searchParams;
         send(res, 200, await c.route({ method, path, params, query, body, ...(form ? { form } : {}) }));
       } catch (e) {
-        if (e instanceof HttpError) send(res, e.status, { error: e.message });
+        if (e instanceof HttpError) send(res, e.status, { ...e.details, error: e.message });
         else throw e;
       }
       return true;

@@ -27,11 +27,12 @@ export function html(strings: TemplateStringsArray, ...values: unknown[]): Html 
   return new Html(out);
 }
 
-/** An API error: the server's `{ "error": … }` message and status. */
+/** An API error: the server's `{ "error": … }` message, its status and the whole answer. */
 export class ApiError extends Error {
   constructor(
     readonly status: number,
     message: string,
+    readonly data: Readonly<Record<string, unknown>> = {},
   ) {
     super(message);
   }
@@ -45,7 +46,7 @@ export async function api<T>(method: string, path: string, body?: unknown): Prom
   });
   if (res.status === 204) return undefined as T;
   const data = (await res.json().catch(() => ({}))) as { error?: string };
-  if (!res.ok) throw new ApiError(res.status, data.error ?? `HTTP ${res.status}`);
+  if (!res.ok) throw new ApiError(res.status, data.error ?? `HTTP ${res.status}`, data);
   return data as T;
 }
 
