@@ -13,6 +13,7 @@ import type { EngineHandlers } from "@baton/sdk/engine";
 import { launchChromium, openPage, WebSocketTransport } from "@baton/sdk/node";
 import { afterAll, describe, expect, it } from "vitest";
 import { serveStatic } from "../cli/run/static-server.js";
+import { FakeLlmServer, responsesWire } from "../testing/fake-llm-server.js";
 import { type EvalDeps, evalCommand, evalExitCodes } from "./eval-command.js";
 import type { HandlerWrapper } from "./headless-via.js";
 import { readReport } from "./report.js";
@@ -25,13 +26,13 @@ const artefacts = fileURLToPath(new URL("../../.tmp-eval-artefacts/", import.met
 mkdirSync(artefacts, { recursive: true });
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-function deps(wrapHandlers?: HandlerWrapper): EvalDeps & { output(): string; errors(): string } {
+function deps(wrapHandlers?: HandlerWrapper, env: Record<string, string> = {}): EvalDeps & { output(): string; errors(): string } {
   let out = "";
   let err = "";
   return {
     out: { write: (t: string) => (out += t) },
     err: { write: (t: string) => (err += t) },
-    env: {},
+    env,
     onInterrupt: () => () => undefined,
     ...(wrapHandlers ? { wrapHandlers } : {}),
     output: () => out,
@@ -91,6 +92,9 @@ describe("the built-in suite", () => {
     }
     expect(d.output()).toContain(`${rows.length} task(s), ${rows.length} run(s): ${rows.length} passed (100.0%)`);
     expect(d.output()).toMatch(/Suite wall time [\d.]+ s at concurrency 2/);
+    // Progress: runs done out of all, passed so far, and what is running.
+    expect(d.output()).toMatch(/… \[0\/\d+ done, 0 passed\] running \S+/);
+    expect(d.output()).toMatch(new RegExp(`✓ \\[${rows.length}/${rows.length}\\] \\S+ · [\\d.]+ m?s · \\d+ step\\(s\\)`));
     const page = readFileSync(html, "utf8");
     for (const t of suite.tasks) expect(page).toContain(t.name);
     writeFileSync(join(artefacts, "suite.html"), page);
@@ -102,7 +106,10 @@ describe("the built-in suite", () => {
     const filter = ["--filter", "shop/quantity-stepper,shop/remove-line,shop/coupon", "--concurrency", "2", "--data-dir", dataDir];
     const before = join(dir, "before.jsonl");
     const after = join(dir, "after.jsonl");
-    expect(await evalCommand([...filter, "--out", before], deps())).toBe(evalExitCodes.ok);
+    expect(await evalCommand([...filter, "--out", before, "--repeat", "2"], deps())).toBe(evalExitCodes.ok);
+    const twice = readReport(before);
+    expect(twice).toHaveLength(6);
+    expect(twice.filter((r) => r.task === "shop/coupon").map((r) => r.attempt).sort()).toEqual([1, 2]);
     const broken = deps(misclick);
     expect(await evalCommand([...filter, "--out", after], broken)).toBe(evalExitCodes.failed);
     const rows = readReport(after);
@@ -113,8 +120,58 @@ describe("the built-in suite", () => {
     const compared = deps();
     expect(await evalCommand(["compare", before, after, "--fail-on-regression"], compared)).toBe(evalExitCodes.failed);
     writeFileSync(join(artefacts, "compare-output.txt"), compared.output());
-    expect(compared.output()).toMatch(/shop\/quantity-stepper\s+1\/1 → 0\/1 .*✗ REGRESSION/);
+    expect(compared.output()).toMatch(/shop\/quantity-stepper\s+2\/2 → 0\/1 .*✗ REGRESSION/);
     expect(compared.output()).toContain("✗ 3 regression(s)");
     expect(compared.output()).toContain("pass rate 100.0% → 0.0% (-100.0 pp)");
+  });
+
+  it("stops on Ctrl-C: runs under way end, no more start, the report keeps what finished, exit 130", { timeout: 300_000 }, async () => {
+    const out = join(dir, "interrupted.jsonl");
+    let pressed = false;
+    let interrupt = () => undefined as void;
+    const d = deps();
+    const watching = {
+      ...d,
+      out: {
+        write: (t: string) => {
+          d.out.write(t);
+          if (!pressed && t.includes("[1/4]")) {
+            pressed = true;
+            interrupt();
+          }
+        },
+      },
+      onInterrupt: (h: () => void) => ((interrupt = h), () => undefined),
+    };
+    const code = await evalCommand(["--filter", "settings/t*,settings/r*", "--data-dir", dataDir, "--out", out], watching);
+    expect(code).toBe(evalExitCodes.interrupted);
+    expect(d.output()).toContain("Stopping…");
+    const rows = readReport(out);
+    expect(rows.length).toBeGreaterThanOrEqual(1);
+    expect(rows.length).toBeLessThan(5);
+  });
+
+  it("runs a task with a real provider (the openai SDK against a local fake of the Responses API) and judges it the same way", { timeout: 300_000 }, async () => {
+    const fake = await new FakeLlmServer(responsesWire, { input: 1200, output: 80, cached: 0 }).start();
+    try {
+      const env = { OPENAI_API_KEY: "sk-test", OPENAI_BASE_URL: `${fake.url}/v1` };
+      const args = ["--model", "openai:gpt-5-mini", "--filter", "permit/fee-answer", "--data-dir", dataDir];
+      fake.script({ kind: "calls", calls: [{ name: "extract", args: '{"format":"text"}' }] }, { kind: "calls", calls: [{ name: "done", args: '{"answer":"A market for 300 people pays €150."}' }] });
+      const good = join(dir, "model-good.jsonl");
+      expect(await evalCommand([...args, "--out", good], deps(undefined, env))).toBe(evalExitCodes.ok);
+      const [row] = readReport(good);
+      expect(row).toMatchObject({ task: "permit/fee-answer", model: "openai:gpt-5-mini", verdict: "pass", steps: 2, tokens_in: 2400, tokens_out: 160, tool_calls: ["extract", "done"] });
+      expect(row?.cost_usd).toBeGreaterThan(0);
+      // The model was given the task's goal and read the page through the engine.
+      expect(JSON.stringify(fake.bodies[0])).toContain("market expecting about 300 people");
+      expect(JSON.stringify(fake.bodies[1])).toContain("201 to 1,000 people");
+
+      fake.script({ kind: "calls", calls: [{ name: "done", args: '{"answer":"It is free."}' }] });
+      const bad = join(dir, "model-bad.jsonl");
+      expect(await evalCommand([...args, "--out", bad], deps(undefined, env))).toBe(evalExitCodes.failed);
+      expect(readReport(bad)[0]).toMatchObject({ verdict: "fail", failed_check: "answer", reason: 'the answer "It is free." does not match /€\\s?150\\b/i' });
+    } finally {
+      await fake.stop();
+    }
   });
 });

@@ -117,6 +117,13 @@ describe("reports", () => {
     expect(none.errors()).toContain("matches none of the suite's");
   });
 
+  it("lists the built-in suite's tasks with --list", async () => {
+    const d = deps();
+    expect(await evalCommand(["--list", "--filter", "shop/*"], d)).toBe(evalExitCodes.ok);
+    expect(d.output()).toMatch(/^shop\/search-add-color\s+Add a blue enamel mug to my cart\.$/m);
+    expect(d.output().trim().split("\n")).toHaveLength(7);
+  });
+
   it("names the key to set when --model needs one, before starting anything", async () => {
     const d = deps();
     expect(await evalCommand(["--model", "openai:gpt-5-mini"], d)).toBe(evalExitCodes.usage);
