@@ -59,6 +59,10 @@ function change(a: number, b: number): string {
   return `${pct >= 0 ? "+" : ""}${pct.toFixed(0)}%`;
 }
 
+function perRun(t: Totals, n: number): number {
+  return t.runs ? n / t.runs : 0;
+}
+
 function pass(t: Totals | undefined): string {
   return t ? `${t.passed}/${t.runs}` : "—";
 }
@@ -81,7 +85,8 @@ export function comparisonTable(c: Comparison, names: { a: string; b: string }):
     `b: ${names.b}`,
     `pass rate ${percent(c.a.passRate)} → ${percent(c.b.passRate)} (${Number(pp) >= 0 ? "+" : ""}${pp} pp) over ${c.tasks.filter((t) => t.a && t.b).length} task(s) in both`,
     `wall mean ${seconds(c.a.meanWallMs)} → ${seconds(c.b.meanWallMs)} (${change(c.a.meanWallMs, c.b.meanWallMs)}), median ${seconds(c.a.medianWallMs)} → ${seconds(c.b.medianWallMs)} (${change(c.a.medianWallMs, c.b.medianWallMs)})`,
-    `steps mean ${c.a.meanSteps.toFixed(1)} → ${c.b.meanSteps.toFixed(1)} · tokens ${count(c.a.tokensIn + c.a.tokensOut)} → ${count(c.b.tokensIn + c.b.tokensOut)} (${change(c.a.tokensIn + c.a.tokensOut, c.b.tokensIn + c.b.tokensOut)}) · cost $${c.a.costUsd.toFixed(4)} → $${c.b.costUsd.toFixed(4)}`,
+    // Per run, so reports with different --repeat compare fairly.
+    `per run: steps ${c.a.meanSteps.toFixed(1)} → ${c.b.meanSteps.toFixed(1)} · tokens ${count(perRun(c.a, c.a.tokensIn + c.a.tokensOut))} → ${count(perRun(c.b, c.b.tokensIn + c.b.tokensOut))} (${change(perRun(c.a, c.a.tokensIn + c.a.tokensOut), perRun(c.b, c.b.tokensIn + c.b.tokensOut))}) · cost $${perRun(c.a, c.a.costUsd).toFixed(4)} → $${perRun(c.b, c.b.costUsd).toFixed(4)}`,
     c.regressions.length ? `✗ ${c.regressions.length} regression(s): ${c.regressions.join(", ")}` : "✓ no regressions",
   ];
   if (c.improvements.length) totals.push(`✓ ${c.improvements.length} improved: ${c.improvements.join(", ")}`);

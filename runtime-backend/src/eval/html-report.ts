@@ -10,6 +10,13 @@ function image(src: string | undefined, alt: string): string {
   return src && /^data:image\/jpeg;base64,[A-Za-z0-9+/=]+$/.test(src) ? `<img src="${src}" alt="${esc(alt)}" loading="lazy">` : `<div class="noshot">no screenshot</div>`;
 }
 
+/** The first few errors of a run, each on one line. */
+function errorList(errors: readonly string[]): string {
+  if (!errors.length) return "";
+  const shown = errors.slice(0, 3).map((e) => esc(e.length > 160 ? `${e.slice(0, 159)}…` : e));
+  return `<div class="errs">${shown.join("<br>")}${errors.length > 3 ? `<br>… and ${errors.length - 3} more` : ""}</div>`;
+}
+
 const STYLE = `
 body{font:14px/1.45 system-ui,-apple-system,"Segoe UI",sans-serif;margin:24px;color:#1b1f24;background:#f6f7f9}
 h1{font-size:20px;margin:0 0 4px}
@@ -24,6 +31,7 @@ td.num{text-align:right;white-space:nowrap;font-variant-numeric:tabular-nums}
 .v{display:inline-block;padding:1px 8px;border-radius:10px;font-weight:600;font-size:12px}
 .pass{background:#dafbe1;color:#116329}.fail{background:#ffebe9;color:#a40e26}.error{background:#fff8c5;color:#7d4e00}
 .why{color:#a40e26;max-width:380px}
+.errs{color:#a40e26;font-size:12px;margin-top:6px}
 .task{font-weight:600}.goal{color:#57606a;font-size:12px;max-width:300px}
 code{font-size:12px}
 td img{width:320px;border:1px solid #d8dee4;border-radius:4px;display:block}
@@ -64,7 +72,7 @@ export function htmlReport(rows: readonly ReportRow[], o: { title: string; goals
 <td class="num">${seconds(r.wall_ms)}<br><small>model ${seconds(r.model_ms)}<br>tools ${seconds(r.tool_ms)}</small></td>
 <td class="num">${r.steps}</td>
 <td class="num">${count(r.tokens_in)}<br>${count(r.tokens_out)}</td>
-<td><code>${esc(r.tool_calls.join(" → "))}</code>${r.errors.length ? `<div class="why">${r.errors.map((e) => esc(e)).join("<br>")}</div>` : ""}</td>
+<td><code>${esc(r.tool_calls.join(" → "))}</code>${errorList(r.errors)}</td>
 <td><details><summary>${shot}</summary></details></td>
 </tr>`;
     })

@@ -147,6 +147,7 @@ const shop: SiteFactory = ({ dir }) => {
         return o;
       },
       "GET /api/state": () => ({
+        payment_tokens: tokens.size,
         cart: { lines: cart.lines.map(({ product, color, qty }) => ({ product, color, qty })), coupon: cart.coupon, total: totals().total },
         orders: orders.map(({ id, lines, address, shipping, total, paid, card_last4 }) => ({
           id,
