@@ -3,11 +3,18 @@ import { join, resolve } from "node:path";
 import type { ToolRisk } from "@baton/sdk/contract";
 import { defaultFoldOptions } from "../context/fold.js";
 import { createLogger } from "../log/logger.js";
+import { createRedactor, envSecrets } from "../log/redact.js";
 import { createModelResolver } from "../providers/registry.js";
 import { startBackend } from "../server/app.js";
 import { createToken, ensureUser, registerToken, tokenCount } from "../store/users.js";
 import { flag, type Parsed } from "./args.js";
 import type { Io } from "./io.js";
+
+/** The environment with the operator's script directory (`--script-dir` wins over BATON_SCRIPT_DIR). */
+function scriptDirEnv(p: Parsed, env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+  const dir = flag(p, "script-dir", env.BATON_SCRIPT_DIR);
+  return dir ? { ...env, BATON_SCRIPT_DIR: resolve(dir) } : { ...env, BATON_SCRIPT_DIR: undefined };
+}
 
 /**
  * `baton serve`: the backend on an embedded store (default ./.data) or Postgres
@@ -20,17 +27,20 @@ export async function serveCommand(p: Parsed, io: Io, env: NodeJS.ProcessEnv = p
   const databaseUrl = flag(p, "database-url", env.DATABASE_URL);
   const dataDir = resolve(flag(p, "data-dir", env.BATON_DATA_DIR ?? ".data") as string);
   const risks = (flag(p, "approve", env.BATON_APPROVE ?? "irreversible") as string).split(",").filter(Boolean) as ToolRisk[];
-  const logger = createLogger();
+  // The operator's keys never reach a log, a stored row or another user.
+  const redact = createRedactor(envSecrets(env));
+  const logger = createLogger({ redact });
   const backend = await startBackend({
     port,
     ...(host ? { host } : {}),
-    ...(databaseUrl ? { databaseUrl } : { dataDir }),
-    resolveModel: createModelResolver(env),
+    ...(databaseUrl ? { databaseUrl } : { dataDir, owner: "baton serve" }),
+    resolveModel: createModelResolver(scriptDirEnv(p, env)),
     defaultModel: flag(p, "model", env.BATON_MODEL ?? "openai:gpt-5-mini"),
     defaultMaxSteps: Number(flag(p, "max-steps", env.BATON_MAX_STEPS ?? "50")),
     approval: { risks },
     cors: { ...(env.BATON_EXTENSION_IDS ? { extensionIds: env.BATON_EXTENSION_IDS.split(",") } : {}), ...(env.BATON_CORS_ORIGINS ? { origins: env.BATON_CORS_ORIGINS.split(",") } : {}) },
     logger,
+    redact,
     ...(env.BATON_CONNECT_GENERIC === "1" ? { fastUnary: false } : {}),
     ...(env.BATON_CONTEXT_TOKENS ? { fold: { ...defaultFoldOptions, tokenBudget: Number(env.BATON_CONTEXT_TOKENS) } } : {}),
   });
@@ -48,6 +58,7 @@ export async function serveCommand(p: Parsed, io: Io, env: NodeJS.ProcessEnv = p
     }
     tokenNote = `API token for user "local": ${file} (${readFileSync(file, "utf8").trim().slice(0, 6)}…)`;
   }
+  backend.db.dataDirLock?.setUrl(backend.server.url);
   const store = backend.db.kind === "embedded" ? `embedded store in ${dataDir}` : "postgres store";
   io.stdout(`Baton backend listening on ${backend.server.url} (${store})\n${tokenNote}\n`);
   logger.info({ url: backend.server.url, store: backend.db.kind }, "listening");

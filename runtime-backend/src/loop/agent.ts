@@ -1,9 +1,11 @@
 import { readClientTools } from "./client-tools.js";
-import { create } from "@bufbuild/protobuf";
+import { create, getOption } from "@bufbuild/protobuf";
+import { field as fieldLimits } from "@baton/gen/baton/v1/options_pb";
 import { Code, ConnectError } from "@connectrpc/connect";
 import {
   type CreateSessionRequest,
   type GetSessionResponse,
+  GetPlaybookRequestSchema,
   GetSessionResponseSchema,
   type LogEntry,
   type Playbook,
@@ -16,8 +18,9 @@ import { emptyContext } from "../context/state.js";
 import { defaultFoldOptions } from "../context/fold.js";
 import type { Logger } from "../log/logger.js";
 import { silentLogger } from "../log/logger.js";
+import { redactAttributes, redactText } from "../log/redact.js";
 import { newId } from "../store/ids.js";
-import { insertLogs, readLogs } from "../store/logs.js";
+import { countLogs, insertLogs, readLogs } from "../store/logs.js";
 import { getPlaybook, listPlaybooks, savePlaybookVersion } from "../store/playbooks.js";
 import { callsOfStep, findResponse, readHistory } from "../store/records.js";
 import { getSessionRow, insertSession, requestStop, type SessionRow, sessionMessage } from "../store/sessions.js";
@@ -29,6 +32,11 @@ import { type DriveStart, drive } from "./drive.js";
 import { bestPlaybook } from "./playbook-match.js";
 import { defaultPrices } from "./pricing.js";
 import { SessionCache } from "./session-cache.js";
+
+/** "name" or "name@version" in CreateSessionRequest.playbook; names as savePlaybook allows them. */
+const playbookRef = /^([\w.-]{1,100})(?:@(\d{1,10}))?$/;
+/** The largest playbook version, as GetPlaybookRequest.version's proto limit says. */
+const maxVersion = getOption(GetPlaybookRequestSchema.field.version, fieldLimits).maximum ?? 2_147_483_647;
 
 /** Options of {@link Agent}; everything but `db` and `resolveModel` has a default. */
 export type AgentOptions = Pick<LoopDeps, "db" | "resolveModel"> &
@@ -72,6 +80,8 @@ export class Agent {
       prices: o.prices ?? defaultPrices,
       instanceId: o.instanceId ?? newId("agent"),
       cache: o.cache ?? new SessionCache(),
+      redact: o.redact ?? redactText,
+      maxLogsPerSession: o.maxLogsPerSession ?? 10_000,
     };
     this.defaultModel = o.defaultModel ?? "script:default";
     this.defaultMaxSteps = o.defaultMaxSteps ?? 50;
@@ -106,15 +116,18 @@ export class Agent {
   async createSession(userId: string, req: CreateSessionRequest): Promise<Session> {
     const model = req.model || this.defaultModel;
     try {
-      this.deps.resolveModel(model);
+      const resolved = this.deps.resolveModel(model);
+      await resolved.provider.check?.(resolved.model);
     } catch (e) {
-      throw new ConnectError(`unknown model "${model}": ${e instanceof Error ? e.message : String(e)}`, Code.InvalidArgument);
+      throw new ConnectError(`model "${model}" cannot be used: ${e instanceof Error ? e.message : String(e)}`, Code.InvalidArgument);
     }
-    if (req.maxSteps > 10_000) throw new ConnectError("max_steps must be at most 10000", Code.InvalidArgument);
     let playbook: Playbook | undefined;
     if (req.playbook) {
-      const [name = "", v] = req.playbook.split("@");
-      playbook = await getPlaybook(this.deps.db, userId, name, v ? Number(v) : 0);
+      const ref = playbookRef.exec(req.playbook);
+      if (!ref) throw new ConnectError(`playbook "${req.playbook}" is not "name" or "name@version" (a version from 1 to ${maxVersion})`, Code.InvalidArgument);
+      const version = ref[2] ? Number(ref[2]) : 0;
+      if (version > maxVersion) throw new ConnectError(`playbook "${req.playbook}": version ${ref[2]} is over ${maxVersion}`, Code.InvalidArgument);
+      playbook = await getPlaybook(this.deps.db, userId, ref[1] ?? "", version);
       if (!playbook) throw new ConnectError(`playbook "${req.playbook}" not found`, Code.NotFound);
     } else if (req.task) {
       playbook = bestPlaybook(await listPlaybooks(this.deps.db, userId), req.task);
@@ -266,11 +279,19 @@ export class Agent {
     return create(GetSessionResponseSchema, { session, history, pendingCalls: pending, traces, logs });
   }
 
-  /** Stores client log entries under the session. */
+  /** Stores client log entries under the session, redacted, up to the session's cap. */
   async reportLog(userId: string, sessionId: string, entries: readonly LogEntry[]): Promise<number> {
     const s = await this.owned(userId, sessionId);
-    if (entries.length > 1000) throw new ConnectError("at most 1000 entries per call", Code.InvalidArgument);
-    return insertLogs(this.deps.db, s.id, userId, entries);
+    const kept = await countLogs(this.deps.db, s.id);
+    if (kept + entries.length > this.deps.maxLogsPerSession) {
+      throw new ConnectError(
+        `session ${s.id} keeps at most ${this.deps.maxLogsPerSession} log entries (${kept} stored, ${entries.length} sent)`,
+        Code.ResourceExhausted,
+      );
+    }
+    const { redact } = this.deps;
+    const clean = entries.map((e) => ({ ...e, message: redact(e.message), tool: redact(e.tool), toolcallId: redact(e.toolcallId), attributes: redactAttributes(e.attributes, redact) }));
+    return insertLogs(this.deps.db, s.id, userId, clean);
   }
 
   /** Saves a playbook: version 1 when `create`, the next version otherwise. */

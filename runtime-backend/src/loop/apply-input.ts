@@ -67,8 +67,6 @@ const acceptsUserMessage = new Set([
   SessionStatus.UNSPECIFIED,
 ]);
 
-const maxUserChars = 100_000;
-
 /** Collects a step's writes; committed as one batch, guarded by the session's version. */
 export class Writes {
   readonly stmts: Stmt[];
@@ -130,7 +128,6 @@ function openMessages(calls: readonly CallRow[]): AgentMessage[] {
 function userMessage(deps: LoopDeps, s: SessionRow, calls: CallRow[], text: string): Promise<Applied> {
   const trimmed = text.trim();
   if (!trimmed) throw new ConnectError("user_message.text is empty", Code.InvalidArgument);
-  if (trimmed.length > maxUserChars) throw new ConnectError(`user_message.text is over ${maxUserChars} characters`, Code.InvalidArgument);
   if (!acceptsUserMessage.has(s.status)) {
     throw new ConnectError(
       `session is ${SessionStatus[s.status]}: send the pending tool results or approvals first, or Stop it`,

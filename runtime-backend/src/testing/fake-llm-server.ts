@@ -6,7 +6,7 @@ export type FakeReply =
   | { readonly kind: "text"; readonly text: string }
   | { readonly kind: "calls"; readonly calls: readonly { readonly name: string; readonly args: string }[]; readonly text?: string | null }
   | { readonly kind: "raw"; readonly content: string; readonly finish?: string }
-  | { readonly kind: "status"; readonly status: number; readonly headers?: Record<string, string> }
+  | { readonly kind: "status"; readonly status: number; readonly headers?: Record<string, string>; readonly message?: string }
   | { readonly kind: "hang" };
 
 /** Tokens the fake reports. */
@@ -153,7 +153,7 @@ export class FakeLlmServer {
         }
         if (reply.kind === "status") {
           res.writeHead(reply.status, { "content-type": "application/json", ...reply.headers });
-          res.end(JSON.stringify({ error: { message: `fake ${reply.status}`, type: "server_error", code: reply.status, status: "UNAVAILABLE" } }));
+          res.end(JSON.stringify({ error: { message: reply.message ?? `fake ${reply.status}`, type: "server_error", code: reply.status, status: "UNAVAILABLE" } }));
           return;
         }
         res.writeHead(200, { "content-type": "application/json" });
