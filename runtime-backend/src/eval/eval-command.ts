@@ -2,12 +2,12 @@ import { appendFileSync, mkdirSync, writeFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { createBatonClient } from "@baton/sdk/client";
 import { nodeTransport } from "@baton/sdk/node";
-import { createModelResolver, type Env } from "../providers/registry.js";
+import type { Env } from "../providers/registry.js";
 import { flag, parseArgs, type Parsed } from "../cli/args.js";
 import { chooseModel } from "../cli/run/model-choice.js";
 import type { RunDeps } from "../cli/run/run-command.js";
 import { BackendUnavailable, type RunBackend, startLocalBackend } from "../cli/run/run-backend.js";
-import { claimStoreDir, defaultRunStore } from "../cli/run/store-dir.js";
+import { defaultRunStore, withRunStore } from "../cli/run/store-dir.js";
 import { compareReports, comparisonTable } from "./compare.js";
 import { evalProgress } from "./eval-progress.js";
 import { runEval } from "./harness.js";
@@ -73,23 +73,8 @@ function count(p: Parsed, name: string, fallback: number, max: number): number {
   return n;
 }
 
-/**
- * `script:NAME` for a task's script. The harness runs the embedded backend with script models
- * enabled for the suite's folder (BATON_SCRIPT_DIR), and names scripts relative to it where the
- * registry resolves names there; a registry that resolves them against the working directory
- * gets the absolute path.
- */
-function scriptModel(suiteDir: string, script: string, env: Env): string {
-  try {
-    createModelResolver(env)(`script:${script}`);
-    return `script:${script}`;
-  } catch {
-    return `script:${join(suiteDir, script)}`;
-  }
-}
-
 /** The model of each task: --model for all, else each task's script. */
-function modelsOf(p: Parsed, suite: Suite, tasks: readonly EvalTask[], env: Env): (task: EvalTask) => string {
+function modelsOf(p: Parsed, tasks: readonly EvalTask[], env: Env): (task: EvalTask) => string {
   const explicit = flag(p, "model");
   if (explicit) {
     const choice = chooseModel(explicit, env);
@@ -100,8 +85,9 @@ function modelsOf(p: Parsed, suite: Suite, tasks: readonly EvalTask[], env: Env)
   if (unscripted.length) {
     throw new UsageError(`${unscripted.length} task(s) have no script (${unscripted.slice(0, 5).join(", ")}${unscripted.length > 5 ? ", …" : ""}): run them with a model, --model provider:model`);
   }
-  const names = new Map(tasks.map((t) => [t.name, scriptModel(suite.dir, t.script as string, env)]));
-  return (t) => names.get(t.name) as string;
+  // The harness's own backend reads script models from the suite's folder (BATON_SCRIPT_DIR),
+  // so a task names its script relative to it.
+  return (t) => `script:${t.script}`;
 }
 
 function defaultOut(): string {
@@ -156,7 +142,7 @@ export async function evalCommand(argv: readonly string[], deps: EvalDeps): Prom
     repeat = count(p, "repeat", 1, 1000);
     concurrency = count(p, "concurrency", 1, 16);
     via = viaFor(flag(p, "via", "headless") as string, { headed: p.flags.has("headed"), ...(deps.wrapHandlers ? { wrapHandlers: deps.wrapHandlers } : {}) });
-    modelOf = modelsOf(p, suite, tasks, { ...deps.env, BATON_SCRIPT_DIR: suite.dir });
+    modelOf = modelsOf(p, tasks, { ...deps.env, BATON_SCRIPT_DIR: suite.dir });
   } catch (e) {
     if (e instanceof UsageError || e instanceof TaskError || e instanceof ReportError || e instanceof ViaUnavailable) return fail(e.message, evalExitCodes.usage);
     throw e;
@@ -170,9 +156,9 @@ export async function evalCommand(argv: readonly string[], deps: EvalDeps): Prom
     writeFileSync(out, "");
     let backend: RunBackend;
     try {
-      const store = claimStoreDir(resolve(flag(p, "data-dir") ?? defaultRunStore(deps.env)));
-      cleanup.push(async () => store.release());
-      backend = await startLocalBackend({ model: "", env: { ...deps.env, BATON_SCRIPT_DIR: suite.dir }, dataDir: store.dir });
+      // Script models are on for the suite's folder only: the harness is this backend's operator.
+      const start = (dataDir: string) => startLocalBackend({ model: "", env: { ...deps.env, BATON_SCRIPT_DIR: suite.dir }, dataDir });
+      backend = await withRunStore(resolve(flag(p, "data-dir") ?? defaultRunStore(deps.env)), start, cleanup);
     } catch (e) {
       if (e instanceof BackendUnavailable) return fail(e.message, evalExitCodes.unavailable);
       throw e;
