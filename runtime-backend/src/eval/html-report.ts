@@ -1,5 +1,5 @@
 import type { ReportRow } from "./report.js";
-import { count, percent, seconds, totalsOf } from "./summary.js";
+import { count, percent, seconds, sortedRows, totalsOf } from "./summary.js";
 
 function esc(s: string): string {
   return s.replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c] as string);
@@ -60,7 +60,7 @@ export function htmlReport(rows: readonly ReportRow[], o: { title: string; goals
   ]
     .map(([k, v]) => `<div class="card">${esc(k as string)}<b>${esc(v as string)}</b></div>`)
     .join("");
-  const body = rows
+  const body = sortedRows(rows)
     .map((r) => {
       const goal = o.goals?.get(r.task);
       const why = r.verdict === "pass" ? "" : `<div class="why"><b>${esc(r.failed_check ?? "")}</b>: ${esc(r.reason ?? "")}</div>`;

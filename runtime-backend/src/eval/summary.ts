@@ -52,14 +52,19 @@ export function totalsOf(rows: readonly ReportRow[]): Totals {
   };
 }
 
-/** Rows grouped by task, in the order tasks first appear. */
+/** Rows by task name, then attempt (a report lists them in the order the runs ended). */
+export function sortedRows(rows: readonly ReportRow[]): ReportRow[] {
+  return [...rows].sort((a, b) => (a.task < b.task ? -1 : a.task > b.task ? 1 : a.attempt - b.attempt));
+}
+
+/** Rows grouped by task, tasks in name order. */
 export function byTask(rows: readonly ReportRow[]): Map<string, ReportRow[]> {
   const m = new Map<string, ReportRow[]>();
-  for (const r of rows) m.set(r.task, [...(m.get(r.task) ?? []), r]);
+  for (const r of sortedRows(rows)) m.set(r.task, [...(m.get(r.task) ?? []), r]);
   return m;
 }
 
-/** Per-task totals, in the order tasks first appear. */
+/** Per-task totals, tasks in name order. */
 export function taskTotals(rows: readonly ReportRow[]): TaskTotals[] {
   return [...byTask(rows)].map(([task, rs]) => {
     const failing = rs.filter((r) => r.verdict !== "pass").at(-1);
