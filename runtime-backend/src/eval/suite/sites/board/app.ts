@@ -1,11 +1,6 @@
 import { api, html, toast } from "../_shared/kit.js";
+import type { Card } from "./server.js";
 
-interface Card {
-  id: string;
-  title: string;
-  column: string;
-  assignee: string;
-}
 interface Board {
   columns: string[];
   people: string[];

@@ -5,7 +5,8 @@ const columns = ["todo", "doing", "done"] as const;
 type Column = (typeof columns)[number];
 const people = ["Ada", "Grace", "Linus", "Margaret"];
 
-interface Card {
+/** A card as the server keeps and sends it. */
+export interface Card {
   readonly id: string;
   title: string;
   column: Column;

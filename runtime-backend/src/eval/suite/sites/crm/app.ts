@@ -1,14 +1,5 @@
 import { api, ApiError, field, html, toast } from "../_shared/kit.js";
-
-interface Contact {
-  id: number;
-  name: string;
-  email: string;
-  company: string;
-  phone: string;
-  stage: string;
-  value: number;
-}
+import type { Contact } from "./server.js";
 interface Listing {
   contacts: Contact[];
   page: number;

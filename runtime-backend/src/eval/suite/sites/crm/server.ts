@@ -3,7 +3,8 @@ import type { SiteFactory } from "../../../site-server.js";
 
 const stages = ["Lead", "Qualified", "Proposal", "Won", "Lost"];
 
-interface Contact {
+/** A contact as the server keeps and sends it. */
+export interface Contact {
   readonly id: number;
   name: string;
   email: string;

@@ -1,15 +1,8 @@
 import "./theme-picker.js";
 import { api, ApiError, field, html, toast } from "../_shared/kit.js";
+import type { Settings as Stored } from "./server.js";
 
-interface Settings {
-  workspace_name: string;
-  timezone: string;
-  language: string;
-  notifications: { digest: boolean; mentions: boolean; product_news: boolean };
-  theme: string;
-  api_keys: { name: string; created: string; revoked: boolean }[];
-  timezones: string[];
-}
+type Settings = Stored & { timezones: string[] };
 
 let s: Settings;
 const panel = (id: string) => document.getElementById(`panel-${id}`) as HTMLElement;

@@ -4,7 +4,8 @@ import type { SiteFactory } from "../../../site-server.js";
 const timezones = ["UTC", "America/New_York", "America/Los_Angeles", "Europe/Berlin", "Europe/Lisbon", "Europe/London", "Europe/Madrid", "Europe/Paris", "Asia/Tokyo", "Australia/Sydney"];
 const themes = ["light", "dark", "system"];
 
-interface Settings {
+/** The settings the server keeps (the page reads them with the lists of choices). */
+export interface Settings {
   workspace_name: string;
   timezone: string;
   language: string;

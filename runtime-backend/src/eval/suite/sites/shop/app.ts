@@ -1,21 +1,6 @@
 import { api, ApiError, debounce, field, html, type Html, mount, navigate, on, startRouter, toast } from "../_shared/kit.js";
+import type { Line, Product } from "./server.js";
 
-interface Product {
-  id: string;
-  name: string;
-  category: string;
-  price: number;
-  colors: string[];
-  blurb: string;
-}
-interface Line {
-  line: string;
-  product: string;
-  name: string;
-  color: string;
-  qty: number;
-  price: number;
-}
 interface Cart {
   lines: Line[];
   coupon: string;

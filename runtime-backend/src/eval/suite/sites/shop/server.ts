@@ -2,7 +2,7 @@ import { HttpError, jsonApi } from "../../../site-kit.js";
 import type { SiteFactory } from "../../../site-server.js";
 
 /** A product of the shop's catalog. */
-interface Product {
+export interface Product {
   readonly id: string;
   readonly name: string;
   readonly category: string;
@@ -29,7 +29,8 @@ const catalog: readonly Product[] = [
 const coupons: Readonly<Record<string, number>> = { WELCOME10: 0.1 };
 const shippingPrices: Readonly<Record<string, number>> = { standard: 0, express: 9 };
 
-interface Line {
+/** A line of the cart. */
+export interface Line {
   readonly line: string;
   readonly product: string;
   readonly name: string;

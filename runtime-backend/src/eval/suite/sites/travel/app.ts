@@ -1,4 +1,5 @@
 import { api, ApiError, type Html, html, mount, navigate, startRouter, toast } from "../_shared/kit.js";
+import type { Trip } from "./server.js";
 
 interface Airport {
   code: string;
@@ -11,13 +12,6 @@ interface Flight {
   duration: string;
   stops: number;
   price: number;
-}
-interface Trip {
-  id: string;
-  city: string;
-  date: string;
-  flight: string;
-  status: string;
 }
 
 const query = { from: "", to: "", date: "", adults: 1 };

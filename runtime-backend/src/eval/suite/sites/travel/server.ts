@@ -13,7 +13,8 @@ const airports = [
   { code: "LIN", city: "Milan", name: "Linate" },
 ];
 
-interface Trip {
+/** A booked trip. */
+export interface Trip {
   readonly id: string;
   readonly city: string;
   readonly date: string;
