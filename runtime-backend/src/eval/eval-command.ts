@@ -1,4 +1,4 @@
-import { appendFileSync, mkdirSync, writeFileSync } from "node:fs";
+import { appendFileSync, existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { createBatonClient } from "@baton/sdk/client";
 import { nodeTransport } from "@baton/sdk/node";
@@ -131,6 +131,9 @@ export async function evalCommand(argv: readonly string[], deps: EvalDeps): Prom
     for (const k of p.flags.keys()) if (!KNOWN.has(k)) throw new UsageError(`unknown option --${k}`);
     for (const k of ["headed", "list"]) if (typeof p.flags.get(k) === "string") throw new UsageError(`--${k} takes no value`);
     if (p.positional.length > 1) throw new UsageError(`give one suite (a .jsonl file or a folder), not ${p.positional.length}`);
+    if (!p.positional[0] && !existsSync(builtinSuiteDir)) {
+      throw new UsageError("the built-in suite lives in the Baton repository (runtime-backend/src/eval/suite) and is not part of this build: give a suite, a .jsonl file or a folder");
+    }
     suite = loadSuite(p.positional[0] ?? builtinSuiteDir);
     tasks = filterTasks(suite.tasks, flag(p, "filter"));
     if (tasks.length === 0) throw new UsageError(`--filter ${flag(p, "filter")} matches none of the suite's ${suite.tasks.length} task(s)`);

@@ -134,18 +134,24 @@ export class Agent {
     }
     // Checked before anything is stored: a bad declaration is InvalidArgument, nothing created.
     const clientTools = readClientTools(req.clientTools);
+    const id = newId("ses");
+    const maxSteps = req.maxSteps || this.defaultMaxSteps;
     const row = await insertSession(this.deps.db, {
-      id: newId("ses"),
+      id,
       userId,
       idempotencyKey: req.idempotencyKey || undefined,
       task: req.task,
       model,
-      maxSteps: req.maxSteps || this.defaultMaxSteps,
+      maxSteps,
       playbook: playbook ? `${playbook.name}@${playbook.version}` : "",
       playbookInstructions: playbook?.instructions ?? "",
       context: emptyContext(req.task),
       clientTools,
     });
+    if (row.id !== id && (row.task !== req.task || row.model !== model || row.maxSteps !== maxSteps)) {
+      // A retry gets the session it created; a key reused for another session is refused.
+      throw new ConnectError(`idempotency_key "${req.idempotencyKey}" was already used for a different session (${row.id}); use a new key`, Code.AlreadyExists);
+    }
     this.deps.logger.info({ sessionId: row.id, userId, model, playbook: row.playbook }, "session created");
     return sessionMessage(row);
   }
@@ -322,6 +328,20 @@ export class Agent {
   }
 }
 
+/** A 53-bit hash of a text (cyrb53), as hex: tells two messages under one idempotency key apart. */
+function textHash(text: string): string {
+  let h1 = 0xdeadbeef;
+  let h2 = 0x41c6ce57;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    h1 = Math.imul(h1 ^ c, 2654435761);
+    h2 = Math.imul(h2 ^ c, 1597334677);
+  }
+  h1 = Math.imul(h1 ^ (h1 >>> 16), 2246822507) ^ Math.imul(h2 ^ (h2 >>> 13), 3266489909);
+  h2 = Math.imul(h2 ^ (h2 >>> 16), 2246822507) ^ Math.imul(h1 ^ (h1 >>> 13), 3266489909);
+  return (4294967296 * (2097151 & h2) + (h1 >>> 0)).toString(16);
+}
+
 /** The idempotency key of a step's input, or undefined when the input has none. */
 export function inputKey(req: StepRequest): string | undefined {
   switch (req.input.case) {
@@ -330,7 +350,9 @@ export function inputKey(req: StepRequest): string | undefined {
       return parts.length ? `res:${[...new Set(parts)].sort().join(",")}` : undefined;
     }
     case "userMessage":
-      return req.idempotencyKey ? `msg:${req.idempotencyKey}` : undefined;
+      // The text's hash is part of the key: a key reused for another message is then told
+      // apart (and refused) rather than answered with the first message's result.
+      return req.idempotencyKey ? `msg:${req.idempotencyKey}#${textHash(req.input.value.text)}` : undefined;
     default:
       return undefined;
   }

@@ -1,6 +1,6 @@
 import { type DescMethod, fromBinary } from "@bufbuild/protobuf";
 import { Code, ConnectError, type ConnectRouter } from "@connectrpc/connect";
-import { type Compression, readAllBytes, type UniversalHandler, type UniversalServerRequest } from "@connectrpc/connect/protocol";
+import type { Compression, UniversalHandler, UniversalServerRequest } from "@connectrpc/connect/protocol";
 import { bearerToken } from "./auth.js";
 import { maxRequestBytes } from "./validate.js";
 
@@ -57,8 +57,52 @@ function parse(method: DescMethod, bytes: Uint8Array): void {
  * InvalidArgument (Connect's own parser reports them as Internal). Returns the bytes for Connect
  * to read again. JSON bodies are left to Connect, which already reports them as InvalidArgument.
  */
+/** How much of a refused body is read and dropped so that the client can read the refusal. */
+const discardCap = 256 * 1024 * 1024;
+
+/**
+ * Reads the rest of a refused body in the background and drops it, up to {@link discardCap}
+ * (then gives up and closes it). Left unread, an HTTP/2 stream's data piles up in the session
+ * until Node resets the stream (ENHANCE_YOUR_CALM) before the client has read the answer;
+ * closed at once, the exchange is reset the same way. Memory stays flat either way.
+ */
+function discard(it: AsyncIterator<Uint8Array>): void {
+  void (async () => {
+    let n = 0;
+    for (let r = await it.next(); !r.done; r = await it.next()) {
+      n += r.value.byteLength;
+      if (n > discardCap) {
+        await it.return?.();
+        return;
+      }
+    }
+  })().catch(() => undefined);
+}
+
+/** Reads a body up to `limit` bytes; past it, refuses and drops the rest ({@link discard}). */
+async function readLimited(body: AsyncIterable<Uint8Array>, limit: number): Promise<Uint8Array> {
+  const it = body[Symbol.asyncIterator]();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (let r = await it.next(); !r.done; r = await it.next()) {
+    size += r.value.byteLength;
+    if (size > limit) {
+      discard(it);
+      throw new ConnectError(`message size is larger than configured readMaxBytes ${limit}`, Code.ResourceExhausted);
+    }
+    chunks.push(r.value);
+  }
+  const out = new Uint8Array(size);
+  let at = 0;
+  for (const c of chunks) {
+    out.set(c, at);
+    at += c.byteLength;
+  }
+  return out;
+}
+
 async function checkedBytes(req: UniversalServerRequest, method: DescMethod, o: EdgeOptions, limit: number): Promise<Uint8Array> {
-  const bytes = await readAllBytes(req.body as AsyncIterable<Uint8Array>, limit, req.header.get("content-length"));
+  const bytes = await readLimited(req.body as AsyncIterable<Uint8Array>, limit);
   const type = (req.header.get("content-type") ?? "").split(";")[0]?.trim() ?? "";
   if (type === "application/proto") {
     const plain = await decompress(bytes, req.header.get("content-encoding"), o, limit);
@@ -86,7 +130,10 @@ async function checkedBytes(req: UniversalServerRequest, method: DescMethod, o: 
 
 async function* body(req: UniversalServerRequest, method: DescMethod, o: EdgeOptions, limit: number, early: ConnectError | undefined): AsyncIterable<Uint8Array> {
   // Connect turns an error thrown while it reads the body into its protocol's error answer.
-  if (early) throw early;
+  if (early) {
+    discard((req.body as AsyncIterable<Uint8Array>)[Symbol.asyncIterator]());
+    throw early;
+  }
   yield await checkedBytes(req, method, o, limit);
 }
 

@@ -206,6 +206,14 @@ insert into journal_state default values`,
     sql: `alter table responses add column body bytea;
 alter table responses alter column response drop not null`,
   },
+  {
+    version: 9,
+    // The key (with a hash of the text) of the last user message applied: a retry after a
+    // crash mid-turn resumes that step instead of being refused, and a key reused for another
+    // message is refused instead of answered with the first one's result.
+    name: "input key of the last user message",
+    sql: "alter table sessions add column input_key text not null default ''",
+  },
 ];
 
 /**

@@ -73,7 +73,8 @@ export function sendRaw(baseUrl: string, method: DescMethod, wire: Wire, body: U
   const signal = AbortSignal.timeout(o.timeoutMs ?? 30_000);
   if (wire === "grpc") {
     return new Promise((resolve, reject) => {
-      const session = http2.connect(baseUrl);
+      // Node's default of 10 MB would make the client reset its own stream while a big body is queued.
+      const session = http2.connect(baseUrl, { maxSessionMemory: 1024 });
       session.on("error", reject);
       const req = session.request(
         { ":method": "POST", ":path": path, "content-type": "application/grpc", te: "trailers", ...auth },
@@ -90,14 +91,20 @@ export function sendRaw(baseUrl: string, method: DescMethod, wire: Wire, body: U
       });
       req.on("trailers", read);
       req.on("data", () => undefined);
+      const answer = (): RawAnswer => {
+        const n = Number(grpc.status ?? NaN);
+        return { code: Number.isNaN(n) ? `http_${status}` : n === 0 ? "ok" : codeName(n as Code), status, message: grpc.message ?? "" };
+      };
       req.on("end", () => {
         session.close();
-        const n = Number(grpc.status ?? NaN);
-        resolve({ code: Number.isNaN(n) ? `http_${status}` : n === 0 ? "ok" : codeName(n as Code), status, message: grpc.message ?? "" });
+        resolve(answer());
       });
       req.on("error", (e) => {
         session.close();
-        reject(e);
+        // A server that answered before reading the whole body resets the rest of the stream:
+        // the answer it gave stands.
+        if (grpc.status !== undefined) resolve(answer());
+        else reject(e);
       });
       req.end(envelope(0, body));
     });
