@@ -12,12 +12,13 @@ export interface GeminiOptions {
   readonly maxOutputTokens?: number;
 }
 
-function argsObject(s: string): Record<string, unknown> {
+/** Arguments or a result as the object Gemini wants; text that is not a JSON object (a fenced result) goes under `key`. */
+function argsObject(s: string, key = "unparsed"): Record<string, unknown> {
   try {
     const v: unknown = JSON.parse(s || "{}");
     return v && typeof v === "object" && !Array.isArray(v) ? (v as Record<string, unknown>) : { value: v };
   } catch {
-    return { unparsed: s };
+    return { [key]: s };
   }
 }
 
@@ -35,7 +36,7 @@ export function toGeminiContents(req: ModelRequest): Content[] {
       }
       if (parts.length) out.push({ role: "model", parts });
     } else {
-      const part: Part = { functionResponse: { id: it.callId, name: it.name, response: argsObject(it.output) } };
+      const part: Part = { functionResponse: { id: it.callId, name: it.name, response: argsObject(it.output, "output") } };
       // Consecutive results travel in one user turn, as the API expects.
       const last = out.at(-1);
       if (last?.role === "user" && last.parts?.every((p) => p.functionResponse)) last.parts.push(part);

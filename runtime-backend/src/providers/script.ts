@@ -1,5 +1,6 @@
 import { readFileSync } from "node:fs";
 import { latestSnapshotText, parseScriptFile, resolveTargets, type ScriptFile, type ScriptTurn } from "@baton/sdk/script";
+import { unfence } from "../context/page-data.js";
 import { ProviderError, type ModelRequest, type ModelTurn, type Provider } from "./types.js";
 import { kindForStatus, sleep } from "./retry.js";
 
@@ -59,7 +60,7 @@ export class ScriptProvider implements Provider {
     else if (turn.context) text += `\n<context>${turn.context}</context>`;
     // Targets written as { role, name } are resolved against the latest snapshot this
     // "model" has seen, the way a model reads refs off the page.
-    const snapshot = latestSnapshotText(req.items.flatMap((it) => (it.type === "tool_result" ? [it.output] : [])));
+    const snapshot = latestSnapshotText(req.items.flatMap((it) => (it.type === "tool_result" ? [unfence(it.output)] : [])));
     const calls = (turn.calls ?? []).map((c, i) => ({
       id: `script_${req.callIndex}_${i}`,
       name: c.name,
