@@ -54,7 +54,7 @@ function systemInstruction(playbook: string, firstTurn: boolean, fold: "none" | 
  * catalog but ask_user (the user's own answer). Their results are fenced as page data; the
  * backend's tools and a client's declared tools (the integrator's own data) are not.
  */
-const pageTools = new Set(Object.values(toolCatalog.tools).filter((t) => t.side === "client" && t.name !== "ask_user").map((t) => t.name));
+const pageTools = new Set<string>(Object.values(toolCatalog.tools).filter((t) => t.side === "client" && t.name !== "ask_user").map((t) => t.name));
 
 /**
  * Builds the prompt of the next model call from the folded context: the system instruction
