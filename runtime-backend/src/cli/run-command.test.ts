@@ -253,6 +253,32 @@ describe("progress wording", () => {
     expect(out.endsWith("\r\x1b[2K")).toBe(true);
   });
 
+  it("shows the model's words as they stream, line by line, and the whole text only when it did not stream", () => {
+    let out = "";
+    const p = createProgress("tty", { write: (t: string) => (out += t), isTTY: true }, lookup);
+    p.event({ type: "thinking", attempt: 1 });
+    p.event({ type: "reasoning_delta", delta: "Need the form" });
+    expect(out).toContain("Step 1 · Thinking… Need the form");
+    p.event({ type: "reasoning_delta", delta: ".\nThen submit." });
+    p.event({ type: "text_delta", delta: "Filling in " });
+    p.event({ type: "text_delta", delta: "the form." });
+    expect(out).toContain("Thinking… Filling in the form.");
+    p.event({ type: "reasoning", text: "Need the form.\nThen submit." });
+    p.event({ type: "text", text: "Filling in the form." });
+    p.end();
+    const lines = out.split(/\r\x1b\[2K|\n/).filter((l) => l && !/^[⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏]/.test(l));
+    expect(lines).toEqual(["  · Need the form.", "  · Then submit.", "  Filling in the form."]);
+
+    let plain = "";
+    const q = createProgress("plain", { write: (t: string) => (plain += t) }, lookup);
+    q.event({ type: "thinking" });
+    q.event({ type: "text_delta", delta: "Half a line, " });
+    // The model call is retried: what streamed is void, and the new attempt's text counts.
+    q.event({ type: "thinking", attempt: 2 });
+    q.event({ type: "text", text: "A different answer." });
+    expect(plain).toBe("Step 1 · Thinking…\n  ↻ the model call is retried (attempt 2)\n  A different answer.\n");
+  });
+
   it("asks y/n for approvals and ask_user questions at the terminal", async () => {
     const request = { toolcallId: "c1", tool: toolCatalog.tools.click, call: call({ tool: { case: "click", value: { ref: "e1", irreversible: true } } }) };
     const asked: string[] = [];

@@ -14,7 +14,7 @@ import { toolCatalog } from "@baton/gen/baton/v1/tools_baton";
 import { callRisk, encodeToolError, parseToolCall, type ToolSpec } from "@baton/sdk/contract";
 import { applyTurn } from "../context/fold.js";
 import { buildPrompt } from "../context/prompt.js";
-import { parseTags } from "../context/tags.js";
+import { parseTags, VisibleStream } from "../context/tags.js";
 import { type ModelTurn, ProviderError } from "../providers/types.js";
 import type { Stmt } from "../store/db.js";
 import { agentMessageJson, historyEntryJson } from "../store/json-text.js";
@@ -77,9 +77,10 @@ export async function modelTurn(
   const outputs = outputsOf(prevCalls);
   const prompt = buildPrompt(s.context, s.task, s.playbookInstructions, outputs, deps.fold);
   const step = s.step + 1;
-  hooks.emit({ kind: "thinking" });
+  hooks.emit({ kind: "thinking", attempt: 1 });
   const t0 = performance.now();
   let turn: ModelTurn;
+  let visible = new VisibleStream();
   try {
     turn = await provider.generate({
       model,
@@ -89,8 +90,19 @@ export async function modelTurn(
       signal: hooks.abort.signal,
       callIndex: s.step,
       foldRequested: prompt.foldRequested,
-      onTextDelta: (delta) => hooks.emit({ kind: "text", delta }),
+      onStream: (d) => {
+        if (d.kind === "restart") {
+          visible = new VisibleStream();
+          hooks.emit({ kind: "thinking", attempt: d.attempt });
+        } else if (d.kind === "reasoning") hooks.emit(d);
+        else {
+          const delta = visible.push(d.delta);
+          if (delta) hooks.emit({ kind: "text", delta });
+        }
+      },
     });
+    const rest = visible.end();
+    if (rest) hooks.emit({ kind: "text", delta: rest });
   } catch (e) {
     const err = e instanceof ProviderError ? e : new ProviderError("server", e instanceof Error ? e.message : String(e));
     deps.logger.warn({ sessionId: s.id, step, kind: err.kind, status: err.status, attempts: err.attempts }, `model call failed: ${err.message}`);

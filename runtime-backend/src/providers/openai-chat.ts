@@ -1,5 +1,5 @@
 import OpenAI from "openai";
-import type { ChatCompletion, ChatCompletionMessageParam, ChatCompletionTool } from "openai/resources/chat/completions";
+import type { ChatCompletion, ChatCompletionChunk, ChatCompletionMessageParam, ChatCompletionTool } from "openai/resources/chat/completions";
 import { openAiChatTool } from "@baton/sdk/contract";
 import { jsonToolInstructions, parseDecision, retryReminder } from "./json-text.js";
 import { classifyOpenAiError } from "./openai-errors.js";
@@ -19,6 +19,19 @@ export interface OpenAiChatOptions {
   readonly maxTokens?: number;
   /** Provider name in "name:model" (for traces). */
   readonly name?: string;
+  /**
+   * Stream native-tool answers (text and reasoning reach the client as they arrive); default
+   * true. Servers that cannot stream tool calls need false (`BATON_CHAT_STREAM=0`). JSON mode
+   * never streams: its text is the decision, not words for the user.
+   */
+  readonly stream?: boolean;
+}
+
+/** Reasoning text in a message or a delta: `reasoning_content` (DeepSeek, vLLM) or `reasoning` (OpenRouter, Ollama). */
+function reasoningOf(m: unknown): string {
+  const r = (m as { reasoning_content?: unknown; reasoning?: unknown } | undefined) ?? {};
+  const v = r.reasoning_content ?? r.reasoning;
+  return typeof v === "string" ? v : "";
 }
 
 /** The conversation as Chat Completions messages (native tools). */
@@ -85,16 +98,80 @@ export class OpenAiChatProvider implements Provider {
   }
 
   private call(req: ModelRequest, messages: ChatCompletionMessageParam[], tools: ChatCompletionTool[] | undefined) {
+    const stream = tools !== undefined && this.o.stream !== false;
     return withRetries(
       req.signal,
       this.o.retry ?? defaultRetry,
-      (signal) =>
-        this.client.chat.completions.create(
-          { model: req.model, messages, ...(tools ? { tools } : {}), max_tokens: this.o.maxTokens ?? 4096 },
-          { signal },
-        ) as Promise<ChatCompletion>,
+      (signal, attempt) => {
+        const body = { model: req.model, messages, ...(tools ? { tools } : {}), max_tokens: this.o.maxTokens ?? 4096 };
+        if (!stream) return this.client.chat.completions.create({ ...body, stream: false }, { signal });
+        if (attempt > 1) req.onStream?.({ kind: "restart", attempt });
+        return this.streamed(req, body, signal);
+      },
       classifyOpenAiError,
     );
+  }
+
+  /**
+   * One streamed call, put back together as the completion the server would have sent whole:
+   * text and reasoning deltas go to `onStream` as they arrive; tool calls are assembled from
+   * their pieces (by index) and returned only when the stream finished.
+   */
+  private async streamed(
+    req: ModelRequest,
+    body: { model: string; messages: ChatCompletionMessageParam[]; tools?: ChatCompletionTool[]; max_tokens: number },
+    signal: AbortSignal,
+  ): Promise<ChatCompletion> {
+    const chunks = await this.client.chat.completions.create({ ...body, stream: true, stream_options: { include_usage: true } }, { signal });
+    let content = "";
+    let reasoning = "";
+    let finish: string | null = null;
+    let usage: ChatCompletionChunk["usage"];
+    const calls: { id: string; name: string; arguments: string }[] = [];
+    for await (const chunk of chunks) {
+      if (chunk.usage) usage = chunk.usage;
+      const choice = chunk.choices?.[0];
+      if (!choice) continue;
+      const d = choice.delta ?? {};
+      if (d.content) {
+        content += d.content;
+        req.onStream?.({ kind: "text", delta: d.content });
+      }
+      const r = reasoningOf(d);
+      if (r) {
+        reasoning += r;
+        req.onStream?.({ kind: "reasoning", delta: r });
+      }
+      for (const tc of d.tool_calls ?? []) {
+        const c = (calls[tc.index] ??= { id: "", name: "", arguments: "" });
+        if (tc.id) c.id = tc.id;
+        if (tc.function?.name) c.name += tc.function.name;
+        if (tc.function?.arguments) c.arguments += tc.function.arguments;
+      }
+      if (choice.finish_reason) finish = choice.finish_reason;
+    }
+    if (finish === null) throw new Error("the model's stream ended before the answer was complete");
+    return {
+      id: "",
+      object: "chat.completion",
+      created: 0,
+      model: body.model,
+      choices: [
+        {
+          index: 0,
+          finish_reason: finish as ChatCompletion.Choice["finish_reason"],
+          logprobs: null,
+          message: {
+            role: "assistant",
+            content: content || null,
+            refusal: null,
+            ...(reasoning ? { reasoning_content: reasoning } : {}),
+            ...(calls.length ? { tool_calls: calls.filter(Boolean).map((c) => ({ id: c.id, type: "function" as const, function: { name: c.name, arguments: c.arguments } })) } : {}),
+          },
+        },
+      ],
+      ...(usage ? { usage } : {}),
+    };
   }
 
   async generate(req: ModelRequest): Promise<ModelTurn> {
@@ -109,10 +186,9 @@ export class OpenAiChatProvider implements Provider {
     for (const tc of msg?.tool_calls ?? []) {
       if (tc.type === "function") calls.push({ id: tc.id, name: tc.function.name, arguments: tc.function.arguments ?? "" });
     }
-    const reasoning = (msg as { reasoning?: unknown; reasoning_content?: unknown } | undefined)?.reasoning_content ?? (msg as { reasoning?: unknown } | undefined)?.reasoning;
     return {
       text: msg?.content ?? "",
-      reasoning: typeof reasoning === "string" ? reasoning : "",
+      reasoning: reasoningOf(msg),
       calls,
       usage: usageOf(value),
       retries,

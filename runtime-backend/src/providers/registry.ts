@@ -35,10 +35,12 @@ function need(env: Env, ...names: string[]): string {
  */
 export function createModelResolver(env: Env = process.env, extra: Readonly<Record<string, Provider>> = {}): ModelResolver {
   const cache = new Map<string, Provider>();
+  // Streaming is on unless BATON_STREAM=0 (for servers that cannot stream tool calls).
+  const stream = env.BATON_STREAM !== "0";
   const build = (prefix: string, model: string): Provider => {
     switch (prefix) {
       case "openai":
-        return new OpenAiResponsesProvider({ apiKey: need(env, "OPENAI_API_KEY"), baseURL: env.OPENAI_BASE_URL });
+        return new OpenAiResponsesProvider({ apiKey: need(env, "OPENAI_API_KEY"), baseURL: env.OPENAI_BASE_URL, stream });
       case "chat":
       case "chat-json":
         return new OpenAiChatProvider({
@@ -46,18 +48,20 @@ export function createModelResolver(env: Env = process.env, extra: Readonly<Reco
           apiKey: need(env, "BATON_CHAT_API_KEY", "OPENAI_API_KEY"),
           baseURL: env.BATON_CHAT_BASE_URL ?? env.OPENAI_BASE_URL,
           jsonMode: prefix === "chat-json",
+          stream,
         });
       case "openrouter":
-        return new OpenAiChatProvider({ name: prefix, apiKey: need(env, "OPENROUTER_API_KEY"), baseURL: "https://openrouter.ai/api/v1" });
+        return new OpenAiChatProvider({ name: prefix, apiKey: need(env, "OPENROUTER_API_KEY"), baseURL: "https://openrouter.ai/api/v1", stream });
       case "ollama":
         return new OpenAiChatProvider({
           name: prefix,
           apiKey: env.OLLAMA_API_KEY ?? "ollama",
           baseURL: env.OLLAMA_BASE_URL ?? "http://127.0.0.1:11434/v1",
           jsonMode: env.BATON_OLLAMA_NATIVE_TOOLS !== "1",
+          stream,
         });
       case "gemini":
-        return new GeminiProvider({ apiKey: need(env, "GEMINI_API_KEY", "GOOGLE_API_KEY"), baseUrl: env.GEMINI_BASE_URL });
+        return new GeminiProvider({ apiKey: need(env, "GEMINI_API_KEY", "GOOGLE_API_KEY"), baseUrl: env.GEMINI_BASE_URL, stream });
       case "script":
         return ScriptProvider.fromFile(resolve(model));
       default:

@@ -66,7 +66,7 @@ export class ScriptProvider implements Provider {
       name: c.name,
       arguments: typeof c.args === "string" ? c.args : JSON.stringify(resolveTargets({ ...c.args }, snapshot).args),
     }));
-    if (text) req.onTextDelta?.(text);
+    if (text) req.onStream?.({ kind: "text", delta: text });
     return {
       text,
       reasoning: "",

@@ -73,10 +73,19 @@ export interface ApprovalDecision {
 /** Progress of a run, for a UI that must never look frozen. */
 export type RunEvent =
   | { readonly type: "session"; readonly session: Session; readonly resumed: boolean }
-  | { readonly type: "thinking" }
+  /**
+   * A model call starts. `attempt` > 1 is a retry of the same call: what the earlier attempt
+   * streamed (`text_delta`, `reasoning_delta`) is void, and the new attempt streams afresh.
+   */
+  | { readonly type: "thinking"; readonly attempt?: number }
+  /** The model's text for the user, whole, when its step ends (control tags removed). */
   | { readonly type: "text"; readonly text: string }
+  /** A piece of the model's text for the user as it streams in (control tags removed). */
   | { readonly type: "text_delta"; readonly delta: string }
+  /** The model's reasoning summary, whole, when its step ends. */
   | { readonly type: "reasoning"; readonly text: string }
+  /** A piece of the model's reasoning summary as it streams in. */
+  | { readonly type: "reasoning_delta"; readonly delta: string }
   | { readonly type: "backend_tool"; readonly tool: string; readonly detail: string }
   | {
       readonly type: "tool_start";
@@ -196,8 +205,9 @@ export async function runTask(client: BatonClient, o: RunTaskOptions): Promise<T
       const ev = res.event;
       if (ev.case === "done") done = ev.value;
       else if (ev.case === "textDelta") emit({ type: "text_delta", delta: ev.value });
+      else if (ev.case === "reasoningDelta") emit({ type: "reasoning_delta", delta: ev.value });
       else if (ev.case === "progress") {
-        if (ev.value.phase === Phase.THINKING) emit({ type: "thinking" });
+        if (ev.value.phase === Phase.THINKING) emit({ type: "thinking", attempt: ev.value.attempt || 1 });
         else if (ev.value.phase === Phase.TAKING_ACTION) emit({ type: "backend_tool", tool: ev.value.tool, detail: ev.value.detail });
       }
     }
