@@ -58,7 +58,7 @@ const chosen = (process.env.BENCH_SCENARIOS ?? "clients,lockstep,h2c").split(","
 
 /** A `baton serve` for the bench; on the embedded store, in its own data directory. */
 const startBackend = (name: string, env: Record<string, string> = {}) =>
-  startBackendProcess(databaseUrl ? ["--database-url", databaseUrl] : ["--data-dir", join(dir, name)], {
+  startBackendProcess([...(databaseUrl ? ["--database-url", databaseUrl] : ["--data-dir", join(dir, name)]), "--script-dir", dir], {
     BATON_API_TOKEN: benchToken,
     BATON_LOG_LEVEL: "error",
     ...(process.env.BENCH_SERVER_NODE_OPTIONS ? { NODE_OPTIONS: process.env.BENCH_SERVER_NODE_OPTIONS } : {}),

@@ -49,7 +49,7 @@ const env = {
 /** Starts the backend on `data`; resolves with it and the milliseconds until it listened. */
 async function start(): Promise<{ backend: BackendProcess; ms: number }> {
   const t0 = performance.now();
-  const backend = await startBackendProcess(["--data-dir", data], env, 600_000);
+  const backend = await startBackendProcess(["--data-dir", data, "--script-dir", dir], env, 600_000);
   return { backend, ms: performance.now() - t0 };
 }
 

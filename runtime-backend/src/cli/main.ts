@@ -1,4 +1,6 @@
 import { resolve } from "node:path";
+import { DataDirBusy } from "../store/data-dir.js";
+import type { Db } from "../store/db.js";
 import { openDb } from "../store/open.js";
 import { createToken, ensureUser } from "../store/users.js";
 import { flag, parseArgs } from "./args.js";
@@ -10,6 +12,7 @@ const usage = `baton — the Baton backend
 
   baton serve [--port 8787] [--host 127.0.0.1] [--data-dir ./.data] [--database-url postgres://…]
               [--model provider:model] [--max-steps 50] [--approve irreversible[,mutating]]
+              [--script-dir DIR]   enable script models (script:NAME), read from DIR only
   baton token create <user> [--data-dir …] [--database-url …]   issue an API token
   baton run "<task>" [--start-url URL] [--serve DIR] [--script FILE] [--model provider:model]
             [--backend URL --token T] [--data-dir DIR] [--max-steps N] [--headed] [--cdp-url URL]
@@ -31,7 +34,16 @@ async function tokenCommand(argv: string[], io: Io): Promise<number> {
     return 2;
   }
   const databaseUrl = flag(p, "database-url", process.env.DATABASE_URL);
-  const db = await openDb(databaseUrl ? { databaseUrl } : { dataDir: resolve(flag(p, "data-dir", process.env.BATON_DATA_DIR ?? ".data") as string) });
+  let db: Db;
+  try {
+    db = await openDb(databaseUrl ? { databaseUrl } : { dataDir: resolve(flag(p, "data-dir", process.env.BATON_DATA_DIR ?? ".data") as string), owner: "baton token" });
+  } catch (e) {
+    if (!(e instanceof DataDirBusy)) throw e;
+    // A token written behind a running server's back would never be seen by it (and the
+    // server's own writes would be lost): say so instead.
+    io.stderr(`baton token: ${e.message}.\nWhile the server runs, give it a token with BATON_API_TOKEN at its start, or stop it, create the token, and start it again.\n`);
+    return 1;
+  }
   try {
     await ensureUser(db, user);
     io.stdout(`${await createToken(db, user, "cli")}\n`);

@@ -190,7 +190,8 @@ describe("baton run (in process)", browserRun, () => {
   it("runs against a running backend with --backend and --token (the token is never printed)", async () => {
     const token = "bt_run_cmd_remote_0123456789abcdef";
     // The same store the other runs use (created once): with --backend this run opens none itself.
-    const serve = await startBackendProcess(["--data-dir", dataDir], { BATON_API_TOKEN: token });
+    // Its operator lets it read the example scripts (script models are off by default).
+    const serve = await startBackendProcess(["--data-dir", dataDir, "--script-dir", join(root, "examples/scripts")], { BATON_API_TOKEN: token });
     try {
       const deps = fakeDeps();
       // Paths made absolute: this runs in the test process, whatever its working directory.

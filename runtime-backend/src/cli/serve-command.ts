@@ -9,6 +9,12 @@ import { createToken, ensureUser, registerToken, tokenCount } from "../store/use
 import { flag, type Parsed } from "./args.js";
 import type { Io } from "./io.js";
 
+/** The environment with the operator's script directory (`--script-dir` wins over BATON_SCRIPT_DIR). */
+function scriptDirEnv(p: Parsed, env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+  const dir = flag(p, "script-dir", env.BATON_SCRIPT_DIR);
+  return dir ? { ...env, BATON_SCRIPT_DIR: resolve(dir) } : { ...env, BATON_SCRIPT_DIR: undefined };
+}
+
 /**
  * `baton serve`: the backend on an embedded store (default ./.data) or Postgres
  * (--database-url / DATABASE_URL). Ensures a "local" user with an API token: BATON_API_TOKEN
@@ -24,8 +30,8 @@ export async function serveCommand(p: Parsed, io: Io, env: NodeJS.ProcessEnv = p
   const backend = await startBackend({
     port,
     ...(host ? { host } : {}),
-    ...(databaseUrl ? { databaseUrl } : { dataDir }),
-    resolveModel: createModelResolver(env),
+    ...(databaseUrl ? { databaseUrl } : { dataDir, owner: "baton serve" }),
+    resolveModel: createModelResolver(scriptDirEnv(p, env)),
     defaultModel: flag(p, "model", env.BATON_MODEL ?? "openai:gpt-5-mini"),
     defaultMaxSteps: Number(flag(p, "max-steps", env.BATON_MAX_STEPS ?? "50")),
     approval: { risks },
@@ -48,6 +54,7 @@ export async function serveCommand(p: Parsed, io: Io, env: NodeJS.ProcessEnv = p
     }
     tokenNote = `API token for user "local": ${file} (${readFileSync(file, "utf8").trim().slice(0, 6)}…)`;
   }
+  backend.db.dataDirLock?.setUrl(backend.server.url);
   const store = backend.db.kind === "embedded" ? `embedded store in ${dataDir}` : "postgres store";
   io.stdout(`Baton backend listening on ${backend.server.url} (${store})\n${tokenNote}\n`);
   logger.info({ url: backend.server.url, store: backend.db.kind }, "listening");

@@ -57,7 +57,7 @@ afterAll(async () => {
 });
 
 async function start(): Promise<BackendProcess> {
-  const p = await startBackendProcess(["--data-dir", join(dir, "data"), "--model", `script:${scriptFile}`], { BATON_API_TOKEN: token });
+  const p = await startBackendProcess(["--data-dir", join(dir, "data"), "--script-dir", dir, "--model", `script:${scriptFile}`], { BATON_API_TOKEN: token });
   procs.push(p);
   return p;
 }

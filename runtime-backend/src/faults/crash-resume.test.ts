@@ -43,7 +43,7 @@ const auth: Interceptor = (next) => (req) => {
 };
 
 async function start() {
-  const p = await startBackendProcess(["--data-dir", join(dir, "data"), "--model", `script:${scriptFile}`], { BATON_API_TOKEN: token });
+  const p = await startBackendProcess(["--data-dir", join(dir, "data"), "--script-dir", dir, "--model", `script:${scriptFile}`], { BATON_API_TOKEN: token });
   procs.push(p);
   return { p, client: createClient(AgentService, createConnectTransport({ baseUrl: p.url, httpVersion: "1.1", interceptors: [auth] })) };
 }

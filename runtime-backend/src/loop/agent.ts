@@ -106,9 +106,10 @@ export class Agent {
   async createSession(userId: string, req: CreateSessionRequest): Promise<Session> {
     const model = req.model || this.defaultModel;
     try {
-      this.deps.resolveModel(model);
+      const resolved = this.deps.resolveModel(model);
+      await resolved.provider.check?.(resolved.model);
     } catch (e) {
-      throw new ConnectError(`unknown model "${model}": ${e instanceof Error ? e.message : String(e)}`, Code.InvalidArgument);
+      throw new ConnectError(`model "${model}" cannot be used: ${e instanceof Error ? e.message : String(e)}`, Code.InvalidArgument);
     }
     if (req.maxSteps > 10_000) throw new ConnectError("max_steps must be at most 10000", Code.InvalidArgument);
     let playbook: Playbook | undefined;

@@ -1,9 +1,8 @@
-import { resolve } from "node:path";
 import type { ModelResolver } from "../loop/deps.js";
 import { GeminiProvider } from "./gemini.js";
 import { OpenAiChatProvider } from "./openai-chat.js";
 import { OpenAiResponsesProvider } from "./openai-responses.js";
-import { ScriptProvider } from "./script.js";
+import { ScriptDirProvider } from "./script.js";
 import type { Provider } from "./types.js";
 
 /** Environment the resolver reads keys and base URLs from. */
@@ -17,7 +16,7 @@ export const providerHelp: Readonly<Record<string, string>> = {
   openrouter: "OpenRouter (Chat Completions); OPENROUTER_API_KEY",
   ollama: "Ollama's OpenAI-compatible API in JSON-in-text mode; OLLAMA_BASE_URL (default http://127.0.0.1:11434/v1)",
   gemini: "Gemini via @google/genai; GEMINI_API_KEY or GOOGLE_API_KEY (GEMINI_BASE_URL optional)",
-  script: "replays a script file: script:path/to/script.json",
+  script: "replays a script file from the operator's script directory (--script-dir / BATON_SCRIPT_DIR): script:name.json",
 };
 
 function need(env: Env, ...names: string[]): string {
@@ -30,7 +29,7 @@ function need(env: Env, ...names: string[]): string {
 
 /**
  * Resolves "provider:model" strings to providers configured from the environment. Providers
- * are built once per prefix (script providers once per file); a missing key is an error
+ * are built once per prefix; a missing key is an error
  * naming the variable to set. `extra` adds or overrides providers by prefix (tests).
  */
 export function createModelResolver(env: Env = process.env, extra: Readonly<Record<string, Provider>> = {}): ModelResolver {
@@ -63,7 +62,9 @@ export function createModelResolver(env: Env = process.env, extra: Readonly<Reco
       case "gemini":
         return new GeminiProvider({ apiKey: need(env, "GEMINI_API_KEY", "GOOGLE_API_KEY"), baseUrl: env.GEMINI_BASE_URL, stream });
       case "script":
-        return ScriptProvider.fromFile(resolve(model));
+        // Off unless the operator names a directory: a session's model name is client input.
+        if (!env.BATON_SCRIPT_DIR) throw new Error("script models are off on this backend (the operator enables them with --script-dir DIR)");
+        return new ScriptDirProvider(env.BATON_SCRIPT_DIR);
       default:
         throw new Error(`unknown provider "${prefix}"; use one of: ${Object.keys(providerHelp).join(", ")}`);
     }
@@ -75,11 +76,10 @@ export function createModelResolver(env: Env = process.env, extra: Readonly<Reco
     const model = spec.slice(at + 1);
     const own = extra[prefix];
     if (own) return { provider: own, model };
-    const key = prefix === "script" ? spec : prefix;
-    let provider = cache.get(key);
+    let provider = cache.get(prefix);
     if (!provider) {
       provider = build(prefix, model);
-      cache.set(key, provider);
+      cache.set(prefix, provider);
     }
     return { provider, model };
   };

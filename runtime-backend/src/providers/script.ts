@@ -1,8 +1,8 @@
-import { readFileSync } from "node:fs";
-import { latestSnapshotText, parseScriptFile, resolveTargets, type ScriptFile, type ScriptTurn } from "@baton/sdk/script";
+import { latestSnapshotText, resolveTargets, type ScriptFile, type ScriptTurn } from "@baton/sdk/script";
 import { unfence } from "../context/page-data.js";
 import { ProviderError, type ModelRequest, type ModelTurn, type Provider } from "./types.js";
 import { kindForStatus, sleep } from "./retry.js";
+import { readScriptModel } from "./script-dir.js";
 
 /** One scripted model turn (the script file format lives in `@baton/sdk/script`). */
 export type { ScriptTurn } from "@baton/sdk/script";
@@ -43,10 +43,6 @@ export class ScriptProvider implements Provider {
 
   constructor(private readonly source: ScriptSource) {}
 
-  /** Loads a script file (JSON, `{ "turns": [...], "expect": {...} }`); throws ScriptFileError on a bad file. */
-  static fromFile(path: string): ScriptProvider {
-    return new ScriptProvider(parseScriptFile(readFileSync(path, "utf8"), path));
-  }
 
   async generate(req: ModelRequest): Promise<ModelTurn> {
     if (req.signal.aborted) throw new ProviderError("aborted", "stopped before the model call");
@@ -79,5 +75,43 @@ export class ScriptProvider implements Provider {
       retries: 0,
       notes: [],
     };
+  }
+}
+
+/**
+ * Script models named by file, `script:NAME`, read from the operator's script directory
+ * (`baton serve --script-dir DIR`) only: each file is read once, asynchronously, with the
+ * checks of {@link readScriptModel}, when a session first names it.
+ */
+export class ScriptDirProvider implements Provider {
+  readonly name = "script";
+  private readonly loaded = new Map<string, Promise<ScriptProvider>>();
+
+  constructor(private readonly dir: string) {}
+
+  private load(model: string): Promise<ScriptProvider> {
+    let p = this.loaded.get(model);
+    if (!p) {
+      p = readScriptModel(this.dir, model).then((s) => new ScriptProvider(s));
+      // A file that failed (missing, too big) may be fixed by the operator: read it again next time.
+      p.catch(() => this.loaded.delete(model));
+      if (this.loaded.size > 1000) this.loaded.clear();
+      this.loaded.set(model, p);
+    }
+    return p;
+  }
+
+  async check(model: string): Promise<void> {
+    await this.load(model);
+  }
+
+  async generate(req: ModelRequest): Promise<ModelTurn> {
+    let script: ScriptProvider;
+    try {
+      script = await this.load(req.model);
+    } catch (e) {
+      throw new ProviderError("bad_request", e instanceof Error ? e.message : String(e));
+    }
+    return script.generate(req);
   }
 }

@@ -92,4 +92,9 @@ export interface Provider {
   readonly name: string;
   /** Runs one model call. Throws ProviderError. */
   generate(req: ModelRequest): Promise<ModelTurn>;
+  /**
+   * Checks, before a session is created, that the model can be used (a script file exists and
+   * parses). Throws an Error whose message is for the client.
+   */
+  check?(model: string): Promise<void>;
 }

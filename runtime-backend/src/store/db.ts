@@ -3,6 +3,7 @@
  * (`pg`) implement it, so every query in the store is written once, in one dialect.
  */
 
+import type { DataDirLock } from "./data-dir.js";
 import type { TurnJournal } from "./turn-journal.js";
 
 /** A row as returned by a query: column name → value. */
@@ -50,4 +51,6 @@ export interface Db extends Queryable {
    * store's write-behind journal (`turn-journal.ts`), started by {@link openDb}.
    */
   turnJournal?: TurnJournal;
+  /** The embedded store's hold on its data directory (`data-dir.ts`), when it has one. */
+  dataDirLock?: DataDirLock;
 }

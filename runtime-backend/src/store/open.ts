@@ -1,6 +1,6 @@
-import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import type { Logger } from "../log/logger.js";
+import { lockDataDir, makePrivate } from "./data-dir.js";
 import type { Db } from "./db.js";
 import { migrate } from "./migrations.js";
 import { openPgDb } from "./pg-db.js";
@@ -26,6 +26,8 @@ export interface StoreLocation {
   readonly turnJournal?: boolean | undefined;
   /** Tells what the store recovered at start (journaled turns a crash left unapplied). */
   readonly logger?: Logger | undefined;
+  /** Who opens an embedded `dataDir` ("baton serve"), recorded in its lock for a refused second process. */
+  readonly owner?: string | undefined;
 }
 
 /**
@@ -49,8 +51,30 @@ export async function openDb(location: StoreLocation): Promise<Db> {
   if (location.databaseUrl) {
     db = await openPgDb(location.databaseUrl);
   } else {
-    if (location.dataDir) mkdirSync(location.dataDir, { recursive: true });
-    ({ db, worker } = location.embeddedThread === "inline" ? { db: await openPgliteDb(location.dataDir) } : await openEmbeddedInWorker(location.dataDir));
+    // One process per data directory (throws DataDirBusy naming the holder), files private.
+    const lock = location.dataDir ? lockDataDir(location.dataDir, location.owner ?? "baton") : undefined;
+    try {
+      ({ db, worker } = location.embeddedThread === "inline" ? { db: await openPgliteDb(location.dataDir) } : await openEmbeddedInWorker(location.dataDir));
+    } catch (e) {
+      lock?.release();
+      throw e;
+    }
+    if (lock) {
+      // The engine writes its initial files (and its relcache file at every start) with modes of
+      // its own; from here on the umask keeps new files private.
+      makePrivate(lock.dir);
+      const close = db.close.bind(db);
+      db = Object.assign(db, {
+        dataDirLock: lock,
+        async close() {
+          try {
+            await close();
+          } finally {
+            lock.release();
+          }
+        },
+      });
+    }
   }
   try {
     await migrate(db);

@@ -76,7 +76,10 @@ export function parseScriptFile(json: string, source = "script"): ScriptFile {
   try {
     raw = JSON.parse(json);
   } catch (e) {
-    fail(source, "$", `not valid JSON (${e instanceof Error ? e.message : String(e)})`);
+    // The parser's message quotes the text around the fault; a script may sit beside files that
+    // must not be echoed, so only the position is told.
+    const at = /position (\d+)/.exec(e instanceof Error ? e.message : "")?.[1];
+    fail(source, "$", at === undefined ? "not valid JSON" : `not valid JSON (at character ${at})`);
   }
   if (typeof raw !== "object" || raw === null || Array.isArray(raw)) fail(source, "$", 'must be an object with "turns"');
   const o = raw as Record<string, unknown>;

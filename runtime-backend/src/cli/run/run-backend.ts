@@ -31,7 +31,7 @@ export async function startLocalBackend(o: { dataDir?: string; model: string; ma
   const backend = await startBackend({
     port: 0,
     host: "127.0.0.1",
-    ...(o.dataDir ? { dataDir: o.dataDir } : {}),
+    ...(o.dataDir ? { dataDir: o.dataDir, owner: "baton run" } : {}),
     resolveModel: createModelResolver(o.env),
     defaultModel: o.model,
     ...(o.maxSteps ? { defaultMaxSteps: o.maxSteps } : {}),

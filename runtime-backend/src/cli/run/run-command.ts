@@ -1,5 +1,5 @@
 import { existsSync, readFileSync, statSync } from "node:fs";
-import { resolve } from "node:path";
+import { dirname, resolve } from "node:path";
 import { Code, ConnectError } from "@connectrpc/connect";
 import { createBatonClient, runTask, type TaskOutcome } from "@baton/sdk/client";
 import { engineHandlers, type Engine } from "@baton/sdk/engine";
@@ -15,7 +15,7 @@ import { BackendUnavailable, remoteBackend, type RunBackend, startLocalBackend }
 import { openRunBrowser, type RunBrowser } from "./run-browser.js";
 import type { OutStream } from "./spinner.js";
 import { serveStatic, type StaticServer } from "./static-server.js";
-import { claimStoreDir, defaultRunStore } from "./store-dir.js";
+import { defaultRunStore, withRunStore } from "./store-dir.js";
 
 /** Exit codes of `baton run`. */
 export const exitCodes = {
@@ -68,6 +68,8 @@ interface RunPlan {
   readonly task: string;
   readonly script?: ScriptFile;
   readonly model?: string;
+  /** The directory the run's own backend may read script models from. */
+  readonly scriptDir?: string;
   readonly maxSteps?: number;
 }
 
@@ -90,7 +92,8 @@ function plan(p: Parsed, env: Env): RunPlan {
       throw new UsageError(`cannot read the script ${scriptPath}: ${e instanceof Error ? e.message : String(e)}`);
     }
     const script = parseScriptFile(json, scriptPath);
-    return { task, script, model: `script:${resolve(scriptPath)}`, ...(maxSteps ? { maxSteps } : {}) };
+    // The run's own backend reads script models from the script's directory only.
+    return { task, script, model: `script:${resolve(scriptPath)}`, scriptDir: dirname(resolve(scriptPath)), ...(maxSteps ? { maxSteps } : {}) };
   }
   if (flag(p, "backend")) return { task, ...(flag(p, "model") ? { model: flag(p, "model") } : {}), ...(maxSteps ? { maxSteps } : {}) };
   const choice = chooseModel(flag(p, "model"), env);
@@ -162,14 +165,14 @@ export async function runCommand(argv: readonly string[], deps: RunDeps): Promis
     try {
       if (backendUrl) backend = await remoteBackend(backendUrl, flag(p, "token", deps.env.BATON_API_TOKEN));
       else {
-        const store = claimStoreDir(resolve(flag(p, "data-dir") ?? defaultRunStore(deps.env)));
-        cleanup.push(async () => store.release());
-        backend = await startLocalBackend({
-          model: run.model ?? "",
-          env: deps.env,
-          dataDir: store.dir,
-          ...(run.maxSteps ? { maxSteps: run.maxSteps } : {}),
-        });
+        const start = (dataDir: string) =>
+          startLocalBackend({
+            model: run.model ?? "",
+            env: run.scriptDir ? { ...deps.env, BATON_SCRIPT_DIR: run.scriptDir } : deps.env,
+            dataDir,
+            ...(run.maxSteps ? { maxSteps: run.maxSteps } : {}),
+          });
+        backend = await withRunStore(resolve(flag(p, "data-dir") ?? defaultRunStore(deps.env)), start, cleanup);
       }
     } catch (e) {
       if (e instanceof BackendUnavailable) return fail(e.message, exitCodes.unavailable);
