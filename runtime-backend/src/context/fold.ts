@@ -18,6 +18,11 @@ export interface FoldOptions {
    * rolling summary), so the folded context stays bounded however long the session runs.
    */
   readonly mergeMacroAt: number;
+  /**
+   * Screenshots a prompt carries at most: the latest ones of the latest interaction (older
+   * steps live on as summaries, never as images).
+   */
+  readonly maxImages: number;
 }
 
 /** Defaults per seed 001: fold past 50% of an 8k-token budget or 20 summaries. */
@@ -27,6 +32,7 @@ export const defaultFoldOptions: FoldOptions = {
   foldAtSummaries: 20,
   maxSummaryChars: 400,
   mergeMacroAt: 3,
+  maxImages: 2,
 };
 
 function clip(s: string, n: number): string {

@@ -30,6 +30,7 @@ import { finish, stoppedText } from "./finish.js";
 import { agentEntry, callMessage, extensionCallMessage, reasoningMessage, resultEntry, textMessage } from "./messages.js";
 import { costOf } from "./pricing.js";
 import { FairShare } from "./fair-share.js";
+import { promptImages } from "./screenshots.js";
 
 /** One per process: fairness is about the one event loop every session shares. */
 const afterModel = new FairShare(8);
@@ -75,7 +76,8 @@ export async function modelTurn(
 ): Promise<TurnOutcome> {
   const { provider, model } = deps.resolveModel(s.model);
   const outputs = outputsOf(prevCalls);
-  const prompt = buildPrompt(s.context, s.task, s.playbookInstructions, outputs, deps.fold);
+  const images = await promptImages(deps.db, s.id, prevCalls);
+  const prompt = buildPrompt(s.context, s.task, s.playbookInstructions, outputs, deps.fold, images);
   const step = s.step + 1;
   hooks.emit({ kind: "thinking", attempt: 1 });
   const t0 = performance.now();

@@ -19,47 +19,113 @@ const tools: ToolSpec[] = Object.values(toolCatalog.tools);
 interface Subject {
   readonly name: string;
   readonly wire: WireFormat;
-  readonly make: (url: string, r: RetryOptions, stream: boolean) => Provider;
+  readonly make: (url: string, r: RetryOptions, stream: boolean, vision?: boolean) => Provider;
   /** A model of this API that reasons, and how its request asks for the reasoning; none when the API has no such switch. */
   readonly reasoning?: { readonly model: string; readonly asked: (body: unknown) => unknown };
   /** The tool outputs the server received, to check the conversation went out right. */
   readonly sentOutputs: (body: unknown) => string[];
+  /** The images the server received, as base64, in order. */
+  readonly sentImages: (body: unknown) => string[];
 }
+
+/** The base64 payload of a data: URL. */
+const base64Of = (url: string | undefined) => (url ?? "").replace(/^data:[^;]+;base64,/, "");
+
+/** Image URLs in Chat Completions messages (the parts of user messages). */
+const chatImages = (b: unknown) =>
+  ((b as { messages: { content: unknown }[] }).messages ?? []).flatMap((m) =>
+    Array.isArray(m.content) ? (m.content as { type: string; image_url?: { url: string } }[]).filter((p) => p.type === "image_url").map((p) => base64Of(p.image_url?.url)) : [],
+  );
+
+/** A message's text, whether it is a string or a list of parts. */
+const textOfContent = (c: unknown) => (typeof c === "string" ? c : Array.isArray(c) ? (c as { type: string; text?: string }[]).filter((p) => p.type === "text").map((p) => p.text).join("\n") : "");
 
 const subjects: Subject[] = [
   {
     name: "openai responses",
     wire: responsesWire,
-    make: (url, r, stream) => new OpenAiResponsesProvider({ apiKey: "sk-test", baseURL: `${url}/v1`, retry: r, stream }),
+    make: (url, r, stream, vision) => new OpenAiResponsesProvider({ apiKey: "sk-test", baseURL: `${url}/v1`, retry: r, stream, ...(vision === undefined ? {} : { vision: () => vision }) }),
     reasoning: { model: "gpt-5-mini", asked: (b) => (b as { reasoning?: { summary?: string } }).reasoning?.summary },
-    sentOutputs: (b) => ((b as { input: { type?: string; output?: string }[] }).input ?? []).filter((i) => i.type === "function_call_output").map((i) => i.output ?? ""),
+    sentOutputs: (b) =>
+      ((b as { input: { type?: string; output?: unknown }[] }).input ?? [])
+        .filter((i) => i.type === "function_call_output")
+        .map((i) => (typeof i.output === "string" ? i.output : (i.output as { type: string; text?: string }[]).filter((p) => p.type === "input_text").map((p) => p.text).join("\n"))),
+    sentImages: (b) =>
+      ((b as { input: { type?: string; output?: unknown }[] }).input ?? [])
+        .filter((i) => i.type === "function_call_output" && Array.isArray(i.output))
+        .flatMap((i) => (i.output as { type: string; image_url?: string }[]).filter((p) => p.type === "input_image").map((p) => base64Of(p.image_url))),
   },
   {
     name: "openai chat completions",
     wire: chatWire,
-    make: (url, r, stream) => new OpenAiChatProvider({ apiKey: "sk-test", baseURL: `${url}/v1`, retry: r, stream }),
+    make: (url, r, stream, vision) => new OpenAiChatProvider({ apiKey: "sk-test", baseURL: `${url}/v1`, retry: r, stream, ...(vision === undefined ? {} : { vision: () => vision }) }),
     sentOutputs: (b) => ((b as { messages: { role: string; content: string }[] }).messages ?? []).filter((m) => m.role === "tool").map((m) => m.content),
+    sentImages: chatImages,
   },
   {
     name: "chat completions, JSON-in-text mode",
     wire: chatJsonWire,
-    make: (url, r) => new OpenAiChatProvider({ apiKey: "sk-test", baseURL: `${url}/v1`, retry: r, jsonMode: true }),
+    make: (url, r, _stream, vision) => new OpenAiChatProvider({ apiKey: "sk-test", baseURL: `${url}/v1`, retry: r, jsonMode: true, ...(vision === undefined ? {} : { vision: () => vision }) }),
     sentOutputs: (b) =>
-      ((b as { messages: { role: string; content: string }[] }).messages ?? [])
-        .filter((m) => m.role === "user" && m.content.startsWith("Tool results:"))
-        .map((m) => m.content),
+      ((b as { messages: { role: string; content: unknown }[] }).messages ?? [])
+        .map((m) => (m.role === "user" ? textOfContent(m.content) : ""))
+        .filter((t) => t.startsWith("Tool results:")),
+    sentImages: chatImages,
   },
   {
     name: "gemini",
     wire: geminiWire,
-    make: (url, r, stream) => new GeminiProvider({ apiKey: "AIza-test", baseUrl: url, retry: r, stream }),
+    make: (url, r, stream, vision) => new GeminiProvider({ apiKey: "AIza-test", baseUrl: url, retry: r, stream, ...(vision === undefined ? {} : { vision: () => vision }) }),
     reasoning: { model: "gemini-2.5-flash", asked: (b) => (b as { generationConfig?: { thinkingConfig?: { includeThoughts?: boolean } } }).generationConfig?.thinkingConfig?.includeThoughts },
     sentOutputs: (b) =>
       ((b as { contents: { parts: { functionResponse?: { response: unknown } }[] }[] }).contents ?? []).flatMap((c) =>
         c.parts.filter((p) => p.functionResponse).map((p) => JSON.stringify(p.functionResponse?.response)),
       ),
+    sentImages: (b) =>
+      ((b as { contents: { parts: { inlineData?: { data: string } }[] }[] }).contents ?? []).flatMap((c) => c.parts.flatMap((p) => (p.inlineData ? [p.inlineData.data] : []))),
   },
 ];
+
+/** A tiny JPEG (a 1×1 white pixel): what a screenshot looks like on the wire. */
+const jpeg = Uint8Array.from(
+  Buffer.from(
+    "/9j/4AAQSkZJRgABAQEASABIAAD/2wBDAP//////////////////////////////////////////////////////////////////////////////////////wgALCAABAAEBAREA/8QAFBABAAAAAAAAAAAAAAAAAAAAAP/aAAgBAQABPxA=",
+    "base64",
+  ),
+);
+
+/** A turn whose snapshot came with a screenshot (and a second call with another). */
+function withScreenshots(): ModelRequest {
+  const base = request();
+  return {
+    ...base,
+    items: [
+      { type: "user", text: "What does the page look like?" },
+      {
+        type: "assistant",
+        text: "",
+        calls: [
+          { id: "call_1_0", name: "take_snapshot", arguments: '{"include_screenshot":true}' },
+          { id: "call_1_1", name: "screenshot", arguments: "{}" },
+        ],
+      },
+      {
+        type: "tool_result",
+        callId: "call_1_0",
+        name: "take_snapshot",
+        output: '{"text":"[e1] button \\"Go\\"","screenshot":{"mime_type":"image/jpeg","url":"screenshot:shot_call_1_0_0","width":1280,"height":800}}',
+        images: [{ id: "shot_call_1_0_0", mimeType: "image/jpeg", data: jpeg, width: 1280, height: 800 }],
+      },
+      {
+        type: "tool_result",
+        callId: "call_1_1",
+        name: "screenshot",
+        output: '{"image":{"mime_type":"image/png","url":"screenshot:shot_call_1_1_0","width":640,"height":400}}',
+        images: [{ id: "shot_call_1_1_0", mimeType: "image/png", data: Uint8Array.of(137, 80, 78, 71), width: 640, height: 400 }],
+      },
+    ],
+  };
+}
 
 function request(signal: AbortSignal = new AbortController().signal, onStream?: (d: StreamDelta) => void, model = "fake-model"): ModelRequest {
   return {
@@ -194,6 +260,28 @@ for (const { subject, stream } of variants) {
         expect(after).toBe(answer.text);
       });
     }
+
+    it("sends screenshots as images to a model that reads them, each once, with the results' text intact", async () => {
+      server.script({ kind: "text", text: "I see it." });
+      const p = subject.make(server.url, retry, stream, true);
+      await p.generate(withScreenshots());
+      const body = server.bodies[0];
+      expect(subject.sentImages(body)).toEqual([Buffer.from(jpeg).toString("base64"), Buffer.from([137, 80, 78, 71]).toString("base64")]);
+      expect(subject.sentOutputs(body).join(" ")).toContain("screenshot:shot_call_1_0_0");
+      expect(JSON.stringify(body)).not.toContain("does not read images");
+    });
+
+    it("gives a model that does not read images one line per screenshot instead, and no image", async () => {
+      server.script({ kind: "text", text: "I cannot see it." });
+      const p = subject.make(server.url, retry, stream, false);
+      await p.generate(withScreenshots());
+      const body = server.bodies[0];
+      expect(subject.sentImages(body)).toEqual([]);
+      expect(JSON.stringify(body)).not.toContain(Buffer.from(jpeg).toString("base64"));
+      const outputs = subject.sentOutputs(body).join("\n");
+      expect(outputs).toContain("[screenshot shot_call_1_0_0 (1280×800 image/jpeg) not shown: this model does not read images; use the snapshot text]");
+      expect(outputs).toContain("[screenshot shot_call_1_1_0 (640×400 image/png) not shown");
+    });
 
     it("returns one tool call with its arguments as a JSON string", async () => {
       server.script({ kind: "calls", calls: [{ name: "navigate", args: '{"url":"https://example.org"}' }] });

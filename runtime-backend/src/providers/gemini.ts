@@ -2,6 +2,7 @@ import { ApiError, type Content, type FunctionDeclaration, type GenerateContentP
 import { geminiFunctionDeclaration } from "@baton/sdk/contract";
 import { type AttemptFailure, defaultRetry, kindForStatus, parseRetryAfter, type RetryOptions, withRetries } from "./retry.js";
 import type { ModelCall, ModelRequest, ModelTurn, Provider } from "./types.js";
+import { acceptsImages, imageLabel, resultFor } from "./vision.js";
 
 /** Options of the Gemini provider. */
 export interface GeminiOptions {
@@ -12,6 +13,8 @@ export interface GeminiOptions {
   readonly maxOutputTokens?: number;
   /** Stream the answer (text and thoughts reach the client as they arrive); default true. */
   readonly stream?: boolean;
+  /** Whether a model reads images (screenshots); every Gemini model does by default. */
+  readonly vision?: (model: string) => boolean;
 }
 
 /** Thinking models, whose thought summaries are asked for (and streamed). */
@@ -34,10 +37,20 @@ function argsObject(s: string, key = "unparsed"): Record<string, unknown> {
   }
 }
 
-/** The conversation as Gemini contents: calls are `functionCall` parts, results `functionResponse` parts. */
-export function toGeminiContents(req: ModelRequest): Content[] {
+/**
+ * The conversation as Gemini contents: calls are `functionCall` parts, results
+ * `functionResponse` parts, and the results' screenshots `inlineData` parts (each after a text
+ * label) at the end of the same user turn.
+ */
+export function toGeminiContents(req: ModelRequest, vision = true): Content[] {
   const out: Content[] = [];
+  let images: Part[] = [];
+  const flush = () => {
+    out.at(-1)?.parts?.push(...images);
+    images = [];
+  };
   for (const it of req.items) {
+    if (it.type !== "tool_result") flush();
     if (it.type === "user") out.push({ role: "user", parts: [{ text: it.text }] });
     else if (it.type === "assistant") {
       const parts: Part[] = [];
@@ -48,13 +61,18 @@ export function toGeminiContents(req: ModelRequest): Content[] {
       }
       if (parts.length) out.push({ role: "model", parts });
     } else {
-      const part: Part = { functionResponse: { id: it.callId, name: it.name, response: argsObject(it.output, "output") } };
+      const r = resultFor(it, vision);
+      const part: Part = { functionResponse: { id: it.callId, name: it.name, response: argsObject(r.output, "output") } };
       // Consecutive results travel in one user turn, as the API expects.
       const last = out.at(-1);
       if (last?.role === "user" && last.parts?.every((p) => p.functionResponse)) last.parts.push(part);
       else out.push({ role: "user", parts: [part] });
+      for (const img of r.images) {
+        images.push({ text: imageLabel(img, it.name, it.callId) }, { inlineData: { mimeType: img.mimeType, data: Buffer.from(img.data).toString("base64") } });
+      }
     }
   }
+  flush();
   return out;
 }
 
@@ -91,7 +109,7 @@ export class GeminiProvider implements Provider {
     };
     const params = (signal: AbortSignal): GenerateContentParameters => ({
       model: req.model,
-      contents: toGeminiContents(req),
+      contents: toGeminiContents(req, (this.o.vision ?? ((m) => acceptsImages("gemini", m)))(req.model)),
       config: {
         systemInstruction: req.system,
         tools: [{ functionDeclarations }],

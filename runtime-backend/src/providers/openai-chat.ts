@@ -1,10 +1,11 @@
 import OpenAI from "openai";
-import type { ChatCompletion, ChatCompletionChunk, ChatCompletionMessageParam, ChatCompletionTool } from "openai/resources/chat/completions";
+import type { ChatCompletion, ChatCompletionChunk, ChatCompletionContentPart, ChatCompletionMessageParam, ChatCompletionTool } from "openai/resources/chat/completions";
 import { openAiChatTool } from "@baton/sdk/contract";
 import { jsonToolInstructions, parseDecision, retryReminder } from "./json-text.js";
 import { classifyOpenAiError } from "./openai-errors.js";
 import { defaultRetry, type RetryOptions, withRetries } from "./retry.js";
-import type { ModelCall, ModelRequest, ModelTurn, Provider } from "./types.js";
+import type { ModelCall, ModelImage, ModelRequest, ModelTurn, Provider } from "./types.js";
+import { acceptsImages, dataUrl, imageLabel, resultFor } from "./vision.js";
 
 /** Options of the Chat Completions provider. */
 export interface OpenAiChatOptions {
@@ -25,6 +26,16 @@ export interface OpenAiChatOptions {
    * never streams: its text is the decision, not words for the user.
    */
   readonly stream?: boolean;
+  /** Whether a model reads images (screenshots); by default by its name (see vision.ts). */
+  readonly vision?: (model: string) => boolean;
+}
+
+/** Images sent apart from their tool results (a tool message carries text only), each labelled. */
+function imageParts(images: readonly { img: ModelImage; tool: string; callId: string }[]): ChatCompletionContentPart[] {
+  return images.flatMap(({ img, tool, callId }) => [
+    { type: "text" as const, text: imageLabel(img, tool, callId) },
+    { type: "image_url" as const, image_url: { url: dataUrl(img) } },
+  ]);
 }
 
 /** Reasoning text in a message or a delta: `reasoning_content` (DeepSeek, vLLM) or `reasoning` (OpenRouter, Ollama). */
@@ -34,10 +45,19 @@ function reasoningOf(m: unknown): string {
   return typeof v === "string" ? v : "";
 }
 
-/** The conversation as Chat Completions messages (native tools). */
-export function toChatMessages(req: ModelRequest, system: string): ChatCompletionMessageParam[] {
+/**
+ * The conversation as Chat Completions messages (native tools). A tool message carries text
+ * only, so the screenshots of a turn's results follow them in one user message.
+ */
+export function toChatMessages(req: ModelRequest, system: string, vision = true): ChatCompletionMessageParam[] {
   const out: ChatCompletionMessageParam[] = [{ role: "system", content: system }];
+  let images: { img: ModelImage; tool: string; callId: string }[] = [];
+  const flush = () => {
+    if (images.length) out.push({ role: "user", content: imageParts(images) });
+    images = [];
+  };
   for (const it of req.items) {
+    if (it.type !== "tool_result") flush();
     if (it.type === "user") out.push({ role: "user", content: it.text });
     else if (it.type === "assistant") {
       out.push({
@@ -47,31 +67,43 @@ export function toChatMessages(req: ModelRequest, system: string): ChatCompletio
           ? { tool_calls: it.calls.map((c) => ({ id: c.id, type: "function" as const, function: { name: c.name, arguments: c.arguments } })) }
           : {}),
       });
-    } else out.push({ role: "tool", tool_call_id: it.callId, content: it.output });
+    } else {
+      const r = resultFor(it, vision);
+      out.push({ role: "tool", tool_call_id: it.callId, content: r.output });
+      for (const img of r.images) images.push({ img, tool: it.name, callId: it.callId });
+    }
   }
+  flush();
   return out;
 }
 
-/** The conversation for JSON mode: calls and results become plain text turns. */
-function toJsonMessages(req: ModelRequest, system: string): ChatCompletionMessageParam[] {
+/** The conversation for JSON mode: calls and results become plain text turns (their screenshots after them). */
+function toJsonMessages(req: ModelRequest, system: string, vision: boolean): ChatCompletionMessageParam[] {
   const out: ChatCompletionMessageParam[] = [{ role: "system", content: system }];
   let results: string[] = [];
+  let images: { img: ModelImage; tool: string; callId: string }[] = [];
+  const flush = () => {
+    if (!results.length) return;
+    const text = `Tool results:\n${results.join("\n")}`;
+    out.push({ role: "user", content: images.length ? [{ type: "text", text }, ...imageParts(images)] : text });
+    results = [];
+    images = [];
+  };
   for (const it of req.items) {
     if (it.type === "tool_result") {
-      results.push(`${it.name} (${it.callId}) → ${it.output}`);
+      const r = resultFor(it, vision);
+      results.push(`${it.name} (${it.callId}) → ${r.output}`);
+      for (const img of r.images) images.push({ img, tool: it.name, callId: it.callId });
       continue;
     }
-    if (results.length) {
-      out.push({ role: "user", content: `Tool results:\n${results.join("\n")}` });
-      results = [];
-    }
+    flush();
     if (it.type === "user") out.push({ role: "user", content: it.text });
     else {
       const calls = it.calls.map((c) => ({ tool: c.name, args: safeParse(c.arguments) }));
       out.push({ role: "assistant", content: JSON.stringify({ text: it.text, calls }) });
     }
   }
-  if (results.length) out.push({ role: "user", content: `Tool results:\n${results.join("\n")}` });
+  flush();
   return out;
 }
 
@@ -174,13 +206,17 @@ export class OpenAiChatProvider implements Provider {
     };
   }
 
+  private sees(model: string): boolean {
+    return (this.o.vision ?? ((m) => acceptsImages(this.name, m)))(model);
+  }
+
   async generate(req: ModelRequest): Promise<ModelTurn> {
     return this.o.jsonMode ? this.generateJson(req) : this.generateNative(req);
   }
 
   private async generateNative(req: ModelRequest): Promise<ModelTurn> {
     const tools = req.tools.map(openAiChatTool) as unknown as ChatCompletionTool[];
-    const { value, retries, notes } = await this.call(req, toChatMessages(req, req.system), tools);
+    const { value, retries, notes } = await this.call(req, toChatMessages(req, req.system, this.sees(req.model)), tools);
     const msg = value.choices?.[0]?.message;
     const calls: ModelCall[] = [];
     for (const tc of msg?.tool_calls ?? []) {
@@ -198,7 +234,7 @@ export class OpenAiChatProvider implements Provider {
 
   private async generateJson(req: ModelRequest): Promise<ModelTurn> {
     const system = `${req.system}\n\n${jsonToolInstructions(req.tools)}`;
-    const messages = toJsonMessages(req, system);
+    const messages = toJsonMessages(req, system, this.sees(req.model));
     const notes: string[] = [];
     let retries = 0;
     const usage = { input: 0, output: 0, cached: 0 };

@@ -4,6 +4,7 @@ import { openAiResponsesTool } from "@baton/sdk/contract";
 import { classifyOpenAiError } from "./openai-errors.js";
 import { defaultRetry, type RetryOptions, withRetries } from "./retry.js";
 import type { ModelCall, ModelRequest, ModelTurn, Provider } from "./types.js";
+import { acceptsImages, dataUrl, resultFor } from "./vision.js";
 
 /** Options of the OpenAI Responses provider. */
 export interface OpenAiResponsesOptions {
@@ -15,17 +16,31 @@ export interface OpenAiResponsesOptions {
   readonly maxOutputTokens?: number;
   /** Stream the answer (text and reasoning reach the client as they arrive); default true. */
   readonly stream?: boolean;
+  /** Whether a model reads images (screenshots); by default every model but the old text-only ones. */
+  readonly vision?: (model: string) => boolean;
 }
 
-/** The conversation as Responses input items. */
-export function toResponsesInput(req: ModelRequest): ResponseInputItem[] {
+/**
+ * The conversation as Responses input items. A tool result's screenshots travel inside its
+ * `function_call_output`, as `input_image` parts after the text, to a model that reads them.
+ */
+export function toResponsesInput(req: ModelRequest, vision = true): ResponseInputItem[] {
   const out: ResponseInputItem[] = [];
   for (const it of req.items) {
     if (it.type === "user") out.push({ role: "user", content: it.text });
     else if (it.type === "assistant") {
       if (it.text) out.push({ role: "assistant", content: it.text });
       for (const c of it.calls) out.push({ type: "function_call", call_id: c.id, name: c.name, arguments: c.arguments });
-    } else out.push({ type: "function_call_output", call_id: it.callId, output: it.output });
+    } else {
+      const { output, images } = resultFor(it, vision);
+      out.push({
+        type: "function_call_output",
+        call_id: it.callId,
+        output: images.length
+          ? [{ type: "input_text", text: output }, ...images.map((img) => ({ type: "input_image" as const, image_url: dataUrl(img), detail: "auto" as const }))]
+          : output,
+      });
+    }
   }
   return out;
 }
@@ -62,7 +77,7 @@ export class OpenAiResponsesProvider implements Provider {
     const params: ResponseCreateParamsBase = {
       model: req.model,
       instructions: req.system,
-      input: toResponsesInput(req),
+      input: toResponsesInput(req, (this.o.vision ?? ((m) => acceptsImages("openai", m)))(req.model)),
       tools: req.tools.map(openAiResponsesTool) as unknown as Tool[],
       max_output_tokens: this.o.maxOutputTokens ?? 4096,
       store: false,

@@ -8,7 +8,23 @@ export type ModelItem =
       readonly text: string;
       readonly calls: readonly { readonly id: string; readonly name: string; readonly arguments: string; readonly signature?: string | undefined }[];
     }
-  | { readonly type: "tool_result"; readonly callId: string; readonly name: string; readonly output: string };
+  | {
+      readonly type: "tool_result";
+      readonly callId: string;
+      readonly name: string;
+      readonly output: string;
+      /** Screenshots the call returned, sent as images to a model that reads them. */
+      readonly images?: readonly ModelImage[] | undefined;
+    };
+
+/** A screenshot for the model, as stored (`screenshot:<id>` in the tool result names it). */
+export interface ModelImage {
+  readonly id: string;
+  readonly mimeType: string;
+  readonly data: Uint8Array;
+  readonly width: number;
+  readonly height: number;
+}
 
 /** Everything a provider needs for one model call. */
 export interface ModelRequest {
