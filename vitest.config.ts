@@ -2,6 +2,8 @@ import { defineConfig } from "vitest/config";
 
 export default defineConfig({
   test: {
+    // Finds Chromium (or installs it, or stops with one line) before any test runs.
+    globalSetup: ["sdk/testing/ensure-chromium.ts"],
     include: ["**/*.test.ts"],
     exclude: ["**/node_modules/**", "**/testdata/**", "**/.tmp-*/**"],
     testTimeout: 60_000,

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
 # `npm test`: everything CI checks, in order, failing fast.
+#   0. a Chromium for the browser tests (found, installed when root, or one line saying what to run)
 #   1. buf lint
 #   2. buf breaking against the latest v* release tag, when one exists
 #   3. gen drift: regenerate and fail on any difference in gen/src or docs/tools.md
@@ -10,6 +11,9 @@ cd "$(dirname "$0")/.."
 export PATH="$PWD/node_modules/.bin:$PATH"
 
 step() { printf '\n== %s\n' "$*"; }
+
+step "chromium"
+tsx sdk/testing/ensure-chromium.ts
 
 step "buf lint"
 buf lint
@@ -27,7 +31,7 @@ step "gen drift"
 bash scripts/check-gen.sh
 
 step "typecheck"
-for ws in gen sdk runtime-backend runtime-extension examples; do
+for ws in gen sdk runtime-backend runtime-extension examples scripts; do
   if [ -f "$ws/tsconfig.json" ]; then
     echo "tsc -p $ws"
     tsc --noEmit -p "$ws"

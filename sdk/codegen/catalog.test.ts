@@ -7,6 +7,7 @@ import { create, type DescField, type DescMessage, getOption, hasOption, ScalarT
 import { field as fieldExt, tool as toolExt } from "@baton/gen/baton/v1/options_pb";
 import {
   geminiFunctionDeclarations,
+  mcpTools,
   openAiChatTools,
   openAiResponsesTools,
   toolCases,
@@ -72,6 +73,7 @@ describe("generated tool catalog", () => {
     expect(openAiResponsesTools.map((t) => t.name)).toEqual(names);
     expect(openAiChatTools.map((t) => t.function.name)).toEqual(names);
     expect(geminiFunctionDeclarations.map((t) => t.name)).toEqual(names);
+    expect(mcpTools.map((t) => t.name)).toEqual(names);
     expect(Object.keys(toolCases)).toEqual(names);
     expect(Object.values(toolNames)).toEqual(names);
     expect(Object.keys(toolFieldNames)).toEqual(names);
@@ -130,6 +132,20 @@ describe("generated tool catalog", () => {
     expect(callRisk(click, create(ClickParamsSchema, { ref: "e1" }))).toBe("mutating");
     expect(callRisk(click, create(ClickParamsSchema, { ref: "e1", irreversible: true }))).toBe("irreversible");
     expect(callRisk(toolCatalog.tools.hover, create(HoverParamsSchema, { ref: "e1" }))).toBe("read_only");
+  });
+
+  it("gives MCP the same schemas, and annotations that follow the risk", () => {
+    for (const [i, t] of tools.entries()) {
+      const m = mcpTools[i]!;
+      expect([m.name, m.title, m.description]).toEqual([t.name, t.title, t.description]);
+      expect(m.inputSchema).toBe(t.parameters);
+      const a = m.annotations as { readOnlyHint: boolean; destructiveHint?: boolean };
+      expect(a.readOnlyHint).toBe(t.risk === "read_only");
+      // Baton's own catalog has no tool that is irreversible as a whole; the flag makes a call so.
+      const risk: string = t.risk;
+      expect(a.destructiveHint ?? false).toBe(risk === "irreversible" || "irreversibleFlag" in t);
+    }
+    expect(mcpTools.find((t) => t.name === "take_snapshot")!.annotations).toEqual({ title: "Read page", readOnlyHint: true });
   });
 
   it("gives OpenAI and Gemini the same parameters in their own shapes", () => {

@@ -122,6 +122,28 @@ describe("protoc-gen-baton on acme/v1/shop.proto", () => {
     });
   });
 
+  it("emits MCP tools with annotations from the risk and the per-call flag", () => {
+    const { add_to_cart: add, checkout } = mod.toolCatalog.tools;
+    expect(mod.mcpTools).toEqual([
+      {
+        name: "add_to_cart",
+        title: "add to cart",
+        description: "Add an item to the cart. Quantities add up.",
+        inputSchema: add.parameters,
+        // Mutating, but buy_now makes a call irreversible: a client must treat it as destructive.
+        annotations: { title: "add to cart", readOnlyHint: false, destructiveHint: true },
+      },
+      {
+        name: "checkout",
+        title: "Checkout",
+        description: "Pay for everything in the cart. Cannot be undone.",
+        inputSchema: checkout.parameters,
+        annotations: { title: "Checkout", readOnlyHint: false, destructiveHint: true },
+      },
+    ]);
+    expect(mod.mcpTools[0].inputSchema).toBe(add.parameters);
+  });
+
   it("emits the name maps and a docs page", () => {
     expect(mod.toolCases).toEqual({ add_to_cart: "addToCart", checkout: "checkout" });
     expect(mod.toolNames).toEqual({ addToCart: "add_to_cart", checkout: "checkout" });

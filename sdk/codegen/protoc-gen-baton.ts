@@ -6,7 +6,7 @@
  * (carrying `option (baton.v1.tool)`), and the message named by `catalog.results` has a oneof
  * with a result per tool under the same case name. For each proto file holding a catalog the
  * plugin emits `<file>_baton.ts`: the catalog data, JSON Schemas, OpenAI (Responses and Chat
- * Completions) tools, Gemini function declarations, the snake_case↔camelCase maps and handler
+ * Completions) tools, Gemini function declarations, MCP tools, the snake_case↔camelCase maps and handler
  * map types derived from the oneof. With the option `docs` it emits `<file>.md` instead.
  *
  * Custom options are read through the extension descriptors in the request itself, so the
@@ -26,7 +26,7 @@ import {
 import { createEcmaScriptPlugin, type GeneratedFile, getComments, runNodeJs, type Schema } from "@bufbuild/protoplugin";
 import { realpathSync } from "node:fs";
 import { fileURLToPath } from "node:url";
-import { geminiFunctionDeclaration } from "../src/contract/declarations.js";
+import { geminiFunctionDeclaration, mcpToolAnnotations } from "../src/contract/declarations.js";
 import type { JsonSchema } from "../src/contract/json-schema.js";
 import { modelEnumName, modelEnumValues } from "../src/contract/names.js";
 import { type ValueKind, valueKind } from "../src/contract/value-kind.js";
@@ -406,6 +406,13 @@ function generateCatalogTs(f: GeneratedFile, catalog: CatalogModel): void {
   f.print(f.export("const", "geminiFunctionDeclarations"), " = [");
   for (const t of tools) {
     f.print("  ", literal(geminiFunctionDeclaration(t), "  "), ",");
+  }
+  f.print("] as const;");
+  f.print();
+  f.print(f.jsDoc("MCP tools (`tools/list`): name, title, description, input schema, and read-only/destructive annotations from the risk."));
+  f.print(f.export("const", "mcpTools"), " = [");
+  for (const t of tools) {
+    f.print("  { name: ", f.string(t.name), ", title: ", f.string(t.title), ", description: ", f.string(t.description), ", inputSchema: ", camel(t), "Parameters, annotations: ", JSON.stringify(mcpToolAnnotations(t)), " },");
   }
   f.print("] as const;");
   f.print();

@@ -5,6 +5,7 @@ import { openDb } from "../store/open.js";
 import { createToken, ensureUser } from "../store/users.js";
 import { flag, parseArgs } from "./args.js";
 import { type Io, processIo } from "./io.js";
+import { doctorCommand } from "./doctor-command.js";
 import { serveCommand } from "./serve-command.js";
 import { providerHelp } from "../providers/registry.js";
 
@@ -18,6 +19,10 @@ const usage = `baton — the Baton backend
             [--backend URL --token T] [--data-dir DIR] [--max-steps N] [--headed] [--cdp-url URL]
             [--yes] [--json]                              run a task in Chromium (baton run --help)
   baton snapshot …                                              (from @baton/sdk/node)
+  baton mcp [--http PORT] [--headed | --cdp-url URL] [--allowed-origins …] [--allow-irreversible]
+                                 the browser tools as an MCP server (baton mcp --help)
+  baton doctor [--data-dir DIR] [--database-url …] [--backend URL] [--model provider:model]
+                                 check Node, Chromium, the store, model keys and the backend
 
 Models ("provider:model"):
 ${Object.entries(providerHelp)
@@ -83,6 +88,10 @@ export async function main(argv: string[], io: Io = processIo): Promise<number> 
     }
     case "snapshot":
       return snapshotCommand(rest, io);
+    case "mcp":
+      return (await import("../mcp/mcp-command.js")).mcpCommand(parseArgs(rest), io);
+    case "doctor":
+      return doctorCommand(parseArgs(rest), io);
     case undefined:
     case "help":
     case "--help":

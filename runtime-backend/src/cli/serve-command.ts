@@ -3,6 +3,7 @@ import { join, resolve } from "node:path";
 import type { ToolRisk } from "@baton/sdk/contract";
 import { defaultFoldOptions } from "../context/fold.js";
 import { createLogger } from "../log/logger.js";
+import { createRedactor, envSecrets } from "../log/redact.js";
 import { createModelResolver } from "../providers/registry.js";
 import { startBackend } from "../server/app.js";
 import { createToken, ensureUser, registerToken, tokenCount } from "../store/users.js";
@@ -26,7 +27,9 @@ export async function serveCommand(p: Parsed, io: Io, env: NodeJS.ProcessEnv = p
   const databaseUrl = flag(p, "database-url", env.DATABASE_URL);
   const dataDir = resolve(flag(p, "data-dir", env.BATON_DATA_DIR ?? ".data") as string);
   const risks = (flag(p, "approve", env.BATON_APPROVE ?? "irreversible") as string).split(",").filter(Boolean) as ToolRisk[];
-  const logger = createLogger();
+  // The operator's keys never reach a log, a stored row or another user.
+  const redact = createRedactor(envSecrets(env));
+  const logger = createLogger({ redact });
   const backend = await startBackend({
     port,
     ...(host ? { host } : {}),
@@ -37,6 +40,7 @@ export async function serveCommand(p: Parsed, io: Io, env: NodeJS.ProcessEnv = p
     approval: { risks },
     cors: { ...(env.BATON_EXTENSION_IDS ? { extensionIds: env.BATON_EXTENSION_IDS.split(",") } : {}), ...(env.BATON_CORS_ORIGINS ? { origins: env.BATON_CORS_ORIGINS.split(",") } : {}) },
     logger,
+    redact,
     ...(env.BATON_CONNECT_GENERIC === "1" ? { fastUnary: false } : {}),
     ...(env.BATON_CONTEXT_TOKENS ? { fold: { ...defaultFoldOptions, tokenBudget: Number(env.BATON_CONTEXT_TOKENS) } } : {}),
   });

@@ -1,5 +1,5 @@
 import { type DestinationStream, type Logger, pino } from "pino";
-import { redactText } from "./redact.js";
+import { type Redact, redactText } from "./redact.js";
 
 export type { Logger };
 
@@ -22,11 +22,14 @@ export const redactPaths = [
 ];
 
 /**
- * The backend's JSON logger. Known secret fields are redacted by path, and any message or
- * string that looks like a credential (sk-…, bt_…, AIza…, Bearer …) is masked, so a secret
- * that slips into an error message still never reaches the log.
+ * The backend's JSON logger. Known secret fields are redacted by path, and the message, every
+ * string field of a record (a session id a client made up is client input) and an error's
+ * message and stack go through `redact` (credential-shaped strings by default; the operator's
+ * own keys too when the backend passes its redactor), so a secret that slips into an error
+ * message still never reaches the log.
  */
-export function createLogger(options: { level?: string; destination?: DestinationStream } = {}): Logger {
+export function createLogger(options: { level?: string; destination?: DestinationStream; redact?: Redact } = {}): Logger {
+  const redact = options.redact ?? redactText;
   return pino(
     {
       level: options.level ?? process.env.BATON_LOG_LEVEL ?? "info",
@@ -36,17 +39,19 @@ export function createLogger(options: { level?: string; destination?: Destinatio
         logMethod(args, method) {
           method.apply(
             this,
-            args.map((a) => (typeof a === "string" ? redactText(a) : a)) as Parameters<typeof method>,
+            args.map((a) => (typeof a === "string" ? redact(a) : a)) as Parameters<typeof method>,
           );
         },
       },
       formatters: {
         log(obj) {
+          const out: Record<string, unknown> = {};
+          for (const [k, v] of Object.entries(obj)) out[k] = typeof v === "string" ? redact(v) : v;
           if (typeof obj.err === "object" && obj.err && "message" in obj.err) {
             const err = obj.err as { message: string; stack?: string };
-            return { ...obj, err: { ...err, message: redactText(err.message), stack: err.stack ? redactText(err.stack) : undefined } };
+            out.err = { ...err, message: redact(err.message), stack: err.stack ? redact(err.stack) : undefined };
           }
-          return obj;
+          return out;
         },
       },
     },

@@ -1,11 +1,13 @@
 import { readClientTools } from "./client-tools.js";
-import { create } from "@bufbuild/protobuf";
+import { create, getOption } from "@bufbuild/protobuf";
+import { field as fieldLimits } from "@baton/gen/baton/v1/options_pb";
 import { Code, ConnectError } from "@connectrpc/connect";
 import {
   type CreateSessionRequest,
   type GetScreenshotResponse,
   GetScreenshotResponseSchema,
   type GetSessionResponse,
+  GetPlaybookRequestSchema,
   GetSessionResponseSchema,
   type LogEntry,
   type Playbook,
@@ -18,8 +20,9 @@ import { emptyContext } from "../context/state.js";
 import { defaultFoldOptions } from "../context/fold.js";
 import type { Logger } from "../log/logger.js";
 import { silentLogger } from "../log/logger.js";
+import { redactAttributes, redactText } from "../log/redact.js";
 import { newId } from "../store/ids.js";
-import { insertLogs, readLogs } from "../store/logs.js";
+import { countLogs, insertLogs, readLogs } from "../store/logs.js";
 import { getPlaybook, listPlaybooks, savePlaybookVersion } from "../store/playbooks.js";
 import { callsOfStep, findResponse, readHistory } from "../store/records.js";
 import { getSessionRow, insertSession, requestStop, type SessionRow, sessionMessage } from "../store/sessions.js";
@@ -33,6 +36,11 @@ import { type DriveStart, drive } from "./drive.js";
 import { bestPlaybook } from "./playbook-match.js";
 import { defaultPrices } from "./pricing.js";
 import { SessionCache } from "./session-cache.js";
+
+/** "name" or "name@version" in CreateSessionRequest.playbook; names as savePlaybook allows them. */
+const playbookRef = /^([\w.-]{1,100})(?:@(\d{1,10}))?$/;
+/** The largest playbook version, as GetPlaybookRequest.version's proto limit says. */
+const maxVersion = getOption(GetPlaybookRequestSchema.field.version, fieldLimits).maximum ?? 2_147_483_647;
 
 /** Options of {@link Agent}; everything but `db` and `resolveModel` has a default. */
 export type AgentOptions = Pick<LoopDeps, "db" | "resolveModel"> &
@@ -76,6 +84,8 @@ export class Agent {
       prices: o.prices ?? defaultPrices,
       instanceId: o.instanceId ?? newId("agent"),
       cache: o.cache ?? new SessionCache(),
+      redact: o.redact ?? redactText,
+      maxLogsPerSession: o.maxLogsPerSession ?? 10_000,
     };
     this.defaultModel = o.defaultModel ?? "script:default";
     this.defaultMaxSteps = o.defaultMaxSteps ?? 50;
@@ -115,29 +125,37 @@ export class Agent {
     } catch (e) {
       throw new ConnectError(`model "${model}" cannot be used: ${e instanceof Error ? e.message : String(e)}`, Code.InvalidArgument);
     }
-    if (req.maxSteps > 10_000) throw new ConnectError("max_steps must be at most 10000", Code.InvalidArgument);
     let playbook: Playbook | undefined;
     if (req.playbook) {
-      const [name = "", v] = req.playbook.split("@");
-      playbook = await getPlaybook(this.deps.db, userId, name, v ? Number(v) : 0);
+      const ref = playbookRef.exec(req.playbook);
+      if (!ref) throw new ConnectError(`playbook "${req.playbook}" is not "name" or "name@version" (a version from 1 to ${maxVersion})`, Code.InvalidArgument);
+      const version = ref[2] ? Number(ref[2]) : 0;
+      if (version > maxVersion) throw new ConnectError(`playbook "${req.playbook}": version ${ref[2]} is over ${maxVersion}`, Code.InvalidArgument);
+      playbook = await getPlaybook(this.deps.db, userId, ref[1] ?? "", version);
       if (!playbook) throw new ConnectError(`playbook "${req.playbook}" not found`, Code.NotFound);
     } else if (req.task) {
       playbook = bestPlaybook(await listPlaybooks(this.deps.db, userId), req.task);
     }
     // Checked before anything is stored: a bad declaration is InvalidArgument, nothing created.
     const clientTools = readClientTools(req.clientTools);
+    const id = newId("ses");
+    const maxSteps = req.maxSteps || this.defaultMaxSteps;
     const row = await insertSession(this.deps.db, {
-      id: newId("ses"),
+      id,
       userId,
       idempotencyKey: req.idempotencyKey || undefined,
       task: req.task,
       model,
-      maxSteps: req.maxSteps || this.defaultMaxSteps,
+      maxSteps,
       playbook: playbook ? `${playbook.name}@${playbook.version}` : "",
       playbookInstructions: playbook?.instructions ?? "",
       context: emptyContext(req.task),
       clientTools,
     });
+    if (row.id !== id && (row.task !== req.task || row.model !== model || row.maxSteps !== maxSteps)) {
+      // A retry gets the session it created; a key reused for another session is refused.
+      throw new ConnectError(`idempotency_key "${req.idempotencyKey}" was already used for a different session (${row.id}); use a new key`, Code.AlreadyExists);
+    }
     this.deps.logger.info({ sessionId: row.id, userId, model, playbook: row.playbook }, "session created");
     return sessionMessage(row);
   }
@@ -296,11 +314,19 @@ export class Agent {
     });
   }
 
-  /** Stores client log entries under the session. */
+  /** Stores client log entries under the session, redacted, up to the session's cap. */
   async reportLog(userId: string, sessionId: string, entries: readonly LogEntry[]): Promise<number> {
     const s = await this.owned(userId, sessionId);
-    if (entries.length > 1000) throw new ConnectError("at most 1000 entries per call", Code.InvalidArgument);
-    return insertLogs(this.deps.db, s.id, userId, entries);
+    const kept = await countLogs(this.deps.db, s.id);
+    if (kept + entries.length > this.deps.maxLogsPerSession) {
+      throw new ConnectError(
+        `session ${s.id} keeps at most ${this.deps.maxLogsPerSession} log entries (${kept} stored, ${entries.length} sent)`,
+        Code.ResourceExhausted,
+      );
+    }
+    const { redact } = this.deps;
+    const clean = entries.map((e) => ({ ...e, message: redact(e.message), tool: redact(e.tool), toolcallId: redact(e.toolcallId), attributes: redactAttributes(e.attributes, redact) }));
+    return insertLogs(this.deps.db, s.id, userId, clean);
   }
 
   /** Saves a playbook: version 1 when `create`, the next version otherwise. */
@@ -331,6 +357,20 @@ export class Agent {
   }
 }
 
+/** A 53-bit hash of a text (cyrb53), as hex: tells two messages under one idempotency key apart. */
+function textHash(text: string): string {
+  let h1 = 0xdeadbeef;
+  let h2 = 0x41c6ce57;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    h1 = Math.imul(h1 ^ c, 2654435761);
+    h2 = Math.imul(h2 ^ c, 1597334677);
+  }
+  h1 = Math.imul(h1 ^ (h1 >>> 16), 2246822507) ^ Math.imul(h2 ^ (h2 >>> 13), 3266489909);
+  h2 = Math.imul(h2 ^ (h2 >>> 16), 2246822507) ^ Math.imul(h1 ^ (h1 >>> 13), 3266489909);
+  return (4294967296 * (2097151 & h2) + (h1 >>> 0)).toString(16);
+}
+
 /** The idempotency key of a step's input, or undefined when the input has none. */
 export function inputKey(req: StepRequest): string | undefined {
   switch (req.input.case) {
@@ -339,7 +379,9 @@ export function inputKey(req: StepRequest): string | undefined {
       return parts.length ? `res:${[...new Set(parts)].sort().join(",")}` : undefined;
     }
     case "userMessage":
-      return req.idempotencyKey ? `msg:${req.idempotencyKey}` : undefined;
+      // The text's hash is part of the key: a key reused for another message is then told
+      // apart (and refused) rather than answered with the first message's result.
+      return req.idempotencyKey ? `msg:${req.idempotencyKey}#${textHash(req.input.value.text)}` : undefined;
     default:
       return undefined;
   }

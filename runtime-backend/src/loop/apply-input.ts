@@ -67,8 +67,6 @@ const acceptsUserMessage = new Set([
   SessionStatus.UNSPECIFIED,
 ]);
 
-const maxUserChars = 100_000;
-
 /** Collects a step's writes; committed as one batch, guarded by the session's version. */
 export class Writes {
   readonly stmts: Stmt[];
@@ -127,10 +125,9 @@ function openMessages(calls: readonly CallRow[]): AgentMessage[] {
   return calls.filter((c) => c.side === "client" && c.state !== "done").flatMap((c) => (c.message ? [c.message] : []));
 }
 
-function userMessage(deps: LoopDeps, s: SessionRow, calls: CallRow[], text: string): Promise<Applied> {
+function userMessage(deps: LoopDeps, s: SessionRow, calls: CallRow[], text: string, key = ""): Promise<Applied> {
   const trimmed = text.trim();
   if (!trimmed) throw new ConnectError("user_message.text is empty", Code.InvalidArgument);
-  if (trimmed.length > maxUserChars) throw new ConnectError(`user_message.text is over ${maxUserChars} characters`, Code.InvalidArgument);
   if (!acceptsUserMessage.has(s.status)) {
     throw new ConnectError(
       `session is ${SessionStatus[s.status]}: send the pending tool results or approvals first, or Stop it`,
@@ -163,6 +160,7 @@ function userMessage(deps: LoopDeps, s: SessionRow, calls: CallRow[], text: stri
     reason: "",
     answer: "",
     status: SessionStatus.RUNNING,
+    inputKey: key,
     ...lease(deps),
   });
   return commit(deps, stmts).then((session) => ({ kind: "drive", session, calls }));
@@ -302,17 +300,47 @@ export async function applyInput(deps: LoopDeps, sessionId: string, req: StepReq
   const calls = callRows.map(callFromRow);
   switch (req.input.case) {
     case "userMessage":
-      return userMessage(deps, s, calls, req.input.value.text);
+      if (key) {
+        // Applied already, and the step it started never answered (the process died mid-turn):
+        // the retry continues that step instead of adding the message again.
+        if (s.inputKey === key) return resume(deps, s, calls);
+        await refuseReusedKey(deps, s, key);
+      }
+      return userMessage(deps, s, calls, req.input.value.text, key);
     case "toolResults":
       return toolResults(deps, s, calls, req.input.value.results, key);
-    default: {
+    default:
       if (s.step === 0 && s.historyLen === 0 && s.task) return userMessage(deps, s, calls, s.task);
-      // A step whose process died mid-run (its lease has lapsed): continue it.
-      if (s.status === SessionStatus.RUNNING) {
-        const session = await commit(deps, new Writes(s, deps.instanceId).finish(lease(deps)));
-        return { kind: "drive", session, calls };
-      }
-      return { kind: "response", response: respond(s, openMessages(calls)) };
-    }
+      return resume(deps, s, calls);
+  }
+}
+
+/**
+ * Continues a session from where it stands: a step whose process died mid-run (its lease has
+ * lapsed) runs on; otherwise the answer is the session as it is, with its open calls.
+ */
+async function resume(deps: LoopDeps, s: SessionRow, calls: CallRow[]): Promise<Applied> {
+  if (s.status === SessionStatus.RUNNING) {
+    const session = await commit(deps, new Writes(s, deps.instanceId).finish(lease(deps)));
+    return { kind: "drive", session, calls };
+  }
+  return { kind: "response", response: respond(s, openMessages(calls)) };
+}
+
+/**
+ * Refuses a user message whose idempotency key this session already used for another text
+ * (`key` is "msg:<key>#<hash of the text>"): answering it with the first message's result
+ * would silently drop what the user said.
+ */
+async function refuseReusedKey(deps: LoopDeps, s: SessionRow, key: string): Promise<void> {
+  const prefix = key.slice(0, key.lastIndexOf("#") + 1);
+  let used = s.inputKey.startsWith(prefix);
+  if (!used) {
+    const like = `${prefix.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+    used = (await deps.db.query("select 1 from responses where session_id = $1 and input_key like $2 limit 1", [s.id, like])).length > 0;
+  }
+  if (used) {
+    const name = prefix.slice("msg:".length, -1);
+    throw new ConnectError(`idempotency_key "${name}" was already used for a different message in this session; use a new key`, Code.AlreadyExists);
   }
 }

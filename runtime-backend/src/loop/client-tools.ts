@@ -9,9 +9,6 @@ export interface SessionClientTool extends DeclaredTool {
   readonly risk: ToolRisk;
 }
 
-/** At most this many client tools per session: each costs prompt tokens on every turn. */
-export const maxClientTools = 64;
-const maxSchemaChars = 16_000;
 const namePattern = /^[a-z][a-z0-9_]{0,63}$/;
 const risks: Partial<Record<Risk, ToolRisk>> = {
   [Risk.READ_ONLY]: "read_only",
@@ -25,11 +22,11 @@ function invalid(message: string): never {
 
 /**
  * Checks the tools a client declares at CreateSession: snake_case names, unique, not a built-in
- * tool's name, a description, a JSON object schema of bounded size, and a risk. Anything else
- * is InvalidArgument with what to fix; nothing is stored.
+ * tool's name, a description, a JSON object schema, and a risk. Anything else is InvalidArgument
+ * with what to fix; nothing is stored. (How many, and how long each field, the proto says: the
+ * edge checks that before this runs.)
  */
 export function readClientTools(tools: readonly ClientTool[]): SessionClientTool[] {
-  if (tools.length > maxClientTools) invalid(`${tools.length} tools declared; at most ${maxClientTools}`);
   const seen = new Set<string>();
   return tools.map((t, i) => {
     const at = `client_tools[${i}] ("${t.name.slice(0, 64)}")`;
@@ -38,7 +35,6 @@ export function readClientTools(tools: readonly ClientTool[]): SessionClientTool
     if (seen.has(t.name)) invalid(`${at}: declared twice`);
     seen.add(t.name);
     if (!t.description.trim()) invalid(`${at}: the description is empty; the model needs it to use the tool`);
-    if (t.parametersJson.length > maxSchemaChars) invalid(`${at}: parameters_json is over ${maxSchemaChars} characters`);
     let parameters: JsonSchema;
     try {
       parameters = JSON.parse(t.parametersJson || '{"type":"object","properties":{}}') as JsonSchema;

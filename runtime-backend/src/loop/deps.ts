@@ -1,4 +1,5 @@
 import type { Logger } from "../log/logger.js";
+import type { Redact } from "../log/redact.js";
 import type { Provider } from "../providers/types.js";
 import type { Db } from "../store/db.js";
 import type { FoldOptions } from "../context/fold.js";
@@ -31,6 +32,13 @@ export interface LoopDeps {
   readonly instanceId: string;
   /** Sessions' last committed state in this process, so a step can start without a read. */
   readonly cache?: SessionCache | undefined;
+  /**
+   * Masks the operator's secrets in text that came from outside (a provider's error, a
+   * client's log entry) before it is stored or returned to any user.
+   */
+  readonly redact: Redact;
+  /** How many client log entries a session keeps; ReportLog past it is ResourceExhausted. */
+  readonly maxLogsPerSession: number;
 }
 
 /** A fresh lease for this instance. */

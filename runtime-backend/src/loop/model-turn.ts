@@ -106,7 +106,10 @@ export async function modelTurn(
     const rest = visible.end();
     if (rest) hooks.emit({ kind: "text", delta: rest });
   } catch (e) {
-    const err = e instanceof ProviderError ? e : new ProviderError("server", e instanceof Error ? e.message : String(e));
+    // A provider's (or a proxy's) error text may quote the operator's key: masked before it is
+    // logged, stored in the trace, or becomes the session's reason.
+    const raw = e instanceof ProviderError ? e : new ProviderError("server", e instanceof Error ? e.message : String(e));
+    const err = new ProviderError(raw.kind, deps.redact(raw.message), raw.status, raw.attempts);
     deps.logger.warn({ sessionId: s.id, step, kind: err.kind, status: err.status, attempts: err.attempts }, `model call failed: ${err.message}`);
     await insertTrace(deps.db, s.id, {
       step,
@@ -124,7 +127,7 @@ export async function modelTurn(
   await afterModel.pass();
   const tags = parseTags(turn.text);
   const fresh: AgentMessage[] = [];
-  const errors: string[] = [...turn.notes];
+  const errors: string[] = turn.notes.map(deps.redact);
   let n = 0;
   if (turn.reasoning) fresh.push(reasoningMessage(step, ++n, turn.reasoning));
   if (tags.visible) fresh.push(textMessage(step, ++n, tags.visible));

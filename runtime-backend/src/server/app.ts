@@ -3,6 +3,7 @@ import { Agent } from "../loop/agent.js";
 import type { ModelResolver } from "../loop/deps.js";
 import type { FoldOptions } from "../context/fold.js";
 import type { Logger } from "../log/logger.js";
+import { createRedactor, envSecrets, type Redact } from "../log/redact.js";
 import type { Db } from "../store/db.js";
 import { openDb, type StoreLocation } from "../store/open.js";
 import { clearLeases } from "../store/sessions.js";
@@ -26,6 +27,11 @@ export interface BackendOptions extends StoreLocation {
   readonly fold?: FoldOptions;
   /** Serve binary unary calls on the fast path (`fast-unary.ts`); default true. */
   readonly fastUnary?: boolean;
+  /**
+   * Masks the operator's secrets in provider errors and client logs before they are stored or
+   * returned; default: the secrets of this process's environment (`envSecrets`).
+   */
+  readonly redact?: Redact;
 }
 
 /** A running backend: its server, store and agent. */
@@ -53,6 +59,7 @@ export async function startBackend(o: BackendOptions): Promise<Backend> {
     approval: riskPolicy(o.approval),
     ...(o.logger ? { logger: o.logger } : {}),
     ...(o.fold ? { fold: o.fold } : {}),
+    redact: o.redact ?? createRedactor(envSecrets(process.env)),
   });
   const server = await serve({
     routes: agentRoutes(agent, bearerAuth(db)),

@@ -13,6 +13,8 @@ import {
 import { type Compression, compressionNegotiate, invokeUnaryImplementation, mergeNonProtocolHeaders } from "@connectrpc/connect/protocol";
 import { codeToHttpStatus, errorToJsonBytes, trailerMux } from "@connectrpc/connect/protocol-connect";
 import { encodedBodyOf } from "../store/stored-response.js";
+import { refuseEarly } from "./edge.js";
+import { maxRequestBytes } from "./validate.js";
 
 type MethodImplSpec = Parameters<typeof invokeUnaryImplementation>[0];
 
@@ -22,6 +24,8 @@ interface Route {
   readonly interceptors: Interceptor[];
   /** "http://host/pkg.Service/Method" without the host: completed per request. */
   readonly path: string;
+  /** The method's request byte limit (its proto's, else the server's). */
+  readonly limit: number;
 }
 
 type NodeRequest = http.IncomingMessage | http2.Http2ServerRequest;
@@ -29,6 +33,7 @@ type NodeResponse = http.ServerResponse | http2.Http2ServerResponse;
 
 /** What the adapter is configured with too, so both paths answer alike. */
 export interface FastUnaryOptions {
+  /** Byte limit of a method whose proto sets none. */
   readonly readMaxBytes: number;
   /** Response compressions offered to clients that send `accept-encoding`. */
   readonly acceptCompression: readonly Compression[];
@@ -52,26 +57,37 @@ export interface FastUnaryOptions {
  *
  * @returns a handler that answers and returns true when the request is one it serves.
  */
-export function fastUnary(routes: (router: ConnectRouter) => void, o: FastUnaryOptions): (req: NodeRequest, res: NodeResponse) => boolean {
-  const byPath = new Map<string, Route>();
-  const add = (method: DescMethod, spec: unknown, interceptors: Interceptor[] | undefined) => {
-    if (method.methodKind !== "unary") return;
-    const path = `/${method.parent.typeName}/${method.name}`;
-    byPath.set(path, { method: method as DescMethodUnary, spec: spec as MethodImplSpec, interceptors: interceptors ?? [], path });
-  };
+/** Every method the routes register, with its implementation and interceptors. */
+function recordRoutes(routes: (router: ConnectRouter) => void): { method: DescMethod; spec: unknown; interceptors: Interceptor[] }[] {
+  const out: { method: DescMethod; spec: unknown; interceptors: Interceptor[] }[] = [];
   const recorder: ConnectRouter = {
     handlers: [],
     service(service, implementation, options) {
       const spec = createServiceImplSpec(service, implementation);
-      for (const m of service.methods) add(m, spec.methods[m.localName], options?.interceptors);
+      for (const m of service.methods) out.push({ method: m, spec: spec.methods[m.localName], interceptors: options?.interceptors ?? [] });
       return this;
     },
     rpc(method, impl, options) {
-      add(method, { kind: "unary", method, impl }, options?.interceptors);
+      out.push({ method, spec: { kind: method.methodKind, method, impl }, interceptors: options?.interceptors ?? [] });
       return this;
     },
   };
   routes(recorder);
+  return out;
+}
+
+/** The methods the routes serve. */
+export function servedMethods(routes: (router: ConnectRouter) => void): DescMethod[] {
+  return recordRoutes(routes).map((r) => r.method);
+}
+
+export function fastUnary(routes: (router: ConnectRouter) => void, o: FastUnaryOptions): (req: NodeRequest, res: NodeResponse) => boolean {
+  const byPath = new Map<string, Route>();
+  for (const { method, spec, interceptors } of recordRoutes(routes)) {
+    if (method.methodKind !== "unary") continue;
+    const path = `/${method.parent.typeName}/${method.name}`;
+    byPath.set(path, { method: method as DescMethodUnary, spec: spec as MethodImplSpec, interceptors, path, limit: maxRequestBytes(method, o.readMaxBytes) });
+  }
 
   return (req, res) => {
     if (req.method !== "POST") return false;
@@ -93,6 +109,10 @@ export function fastUnary(routes: (router: ConnectRouter) => void, o: FastUnaryO
     });
     return true;
   };
+}
+
+function headerValue(v: string | string[] | undefined): string | undefined {
+  return Array.isArray(v) ? v.join(", ") : v;
 }
 
 /** Request headers as web Headers (HTTP/2 pseudo-headers left out, as Connect does). */
@@ -165,12 +185,15 @@ async function answer(route: Route, req: NodeRequest, res: NodeResponse, o: Fast
   let status = 200;
   let body: Uint8Array;
   try {
-    const bytes = await readBody(req, o.readMaxBytes);
+    // The edge's checks, before the body is read (`edge.ts`, as on Connect's own path).
+    const early = refuseEarly((n) => headerValue(req.headers[n]), route.limit, route.method);
+    if (early) throw early;
+    const bytes = await readBody(req, route.limit);
     let input;
     try {
       input = fromBinary(route.method.input, bytes);
     } catch (e) {
-      throw new ConnectError(`parse binary: ${e instanceof Error ? e.message : String(e)}`, Code.Internal);
+      throw new ConnectError(`the request is not a valid ${route.method.input.name} (${e instanceof Error ? e.message : String(e)})`, Code.InvalidArgument);
     }
     const output = await invokeUnaryImplementation(route.spec, ctx, input, route.interceptors);
     // A step's response was encoded once already, when it was stored (stored-response.ts).

@@ -11,6 +11,7 @@ import type { Agent } from "../loop/agent.js";
 import type { StepEvent } from "../loop/deps.js";
 import type { Authenticator } from "./auth.js";
 import { rpcLogger } from "./rpc-log.js";
+import { requestChecker } from "./validate.js";
 
 function progressOf(e: StepEvent): StreamStepResponse {
   switch (e.kind) {
@@ -29,11 +30,13 @@ function progressOf(e: StepEvent): StreamStepResponse {
 
 /**
  * The AgentService routes, as one module: mount them on a Node server (connectNodeAdapter)
- * or call them in-memory in tests (createRouterTransport). Every method authenticates first.
+ * or call them in-memory in tests (createRouterTransport). Every request is checked against its
+ * proto's limits (`validate.ts`), then every method authenticates first.
  */
 export function agentRoutes(agent: Agent, auth: Authenticator): (router: ConnectRouter) => void {
   const user = (ctx: HandlerContext) => auth(ctx);
-  const interceptors = [rpcLogger(agent.deps.logger)];
+  // Logged first, so a refused request is logged as the client's mistake it is.
+  const interceptors = [rpcLogger(agent.deps.logger), requestChecker()];
   return (router) =>
     router.service(
       AgentService,

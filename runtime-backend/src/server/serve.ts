@@ -4,7 +4,9 @@ import net from "node:net";
 import type { ConnectRouter } from "@connectrpc/connect";
 import { compressionBrotli, compressionGzip, connectNodeAdapter } from "@connectrpc/connect-node";
 import { applyCors, type CorsOptions } from "./cors.js";
-import { fastUnary } from "./fast-unary.js";
+import { guardedRoutes } from "./edge.js";
+import { fastUnary, servedMethods } from "./fast-unary.js";
+import { maxRequestBytes } from "./validate.js";
 
 /** A running server. */
 export interface RunningServer {
@@ -21,7 +23,10 @@ export interface ServeOptions {
   readonly port?: number;
   readonly host?: string;
   readonly cors?: CorsOptions;
-  /** Largest request message accepted, in bytes (32 MiB). */
+  /**
+   * Largest request message accepted, in bytes, for a method whose proto sets no
+   * `(baton.v1.method).max_request_bytes` (1 MiB).
+   */
   readonly readMaxBytes?: number;
   /** Serve binary unary calls without Connect's generic layer (`fast-unary.ts`); default true. */
   readonly fastUnary?: boolean;
@@ -35,10 +40,14 @@ const h2Preface = Buffer.from("PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n");
  * HTTP/1.1 (with CORS); server-to-server clients and benchmarks can use h2c.
  */
 export async function serve(o: ServeOptions): Promise<RunningServer> {
-  // Tool results can carry screenshots; anything far beyond that is a mistake or an attack.
-  const readMaxBytes = o.readMaxBytes ?? 32 * 1024 * 1024;
+  // Each method's own limit comes from its proto; Connect's reader is set to the largest of them.
+  const readMaxBytes = o.readMaxBytes ?? 1024 * 1024;
   const adapter = { readMaxBytes, acceptCompression: [compressionGzip, compressionBrotli], compressMinBytes: 1024 };
-  const connect = connectNodeAdapter({ routes: o.routes, ...adapter });
+  const connect = connectNodeAdapter({
+    routes: guardedRoutes(o.routes, adapter),
+    ...adapter,
+    readMaxBytes: Math.max(readMaxBytes, ...servedMethods(o.routes).map((m) => maxRequestBytes(m, readMaxBytes))),
+  });
   const fast = o.fastUnary === false ? () => false : fastUnary(o.routes, adapter);
   const handler = (req: http.IncomingMessage | http2.Http2ServerRequest, res: http.ServerResponse | http2.Http2ServerResponse) => {
     if (req.url === "/healthz") {

@@ -1,22 +1,21 @@
 import { create } from "@bufbuild/protobuf";
 import { timestampDate, timestampFromDate } from "@bufbuild/protobuf/wkt";
 import { type LogEntry, LogEntrySchema, type LogLevel } from "@baton/gen/baton/v1/agent_pb";
-import { redactAttributes } from "../log/redact.js";
 import type { Queryable } from "./db.js";
 
-/** Stores client log entries under their session; secret-looking attributes are redacted first. */
+/** Stores client log entries under their session (the caller redacts them first). */
 export async function insertLogs(q: Queryable, sessionId: string, userId: string, entries: readonly LogEntry[]): Promise<number> {
   if (entries.length === 0) return 0;
   const params: unknown[] = [sessionId, userId];
   const values = entries.map((e) => {
     params.push(
       e.level,
-      e.message.slice(0, 10_000),
+      e.message,
       e.step,
       e.tool,
       e.toolcallId,
       e.time ? timestampDate(e.time) : new Date(),
-      JSON.stringify(redactAttributes(e.attributes)),
+      JSON.stringify(e.attributes),
     );
     const n = params.length;
     return `($1, $2, ${Array.from({ length: 7 }, (_, i) => `$${n - 6 + i}`).join(", ")})`;
@@ -26,6 +25,12 @@ export async function insertLogs(q: Queryable, sessionId: string, userId: string
     params,
   );
   return entries.length;
+}
+
+/** How many client log entries a session has. */
+export async function countLogs(q: Queryable, sessionId: string): Promise<number> {
+  const rows = await q.query<{ n: number }>("select count(*)::int as n from logs where session_id = $1", [sessionId]);
+  return Number(rows[0]?.n ?? 0);
 }
 
 /** A session's client logs, oldest first. */

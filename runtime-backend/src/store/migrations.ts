@@ -208,6 +208,14 @@ alter table responses alter column response drop not null`,
   },
   {
     version: 9,
+    // The key (with a hash of the text) of the last user message applied: a retry after a
+    // crash mid-turn resumes that step instead of being refused, and a key reused for another
+    // message is refused instead of answered with the first one's result.
+    name: "input key of the last user message",
+    sql: "alter table sessions add column input_key text not null default ''",
+  },
+  {
+    version: 10,
     // A screenshot a tool call returned, stored once: the call's history entry keeps only a
     // "screenshot:<id>" reference, and the prompt that replays the call reads it from here.
     // Like the other turn tables, no foreign key: the loop writes it for a session it owns.

@@ -39,6 +39,8 @@ export interface SessionRow {
   readonly leaseUntil: Date | null;
   /** The agent instance holding the lease. */
   readonly leaseOwner: string;
+  /** The input key of the last user message applied ("msg:<key>#<hash>"), "" when it had none. */
+  readonly inputKey: string;
   readonly createdAt: Date;
   readonly updatedAt: Date;
 }
@@ -83,6 +85,7 @@ function fromRow(r: Row): SessionRow {
     historyLen: Number(r.history_len),
     leaseUntil: r.lease_until == null ? null : toDate(r.lease_until),
     leaseOwner: String(r.lease_owner ?? ""),
+    inputKey: String(r.input_key ?? ""),
     createdAt: toDate(r.created_at),
     updatedAt: toDate(r.updated_at),
   };
@@ -163,6 +166,8 @@ export interface SessionPatch {
   leaseOwner?: string;
   /** Added to the running totals. */
   addUsage?: UsageTotals;
+  /** The input key of the user message being applied. */
+  inputKey?: string;
 }
 
 /** Applies a patch and bumps updated_at. */
@@ -194,6 +199,7 @@ export function updateSessionStmt(id: string, p: SessionPatch, stopGuard = false
   if (p.answer !== undefined) set("answer", p.answer);
   if (p.reason !== undefined) set("reason", p.reason);
   if (p.stopRequested !== undefined) set("stop_requested", p.stopRequested);
+  if (p.inputKey !== undefined) set("input_key", p.inputKey);
   let lines = "";
   let micro = microLinesSql("sessions");
   if (p.context !== undefined) {

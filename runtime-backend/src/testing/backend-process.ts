@@ -15,9 +15,9 @@ export interface BackendProcess {
 
 /**
  * Starts `baton serve` in a separate process and waits until it prints where it listens
- * (`startTimeoutMs`, 30 s by default: a store recovering a long WAL may need more).
+ * (`startTimeoutMs`, 90 s by default: a store recovering a long WAL, or a loaded machine, may need more).
  */
-export async function startBackendProcess(args: string[], env: Record<string, string> = {}, startTimeoutMs = 30_000): Promise<BackendProcess> {
+export async function startBackendProcess(args: string[], env: Record<string, string> = {}, startTimeoutMs = 90_000): Promise<BackendProcess> {
   // The young-generation size the bin's own shebang sets (see bin/baton.js).
   const child = spawn(process.execPath, ["--max-semi-space-size=8", bin, "serve", "--port", "0", ...args], {
     env: { ...process.env, BATON_LOG_LEVEL: "warn", ...env },

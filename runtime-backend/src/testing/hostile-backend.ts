@@ -3,6 +3,7 @@ import { type Client, createClient, type Interceptor } from "@connectrpc/connect
 import { createConnectTransport } from "@connectrpc/connect-node";
 import { AgentService } from "@baton/gen/baton/v1/agent_pb";
 import { createLogger } from "../log/logger.js";
+import { createRedactor, envSecrets } from "../log/redact.js";
 import { createModelResolver, type Env } from "../providers/registry.js";
 import type { Provider } from "../providers/types.js";
 import { type Backend, type BackendOptions, startBackend } from "../server/app.js";
@@ -45,10 +46,13 @@ export async function startHostileRig(o: HostileRigOptions = {}): Promise<Hostil
     },
   });
   const { env = {}, providers = {}, ...rest } = o;
+  // As `baton serve` does: the resolver's environment holds the operator's secrets.
+  const redact = createRedactor(envSecrets(env));
   const backend = await startBackend({
     ...rest,
     resolveModel: createModelResolver(env, providers),
-    logger: createLogger({ level: "debug", destination: sink }),
+    logger: createLogger({ level: "debug", destination: sink, redact }),
+    redact,
   });
   await ensureUser(backend.db, "alice");
   await ensureUser(backend.db, "bob");

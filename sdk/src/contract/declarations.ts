@@ -60,3 +60,27 @@ export function openAiChatTool(t: DeclaredTool) {
 export function geminiFunctionDeclaration(t: DeclaredTool) {
   return { name: t.name, description: t.description, parameters: toGeminiSchema(t.parameters) };
 }
+
+/** What an MCP tool listing needs beyond a declaration: the title and the risk. */
+export interface McpDeclaredTool extends DeclaredTool {
+  readonly title: string;
+  readonly risk: "read_only" | "mutating" | "irreversible";
+  /** A bool field that makes one call irreversible (a click that places an order). */
+  readonly irreversibleFlag?: string;
+}
+
+/**
+ * MCP tool annotations from the catalog's risk: read-only tools say so; a tool is destructive
+ * when it is irreversible, or when a call can be (its `marks_irreversible` flag); other
+ * mutating tools only add to the page's state as far as the client can tell.
+ */
+export function mcpToolAnnotations(t: Pick<McpDeclaredTool, "title" | "risk" | "irreversibleFlag">) {
+  return t.risk === "read_only"
+    ? { title: t.title, readOnlyHint: true }
+    : { title: t.title, readOnlyHint: false, destructiveHint: t.risk === "irreversible" || t.irreversibleFlag !== undefined };
+}
+
+/** An MCP `Tool` (`tools/list`): name, title, description, input schema and annotations. */
+export function mcpTool(t: McpDeclaredTool) {
+  return { name: t.name, title: t.title, description: t.description, inputSchema: t.parameters, annotations: mcpToolAnnotations(t) };
+}

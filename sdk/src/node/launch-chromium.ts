@@ -3,10 +3,11 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { computedAxFeature } from "../engine/computed-ax.js";
+import { findChromium } from "./find-chromium.js";
 
 /** Options for `launchChromium`. */
 export interface LaunchOptions {
-  /** The browser binary; Debian's Chromium by default. */
+  /** The browser binary; by default the one `findChromium` finds (`BATON_CHROMIUM`, `chromium` on PATH, Playwright's). */
   executablePath?: string;
   /** Run headless (default true). */
   headless?: boolean;
@@ -26,7 +27,7 @@ export interface LaunchedChromium {
   close(): Promise<void>;
 }
 
-/** Default binary: the distribution's Chromium, never a downloaded one. */
+/** Debian's Chromium, where `apt-get install chromium` puts it (the usual result of `findChromium`). */
 export const defaultChromiumPath = "/usr/bin/chromium";
 
 /**
@@ -65,12 +66,14 @@ export function chromiumSwitches(options: Pick<LaunchOptions, "headless" | "args
  * it prints its DevTools endpoint. Blink's `ComputedAccessibilityInfo` feature is on (elements
  * get `computedRole`/`computedName`, which the snapshot reads for common elements in one call;
  * pass `--disable-blink-features=ComputedAccessibilityInfo` to turn it off). Every wait is
- * capped; a browser that never answers is killed.
+ * capped; a browser that never answers is killed. Without `executablePath`, a missing browser
+ * rejects with `ChromiumNotFoundError`, whose one-line message says what to install.
  */
 export async function launchChromium(options: LaunchOptions = {}): Promise<LaunchedChromium> {
+  const executablePath = options.executablePath ?? findChromium().path;
   const userDataDir = await mkdtemp(join(tmpdir(), "baton-chromium-"));
   const args = chromiumSwitches(options, userDataDir);
-  const child = spawn(options.executablePath ?? defaultChromiumPath, args, {
+  const child = spawn(executablePath, args, {
     stdio: ["ignore", "ignore", "pipe"],
   });
   let closed = false;

@@ -1,6 +1,7 @@
 import { encode } from "gpt-tokenizer/encoding/o200k_base";
 import { Engine } from "../engine/engine.js";
 import { paginate } from "../engine/render-text.js";
+import { ChromiumNotFoundError, chromiumMissingExitCode, ensureChromium } from "./find-chromium.js";
 import { launchChromium, type LaunchedChromium } from "./launch-chromium.js";
 import { openPage } from "./open-page.js";
 import { WebSocketTransport } from "./ws-transport.js";
@@ -81,7 +82,7 @@ export async function snapshotCommand(argv: string[], out: CommandOutput): Promi
   let transport: WebSocketTransport | undefined;
   let engine: Engine | undefined;
   try {
-    if (!args.cdpUrl) browser = await launchChromium();
+    if (!args.cdpUrl) browser = await launchChromium({ executablePath: ensureChromium().path });
     transport = await WebSocketTransport.connect(args.cdpUrl ?? browser!.wsEndpoint);
     engine = await openPage(transport, { viewport: args.viewport });
     const nav = await engine.page.send<{ errorText?: string }>("Page.navigate", { url: args.url }, engine.page.rootId, 30_000);
@@ -133,6 +134,10 @@ export async function snapshotCommand(argv: string[], out: CommandOutput): Promi
     }
     return 0;
   } catch (e) {
+    if (e instanceof ChromiumNotFoundError) {
+      out.stderr(`baton snapshot: ${e.message}\n`);
+      return chromiumMissingExitCode;
+    }
     out.stderr(`baton snapshot failed: ${e instanceof Error ? e.message : String(e)}\n`);
     return 1;
   } finally {

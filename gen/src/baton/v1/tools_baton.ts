@@ -1618,6 +1618,34 @@ export const geminiFunctionDeclarations = [
 ] as const;
 
 /**
+ * MCP tools (`tools/list`): name, title, description, input schema, and read-only/destructive annotations from the risk.
+ */
+export const mcpTools = [
+  { name: "navigate", title: "Navigate", description: "Open a URL in the current tab and wait for it to load.", inputSchema: navigateParameters, annotations: {"title":"Navigate","readOnlyHint":false,"destructiveHint":false} },
+  { name: "go_back", title: "Go back", description: "Go back one page in the current tab's history.", inputSchema: goBackParameters, annotations: {"title":"Go back","readOnlyHint":false,"destructiveHint":false} },
+  { name: "take_snapshot", title: "Read page", description: "Read the current page as a compact accessibility snapshot: one line per visible element, with a ref like \"e12\" for each element you can act on. Includes iframes and shadow DOM. Call it before acting on a page you have not seen, and after anything that changed it.", inputSchema: takeSnapshotParameters, annotations: {"title":"Read page","readOnlyHint":true} },
+  { name: "click", title: "Click", description: "Click an element by its ref from the latest snapshot. Scrolls it into view first. Give x and y instead of ref only to click a point seen in a screenshot.", inputSchema: clickParameters, annotations: {"title":"Click","readOnlyHint":false,"destructiveHint":true} },
+  { name: "type_text", title: "Type", description: "Type text into an input, textarea or editable element. Replaces its content unless clear is false.", inputSchema: typeTextParameters, annotations: {"title":"Type","readOnlyHint":false,"destructiveHint":true} },
+  { name: "press_keys", title: "Press keys", description: "Press keys or key chords in order, such as [\"Control+a\", \"Backspace\"] or [\"Tab\", \"Enter\"]. Key names follow KeyboardEvent.key (\"Enter\", \"Escape\", \"ArrowDown\", \"a\").", inputSchema: pressKeysParameters, annotations: {"title":"Press keys","readOnlyHint":false,"destructiveHint":true} },
+  { name: "scroll", title: "Scroll", description: "Scroll the page or a scrollable element, or scroll until an element is in view.", inputSchema: scrollParameters, annotations: {"title":"Scroll","readOnlyHint":true} },
+  { name: "select_option", title: "Select", description: "Choose options in a native select element, by visible label or value.", inputSchema: selectOptionParameters, annotations: {"title":"Select","readOnlyHint":false,"destructiveHint":false} },
+  { name: "hover", title: "Hover", description: "Move the mouse over an element, for menus and tooltips that open on hover.", inputSchema: hoverParameters, annotations: {"title":"Hover","readOnlyHint":true} },
+  { name: "drag", title: "Drag", description: "Drag one element and drop it onto another.", inputSchema: dragParameters, annotations: {"title":"Drag","readOnlyHint":false,"destructiveHint":false} },
+  { name: "upload_file", title: "Upload", description: "Put files into a file input.", inputSchema: uploadFileParameters, annotations: {"title":"Upload","readOnlyHint":false,"destructiveHint":false} },
+  { name: "wait_for", title: "Wait", description: "Wait until text appears or disappears, an element appears, the URL matches, or a fixed time passes. Give exactly one condition.", inputSchema: waitForParameters, annotations: {"title":"Wait","readOnlyHint":true} },
+  { name: "open_tab", title: "Open tab", description: "Open a new tab the agent owns, optionally at a URL, and act in it.", inputSchema: openTabParameters, annotations: {"title":"Open tab","readOnlyHint":false,"destructiveHint":false} },
+  { name: "switch_tab", title: "Switch tab", description: "Make another tab the agent owns the active one.", inputSchema: switchTabParameters, annotations: {"title":"Switch tab","readOnlyHint":true} },
+  { name: "close_tab", title: "Close tab", description: "Close a tab the agent owns.", inputSchema: closeTabParameters, annotations: {"title":"Close tab","readOnlyHint":false,"destructiveHint":false} },
+  { name: "list_tabs", title: "List tabs", description: "List the tabs the agent owns.", inputSchema: listTabsParameters, annotations: {"title":"List tabs","readOnlyHint":true} },
+  { name: "screenshot", title: "Screenshot", description: "Capture a screenshot of the visible page, the whole page, or one element.", inputSchema: screenshotParameters, annotations: {"title":"Screenshot","readOnlyHint":true} },
+  { name: "extract", title: "Extract", description: "Get the readable content of the page or of one region, as Markdown, plain text or links. Use it to read articles, tables and search results; use take_snapshot to find things to act on.", inputSchema: extractParameters, annotations: {"title":"Extract","readOnlyHint":true} },
+  { name: "ask_user", title: "Ask user", description: "Ask the user a question and wait for the answer. Use it for missing information, choices only the user can make, or before anything the task did not clearly ask for.", inputSchema: askUserParameters, annotations: {"title":"Ask user","readOnlyHint":true} },
+  { name: "done", title: "Done", description: "Finish the task and give the user the final answer. Call it once, when the task is complete or cannot be completed.", inputSchema: doneParameters, annotations: {"title":"Done","readOnlyHint":true} },
+  { name: "search_user_memory", title: "Search memory", description: "Search what you remember about this user from earlier sessions (preferences, addresses, accounts, past decisions).", inputSchema: searchUserMemoryParameters, annotations: {"title":"Search memory","readOnlyHint":true} },
+  { name: "save_memory", title: "Save memory", description: "Remember a durable fact about the user for future sessions. Never save passwords, card numbers or other secrets.", inputSchema: saveMemoryParameters, annotations: {"title":"Save memory","readOnlyHint":false,"destructiveHint":false} },
+] as const;
+
+/**
  * The camelCase case name of every tool, as the oneof spells it.
  */
 export type ToolCase = NonNullable<ToolCall["tool"]["case"]>;

@@ -1,5 +1,6 @@
 import { pino } from "pino";
 import { createLogger } from "../../log/logger.js";
+import { createRedactor, envSecrets } from "../../log/redact.js";
 import type { Env } from "../../providers/registry.js";
 import { createModelResolver } from "../../providers/registry.js";
 import { startBackend } from "../../server/app.js";
@@ -27,7 +28,8 @@ export class BackendUnavailable extends Error {
  * otherwise, so they never mix with the progress output.
  */
 export async function startLocalBackend(o: { dataDir?: string; model: string; maxSteps?: number; env: Env }): Promise<RunBackend> {
-  const logger = createLogger({ level: o.env.BATON_LOG_LEVEL ?? "error", destination: pino.destination({ dest: 2, sync: true }) });
+  const redact = createRedactor(envSecrets(o.env));
+  const logger = createLogger({ level: o.env.BATON_LOG_LEVEL ?? "error", destination: pino.destination({ dest: 2, sync: true }), redact });
   const backend = await startBackend({
     port: 0,
     host: "127.0.0.1",
@@ -37,6 +39,7 @@ export async function startLocalBackend(o: { dataDir?: string; model: string; ma
     ...(o.maxSteps ? { defaultMaxSteps: o.maxSteps } : {}),
     approval: { risks: ["irreversible"] },
     logger,
+    redact,
   });
   try {
     await ensureUser(backend.db, "local");

@@ -1,6 +1,6 @@
 import { access } from "node:fs/promises";
 import type { Engine } from "@baton/sdk/engine";
-import { launchChromium, type LaunchedChromium, openPage, WebSocketTransport } from "@baton/sdk/node";
+import { browserWebSocketUrl, launchChromium, type LaunchedChromium, openPage, WebSocketTransport } from "@baton/sdk/node";
 
 /** The browser page a run acts on. */
 export interface RunBrowser {
@@ -8,23 +8,15 @@ export interface RunBrowser {
   close(): Promise<void>;
 }
 
-/** The browser-level WebSocket of a DevTools endpoint given as ws://… or http://host:port. */
-async function wsEndpointOf(cdpUrl: string): Promise<string> {
-  if (/^wss?:/i.test(cdpUrl)) return cdpUrl;
-  const res = await fetch(new URL("/json/version", cdpUrl), { signal: AbortSignal.timeout(5_000) });
-  const info = (await res.json()) as { webSocketDebuggerUrl?: string };
-  if (!info.webSocketDebuggerUrl) throw new Error(`${cdpUrl}/json/version names no webSocketDebuggerUrl`);
-  return info.webSocketDebuggerUrl;
-}
-
 /**
  * Opens a fresh page: in a Chromium this run launches (headless unless `headed`, throwaway
  * profile) or in a running browser at `cdpUrl`. Closing closes the page, and the browser only
  * when this run launched it.
  */
-export async function openRunBrowser(o: { cdpUrl?: string; headed?: boolean }): Promise<RunBrowser> {
+export async function openRunBrowser(o: { cdpUrl?: string; headed?: boolean; executablePath?: string }): Promise<RunBrowser> {
   let browser: LaunchedChromium | undefined;
-  const ws = o.cdpUrl ? await wsEndpointOf(o.cdpUrl) : (browser = await launchChromium({ headless: !o.headed })).wsEndpoint;
+  const launch = { headless: !o.headed, ...(o.executablePath ? { executablePath: o.executablePath } : {}) };
+  const ws = o.cdpUrl ? await browserWebSocketUrl(o.cdpUrl) : (browser = await launchChromium(launch)).wsEndpoint;
   try {
     const transport = await WebSocketTransport.connect(ws);
     const engine = await openPage(transport, {

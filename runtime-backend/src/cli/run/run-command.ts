@@ -3,7 +3,7 @@ import { dirname, resolve } from "node:path";
 import { Code, ConnectError } from "@connectrpc/connect";
 import { createBatonClient, runTask, type TaskOutcome } from "@baton/sdk/client";
 import { engineHandlers, type Engine } from "@baton/sdk/engine";
-import { nodeTransport } from "@baton/sdk/node";
+import { ChromiumNotFoundError, ensureChromium, type FoundChromium, nodeTransport } from "@baton/sdk/node";
 import { checkExpectations, engineProbe, parseScriptFile, type ScriptFile, ScriptFileError } from "@baton/sdk/script";
 import type { Env } from "../../providers/registry.js";
 import { flag, parseArgs, type Parsed } from "../args.js";
@@ -145,6 +145,15 @@ export async function runCommand(argv: readonly string[], deps: RunDeps): Promis
   const mode: ProgressMode = p.flags.has("json") ? "json" : deps.out.isTTY ? "tty" : "plain";
   const cleanup: (() => Promise<void>)[] = [];
   let progress: Progress | undefined;
+  // The browser first: a machine without one stops here, in one line, before a backend starts.
+  let chromium: FoundChromium | undefined;
+  try {
+    // The process's own environment, as for every browser launch (deps.env is the model's).
+    if (!flag(p, "cdp-url")) chromium = ensureChromium({ log: (line) => deps.err.write(`baton run: ${line}\n`) });
+  } catch (e) {
+    if (e instanceof ChromiumNotFoundError) return fail(e.message, exitCodes.unavailable);
+    throw e;
+  }
   try {
     let site: StaticServer | undefined;
     const serveDir = flag(p, "serve");
@@ -181,7 +190,11 @@ export async function runCommand(argv: readonly string[], deps: RunDeps): Promis
     cleanup.push(() => backend.close());
     let browser: RunBrowser;
     try {
-      browser = await openRunBrowser({ ...(flag(p, "cdp-url") ? { cdpUrl: flag(p, "cdp-url") as string } : {}), headed: p.flags.has("headed") });
+      browser = await openRunBrowser({
+        ...(flag(p, "cdp-url") ? { cdpUrl: flag(p, "cdp-url") as string } : {}),
+        ...(chromium ? { executablePath: chromium.path } : {}),
+        headed: p.flags.has("headed"),
+      });
     } catch (e) {
       return fail(`could not open a browser: ${e instanceof Error ? e.message : String(e)}`, exitCodes.unavailable);
     }

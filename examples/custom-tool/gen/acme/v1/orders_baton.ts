@@ -173,6 +173,14 @@ export const geminiFunctionDeclarations = [
 ] as const;
 
 /**
+ * MCP tools (`tools/list`): name, title, description, input schema, and read-only/destructive annotations from the risk.
+ */
+export const mcpTools = [
+  { name: "lookup_order", title: "Look up order", description: "Look up an Acme order by its number: status, items and total.", inputSchema: lookupOrderParameters, annotations: {"title":"Look up order","readOnlyHint":true} },
+  { name: "cancel_order", title: "Cancel order", description: "Cancel an Acme order that has not shipped. Cannot be undone: the user approves it first.", inputSchema: cancelOrderParameters, annotations: {"title":"Cancel order","readOnlyHint":false,"destructiveHint":true} },
+] as const;
+
+/**
  * The camelCase case name of every tool, as the oneof spells it.
  */
 export type ToolCase = NonNullable<AcmeToolCall["tool"]["case"]>;

@@ -1,0 +1,186 @@
+import { randomUUID } from "node:crypto";
+import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+import { resolve } from "node:path";
+import { ChromiumNotFoundError, chromiumMissingExitCode, ensureChromium } from "@baton/sdk/node";
+import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
+import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
+import { flag, type Parsed } from "../cli/args.js";
+import type { Io } from "../cli/io.js";
+import { type McpBrowser, startMcpBrowser } from "./mcp-browser.js";
+import { createMcpSession, type McpSession, type McpSessionOptions } from "./mcp-server.js";
+import { type OriginPolicy, parseOriginList } from "./origin-policy.js";
+
+/** `baton mcp --help`. */
+export const mcpUsage = `baton mcp — Baton's browser tools for any MCP client
+
+  baton mcp [--http PORT [--host 127.0.0.1]] [--headed | --cdp-url URL] [--viewport 1280x800]
+            [--allowed-origins LIST] [--blocked-origins LIST] [--allow-irreversible] [--upload-dir DIR]
+
+  (stdio)                   the default: an MCP client starts this command and talks over stdin/stdout
+  --http PORT               serve Streamable HTTP on http://HOST:PORT/mcp instead (0 picks a free port)
+  --host HOST               the address to listen on with --http (default 127.0.0.1)
+  --headed                  show the browser window (needs a display)
+  --cdp-url URL             drive a running Chromium (ws://… or http://host:9222) instead of launching one
+  --viewport WxH            page size (default 1280x800)
+  --allowed-origins LIST    only these origins or hosts, ";"-separated (https://example.com;*.example.org)
+  --blocked-origins LIST    never these (wins over --allowed-origins)
+  --allow-irreversible      run irreversible actions (paying, deleting, sending) without asking;
+                            otherwise the user is asked through MCP elicitation, or they are refused
+  --upload-dir DIR          the directory upload_file may take files from (default: the working directory)
+
+One page per client session, opened on its first tool call and closed with the session.
+`;
+
+class UsageError extends Error {}
+
+interface McpArgs {
+  readonly http?: { port: number; host: string };
+  readonly session: Omit<McpSessionOptions, "openPage">;
+  readonly browser: { cdpUrl?: string; headed: boolean; viewport: { width: number; height: number } };
+}
+
+function parse(p: Parsed): McpArgs {
+  const known = new Set(["http", "host", "headed", "cdp-url", "viewport", "allowed-origins", "blocked-origins", "allow-irreversible", "upload-dir", "help"]);
+  for (const k of p.flags.keys()) if (!known.has(k)) throw new UsageError(`unknown option --${k}`);
+  if (p.positional.length > 0) throw new UsageError(`unexpected argument ${p.positional[0]}`);
+  const httpFlag = flag(p, "http");
+  if (p.flags.has("http") && httpFlag === undefined) throw new UsageError("--http needs a port");
+  const port = httpFlag === undefined ? undefined : Number(httpFlag);
+  if (port !== undefined && !(Number.isInteger(port) && port >= 0 && port <= 65535)) throw new UsageError(`--http ${httpFlag} is not a port`);
+  const vp = /^(\d+)x(\d+)$/.exec(flag(p, "viewport", "1280x800") as string);
+  if (!vp) throw new UsageError("--viewport needs WxH, such as 1280x800");
+  const cdpUrl = flag(p, "cdp-url");
+  if (p.flags.has("cdp-url") && !cdpUrl) throw new UsageError("--cdp-url needs a ws:// or http:// URL");
+  if (cdpUrl && p.flags.has("headed")) throw new UsageError("--headed and --cdp-url do not go together: an attached browser shows itself");
+  let policy: OriginPolicy;
+  try {
+    policy = { allowed: parseOriginList(flag(p, "allowed-origins"), "--allowed-origins"), blocked: parseOriginList(flag(p, "blocked-origins"), "--blocked-origins") };
+  } catch (e) {
+    throw new UsageError((e as Error).message);
+  }
+  return {
+    ...(port !== undefined ? { http: { port, host: flag(p, "host", "127.0.0.1") as string } } : {}),
+    session: { policy, allowIrreversible: p.flags.has("allow-irreversible"), uploadDir: resolve(flag(p, "upload-dir", ".") as string) },
+    browser: { ...(cdpUrl ? { cdpUrl } : {}), headed: p.flags.has("headed"), viewport: { width: Number(vp[1]), height: Number(vp[2]) } },
+  };
+}
+
+/** Resolves when the process is asked to stop (SIGINT, SIGTERM) or `also` fires. */
+function untilStopped(also?: (stop: () => void) => void): Promise<void> {
+  return new Promise((done) => {
+    const stop = () => {
+      process.off("SIGINT", stop);
+      process.off("SIGTERM", stop);
+      done();
+    };
+    process.on("SIGINT", stop);
+    process.on("SIGTERM", stop);
+    also?.(stop);
+  });
+}
+
+async function serveStdio(browser: McpBrowser, args: McpArgs, io: Io): Promise<void> {
+  const session = createMcpSession({ ...args.session, openPage: () => browser.openPage() });
+  const transport = new StdioServerTransport();
+  await session.server.connect(transport);
+  io.stderr(`Baton MCP server on stdio · ${browser.where}\n`);
+  await untilStopped((stop) => {
+    session.server.onclose = stop;
+    process.stdin.once("end", stop);
+    process.stdin.once("close", stop);
+  });
+  await session.close();
+}
+
+/** Loopback listeners answer only requests addressed to loopback names (DNS rebinding). */
+function hostAllowed(req: IncomingMessage, listenHost: string): boolean {
+  if (!["127.0.0.1", "localhost", "::1"].includes(listenHost)) return true;
+  const host = (req.headers.host ?? "").replace(/:\d+$/, "").toLowerCase();
+  return host === "127.0.0.1" || host === "localhost" || host === "[::1]";
+}
+
+function jsonRpcError(res: ServerResponse, status: number, message: string): void {
+  res.writeHead(status, { "content-type": "application/json" }).end(JSON.stringify({ jsonrpc: "2.0", error: { code: -32000, message }, id: null }));
+}
+
+async function serveHttp(browser: McpBrowser, args: McpArgs & { http: { port: number; host: string } }, io: Io): Promise<void> {
+  const sessions = new Map<string, { transport: StreamableHTTPServerTransport; session: McpSession }>();
+  const closeSession = async (id: string) => {
+    const s = sessions.get(id);
+    sessions.delete(id);
+    await s?.session.close();
+  };
+  const server = createServer((req, res) => {
+    void (async () => {
+      if (!hostAllowed(req, args.http.host)) return jsonRpcError(res, 403, "Forbidden: this server answers only requests addressed to localhost");
+      if (new URL(req.url ?? "/", "http://localhost").pathname !== "/mcp") return jsonRpcError(res, 404, "Not found: the MCP endpoint is /mcp");
+      const id = req.headers["mcp-session-id"];
+      if (typeof id === "string") {
+        const s = sessions.get(id);
+        if (!s) return jsonRpcError(res, 404, "Session not found: initialize a new session");
+        return s.transport.handleRequest(req, res);
+      }
+      const session = createMcpSession({ ...args.session, openPage: () => browser.openPage() });
+      const transport = new StreamableHTTPServerTransport({
+        sessionIdGenerator: () => randomUUID(),
+        onsessioninitialized: (sid) => void sessions.set(sid, { transport, session }),
+        onsessionclosed: (sid) => closeSession(sid),
+      });
+      transport.onclose = () => void (transport.sessionId ? closeSession(transport.sessionId) : session.close());
+      await session.server.connect(transport);
+      await transport.handleRequest(req, res);
+      // Anything but an initialize request (answered 400 by the transport) leaves no session.
+      if (!transport.sessionId) await session.close();
+    })().catch((e) => {
+      if (!res.headersSent) jsonRpcError(res, 500, e instanceof Error ? e.message : String(e));
+    });
+  });
+  await new Promise<void>((ready, fail) => server.once("error", fail).listen(args.http.port, args.http.host, ready));
+  const { port } = server.address() as AddressInfo;
+  const host = args.http.host.includes(":") ? `[${args.http.host}]` : args.http.host;
+  io.stderr(`Baton MCP server on http://${host}:${port}/mcp · ${browser.where}\n`);
+  await untilStopped();
+  server.closeAllConnections();
+  await new Promise((r) => server.close(r));
+  await Promise.all([...sessions.keys()].map(closeSession));
+}
+
+/**
+ * `baton mcp`: serves the engine's client-side tools to an MCP client, over stdio (default) or
+ * Streamable HTTP (`--http PORT`), from a Chromium it launches or one at `--cdp-url`.
+ * Resolves to the exit code: 0 after a clean stop, 2 bad usage, 3 no browser.
+ */
+export async function mcpCommand(p: Parsed, io: Io): Promise<number> {
+  if (p.flags.has("help")) {
+    io.stdout(mcpUsage);
+    return 0;
+  }
+  let args: McpArgs;
+  try {
+    args = parse(p);
+  } catch (e) {
+    if (!(e instanceof UsageError)) throw e;
+    io.stderr(`baton mcp: ${e.message}\n\n${mcpUsage}`);
+    return 2;
+  }
+  let browser: McpBrowser;
+  try {
+    const executablePath = args.browser.cdpUrl ? undefined : ensureChromium({ log: (l) => io.stderr(`baton mcp: ${l}\n`) }).path;
+    browser = await startMcpBrowser({ ...args.browser, ...(executablePath ? { executablePath } : {}), policy: args.session.policy });
+  } catch (e) {
+    if (e instanceof ChromiumNotFoundError) {
+      io.stderr(`baton mcp: ${e.message}\n`);
+      return chromiumMissingExitCode;
+    }
+    io.stderr(`baton mcp: could not open a browser: ${e instanceof Error ? e.message : String(e)}\n`);
+    return chromiumMissingExitCode;
+  }
+  try {
+    if (args.http) await serveHttp(browser, { ...args, http: args.http }, io);
+    else await serveStdio(browser, args, io);
+    return 0;
+  } finally {
+    await browser.close();
+  }
+}

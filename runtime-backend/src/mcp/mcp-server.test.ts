@@ -1,0 +1,200 @@
+/**
+ * `baton mcp` through the official MCP client, over stdio and Streamable HTTP, on real
+ * Chromium and app-like pages served on loopback.
+ */
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { request } from "node:http";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { type CallToolResult, ElicitRequestSchema } from "@modelcontextprotocol/sdk/types.js";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { serveStatic, type StaticServer } from "../cli/run/static-server.js";
+import { type HttpServerProcess, httpServer, mcpSiteDir, refOf, stdioClient, textOf } from "./mcp-testing.js";
+import { servedTools } from "./mcp-server.js";
+
+let site: StaticServer;
+beforeAll(async () => {
+  site = await serveStatic(mcpSiteDir);
+});
+afterAll(() => site?.close());
+
+const call = async (client: Client, name: string, args: Record<string, unknown> = {}) => (await client.callTool({ name, arguments: args })) as CallToolResult;
+
+describe("baton mcp over stdio", () => {
+  let client: Client;
+  beforeAll(async () => {
+    client = await stdioClient();
+  });
+  afterAll(() => client?.close());
+
+  it("lists the catalog's client tools with their schemas and risk annotations", async () => {
+    const { tools } = await client.listTools();
+    expect(tools.map((t) => t.name)).toEqual(servedTools.map((t) => t.name));
+    expect(tools.map((t) => t.name)).toEqual(expect.arrayContaining(["navigate", "take_snapshot", "click", "type_text", "open_tab", "list_tabs", "screenshot"]));
+    expect(tools.find((t) => t.name === "ask_user")).toBeUndefined();
+    const byName = new Map(tools.map((t) => [t.name, t]));
+    expect(byName.get("take_snapshot")!.annotations).toEqual({ title: "Read page", readOnlyHint: true });
+    expect(byName.get("click")!.annotations).toMatchObject({ readOnlyHint: false, destructiveHint: true });
+    expect(byName.get("navigate")!.inputSchema).toMatchObject({ type: "object", required: ["url"] });
+  });
+
+  it("navigates, reads the page, types, clicks a div button and sees the result", async () => {
+    const nav = await call(client, "navigate", { url: `${site.url}/index.html` });
+    expect(nav.isError).toBeFalsy();
+    expect(JSON.parse(textOf(nav))).toMatchObject({ url: `${site.url}/index.html`, title: "Notes" });
+    const snap = textOf(await call(client, "take_snapshot"));
+    expect(snap).toContain('heading[1] "Notes"');
+    const name = refOf(snap, /textbox "Name"/);
+    const save = refOf(snap, /"Save"/);
+    const typed = await call(client, "type_text", { ref: name, text: "Ada" });
+    expect(typed.isError).toBeFalsy();
+    expect(JSON.parse(textOf(typed)).evidence.focused).toMatchObject({ ref: name, value: "Ada" });
+    expect((await call(client, "click", { ref: save })).isError).toBeFalsy();
+    expect(textOf(await call(client, "take_snapshot"))).toContain("Saved: Ada");
+    // The cross-origin widget is part of the page.
+    expect(snap).toMatch(/button "Join the partner programme"/);
+  });
+
+  it("returns screenshots as image content", async () => {
+    const shot = await call(client, "screenshot");
+    const image = shot.content.find((c) => c.type === "image");
+    expect(image).toMatchObject({ type: "image", mimeType: "image/jpeg" });
+    const bytes = Buffer.from((image as { data: string }).data, "base64");
+    expect(bytes.subarray(0, 3)).toEqual(Buffer.from([0xff, 0xd8, 0xff]));
+    expect(textOf(shot)).not.toMatch(/bytes\]/);
+  });
+
+  it("opens, lists, switches and closes tabs", async () => {
+    const opened = JSON.parse(textOf(await call(client, "open_tab", { url: `${site.url}/help.html` })));
+    expect(opened.tab).toMatchObject({ title: "Help", active: true });
+    const listed = JSON.parse(textOf(await call(client, "list_tabs")));
+    expect(listed.tabs).toHaveLength(2);
+    expect(textOf(await call(client, "take_snapshot"))).toContain('heading[1] "Help"');
+    const first = listed.tabs.find((t: { title: string }) => t.title === "Notes");
+    expect((await call(client, "switch_tab", { tab_id: first.tab_id })).isError).toBeFalsy();
+    expect(textOf(await call(client, "take_snapshot"))).toContain('heading[1] "Notes"');
+    expect((await call(client, "close_tab", { tab_id: opened.tab.tab_id })).isError).toBeFalsy();
+    expect(JSON.parse(textOf(await call(client, "list_tabs"))).tabs).toHaveLength(1);
+  });
+
+  it("answers tool errors and bad arguments as isError results that say what to do", async () => {
+    const unknownRef = await call(client, "click", { ref: "e999" });
+    expect(unknownRef.isError).toBe(true);
+    expect(textOf(unknownRef)).toMatch(/^Error unknown_ref \(ref\): .*e999/);
+    const missing = await call(client, "navigate", {});
+    expect(missing.isError).toBe(true);
+    expect(textOf(missing)).toMatch(/^Error invalid_arguments .*"url" is required/);
+    const wrongType = await call(client, "scroll", { direction: "sideways" });
+    expect(wrongType.isError).toBe(true);
+    expect(textOf(wrongType)).toMatch(/direction/);
+    const unknownTool = await call(client, "ask_user", { question: "?" });
+    expect(unknownTool.isError).toBe(true);
+    expect(textOf(unknownTool)).toMatch(/^Error unknown_tool: There is no tool "ask_user"/);
+  });
+
+  it("refuses an irreversible click when the client cannot ask the user", async () => {
+    const snap = textOf(await call(client, "take_snapshot"));
+    const del = refOf(snap, /button "Delete account"/);
+    const refused = await call(client, "click", { ref: del, irreversible: true });
+    expect(refused.isError).toBe(true);
+    expect(textOf(refused)).toMatch(/^Error permission_denied: Refused: this action cannot be undone \(Clicking 'Delete account' \(irreversible\)\).*--allow-irreversible/);
+    expect(textOf(await call(client, "take_snapshot"))).not.toContain("Account deleted");
+  });
+
+  it("keeps uploads inside the upload directory", async () => {
+    const snap = textOf(await call(client, "take_snapshot"));
+    const refused = await call(client, "upload_file", { ref: refOf(snap, /Attachment/), paths: ["/etc/passwd"] });
+    expect(refused.isError).toBe(true);
+    expect(textOf(refused)).toContain('"/etc/passwd" is outside the directory this server uploads from');
+  });
+});
+
+describe("baton mcp asks the user through elicitation", () => {
+  it("runs an irreversible click the user accepts, and not one they decline", async () => {
+    const client = await stdioClient([], { elicitation: { form: {} } });
+    const answers = ["decline", "accept"] as const;
+    const asked: string[] = [];
+    client.setRequestHandler(ElicitRequestSchema, async (req) => {
+      asked.push(req.params.message);
+      return { action: answers[asked.length - 1] ?? "decline" };
+    });
+    try {
+      await call(client, "navigate", { url: `${site.url}/index.html` });
+      const del = refOf(textOf(await call(client, "take_snapshot")), /button "Delete account"/);
+      const declined = await call(client, "click", { ref: del, irreversible: true });
+      expect(textOf(declined)).toMatch(/^Error denied: The user did not allow this irreversible action \(Clicking 'Delete account' \(irreversible\)\)/);
+      const accepted = await call(client, "click", { ref: del, irreversible: true });
+      expect(accepted.isError).toBeFalsy();
+      expect(asked).toEqual([expect.stringContaining("cannot be undone: Clicking 'Delete account'"), expect.any(String)]);
+      expect(textOf(await call(client, "take_snapshot"))).toContain("Account deleted");
+      // An ordinary click is not asked about.
+      await call(client, "click", { ref: refOf(textOf(await call(client, "take_snapshot")), /"Save"/) });
+      expect(asked).toHaveLength(2);
+    } finally {
+      await client.close();
+    }
+  });
+});
+
+describe("baton mcp over Streamable HTTP", () => {
+  let server: HttpServerProcess;
+  const uploads = mkdtempSync(join(tmpdir(), "baton-mcp-uploads-"));
+  beforeAll(async () => {
+    writeFileSync(join(uploads, "note.txt"), "hello");
+    server = await httpServer(["--allowed-origins", site.url, "--upload-dir", uploads]);
+  });
+  afterAll(async () => {
+    await server?.stop();
+    rmSync(uploads, { recursive: true, force: true });
+  });
+
+  it("gives each client session its own page", async () => {
+    const a = await server.connect();
+    const b = await server.connect();
+    try {
+      expect((await a.listTools()).tools.length).toBe(servedTools.length);
+      await call(a, "navigate", { url: `${site.url}/help.html` });
+      await call(b, "navigate", { url: `${site.url}/index.html` });
+      expect(textOf(await call(a, "take_snapshot"))).toContain('heading[1] "Help"');
+      expect(textOf(await call(b, "take_snapshot"))).toContain('heading[1] "Notes"');
+      const tabs = JSON.parse(textOf(await call(a, "list_tabs"))).tabs;
+      expect(tabs.map((t: { title: string }) => t.title)).toEqual(["Help"]);
+    } finally {
+      await a.close();
+      await b.close();
+    }
+  });
+
+  it("holds the browser to --allowed-origins: navigation refused, a frame's requests blocked", async () => {
+    const client = await server.connect();
+    try {
+      const other = site.url.replace("127.0.0.1", "localhost");
+      const refused = await call(client, "navigate", { url: `${other}/help.html` });
+      expect(textOf(refused)).toMatch(new RegExp(`^Error permission_denied: ${other.replace(/[.:/]/g, "\\$&")} is not an allowed origin of this server`));
+      await call(client, "navigate", { url: `${site.url}/index.html` });
+      const snap = textOf(await call(client, "take_snapshot"));
+      expect(snap).toContain('heading[1] "Notes"');
+      expect(snap).not.toContain("Join the partner programme");
+      // Uploads come from --upload-dir, relative paths too.
+      const upload = await call(client, "upload_file", { ref: refOf(snap, /Attachment/), paths: ["note.txt"] });
+      expect(JSON.parse(textOf(upload)).files).toEqual(["note.txt"]);
+    } finally {
+      await client.close();
+    }
+  });
+
+  it("answers only requests addressed to localhost", async () => {
+    // A page on another site that resolves to this machine (DNS rebinding) sends its own Host.
+    const status = await new Promise<number | undefined>((done, fail) => {
+      const req = request(server.url, { method: "POST", headers: { host: "evil.example", "content-type": "application/json" } }, (res) => {
+        res.resume();
+        done(res.statusCode);
+      });
+      req.once("error", fail).end("{}");
+    });
+    expect(status).toBe(403);
+    const wrongPath = await fetch(server.url.replace(/\/mcp$/, "/other"), { method: "POST" });
+    expect(wrongPath.status).toBe(404);
+  });
+});

@@ -1,0 +1,160 @@
+import { realpathSync } from "node:fs";
+import { isAbsolute, relative, resolve, sep } from "node:path";
+import { toolCatalog, mcpTools } from "@baton/gen/baton/v1/tools_baton";
+import type { ToolCall } from "@baton/gen/baton/v1/tools_pb";
+import { callRisk, dispatchToolCall, parseToolCall, ToolErrorCode, toolError } from "@baton/sdk/contract";
+import { type Engine, engineHandlers } from "@baton/sdk/engine";
+import { Server } from "@modelcontextprotocol/sdk/server/index.js";
+import { CallToolRequestSchema, type CallToolResult, ListToolsRequestSchema, type Tool } from "@modelcontextprotocol/sdk/types.js";
+import { describeCall, type RefLookup } from "../cli/run/describe-call.js";
+import { batonVersion } from "../version.js";
+import { errorResult, resultContent } from "./mcp-content.js";
+import { type OriginPolicy, originRefusal } from "./origin-policy.js";
+
+/** The page one MCP session acts on. */
+export interface McpPage {
+  readonly engine: Engine;
+  close(): Promise<void>;
+}
+
+/** Options of one MCP session. */
+export interface McpSessionOptions {
+  /** Opens the session's page, on its first tool call. */
+  openPage(): Promise<McpPage>;
+  /** Origins the page may visit. */
+  readonly policy: OriginPolicy;
+  /** Run irreversible calls without asking (`--allow-irreversible`). */
+  readonly allowIrreversible: boolean;
+  /** The directory uploads may come from (`--upload-dir`, default the working directory). */
+  readonly uploadDir: string;
+}
+
+/** One MCP client's session: the protocol server and what closes its page. */
+export interface McpSession {
+  readonly server: Server;
+  close(): Promise<void>;
+}
+
+/**
+ * The tools served: every client-side tool of the catalog except `ask_user` — an MCP client's
+ * model talks to its user itself. Names, titles, descriptions, schemas and annotations are the
+ * generated `mcpTools`.
+ */
+export const servedTools: readonly Tool[] = mcpTools.filter((t) => toolCatalog.tools[t.name].side === "client" && t.name !== "ask_user") as unknown as Tool[];
+const served = new Set(servedTools.map((t) => t.name));
+
+const instructions =
+  "Baton drives a Chromium page. Call take_snapshot to read the page: one line per visible element, with a ref such as e12 " +
+  "for each element you can act on; pass refs to click, type_text, select_option and the other actions. An action returns " +
+  "evidence (URL, title, focus, refs added and removed), not a new snapshot: take one when you need to read the page again.";
+
+/** The real path of `path` (symlinks resolved) when it is inside `dir`; undefined otherwise. */
+function insideDir(dir: string, path: string): string | undefined {
+  let real: string;
+  try {
+    real = realpathSync(resolve(dir, path));
+  } catch {
+    real = resolve(dir, path); // missing: the engine reports it
+  }
+  const rel = relative(realpathSync(dir), real);
+  return rel !== "" && rel !== ".." && !rel.startsWith(`..${sep}`) && !isAbsolute(rel) ? real : undefined;
+}
+
+function refLookup(engine: Engine): RefLookup {
+  return (ref) => {
+    const el = engine.lastSnapshot?.elements.find((e) => e.ref === ref) ?? engine.refs.get(ref);
+    return el ? { role: el.role, name: el.name } : undefined;
+  };
+}
+
+/**
+ * Creates the MCP server of one client session. Its page opens on the first tool call and
+ * closes with the session. A call is parsed against the catalog's schema (a bad argument is
+ * an `isError` result naming the field), checked against the origin policy, and, when
+ * irreversible (`callRisk`), refused unless allowed or confirmed by the user through MCP
+ * elicitation; then dispatched to the engine.
+ */
+export function createMcpSession(o: McpSessionOptions): McpSession {
+  const server = new Server({ name: "baton", title: "Baton", version: batonVersion }, { capabilities: { tools: {} }, instructions });
+  // The page and its handler map, made once: the handlers keep the session's tabs.
+  let page: Promise<McpPage & { handlers: ReturnType<typeof engineHandlers> }> | undefined;
+  let closed = false;
+
+  const refuse = (message: string, tool: string): CallToolResult => errorResult(toolError(ToolErrorCode.PERMISSION_DENIED, message, { tool }));
+
+  async function confirmIrreversible(call: ToolCall, engine: Engine, tool: string): Promise<CallToolResult | undefined> {
+    if (o.allowIrreversible) return undefined;
+    const what = describeCall(call, refLookup(engine));
+    if (server.getClientCapabilities()?.elicitation) {
+      try {
+        const answer = await server.elicitInput({
+          mode: "form",
+          message: `Baton is about to do something that cannot be undone: ${what}. Allow it?`,
+          requestedSchema: { type: "object", properties: {} },
+        });
+        if (answer.action === "accept") return undefined;
+        return errorResult(toolError(ToolErrorCode.DENIED, `The user did not allow this irreversible action (${what}). Do not retry it; ask the user what to do.`, { tool }));
+      } catch {
+        // The client could not ask: refuse as below.
+      }
+    }
+    return refuse(
+      `Refused: this action cannot be undone (${what}), and this server asks before such actions but the client cannot ask the user. ` +
+        "Tell the user; they can restart baton mcp with --allow-irreversible, or use a client that supports MCP elicitation.",
+      tool,
+    );
+  }
+
+  server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: [...servedTools] }));
+
+  server.setRequestHandler(CallToolRequestSchema, async (request): Promise<CallToolResult> => {
+    const name = request.params.name;
+    if (!served.has(name)) {
+      return errorResult(toolError(ToolErrorCode.UNKNOWN_TOOL, `There is no tool "${name}". Use one of: ${[...served].join(", ")}.`, { tool: name }));
+    }
+    const parsed = parseToolCall(toolCatalog, name, request.params.arguments ?? {});
+    if (!parsed.ok) return errorResult(parsed.error);
+    const params = parsed.call.tool.value as { url?: unknown };
+    if (typeof params.url === "string" && params.url) {
+      const refusal = originRefusal(o.policy, params.url);
+      if (refusal) return refuse(`${refusal} Use a page on an allowed origin, or ask the user.`, name);
+    }
+    if (parsed.call.tool.case === "uploadFile") {
+      const upload = parsed.call.tool.value;
+      const outside = upload.paths.find((p) => insideDir(o.uploadDir, p) === undefined);
+      if (outside !== undefined) {
+        return refuse(`${JSON.stringify(outside)} is outside the directory this server uploads from (${o.uploadDir}). Use a file inside it, or ask the user.`, name);
+      }
+      upload.paths = upload.paths.map((p) => insideDir(o.uploadDir, p) as string);
+    }
+    if (closed) return refuse("This session is closed.", name);
+    page ??= o.openPage().then((p) => ({ ...p, close: () => p.close(), handlers: engineHandlers(p.engine) }));
+    let opened: Awaited<typeof page>;
+    try {
+      opened = await page;
+    } catch (e) {
+      page = undefined; // the next call tries again
+      const why = e instanceof Error ? e.message : String(e);
+      return errorResult(toolError(ToolErrorCode.TARGET_GONE, `Could not open a browser page: ${why}. Try again; if it persists, restart baton mcp.`, { tool: name }));
+    }
+    const { engine, handlers } = opened;
+    if (callRisk(parsed.tool, parsed.call.tool.value as never) === "irreversible") {
+      const refused = await confirmIrreversible(parsed.call, engine, name);
+      if (refused) return refused;
+    }
+    const out = await dispatchToolCall(toolCatalog, parsed.call, handlers, undefined);
+    if (!out.ok) return errorResult(out.error);
+    const value = out.result.tool.value;
+    return { content: value ? resultContent(parsed.tool.result, value) : [] };
+  });
+
+  return {
+    server,
+    async close() {
+      if (closed) return;
+      closed = true;
+      await server.close().catch(() => undefined);
+      await (await page?.catch(() => undefined))?.close();
+    },
+  };
+}
