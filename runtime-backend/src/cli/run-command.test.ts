@@ -100,6 +100,22 @@ describe("baton run (the binary)", browserRun, () => {
   });
 });
 
+describe("baton run --secret", browserRun, () => {
+  it("types the secret from a file where the script says <secret>password</secret>, and never prints it", async () => {
+    const pw = join(dir, "password.txt");
+    writeFileSync(pw, "correct horse\n");
+    const r = await baton([...login, "--script", "examples/scripts/login-secret.json", "--secret", `password=@${pw}`, "--json"]);
+    expect(r.stderr).toBe("");
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain('"expectations":"ok"');
+    expect(r.stdout).not.toContain("correct horse");
+    // On the command line, a value is refused before anything starts.
+    const bad = await baton([...login, "--script", "examples/scripts/login-secret.json", "--secret", "password=correct horse"]);
+    expect(bad.code).toBe(exitCodes.usage);
+    expect(bad.stderr).toContain("not on the command line");
+  });
+});
+
 describe("baton run (in process)", browserRun, () => {
   const shop = join(dir, "shop");
   mkdirSync(shop, { recursive: true });
