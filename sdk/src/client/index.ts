@@ -7,6 +7,7 @@ export { describeCall, type ElementLabel, isSecretField, type RefLookup } from "
 export { withoutBrowser } from "./without-browser.js";
 export { type CallJournal, type JournalEntry, memoryJournal } from "./journal.js";
 export { backoffMs, defaultRetry, isRetryable, type RetryOptions } from "./retry.js";
+export { checkSecrets, maskText, placeholder, type Secret, type SecretPage, secretsNote, withSecrets } from "./secrets.js";
 export {
   type ApprovalDecision,
   type ApprovalRequest,
