@@ -13,7 +13,7 @@ import { cpSync, mkdirSync, readdirSync, rmSync, readFileSync, statSync, writeFi
 import { join, relative } from "node:path";
 import type { Plugin, RollupOptions } from "rollup";
 import esbuild from "rollup-plugin-esbuild";
-import { domAgentSource } from "../sdk/src/engine/dom/agent-source.js";
+import { domAgentSource } from "@baton/sdk/engine/dom";
 import { manifest } from "./src/manifest.js";
 
 const here = import.meta.dirname;
