@@ -49,7 +49,11 @@ const allPages: Page[] = [
 ];
 const pages = only ? allPages.filter((p) => only.some((o) => p.label.startsWith(o))) : allPages;
 
-const norm = (s: string): string => s.replace(/\s+/g, " ").trim().toLowerCase();
+/**
+ * Text for matching: whitespace collapsed, lower case, and without double quotes, which the
+ * snapshots put around names (`row "★ Grace Hopper …"` then `"1 Oct"` on a child line).
+ */
+const norm = (s: string): string => s.replace(/"/g, " ").replace(/\s+/g, " ").trim().toLowerCase();
 const textOf = (r: CallToolResult): string => r.content.flatMap((c) => (c.type === "text" ? [c.text] : [])).join("\n");
 
 /**

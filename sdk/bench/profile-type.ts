@@ -9,7 +9,6 @@
  * key's press and release sent at once) against the same keys with each release sent only
  * after its press was answered (the engine before 2026-11-24), p50 of each and their ratio.
  */
-import type { CdpEvent, CdpTransport } from "../src/cdp/transport.js";
 import { typeChars } from "../src/engine/actions/keyboard.js";
 import { charKey, modifierBits } from "../src/engine/actions/keys.js";
 import type { PageSession } from "../src/engine/page/page-session.js";
@@ -18,39 +17,7 @@ import { startFixtureServer } from "../src/engine/fixtures/server.js";
 import { launchChromium } from "../src/node/launch-chromium.js";
 import { openPage } from "../src/node/open-page.js";
 import { WebSocketTransport } from "../src/node/ws-transport.js";
-
-interface Call {
-  method: string;
-  start: number;
-  end: number;
-}
-
-/** A transport that records every command's timing. */
-class Recording implements CdpTransport {
-  calls: Call[] = [];
-  constructor(readonly inner: CdpTransport) {}
-  get closed(): boolean {
-    return this.inner.closed;
-  }
-  async send<R>(method: string, params?: Record<string, unknown>, sessionId?: string): Promise<R> {
-    const call: Call = { method: method === "Input.dispatchKeyEvent" ? `${method} ${String(params?.type)} ${String(params?.key)}` : method, start: performance.now(), end: 0 };
-    this.calls.push(call);
-    try {
-      return await this.inner.send<R>(method, params, sessionId);
-    } finally {
-      call.end = performance.now();
-    }
-  }
-  onEvent(l: (e: CdpEvent) => void): () => void {
-    return this.inner.onEvent(l);
-  }
-  onClose(l: (r: string) => void): () => void {
-    return this.inner.onClose(l);
-  }
-  close(): Promise<void> {
-    return this.inner.close();
-  }
-}
+import { type Call, Recording } from "./recording-transport.js";
 
 const args = process.argv.slice(2);
 const opt = (name: string, fallback: string): string => {
@@ -81,9 +48,10 @@ try {
     await tools.typeText({ ref, text, clear: true } as never, undefined);
     totals.push(performance.now() - t0);
   }
-  const keys = rec.calls.filter((c) => c.method.startsWith("Input.dispatchKeyEvent"));
+  const keys = rec.calls.filter((c) => c.method === "Input.dispatchKeyEvent");
+  const label = (c: Call): string => (c.method === "Input.dispatchKeyEvent" ? `${c.method} ${String(c.params?.type)} ${String(c.params?.key)}` : c.method);
   for (const c of rec.calls) {
-    process.stdout.write(`  ${(c.start - t0).toFixed(2).padStart(7)} → ${(c.end - t0).toFixed(2).padStart(7)}  ${c.method}\n`);
+    process.stdout.write(`  ${(c.start - t0).toFixed(2).padStart(7)} → ${(c.end - t0).toFixed(2).padStart(7)}  ${label(c)}\n`);
   }
   totals.sort((a, b) => a - b);
   const span = keys.length ? Math.max(...keys.map((c) => c.end)) - Math.min(...keys.map((c) => c.start)) : 0;
