@@ -432,7 +432,7 @@ describe("the Baton extension", () => {
     await world.signIn(
       world.script("history.json", {
         turns: [
-          { text: "<goal>Look at the shop</goal>Looking.", calls: [{ name: "take_snapshot" }] },
+          { text: "<goal>Look at the shop</goal>Looking.", calls: [{ name: "take_snapshot" }, { name: "screenshot" }] },
           { calls: [{ name: "done", args: { answer: "Four products are on sale." } }] },
         ],
       }),
@@ -442,6 +442,23 @@ describe("the Baton extension", () => {
     const { panel } = await shopAndPanel();
     await panel.run("What does the shop sell?");
     await panel.outcome();
+    // The screenshot the agent took shows in its step, of the page without Baton's mask: the
+    // mask's frame would tint the picture's left edge indigo.
+    const shot = await panel.eval<{ width: number; src: string; edge: number[] } | null>(
+      `(() => {
+        const img = document.querySelector('[data-tool="screenshot"] img');
+        if (!img) return null;
+        const c = document.createElement("canvas");
+        c.width = img.naturalWidth; c.height = img.naturalHeight;
+        const g = c.getContext("2d"); g.drawImage(img, 0, 0);
+        return { width: img.naturalWidth, src: img.src, edge: [...g.getImageData(0, Math.floor(c.height / 2), 1, 1).data].slice(0, 3) };
+      })()`,
+    );
+    expect(shot?.src).toMatch(/^blob:chrome-extension:/);
+    expect(shot?.width).toBeGreaterThan(300);
+    const [r = 0, , b = 0] = shot?.edge ?? [];
+    expect(b - r, `the screenshot's left edge is rgb(${shot?.edge.join(", ")})`).toBeLessThan(40);
+    await panel.screenshot("16b-screenshot");
     await panel.click("button", "New task");
     await panel.click("button", "Past sessions");
     const list = await panel.snapshot();
@@ -451,8 +468,9 @@ describe("the Baton extension", () => {
     const outcome = await panel.outcome();
     expect(outcome.text).toContain("Four products are on sale.");
     const entries = await panel.timeline();
-    expect(entries.map((e) => e.kind)).toEqual(["task", "text", "step", "outcome"]);
+    expect(entries.map((e) => e.kind)).toEqual(["task", "text", "step", "step", "outcome"]);
     expect(entries[2]?.text).toContain("Reading the page");
+    expect(entries[3]?.text).toContain("Taking a screenshot");
     await panel.click("button", "Diagnostics");
     const diag = await panel.snapshot();
     await panel.screenshot("18-diagnostics");
