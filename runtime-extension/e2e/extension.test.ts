@@ -6,6 +6,7 @@
 import { createBatonClient } from "@baton/sdk/client";
 import { afterAll, beforeAll, beforeEach, describe, expect, it, onTestFailed } from "vitest";
 import { SessionStatus } from "@baton/gen/baton/v1/agent_pb";
+import { runInPanel } from "../testing/launch.js";
 import { type Panel, startWorld, until, type WebTab, type World } from "./harness.js";
 
 let world: World;
@@ -477,5 +478,43 @@ describe("the Baton extension", () => {
     expect(diag).toContain('"script"');
     expect(diag).toMatch(/model/);
     expect(diag).toMatch(/tool:take_snapshot/);
+  });
+  it("runs a task from Node through the panel, as the eval harness does (@baton/extension/testing)", async () => {
+    await world.signIn(
+      world.script("driven.json", {
+        turns: [
+          { text: "<goal>Add a tote and a red mug</goal>", calls: [{ name: "take_snapshot" }] },
+          {
+            calls: [
+              { name: "click", args: { ref: { role: "button", name: "Add Canvas tote to cart" }, irreversible: true } },
+              { name: "click", args: { ref: { role: "button", name: "Add Red mug to cart" } } },
+            ],
+          },
+          { calls: [{ name: "ask_user", args: { question: "Gift wrap?", choices: ["Yes", "No"] } }] },
+          { calls: [{ name: "done", args: { answer: "Tote and red mug in the cart." } }] },
+        ],
+      }),
+    );
+    const asked: string[] = [];
+    const run = await runInPanel(world, {
+      startUrl: `${world.shop.url}/`,
+      task: "Add a tote and a red mug",
+      onApproval: (a) => (asked.push(a.text), true),
+      userReply: "No",
+      timeoutMs: 60_000,
+    });
+    open.push({ close: run.end });
+    await run.panel.screenshot("19-driven");
+    expect(run.outcome).toMatchObject({ state: "completed", text: expect.stringContaining("Tote and red mug") });
+    expect(asked).toHaveLength(1);
+    expect(asked[0]).toContain("Clicking 'Add Canvas tote to cart' (irreversible)");
+    const got = await backendSession(run.sessionId);
+    expect(got.session?.status).toBe(SessionStatus.COMPLETED);
+    expect(run.timeline.find((e) => e.kind === "question")?.text).toContain("You answered: No");
+    // The timeline shows the calls in the order they ran on the page, whatever order the backend
+    // runs them in (today it runs a turn's later calls while an earlier one waits for approval).
+    expect([...world.shop.state().cart].sort()).toEqual(["mug-red", "tote"]);
+    const clicked = run.timeline.filter((e) => e.tool === "click").map((e) => (e.text.includes("tote") ? "tote" : "mug-red"));
+    expect(clicked).toEqual(world.shop.state().cart);
   });
 });
