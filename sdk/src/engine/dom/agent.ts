@@ -383,6 +383,7 @@ function installDomAgent(
               const region = !(signs & (R.signs.NATIVE | R.signs.ROLE));
               let role = domRole;
               let name: string;
+              let context = "";
               let value = "";
               let states: string[];
               if (region) {
@@ -390,7 +391,8 @@ function installDomAgent(
                 const text = shownText(el, 80);
                 const look = regionLook(el, signs, info, text !== "");
                 role = look.role;
-                name = labelled ? nameOf(el, "") : text;
+                name = labelled ? nameOf(el, "") : R.regionName(text);
+                context = text;
                 value = look.value;
                 states = look.states;
               } else {
@@ -416,7 +418,7 @@ function installDomAgent(
               items.push({ k: "ref", depth, frame, id: idOf(el), role, name, value, states, rect, ...(clip ? { clip } : {}) });
               childDepth = depth + 1;
               childInAction = true;
-              childContainer = `${container} ${squeeze(name)} ${squeeze(value)}`;
+              childContainer = `${container} ${squeeze(context || name)} ${squeeze(value)}`;
             } else if (R.contextRoles.has(domRole) || (domRole && el.getAttribute("role") === domRole && (domRole === "dialog" || domRole === "alertdialog"))) {
               const level = /^H([1-6])$/.exec(el.tagName);
               const ctxName = nameOf(el, domRole);

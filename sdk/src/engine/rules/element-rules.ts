@@ -211,6 +211,18 @@ export function elementRules() {
   /** The role as the model sees it. */
   const displayRole = (role: string): string => roleAliases[role] ?? role;
 
+  /**
+   * A clickable region's name from its visible text: enough words to tell it from its
+   * neighbours (a row's sender and subject), cut at a word near 60 characters.
+   */
+  const regionName = (text: string): string => {
+    const t = text.replace(/\s+/g, " ").trim();
+    if (t.length <= 60) return t;
+    const cut = t.slice(0, 60);
+    const space = cut.lastIndexOf(" ");
+    return `${(space > 40 ? cut.slice(0, space) : cut).replace(/[\s,;:–-]+$/, "")}…`;
+  };
+
   /** Whether an element of this role may be named by its content (not fields: their content is their value). */
   const nameFromContent = (role: string): boolean => !fieldRoles.has(role);
 
@@ -340,6 +352,7 @@ export function elementRules() {
     regionRole,
     regionStates,
     displayRole,
+    regionName,
     nameFromContent,
     derivedName,
     isLigatureName,
