@@ -15,7 +15,7 @@ import { emptyContext } from "../context/state.js";
 import { scriptedAgent } from "../testing/harness.js";
 import type { Db } from "./db.js";
 import { newId } from "./ids.js";
-import { insertLogs, readLogs } from "./logs.js";
+import { countLogs, insertLogs, readLogs } from "./logs.js";
 import { searchMemory, saveMemory } from "./memory.js";
 import { migrate, migrations } from "./migrations.js";
 import { openDb } from "./open.js";
@@ -250,7 +250,7 @@ for (const engine of engines) {
       ]);
     });
 
-    it("stores client logs with secrets redacted", async () => {
+    it("stores client logs as given (the agent redacts them before: faults/redaction.test.ts) and counts them", async () => {
       const s = await newSession();
       const n = await insertLogs(db, s.id, "u1", [
         create(LogEntrySchema, {
@@ -266,7 +266,8 @@ for (const engine of engines) {
       expect(n).toBe(1);
       const logs = await readLogs(db, s.id);
       expect(logs[0]).toMatchObject({ level: LogLevel.ERROR, message: "click failed", step: 2, tool: "click", toolcallId: "call_2_0" });
-      expect(logs[0]?.attributes).toEqual({ api_key: "[REDACTED]", note: "token [REDACTED] leaked", ok: "fine" });
+      expect(logs[0]?.attributes).toEqual({ api_key: "sk-live-123456789", note: "token Bearer abc.def.ghi leaked", ok: "fine" });
+      expect(await countLogs(db, s.id)).toBe(1);
     });
 
     it("searches memory by full text, per user, best match first", async () => {

@@ -17,6 +17,11 @@ export function isSecretField(name: string | undefined): boolean {
   return SECRET_NAME.test(name ?? "");
 }
 
+/** A tab id as people read it: a CDP target id (32 hex digits) by its first 8, a Chrome tab number whole. */
+function tabLabel(id: string): string {
+  return id.length > 12 ? id.slice(0, 8) : id;
+}
+
 function clip(s: string, n = 60): string {
   const one = s.replace(/\s+/g, " ").trim();
   return one.length > n ? `${one.slice(0, n - 1)}…` : one;
@@ -30,7 +35,8 @@ function label(ref: string, lookup: RefLookup): string {
 }
 
 /**
- * A short sentence a person can follow for a tool call: "Clicking 'Submit'", "Typing "ada" into
+ * A short sentence a person can follow for a tool call (the CLI's progress lines, the
+ * extension's timeline): "Clicking 'Submit'", "Typing "ada" into
  * 'Email'". Refs are named from the latest snapshot; text typed into a field whose name looks
  * like a password is masked, so a run's output never shows it.
  */
@@ -71,9 +77,9 @@ export function describeCall(call: ToolCall, lookup: RefLookup): string {
     case "openTab":
       return `Opening a new tab${t.value.url ? ` at ${t.value.url}` : ""}`;
     case "switchTab":
-      return `Switching to tab ${t.value.tabId.slice(0, 8)}`;
+      return `Switching to tab ${tabLabel(t.value.tabId)}`;
     case "closeTab":
-      return t.value.tabId ? `Closing tab ${t.value.tabId.slice(0, 8)}` : "Closing the tab";
+      return t.value.tabId ? `Closing tab ${tabLabel(t.value.tabId)}` : "Closing the tab";
     case "listTabs":
       return "Listing tabs";
     case "askUser":
