@@ -198,7 +198,7 @@ export function indexDomSnapshot(snap: CaptureSnapshotResult, listeners?: Readon
       const position = str(style?.[5]);
       if (position !== "" && position !== "static" && !positions.has(ni)) positions.set(ni, position);
     }
-    const hiddenControls = hiddenLabelControls(d, str, boxes, invisible);
+    const hiddenControls = hiddenLabelControls(d, str, boxes, invisible, transparent);
     const clickable = new Set(n.isClickable?.index ?? []);
     const contentDocs = new Map<number, number>();
     const cdi = n.contentDocumentIndex;
