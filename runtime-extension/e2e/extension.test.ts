@@ -184,6 +184,7 @@ describe("the Baton extension", () => {
     await panel.click("button", "Stop");
     const outcome = await panel.outcome();
     expect(outcome.state).toBe("stopped");
+    expect(outcome.text).toBe("Stopped Stopped by the user.");
     await panel.screenshot("07-stopped");
     // The model's next turn would have clicked the red mug 6 s in; it never does.
     await new Promise((r) => setTimeout(r, 6500));
