@@ -17,7 +17,8 @@ const usage = `baton — the Baton backend
   baton token create <user> [--data-dir …] [--database-url …]   issue an API token
   baton run "<task>" [--start-url URL] [--serve DIR] [--script FILE] [--model provider:model]
             [--backend URL --token T] [--data-dir DIR] [--max-steps N] [--headed] [--cdp-url URL]
-            [--yes] [--json]                              run a task in Chromium (baton run --help)
+            [--secret NAME=@FILE] [--save-script FILE] [--heal] [--yes] [--json]
+                                                          run a task in Chromium (baton run --help)
   baton snapshot …                                              (from @baton/sdk/node)
   baton mcp [--http PORT] [--headed | --cdp-url URL] [--allowed-origins …] [--allow-irreversible]
                                  the browser tools as an MCP server (baton mcp --help)
