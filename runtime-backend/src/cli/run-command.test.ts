@@ -12,7 +12,7 @@ import { create } from "@bufbuild/protobuf";
 import { toolCatalog } from "@baton/gen/baton/v1/tools_baton";
 import { afterAll, describe, expect, it } from "vitest";
 import { startBackendProcess } from "../testing/backend-process.js";
-import { describeCall } from "./run/describe-call.js";
+import { describeCall } from "@baton/sdk/client";
 import { createProgress, displayText } from "./run/progress.js";
 import { approvalPrompt, askUserHandler, noTtyDenial } from "./run/prompts.js";
 import { launchChromium, WebSocketTransport } from "@baton/sdk/node";

@@ -1,8 +1,7 @@
 import { toJson } from "@bufbuild/protobuf";
-import type { RunEvent } from "@baton/sdk/client";
+import { describeCall, isSecretField, type RefLookup, type RunEvent } from "@baton/sdk/client";
 import { toolCatalog } from "@baton/gen/baton/v1/tools_baton";
 import type { ToolCall } from "@baton/gen/baton/v1/tools_pb";
-import { describeCall, isSecretField, type RefLookup } from "./describe-call.js";
 import { type OutStream, Spinner } from "./spinner.js";
 
 /** How progress is shown: a spinner (TTY), plain lines (pipes, CI) or JSON lines (--json). */
