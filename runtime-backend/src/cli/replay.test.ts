@@ -11,7 +11,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseScriptFile, type ScriptFile } from "@baton/sdk/script";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { FakeLlmServer, responsesWire } from "../testing/fake-llm-server.js";
+import { chatWire, FakeLlmServer, geminiWire, responsesWire } from "../testing/fake-llm-server.js";
 import { shopModel, shopTask } from "../testing/shop-model.js";
 import { exitCodes, type RunDeps, runCommand } from "./run/run-command.js";
 
@@ -41,8 +41,8 @@ function deps(env: Record<string, string> = { OPENAI_API_KEY: "sk-test", OPENAI_
   };
 }
 
-const shop = (site: string, model = true) => [
-  shopTask, "--serve", `examples/replay/${site}`, "--start-url", "/index.html", "--data-dir", dataDir, ...(model ? ["--model", "openai:gpt-4o-mini"] : []), "--json",
+const shop = (site: string, model: string | false = "openai:gpt-4o-mini") => [
+  shopTask, "--serve", `examples/replay/${site}`, "--start-url", "/index.html", "--data-dir", dataDir, ...(model ? ["--model", model] : []), "--json",
 ];
 
 /** The JSON progress lines of a run. */
@@ -144,6 +144,29 @@ describe("baton run --save-script, then --script --heal", { timeout: 300_000 }, 
     expect(ev.filter((e) => e.type === "replay_call" && e.error)).toEqual([]);
     expect(ev.at(-1)).toMatchObject({ expectations: "ok" });
   });
+
+  // The heal is a model session like any other: through Chat Completions and Gemini too.
+  for (const [wire, model, env] of [
+    [chatWire, "chat:gpt-4o-mini", (url: string) => ({ BATON_CHAT_API_KEY: "sk-test", BATON_CHAT_BASE_URL: `${url}/v1` })],
+    [geminiWire, "gemini:gemini-2.0-flash", (url: string) => ({ GEMINI_API_KEY: "AIza-test", GEMINI_BASE_URL: url })],
+  ] as const) {
+    it(`heals that step through ${model.split(":")[0]} (the real SDK against its wire)`, async () => {
+      const server = await new FakeLlmServer(wire).start();
+      try {
+        server.script(shopModel());
+        const d = deps(env(server.url));
+        const code = await runCommand([...shop("shop-v2", model), "--script", saved, "--heal"], d);
+        expect(d.errors()).toBe("");
+        expect(code).toBe(exitCodes.done);
+        expect(events(d).find((e) => e.type === "heal_end")).toMatchObject({ ok: true, modelCalls: 3 });
+        expect(server.bodies).toHaveLength(3);
+        expect(JSON.stringify(server.bodies[0])).toContain("You are repairing one step");
+        expect(events(d).at(-1)).toMatchObject({ expectations: "ok" });
+      } finally {
+        await server.stop();
+      }
+    });
+  }
 
   it("fails, saying why, when a step fails and no model is configured to heal it", async () => {
     const d = deps({});

@@ -1,40 +1,13 @@
 /**
  * A stand-in for a model on the Mugshop fixture (`examples/replay/shop`): it reads the latest
- * snapshot in each Responses request the way a model reads refs off the page, and buys a large
+ * snapshot in each request (any wire) the way a model reads refs off the page, and buys a large
  * blue mug in ten actions, one per turn, each followed by a snapshot. Asked to repair a step of
  * a replay, it looks at the page and does what the failed step meant (the control whose name
  * begins like the recorded one's). Used by the replay tests and `npm run bench:replay`.
  */
 import { findTarget, snapshotRefs } from "@baton/sdk/script";
-import { unfence } from "../context/page-data.js";
 import type { FakeReply } from "./fake-llm-server.js";
-
-interface Input {
-  readonly type?: string;
-  readonly role?: string;
-  readonly name?: string;
-  readonly content?: unknown;
-  readonly output?: unknown;
-}
-
-function inputs(body: unknown): Input[] {
-  return (body as { input?: Input[] }).input ?? [];
-}
-
-/** The latest snapshot text a Responses request carries (inside its page-data fence). */
-export function latestSnapshot(body: unknown): string {
-  for (const i of [...inputs(body)].reverse()) {
-    if (i.type !== "function_call_output") continue;
-    const text = typeof i.output === "string" ? i.output : JSON.stringify(i.output);
-    try {
-      const v = JSON.parse(unfence(text)) as { text?: unknown };
-      if (typeof v.text === "string") return v.text;
-    } catch {
-      // not a snapshot
-    }
-  }
-  return "";
-}
+import { callNames, latestSnapshot, userTexts } from "./sent-prompt.js";
 
 /** The ten actions, as role + name and arguments. */
 export const shopActions: readonly {
@@ -66,8 +39,7 @@ const call = (name: string, args: Record<string, unknown> = {}) => ({ name, args
 export function shopModel(): (body: unknown) => FakeReply {
   let turn = 0;
   return (body) => {
-    const first = inputs(body).find((i) => i.role === "user");
-    const prompt = typeof first?.content === "string" ? first.content : JSON.stringify(first?.content ?? "");
+    const prompt = userTexts(body)[0] ?? "";
     if (prompt.includes("You are repairing one step")) return heal(body, prompt);
     const t = turn;
     if (t === 0) {
@@ -86,8 +58,7 @@ export function shopModel(): (body: unknown) => FakeReply {
 
 /** Repairs the step the prompt names: snapshot, then the control named like the recorded one, then done. */
 function heal(body: unknown, prompt: string): FakeReply {
-  const calls = inputs(body).filter((i) => i.type === "function_call");
-  const last = calls.at(-1)?.name;
+  const last = callNames(body).at(-1);
   if (!last) return { kind: "calls", calls: [call("take_snapshot")] };
   if (last === "take_snapshot") {
     const m = /as recorded: (\w+)\(ref=(\w+) "([^"]+)"/.exec(prompt);
