@@ -430,6 +430,35 @@ describe("the Baton extension", () => {
     expect(await extensionCanAttach(tab)).toBe(true);
   });
 
+  it("shares the tab with another extension's debugger: works through its own, and leaves the other attached", async () => {
+    await world.signIn(
+      world.script("rival.json", {
+        turns: [
+          { text: "<goal>Add a notebook</goal>", calls: [{ name: "take_snapshot" }] },
+          { calls: [{ name: "click", args: { ref: { role: "button", name: "Add Dot notebook to cart" } } }, { name: "take_snapshot" }] },
+          { calls: [{ name: "done", args: { answer: "The notebook is in the cart." } }] },
+        ],
+      }),
+    );
+    const tab = await world.openTab(`${world.shop.url}/`);
+    open.push(tab);
+    await world.rivalAttach(tab);
+    open.push({ close: () => world.rivalDetach(tab).catch(() => undefined) });
+    const panel = await world.openPanel(tab);
+    open.push(panel);
+    await panel.run("Add the dot notebook to the cart");
+    const outcome = await panel.outcome();
+    expect(outcome.state).toBe("completed");
+    expect(world.shop.state().cart).toEqual(["notebook"]);
+    const entries = await panel.timeline();
+    // Chrome (since multi-client CDP) lets two extensions debug one tab: no fallback was needed.
+    expect(entries.filter((e) => e.kind === "notice")).toEqual([]);
+    expect(entries.filter((e) => e.kind === "step").map((e) => `${e.tool}:${e.state}`)).toEqual(["take_snapshot:done", "click:done", "take_snapshot:done"]);
+    // Baton let go of the tab; the other extension's session is still there and works.
+    await until("Baton's debugger to detach", () => extensionCanAttach(tab));
+    expect(await world.rivalEval(tab, "document.title")).toBe("Mugshop");
+  });
+
   it("lists past sessions, reopens one from the backend's history, and shows diagnostics", async () => {
     await world.signIn(
       world.script("history.json", {
