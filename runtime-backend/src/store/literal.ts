@@ -20,9 +20,13 @@ export function literal(v: unknown): string {
   return `'${s.replace(/'/g, "''")}'`;
 }
 
+const hexByte = Array.from({ length: 256 }, (_, i) => i.toString(16).padStart(2, "0"));
+
 /** Bytes in bytea's hex input form (`\\x0a1b…`), as text. */
 export function byteaHex(v: Uint8Array): string {
-  return `\\x${Buffer.from(v.buffer, v.byteOffset, v.byteLength).toString("hex")}`;
+  let hex = "";
+  for (const b of v) hex += hexByte[b];
+  return `\\x${hex}`;
 }
 
 /** Replaces `$1`… in a statement written by this package with literals of `params`. */

@@ -214,6 +214,13 @@ alter table responses alter column response drop not null`,
     name: "input key of the last user message",
     sql: "alter table sessions add column input_key text not null default ''",
   },
+  {
+    version: 10,
+    // The embedded store's write-behind turn journal is gone: turns commit with the same
+    // statement on both engines (`commit-sql.ts`).
+    name: "no turn journal",
+    sql: "drop table journal_state",
+  },
 ];
 
 /**

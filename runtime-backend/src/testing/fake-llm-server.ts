@@ -131,11 +131,24 @@ export class FakeLlmServer {
   private readonly hanging = new Set<http.ServerResponse>();
   url = "";
 
+  /**
+   * @param o.cors answers any origin's CORS preflight and lets it read the replies, as a hosted
+   *   API does for a browser client (a page, an extension's standalone mode).
+   */
   constructor(
     private readonly wire: WireFormat,
     private readonly usage: FakeUsage = { input: 11, output: 7, cached: 0 },
+    o: { readonly cors?: boolean } = {},
   ) {
     this.server = http.createServer((req, res) => {
+      if (o.cors) {
+        res.setHeader("access-control-allow-origin", "*");
+        if (req.method === "OPTIONS") {
+          res.writeHead(204, { "access-control-allow-methods": "POST, GET", "access-control-allow-headers": req.headers["access-control-request-headers"] ?? "*", "access-control-max-age": "600" });
+          res.end();
+          return;
+        }
+      }
       let body = "";
       req.on("data", (c: Buffer) => (body += c.toString()));
       req.on("end", () => {
