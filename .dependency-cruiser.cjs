@@ -1,8 +1,27 @@
 /**
- * `npm test` fails on an import cycle anywhere in the tree, type-only imports included
- * (`tsPreCompilationDeps`): a type that points up is a type in the wrong layer. Run it alone
- * with `npm run check:cycles`.
+ * Checked by `npm test` (`npm run check:layers`): no import cycle anywhere in the tree, type-only
+ * imports included (`tsPreCompilationDeps`): a type that points up is a type in the wrong layer;
+ * and the backend's folders form layers, each importing only those below it (README "Layout").
  */
+const backend = "^runtime-backend/src/";
+/** The backend's layers, bottom-up. Tests, test harnesses and benches sit above all of them. */
+const layers = [["base", "log"], ["providers"], ["context"], ["store"], ["loop"], ["server", "standalone"], ["cli", "mcp"]];
+
+const above = (i) => layers.slice(i + 1).flat();
+const layerRules = layers.flatMap((names, i) =>
+  above(i).length === 0
+    ? []
+    : [
+        {
+          name: `backend-layer-${names.join("-")}`,
+          comment: `${names.join(", ")} may not import a higher layer (${above(i).join(", ")}) nor the test harnesses`,
+          severity: "error",
+          from: { path: `${backend}(${names.join("|")})/`, pathNot: "\\.test\\.ts$" },
+          to: { path: `${backend}(${[...above(i), "testing", "e2e", "faults"].join("|")})/` },
+        },
+      ],
+);
+
 module.exports = {
   forbidden: [
     {
@@ -12,6 +31,7 @@ module.exports = {
       from: {},
       to: { circular: true },
     },
+    ...layerRules,
   ],
   options: {
     tsPreCompilationDeps: true,

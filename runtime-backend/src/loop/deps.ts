@@ -1,20 +1,13 @@
 import type { Logger } from "../log/logger.js";
 import type { Redact } from "../log/redact.js";
-import type { Provider } from "../providers/types.js";
+import type { ModelResolver } from "../providers/types.js";
 import type { SessionStore } from "../store/session-store.js";
 import type { FoldOptions } from "../context/fold.js";
 import type { ApprovalPolicy } from "./approval.js";
 import type { Price } from "./pricing.js";
 import type { SessionCache } from "./session-cache.js";
 
-/** A provider and the model name it should use, from a "provider:model" string. */
-export interface ResolvedModel {
-  readonly provider: Provider;
-  readonly model: string;
-}
-
-/** Turns "provider:model" into a provider; throws an Error with a clear message when unknown. */
-export type ModelResolver = (spec: string) => ResolvedModel;
+export type { ModelResolver, ResolvedModel } from "../providers/types.js";
 
 /** What the loop runs on. */
 export interface LoopDeps {

@@ -1,8 +1,8 @@
 /**
- * The loop, the providers and the store face in a browser page: `page/standalone-page.ts`
+ * The loop, the providers and the store face in a browser page: `testing/standalone-page.ts`
  * bundled with esbuild (no Node built-ins: the build fails if one is reached) and opened in
  * headless Chromium, with PGlite on IndexedDB. Runs the store suite there (the assertions of
- * `store.test.ts`, shared: `store/store-suite.ts`) and a session against a fake
+ * `store.test.ts`, shared: `testing/store-suite.ts`) and a session against a fake
  * OpenAI-compatible server on 127.0.0.1, closed mid-model-call and resumed in a new page.
  */
 import { copyFileSync, readFileSync } from "node:fs";
@@ -17,7 +17,7 @@ import { build } from "esbuild";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { chatWire, FakeLlmServer } from "../testing/fake-llm-server.js";
 import { tempDirs } from "../testing/temp-dirs.js";
-import type { PageReport } from "./page/standalone-page.js";
+import type { PageReport } from "../testing/standalone-page.js";
 
 const dirs = tempDirs("baton-standalone-page-");
 const dir = dirs.fresh();
@@ -31,7 +31,7 @@ const types: Record<string, string> = { ".html": "text/html", ".js": "text/javas
 
 beforeAll(async () => {
   await build({
-    entryPoints: [fileURLToPath(new URL("./page/standalone-page.ts", import.meta.url))],
+    entryPoints: [fileURLToPath(new URL("../testing/standalone-page.ts", import.meta.url))],
     bundle: true,
     format: "esm",
     platform: "browser",

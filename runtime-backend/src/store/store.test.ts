@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { scriptedAgent } from "../testing/harness.js";
 import type { Db } from "./db.js";
 import { openDb } from "./open.js";
-import { storeSuite } from "./store-suite.js";
+import { storeSuite } from "../testing/store-suite.js";
 
 const pgUrl = process.env.BATON_TEST_DATABASE_URL;
 

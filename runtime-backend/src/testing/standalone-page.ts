@@ -1,6 +1,6 @@
 /**
- * The browser test page (`standalone-page.test.ts` bundles it with esbuild and opens it in
- * headless Chromium). `?run=suite` runs the store suite (`store/store-suite.ts`, the same
+ * The browser test page (`standalone/standalone-page.test.ts` bundles it with esbuild and opens it in
+ * headless Chromium). `?run=suite` runs the store suite (`testing/store-suite.ts`, the same
  * assertions as in Node) on PGlite over IndexedDB; `?run=session&llm=URL` drives a session
  * through the standalone AgentService (in-memory Connect transport) against a fake
  * OpenAI-compatible server, and `&resume=SESSION` continues one after the page was closed
@@ -9,11 +9,11 @@
 import { createClient } from "@connectrpc/connect";
 import { AgentService, type StepResponse } from "@baton/gen/baton/v1/agent_pb";
 import { expect } from "chai";
-import { OpenAiChatProvider } from "../../providers/openai-chat.js";
-import { migrate } from "../../store/migrations.js";
-import { openPgliteDb } from "../../store/pglite-db.js";
-import { storeSuite } from "../../store/store-suite.js";
-import { startStandalone } from "../standalone.js";
+import { OpenAiChatProvider } from "../providers/openai-chat.js";
+import { migrate } from "../store/migrations.js";
+import { openPgliteDb } from "../store/pglite-db.js";
+import { storeSuite } from "./store-suite.js";
+import { startStandalone } from "../standalone/standalone.js";
 
 /** What the page reports. */
 export interface PageReport {

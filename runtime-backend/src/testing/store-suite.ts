@@ -2,15 +2,15 @@ import { create, toBinary, toJson } from "@bufbuild/protobuf";
 import { timestampNow } from "@bufbuild/protobuf/wkt";
 import { AgentMessageSchema, LogEntrySchema, LogLevel, MessageStatus, PlaybookSchema, SessionStatus, StepResponseSchema } from "@baton/gen/baton/v1/agent_pb";
 import { emptyContext } from "../context/state.js";
-import { nextTurn } from "../testing/turn-writes.js";
-import { commitSql, readStepSql } from "./commit-sql.js";
-import type { Db } from "./db.js";
-import { newId } from "./ids.js";
-import { inlineParams } from "./literal.js";
-import { migrate, migrations } from "./migrations.js";
-import { SessionConflict, SessionStore } from "./session-store.js";
-import type { SessionRow } from "./sessions.js";
-import { createToken, ensureUser, registerToken, userForToken } from "./users.js";
+import { nextTurn } from "./turn-writes.js";
+import { commitSql, readStepSql } from "../store/commit-sql.js";
+import type { Db } from "../store/db.js";
+import { newId } from "../store/ids.js";
+import { inlineParams } from "../store/literal.js";
+import { migrate, migrations } from "../store/migrations.js";
+import { SessionConflict, SessionStore } from "../store/session-store.js";
+import type { SessionRow } from "../store/sessions.js";
+import { createToken, ensureUser, registerToken, userForToken } from "../store/users.js";
 
 /**
  * Chai-style `expect`, as both runners have it: vitest's (which extends chai) in Node, chai's
@@ -230,13 +230,13 @@ export function storeSuite(t: SuiteRunner, open: () => Promise<Db>): void {
     expect(s.usage.input).to.equal(10);
   });
 
-  it("stores client logs and counts them", async () => {
+  it("stores client logs as given (the agent redacts them before: faults/redaction.test.ts) and counts them", async () => {
     const s = await newSession();
-    const entry = create(LogEntrySchema, { level: LogLevel.ERROR, message: "click failed", step: 2, tool: "click", toolcallId: "call_2_0", time: timestampNow(), attributes: { ok: "fine" } });
+    const entry = create(LogEntrySchema, { level: LogLevel.ERROR, message: "click failed", step: 2, tool: "click", toolcallId: "call_2_0", time: timestampNow(), attributes: { api_key: "sk-live-123456789", ok: "fine" } });
     expect(await store.addLogs(s.id, "u1", [entry, entry])).to.equal(2);
     expect(await store.countLogs(s.id)).to.equal(2);
     const [log] = await store.logs(s.id);
-    expect([log?.message, log?.tool, log?.attributes]).to.deep.equal(["click failed", "click", { ok: "fine" }]);
+    expect([log?.message, log?.tool, log?.attributes]).to.deep.equal(["click failed", "click", { api_key: "sk-live-123456789", ok: "fine" }]);
   });
 
   it("searches memory by full text, per user, best match first; a save keyed by its call is stored once", async () => {

@@ -1,5 +1,5 @@
 /**
- * `npm run check:cycles`: dependency-cruiser over every workspace, with `.dependency-cruiser.cjs`.
+ * `npm run check:layers`: dependency-cruiser over every workspace, with `.dependency-cruiser.cjs`.
  * dependency-cruiser reads TypeScript with the `typescript` package's compiler API, which the
  * repo's `typescript` (7, the native compiler) does not have yet; this points its `import
  * "typescript"` at the TypeScript 6 API the repo already carries (`@typescript/typescript6`).
