@@ -1,4 +1,4 @@
-import { lockDataDir, makePrivate } from "./data-dir.js";
+import { lockDataDir, makePrivate, refuseOldJournal } from "./data-dir.js";
 import type { Db } from "./db.js";
 import { migrate } from "./migrations.js";
 import { openPgDb } from "./pg-db.js";
@@ -42,6 +42,7 @@ export async function openDb(location: StoreLocation): Promise<Db> {
     // One process per data directory (throws DataDirBusy naming the holder), files private.
     const lock = location.dataDir ? lockDataDir(location.dataDir, location.owner ?? "baton") : undefined;
     try {
+      if (location.dataDir) refuseOldJournal(location.dataDir);
       db = location.embeddedThread === "inline" ? await openPgliteDb(location.dataDir) : await openEmbeddedInWorker(location.dataDir);
     } catch (e) {
       lock?.release();
