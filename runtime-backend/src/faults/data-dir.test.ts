@@ -7,7 +7,7 @@ import { createClient, type Interceptor } from "@connectrpc/connect";
 import { createConnectTransport } from "@connectrpc/connect-node";
 import { AgentService } from "@baton/gen/baton/v1/agent_pb";
 import { afterAll, describe, expect, it } from "vitest";
-import { startBackendProcess } from "../testing/backend-process.js";
+import { restartTimeoutMs, startBackendProcess } from "../testing/backend-process.js";
 import { tempDirs } from "../testing/temp-dirs.js";
 
 // Issue 18, holes 2 and 5: a second process on one embedded data directory used to start and
@@ -76,7 +76,7 @@ describe("one process per embedded data directory", () => {
     } finally {
       await third.kill("SIGTERM");
     }
-  });
+  }, restartTimeoutMs);
 });
 
 describe("the data directory is private", () => {
@@ -100,5 +100,5 @@ describe("the data directory is private", () => {
       await p.kill("SIGTERM");
     }
     expect(notPrivate(data)).toEqual([]);
-  });
+  }, restartTimeoutMs);
 });

@@ -123,13 +123,14 @@ describe("the agent loop in a browser page (PGlite on IndexedDB)", () => {
     await first.close();
 
     llm.script(navigate(2), navigate(3), { kind: "calls", calls: [{ name: "done", args: JSON.stringify({ answer: "visited all three" }) }] });
-    const second = await open(`run=session&llm=${encodeURIComponent(llm.url)}&resume=${started.sessionId}`);
+    // The page checks what the SIGKILL test checks (testing/resume-checks.ts): every step once.
+    const second = await open(`run=session&llm=${encodeURIComponent(llm.url)}&resume=${started.sessionId}&steps=3`);
     const r = await second.until((x) => x.done, 120_000);
     await second.close();
     expect(r.error, r.log.join("\n")).toBeUndefined();
     expect(r.session?.status).toBe(SessionStatus.COMPLETED);
     expect(r.session?.answer).toBe("visited all three");
-    // Every step once: the closed page's model call left nothing behind, the resumed one ran it.
+    // The closed page's model call left nothing behind; the resumed one ran it.
     expect(r.session?.traceSteps).toEqual([1, 2, 3, 4]);
     expect(r.session?.entries.filter((e) => e === "agentMessage")).toHaveLength(4);
     expect(r.session?.entries.filter((e) => e === "toolResult")).toHaveLength(4);

@@ -14,6 +14,13 @@ export interface BackendProcess {
 }
 
 /**
+ * Time for a test that starts `baton serve` more than once (a restart after SIGKILL, a second
+ * server): each start compiles the sources and opens the store, which took 30–45 s apiece on
+ * the shared 2-core machine under a load of 20, so these tests get three minutes.
+ */
+export const restartTimeoutMs = 180_000;
+
+/**
  * Starts `baton serve` in a separate process and waits until it prints where it listens
  * (`startTimeoutMs`, 90 s by default: a store recovering a long WAL, or a loaded machine, may need more).
  */

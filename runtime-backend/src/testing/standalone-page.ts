@@ -4,7 +4,8 @@
  * assertions as in Node) on PGlite over IndexedDB; `?run=session&llm=URL` drives a session
  * through the standalone AgentService (in-memory Connect transport) against a fake
  * OpenAI-compatible server, and `&resume=SESSION` continues one after the page was closed
- * mid-step. Results are published on `window.batonPage`.
+ * mid-step (`&steps=N`: the session visits N pages, then is done). Results are published on
+ * `window.batonPage`.
  */
 import { createClient } from "@connectrpc/connect";
 import { AgentService, type StepResponse } from "@baton/gen/baton/v1/agent_pb";
@@ -12,6 +13,7 @@ import { expect } from "chai";
 import { OpenAiChatProvider } from "../providers/openai-chat.js";
 import { migrate } from "../store/migrations.js";
 import { openPgliteDb } from "../store/pglite-db.js";
+import { expectResumedOnce } from "./resume-checks.js";
 import { storeSuite } from "./store-suite.js";
 import { startStandalone } from "../standalone/standalone.js";
 
@@ -67,7 +69,7 @@ function results(sessionId: string, r: StepResponse) {
   return { sessionId, input: { case: "toolResults" as const, value: { results: answers } } };
 }
 
-async function runSession(llm: string, resume: string | null): Promise<void> {
+async function runSession(llm: string, resume: string | null, steps: number): Promise<void> {
   const key = "sk-user-own-key-0123456789";
   const standalone = await startStandalone({
     dataDir: "idb://baton-standalone",
@@ -97,6 +99,8 @@ async function runSession(llm: string, resume: string | null): Promise<void> {
     r = await client.step(next);
   }
   const got = await client.getSession({ sessionId: id });
+  // The same checks as the SIGKILL test of `baton serve` (faults/crash-resume.test.ts).
+  if (resume) expectResumedOnce(expect as never, got, steps);
   report.session = {
     status: got.session?.status ?? 0,
     answer: got.session?.answer ?? "",
@@ -107,7 +111,7 @@ async function runSession(llm: string, resume: string | null): Promise<void> {
 }
 
 const run = params.get("run");
-(run === "suite" ? runSuite() : runSession(params.get("llm") ?? "", params.get("resume"))).then(
+(run === "suite" ? runSuite() : runSession(params.get("llm") ?? "", params.get("resume"), Number(params.get("steps") ?? 0))).then(
   () => {
     report.done = true;
   },
