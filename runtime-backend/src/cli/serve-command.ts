@@ -1,5 +1,6 @@
 import { chmodSync, existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
 import type { ToolRisk } from "@baton/sdk/contract";
 import { defaultFoldOptions } from "../context/fold.js";
 import { createLogger } from "../log/logger.js";
@@ -14,6 +15,17 @@ import type { Io } from "./io.js";
 function scriptDirEnv(p: Parsed, env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
   const dir = flag(p, "script-dir", env.BATON_SCRIPT_DIR);
   return dir ? { ...env, BATON_SCRIPT_DIR: resolve(dir) } : { ...env, BATON_SCRIPT_DIR: undefined };
+}
+
+/** Where the reference extension is in this repository (absent when the backend runs as an installed package). */
+const extensionDir = fileURLToPath(new URL("../../../runtime-extension", import.meta.url));
+
+/** How to load the extension and sign it in to this backend, when the repository has it. */
+function extensionNote(url: string): string {
+  if (!existsSync(join(extensionDir, "package.json"))) return "";
+  const dist = join(extensionDir, "dist");
+  const build = existsSync(join(dist, "manifest.json")) ? "" : " (build it first: npm run build -w runtime-extension)";
+  return `Chrome extension: load ${dist} with chrome://extensions → Load unpacked${build}; sign in with ${url} and the token above\n`;
 }
 
 /**
@@ -60,7 +72,7 @@ export async function serveCommand(p: Parsed, io: Io, env: NodeJS.ProcessEnv = p
   }
   backend.db.dataDirLock?.setUrl(backend.server.url);
   const store = backend.db.kind === "embedded" ? `embedded store in ${dataDir}` : "postgres store";
-  io.stdout(`Baton backend listening on ${backend.server.url} (${store})\n${tokenNote}\n`);
+  io.stdout(`Baton backend listening on ${backend.server.url} (${store})\n${tokenNote}\n${extensionNote(backend.server.url)}`);
   logger.info({ url: backend.server.url, store: backend.db.kind }, "listening");
   await new Promise<void>((done) => {
     const stop = () => {

@@ -4,6 +4,8 @@ import { field as fieldLimits } from "@baton/gen/baton/v1/options_pb";
 import { Code, ConnectError } from "@connectrpc/connect";
 import {
   type CreateSessionRequest,
+  type GetScreenshotResponse,
+  GetScreenshotResponseSchema,
   type GetSessionResponse,
   GetPlaybookRequestSchema,
   GetSessionResponseSchema,
@@ -22,6 +24,7 @@ import { redactAttributes, redactText } from "../log/redact.js";
 import { newId } from "../store/ids.js";
 import { SessionConflict } from "../store/session-store.js";
 import { type SessionRow, sessionMessage } from "../store/sessions.js";
+import { rememberScreenshots, takeScreenshots } from "./screenshots.js";
 import { applyInput, type Applied } from "./apply-input.js";
 import { riskPolicy } from "./approval.js";
 import type { LoopDeps, StepEvent } from "./deps.js";
@@ -193,7 +196,19 @@ export class Agent {
     abort: AbortController,
     emit: (e: StepEvent) => void,
   ): Promise<StepResponse> {
-    const applied: Applied = await applyInput(this.deps, sessionId, req, key);
+    // Screenshots are stored apart, once, before the input they came with is applied (and so
+    // before it is acknowledged); the input keeps "screenshot:<id>" references.
+    const { request, shots } = takeScreenshots(req);
+    const stored = shots.length > 0 ? await this.deps.store.saveScreenshots(sessionId, shots) : [];
+    let applied: Applied;
+    try {
+      applied = await applyInput(this.deps, sessionId, request, key);
+    } catch (e) {
+      // A refused input leaves nothing behind (what an earlier, accepted input stored stays).
+      await this.deps.store.dropScreenshots(sessionId, stored).catch(() => undefined);
+      throw e;
+    }
+    rememberScreenshots(sessionId, shots);
     if (applied.kind === "response") return applied.response;
     return this.runDrive(applied, key, abort, emit);
   }
@@ -274,6 +289,19 @@ export class Agent {
     // with the model turn); say what is actually happening.
     if (this.running.has(s.id)) session.status = SessionStatus.RUNNING;
     return create(GetSessionResponseSchema, { session, history, pendingCalls: pending, traces, logs });
+  }
+
+  /** One of the session's stored screenshots, with its data. */
+  async getScreenshot(userId: string, sessionId: string, screenshotId: string): Promise<GetScreenshotResponse> {
+    const s = await this.owned(userId, sessionId);
+    if (!screenshotId) throw new ConnectError("screenshot_id is required", Code.InvalidArgument);
+    const shot = await this.deps.store.screenshot(s.id, screenshotId.replace(/^screenshot:/, ""));
+    if (!shot) throw new ConnectError(`screenshot ${screenshotId} not found in session ${s.id}`, Code.NotFound);
+    return create(GetScreenshotResponseSchema, {
+      image: { mimeType: shot.mimeType, data: shot.data, width: shot.width, height: shot.height, url: `screenshot:${shot.id}` },
+      step: shot.step,
+      toolcallId: shot.toolcallId,
+    });
   }
 
   /** Stores client log entries under the session, redacted, up to the session's cap. */

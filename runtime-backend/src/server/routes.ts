@@ -16,13 +16,15 @@ import { requestChecker } from "./validate.js";
 function progressOf(e: StepEvent): StreamStepResponse {
   switch (e.kind) {
     case "thinking":
-      return create(StreamStepResponseSchema, { event: { case: "progress", value: create(ProgressSchema, { phase: Phase.THINKING }) } });
+      return create(StreamStepResponseSchema, { event: { case: "progress", value: create(ProgressSchema, { phase: Phase.THINKING, attempt: e.attempt }) } });
     case "tool":
       return create(StreamStepResponseSchema, {
         event: { case: "progress", value: create(ProgressSchema, { phase: Phase.TAKING_ACTION, tool: e.tool, detail: e.detail }) },
       });
     case "text":
       return create(StreamStepResponseSchema, { event: { case: "textDelta", value: e.delta } });
+    case "reasoning":
+      return create(StreamStepResponseSchema, { event: { case: "reasoningDelta", value: e.delta } });
   }
 }
 
@@ -84,6 +86,9 @@ export function agentRoutes(agent: Agent, auth: Authenticator): (router: Connect
         },
         async getSession(req, ctx) {
           return agent.getSession(await user(ctx), req.sessionId);
+        },
+        async getScreenshot(req, ctx) {
+          return agent.getScreenshot(await user(ctx), req.sessionId, req.screenshotId);
         },
         async reportLog(req, ctx) {
           return { stored: await agent.reportLog(await user(ctx), req.sessionId, req.entries) };

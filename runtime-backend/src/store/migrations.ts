@@ -216,10 +216,29 @@ alter table responses alter column response drop not null`,
   },
   {
     version: 10,
+    // A screenshot a tool call returned, stored once: the call's history entry keeps only a
+    // "screenshot:<id>" reference, and the prompt that replays the call reads it from here.
+    // Like the other turn tables, no foreign key: the loop writes it for a session it owns.
+    name: "screenshots stored once",
+    sql: `create table screenshots (
+  session_id text not null,
+  id text not null,
+  toolcall_id text not null,
+  mime_type text not null,
+  width integer not null default 0,
+  height integer not null default 0,
+  data bytea not null,
+  created_at timestamptz not null default now(),
+  primary key (session_id, id)
+);
+create index screenshots_call on screenshots (session_id, toolcall_id)`,
+  },
+  {
+    version: 11,
     // The embedded store's write-behind turn journal is gone: turns commit with the same
     // statement on both engines (`commit-sql.ts`).
     name: "no turn journal",
-    sql: "drop table journal_state",
+    sql: "drop table if exists journal_state",
   },
 ];
 

@@ -11,6 +11,7 @@ import { type CallRow, callFromRow, callsById, callsOfStep, readHistory } from "
 import { commitParams, type CommitRows, commitRows, type SessionCommit } from "./session-commit.js";
 import { clearLeases, getSessionRow, insertSession, type NewSession, requestStop, type SessionRow, sessionFromRow } from "./sessions.js";
 import { storedResponse } from "./stored-response.js";
+import { deleteScreenshots, insertScreenshots, readScreenshot, readScreenshots, type StoredScreenshot } from "./screenshots.js";
 import { readTraces } from "./traces.js";
 
 export { SessionConflict } from "./conflict.js";
@@ -219,6 +220,26 @@ export class SessionStore {
   /** Stores client log entries (the caller redacts them first); returns how many. */
   addLogs(id: string, userId: string, entries: readonly LogEntry[]): Promise<number> {
     return insertLogs(this.db, id, userId, entries);
+  }
+
+  /** Stores an input's screenshots (one already stored under its id stays); returns the ids this call stored. */
+  saveScreenshots(id: string, shots: readonly StoredScreenshot[]): Promise<string[]> {
+    return insertScreenshots(this.db, id, shots);
+  }
+
+  /** Removes screenshots stored for an input that was then refused. */
+  dropScreenshots(id: string, ids: readonly string[]): Promise<void> {
+    return deleteScreenshots(this.db, id, ids);
+  }
+
+  /** The screenshots with these ids (those that exist). */
+  screenshots(id: string, ids: readonly string[]): Promise<StoredScreenshot[]> {
+    return readScreenshots(this.db, id, ids);
+  }
+
+  /** One screenshot with the step of the call that returned it. */
+  screenshot(id: string, screenshotId: string): Promise<(StoredScreenshot & { step: number }) | undefined> {
+    return readScreenshot(this.db, id, screenshotId);
   }
 
   // ---- a user's memory and playbooks ----

@@ -23,10 +23,11 @@ export const restartTimeoutMs = 180_000;
 /**
  * Starts `baton serve` in a separate process and waits until it prints where it listens
  * (`startTimeoutMs`, 90 s by default: a store recovering a long WAL, or a loaded machine, may need more).
+ * `batonBin` runs another checkout's `bin/baton.js` (the bench's before and after).
  */
-export async function startBackendProcess(args: string[], env: Record<string, string> = {}, startTimeoutMs = 90_000): Promise<BackendProcess> {
+export async function startBackendProcess(args: string[], env: Record<string, string> = {}, startTimeoutMs = 90_000, batonBin = bin): Promise<BackendProcess> {
   // The young-generation size the bin's own shebang sets (see bin/baton.js).
-  const child = spawn(process.execPath, ["--max-semi-space-size=8", bin, "serve", "--port", "0", ...args], {
+  const child = spawn(process.execPath, ["--max-semi-space-size=8", batonBin, "serve", "--port", "0", ...args], {
     env: { ...process.env, BATON_LOG_LEVEL: "warn", ...env },
     stdio: ["ignore", "pipe", "pipe"],
   });
