@@ -22,7 +22,8 @@
  * outside the timed round trip: phase 2 only), BENCH_CONNECTIONS (h2c connections),
  * BENCH_BEFORE (another checkout of the repository, e.g. a `git worktree` of main before a
  * change: 4. before and after, side by side: phase 1 at its best concurrency and the "clients"
- * overhead, each on a fresh backend of either checkout, alternating, BENCH_ROUNDS (1) times).
+ * overhead, each on a fresh backend of either checkout, alternating, BENCH_ROUNDS (1) times;
+ * on Postgres the before side uses BENCH_BEFORE_DATABASE_URL, as its schema may be older).
  */
 import { mkdtempSync, rmSync } from "node:fs";
 import { cpus, loadavg, tmpdir } from "node:os";
@@ -60,9 +61,9 @@ type Scenario = keyof typeof scenarios;
 const chosen = (process.env.BENCH_SCENARIOS ?? "clients,lockstep,h2c").split(",").filter((s): s is Scenario => s in scenarios);
 
 /** A `baton serve` for the bench; on the embedded store, in its own data directory. */
-const startBackend = (name: string, env: Record<string, string> = {}, bin?: string) =>
+const startBackend = (name: string, env: Record<string, string> = {}, bin?: string, url = databaseUrl) =>
   startBackendProcess(
-    [...(databaseUrl ? ["--database-url", databaseUrl] : ["--data-dir", join(dir, name)]), "--script-dir", dir],
+    [...(url ? ["--database-url", url] : ["--data-dir", join(dir, name)]), "--script-dir", dir],
     {
       BATON_API_TOKEN: benchToken,
       BATON_LOG_LEVEL: "error",
@@ -139,14 +140,15 @@ try {
     for (let round = 1; round <= rounds; round++) {
       for (const [side, bin] of [["before", before], ["after", undefined]] as const) {
         const loadAverage = +(loadavg()[0] ?? 0).toFixed(1);
-        const a = await startBackend(`data-${side}-${round}`, {}, bin);
+        const url = side === "before" ? (process.env.BENCH_BEFORE_DATABASE_URL ?? databaseUrl) : databaseUrl;
+        const a = await startBackend(`data-${side}-${round}`, {}, bin, url);
         let t: Awaited<ReturnType<typeof throughput>>;
         try {
           t = await throughput(a.url, a.child.pid ?? 0, fast.sessions);
         } finally {
           await a.kill("SIGTERM");
         }
-        const b = await startBackend(`data-${side}-${round}-clients`, {}, bin);
+        const b = await startBackend(`data-${side}-${round}-clients`, {}, bin, url);
         try {
           const o = await overhead(b.url, b.child.pid ?? 0, "clients");
           sides.push({ side, round, turnsPerSecond: t.turnsPerSecond, p50Ms: o.p50Ms, p99Ms: o.p99Ms, loadAverage });

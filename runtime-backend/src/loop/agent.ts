@@ -1,6 +1,6 @@
 import { readClientTools } from "./client-tools.js";
-import { create, getOption } from "@bufbuild/protobuf";
-import { field as fieldLimits } from "@baton/gen/baton/v1/options_pb";
+import { create } from "@bufbuild/protobuf";
+import { fieldLimits } from "@baton/gen/baton/v1/agent_limits";
 import { Code, ConnectError } from "@connectrpc/connect";
 import {
   type CreateSessionRequest,
@@ -36,7 +36,7 @@ import { SessionCache } from "./session-cache.js";
 /** "name" or "name@version" in CreateSessionRequest.playbook; names as savePlaybook allows them. */
 const playbookRef = /^([\w.-]{1,100})(?:@(\d{1,10}))?$/;
 /** The largest playbook version, as GetPlaybookRequest.version's proto limit says. */
-const maxVersion = getOption(GetPlaybookRequestSchema.field.version, fieldLimits).maximum ?? 2_147_483_647;
+const maxVersion = fieldLimits[GetPlaybookRequestSchema.typeName]?.[GetPlaybookRequestSchema.field.version.name]?.maximum ?? 2_147_483_647;
 
 /** Options of {@link Agent}; everything but `store` and `resolveModel` has a default. */
 export type AgentOptions = Pick<LoopDeps, "store" | "resolveModel"> &

@@ -21,6 +21,8 @@ export interface FakeLlmOptions {
   readonly chunkDelayMs?: number;
   /** Answers any origin's CORS preflight and lets it read the replies, as a hosted API does for a page (an extension's standalone mode). */
   readonly cors?: boolean;
+  /** Pause before each answer, as a model's time to its first token (benchmarks). */
+  readonly latencyMs?: number;
 }
 
 /** True when the request asks for a stream: OpenAI's `stream: true`, Gemini's `:streamGenerateContent`. */
@@ -83,6 +85,7 @@ export class FakeLlmServer {
       res.end(JSON.stringify({ error: { message: reply.message ?? `fake ${reply.status}`, type: "server_error", code: reply.status, status: "UNAVAILABLE" } }));
       return;
     }
+    if (this.options.latencyMs) await new Promise((r) => setTimeout(r, this.options.latencyMs));
     const answer = reply.kind === "cut" ? reply.answer : reply;
     const usage = typeof this.usage === "function" ? this.usage(body) : this.usage;
     if (!wantsStream(path, body) || !this.wire.stream) {
