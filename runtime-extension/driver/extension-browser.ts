@@ -313,7 +313,10 @@ export async function launchExtensionBrowser(o: ExtensionBrowserOptions = {}): P
       },
     };
     const { targetId } = await transport.send<{ targetId: string }>("Target.createTarget", { url: `chrome-extension://${extensionId}/offscreen.html` });
-    (eb as { control: Target }).control = new Target(eb, targetId, await attach(transport, targetId));
+    const control = new Target(eb, targetId, await attach(transport, targetId));
+    // The new tab evaluates in its first empty document until the extension page commits.
+    await until("the control page", () => control.eval<boolean>(`typeof chrome !== "undefined" && !!chrome.storage?.local && document.readyState === "complete"`));
+    (eb as { control: Target }).control = control;
     return eb;
   } catch (e) {
     await transport.close().catch(() => undefined);
