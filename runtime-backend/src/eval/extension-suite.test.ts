@@ -14,7 +14,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { buildExtension } from "../../../runtime-extension/driver/extension-browser.js";
+import { buildExtension } from "../../../runtime-extension/testing/launch.js";
 import { type EvalDeps, evalCommand, evalExitCodes } from "./eval-command.js";
 import { readReport } from "./report.js";
 import { builtinSuiteDir, loadSuite } from "./suite.js";

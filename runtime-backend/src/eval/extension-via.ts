@@ -2,7 +2,7 @@ import { existsSync } from "node:fs";
 import { join } from "node:path";
 import type { TaskOutcome } from "@baton/sdk/client";
 import type { PageProbe } from "@baton/sdk/script";
-import { distDir, type ExtensionBrowser, launchExtensionBrowser, type Panel, type Target, until } from "../../../runtime-extension/driver/extension-browser.js";
+import { distDir, type ExtensionBrowser, launchWithExtension, type PanelRun, runInPanel, Target, type TimelineEntry } from "../../../runtime-extension/testing/launch.js";
 import { viewportJpeg } from "./page-shot.js";
 import { type Attempt, type AttemptJob, type Lane, type ToolTally, type Via, ViaUnavailable } from "./via.js";
 
@@ -17,36 +17,13 @@ export interface ExtensionViaOptions {
 /** The repository's build of the extension, where `npm run build -w runtime-extension` writes it. */
 export const defaultExtensionDir = distDir;
 
-/** What the panel shows of a run, read in one go. */
-interface PanelState {
-  readonly approval: boolean;
-  readonly question: boolean;
-  readonly outcome?: "completed" | "stopped" | "failed";
-  readonly steps: { tool: string; state: string; ms: number; error: string }[];
-  readonly approvals: number;
-}
-
-const readPanel = `(() => {
-  const items = [...document.querySelectorAll(".timeline > li")];
-  const pending = (kind) => items.some((li) => li.dataset.kind === kind && li.dataset.state === "pending");
-  const outcome = items.find((li) => li.dataset.kind === "outcome");
+/** Time in tools, tool errors and approvals, from the panel's timeline. */
+function tallyOf(timeline: readonly TimelineEntry[]): ToolTally {
+  const steps = timeline.filter((e) => e.kind === "step");
   return {
-    approval: pending("approval"),
-    question: pending("question"),
-    outcome: outcome?.dataset.status,
-    steps: items.filter((li) => li.dataset.kind === "step").map((li) => ({
-      tool: li.dataset.tool ?? "", state: li.dataset.state ?? "", ms: Number(li.dataset.ms || 0),
-      error: (li.querySelector(".step-error")?.textContent ?? "").split("\\n")[0],
-    })),
-    approvals: items.filter((li) => li.dataset.kind === "approval" && li.dataset.state !== "pending").length,
-  };
-})()`;
-
-function tallyOf(s: PanelState): ToolTally {
-  return {
-    toolMs: s.steps.reduce((n, x) => n + x.ms, 0),
-    errors: s.steps.filter((x) => x.state === "failed").map((x) => `${x.tool}: ${x.error}`),
-    approvals: s.approvals,
+    toolMs: steps.reduce((n, e) => n + (Number(e.ms) || 0), 0),
+    errors: steps.filter((e) => e.state === "failed").map((e) => `${e.tool}: ${e.text}`),
+    approvals: timeline.filter((e) => e.kind === "approval" && e.state !== "pending").length,
   };
 }
 
@@ -69,30 +46,12 @@ function probeOf(t: Target): PageProbe {
   };
 }
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-/**
- * Drives one task through the panel: types the goal, answers approval and question cards as
- * the task says, presses Stop when the time limit runs out, and resolves with the panel's
- * last state once the outcome shows.
- */
-async function drive(panel: Panel, job: AttemptJob): Promise<PanelState> {
-  await panel.run(job.goal);
-  let stopped = false;
-  for (;;) {
-    const s = await panel.eval<PanelState>(readPanel);
-    if (s.outcome) return s;
-    if (job.signal.aborted && !stopped) {
-      stopped = true;
-      await panel.click("button", "Stop");
-      // A run that does not end after Stop is reported as it stands.
-      await until("the stopped run's outcome", async () => (await panel.eval<PanelState>(readPanel)).outcome, 15_000).catch(() => undefined);
-      return panel.eval<PanelState>(readPanel);
-    }
-    if (s.approval) await panel.click("button", job.onApproval().approved ? "Approve" : "Deny");
-    else if (s.question) await panel.type("textbox", "Your answer", job.userReply ?? "The user is not available to answer. Continue without the answer if you can.", true);
-    else await sleep(150);
-  }
+/** A tab of the browser (one the agent or a page opened) as a target the checks can read. */
+async function tabTarget(ext: ExtensionBrowser, tabId: number): Promise<Target> {
+  const targetId = await ext.control.eval<string | undefined>(`chrome.debugger.getTargets().then((ts) => ts.find((t) => t.tabId === ${tabId})?.id)`);
+  if (!targetId) throw new Error(`no tab ${tabId}`);
+  const { sessionId } = await ext.transport.send<{ sessionId: string }>("Target.attachToTarget", { targetId, flatten: true });
+  return new Target(ext, targetId, sessionId);
 }
 
 /**
@@ -101,7 +60,7 @@ async function drive(panel: Panel, job: AttemptJob): Promise<PanelState> {
  * the start page in a window of its own and Chrome's side panel beside it, and runs the goal
  * from the panel's task box: the agent loop runs in the backend, the tools in the extension
  * over `chrome.debugger`, exactly as for a user. The checks then read the window's active tab.
- * The panel does not send a step limit, so the task's `max_steps` is the backend's default here.
+ * The panel is worked by the extension's own driver (`runInPanel`). The panel does not send a step limit, so the task's `max_steps` is the backend's default here.
  */
 export function extensionVia(o: ExtensionViaOptions = {}): Via {
   const dir = o.dir ?? defaultExtensionDir;
@@ -115,46 +74,43 @@ export function extensionVia(o: ExtensionViaOptions = {}): Via {
   return {
     name: "extension",
     async openLane(): Promise<Lane> {
-      const eb: ExtensionBrowser = await launchExtensionBrowser({ dir, ...(o.headed ? { headed: true } : {}) });
-      const pages = async () => (await eb.transport.send<{ targetInfos: { targetId: string; type: string }[] }>("Target.getTargets")).targetInfos.filter((t) => t.type === "page").map((t) => t.targetId);
+      const ext = await launchWithExtension({ dir, build: false, ...(o.headed ? { headed: true } : {}) });
+      const pages = async () => (await ext.transport.send<{ targetInfos: { targetId: string; type: string }[] }>("Target.getTargets")).targetInfos.filter((t) => t.type === "page").map((t) => t.targetId);
       return {
         async attempt(job: AttemptJob): Promise<Attempt> {
-          await eb.transport.send("Storage.clearCookies", {});
+          await ext.transport.send("Storage.clearCookies", {});
           const before = new Set(await pages());
-          let panel: Panel | undefined;
+          let run: PanelRun | undefined;
           const end = async () => {
-            await panel?.close().catch(() => undefined);
+            await run?.end().catch(() => undefined);
             for (const id of await pages().catch(() => [])) {
-              if (!before.has(id)) await eb.transport.send("Target.closeTarget", { targetId: id }).catch(() => undefined);
+              if (!before.has(id)) await ext.transport.send("Target.closeTarget", { targetId: id }).catch(() => undefined);
             }
           };
           try {
-            await eb.control.eval(`chrome.storage.local.remove(["sessions", "run"])`);
-            await eb.saveSettings({ backendUrl: job.backend.baseUrl, token: job.backend.token, model: job.model, approval: "irreversible", diagnostics: false });
-            const tab = await eb.openTab(job.startUrl);
-            panel = await eb.openPanel(tab);
-            const state = await drive(panel, job);
-            const sessionId = await eb.control.eval<string | undefined>(`chrome.storage.local.get("sessions").then((g) => g.sessions?.[0]?.sessionId)`);
-            if (!sessionId) throw new Error("the panel recorded no session");
+            await ext.configure({ backendUrl: job.backend.baseUrl, token: job.backend.token, model: job.model });
+            run = await runInPanel(ext, {
+              startUrl: job.startUrl,
+              task: job.goal,
+              onApproval: () => job.onApproval().approved,
+              userReply: job.userReply ?? "The user is not available to answer. Continue without the answer if you can.",
+              signal: job.signal,
+            });
+            const { sessionId, tab } = run;
             const got = await job.client.getSession({ sessionId });
             if (!got.session) throw new Error(`the backend has no session ${sessionId}`);
-            const outcome: TaskOutcome = {
-              sessionId,
-              status: state.outcome ?? "stopped",
-              answer: got.session.answer,
-              reason: got.session.reason || (state.outcome ? "" : "the run did not end after Stop"),
-              session: got.session,
-            };
+            const status = run.outcome.state as TaskOutcome["status"];
+            const outcome: TaskOutcome = { sessionId, status, answer: got.session.answer, reason: got.session.reason, session: got.session };
             // The page the agent ended on: the active tab of the task's window.
-            const activeTabId = await eb.control
+            const activeTabId = await ext.control
               .eval<number | undefined>(`chrome.tabs.get(${tab.tabId}).then((t) => chrome.tabs.query({ windowId: t.windowId, active: true })).then((ts) => ts[0]?.id)`)
               .catch(() => undefined);
-            const final = activeTabId === undefined || activeTabId === tab.tabId ? tab : await eb.tab(activeTabId);
+            const final = activeTabId === undefined || activeTabId === tab.tabId ? tab : await tabTarget(ext, activeTabId);
             return {
               outcome,
-              tally: tallyOf(state),
+              tally: tallyOf(run.timeline),
               page: probeOf(final),
-              screenshot: () => within(10_000, "the screenshot", viewportJpeg((m, p) => eb.transport.send(m, p, final.sessionId))).catch(() => undefined),
+              screenshot: () => within(10_000, "the screenshot", viewportJpeg((m, p) => ext.transport.send(m, p, final.sessionId))).catch(() => undefined),
               end,
             };
           } catch (e) {
@@ -162,7 +118,7 @@ export function extensionVia(o: ExtensionViaOptions = {}): Via {
             throw e;
           }
         },
-        close: () => eb.close(),
+        close: () => ext.close(),
       };
     },
   };

@@ -2,17 +2,15 @@
 // @generated from file baton/v1/options.proto (package baton.v1, syntax proto3)
 /* eslint-disable */
 
-import type { GenEnum, GenExtension, GenFile, GenMessage } from "@bufbuild/protobuf/codegenv2";
-import { enumDesc, extDesc, fileDesc, messageDesc } from "@bufbuild/protobuf/codegenv2";
-import type { FieldOptions, MessageOptions, MethodOptions } from "@bufbuild/protobuf/wkt";
-import { file_google_protobuf_descriptor } from "@bufbuild/protobuf/wkt";
+import type { GenEnum, GenFile, GenMessage } from "@bufbuild/protobuf/codegenv2";
+import { enumDesc, fileDesc, messageDesc } from "@bufbuild/protobuf/codegenv2";
 import type { Message } from "@bufbuild/protobuf";
 
 /**
  * Describes the file baton/v1/options.proto.
  */
 export const file_baton_v1_options: GenFile = /*@__PURE__*/
-  fileDesc("ChZiYXRvbi92MS9vcHRpb25zLnByb3RvEghiYXRvbi52MSJ1CgtUb29sT3B0aW9ucxITCgtkZXNjcmlwdGlvbhgBIAEoCRIkCgRzaWRlGAIgASgOMhYuYmF0b24udjEuRXhlY3V0b3JTaWRlEhwKBHJpc2sYAyABKA4yDi5iYXRvbi52MS5SaXNrEg0KBXRpdGxlGAQgASgJIiEKDkNhdGFsb2dPcHRpb25zEg8KB3Jlc3VsdHMYASABKAkipQIKEEZpZWxkQ29uc3RyYWludHMSEwoLZGVzY3JpcHRpb24YASABKAkSEAoIcmVxdWlyZWQYAiABKAgSFAoHbWluaW11bRgDIAEoAUgAiAEBEhQKB21heGltdW0YBCABKAFIAYgBARIXCgptaW5fbGVuZ3RoGAUgASgNSAKIAQESFwoKbWF4X2xlbmd0aBgGIAEoDUgDiAEBEhYKCW1heF9pdGVtcxgHIAEoDUgEiAEBEhQKDGRlZmF1bHRfanNvbhgIIAEoCRIaChJtYXJrc19pcnJldmVyc2libGUYCSABKAhCCgoIX21pbmltdW1CCgoIX21heGltdW1CDQoLX21pbl9sZW5ndGhCDQoLX21heF9sZW5ndGhCDAoKX21heF9pdGVtcyIuChFNZXRob2RDb25zdHJhaW50cxIZChFtYXhfcmVxdWVzdF9ieXRlcxgBIAEoDSpiCgxFeGVjdXRvclNpZGUSHQoZRVhFQ1VUT1JfU0lERV9VTlNQRUNJRklFRBAAEhgKFEVYRUNVVE9SX1NJREVfQ0xJRU5UEAESGQoVRVhFQ1VUT1JfU0lERV9CQUNLRU5EEAIqWgoEUmlzaxIUChBSSVNLX1VOU1BFQ0lGSUVEEAASEgoOUklTS19SRUFEX09OTFkQARIRCg1SSVNLX01VVEFUSU5HEAISFQoRUklTS19JUlJFVkVSU0lCTEUQAzpVCgZtZXRob2QSHi5nb29nbGUucHJvdG9idWYuTWV0aG9kT3B0aW9ucxi8jgMgASgLMhsuYmF0b24udjEuTWV0aG9kQ29uc3RyYWludHNSBm1ldGhvZDpMCgR0b29sEh8uZ29vZ2xlLnByb3RvYnVmLk1lc3NhZ2VPcHRpb25zGLmOAyABKAsyFS5iYXRvbi52MS5Ub29sT3B0aW9uc1IEdG9vbDpVCgdjYXRhbG9nEh8uZ29vZ2xlLnByb3RvYnVmLk1lc3NhZ2VPcHRpb25zGLqOAyABKAsyGC5iYXRvbi52MS5DYXRhbG9nT3B0aW9uc1IHY2F0YWxvZzpRCgVmaWVsZBIdLmdvb2dsZS5wcm90b2J1Zi5GaWVsZE9wdGlvbnMYu44DIAEoCzIaLmJhdG9uLnYxLkZpZWxkQ29uc3RyYWludHNSBWZpZWxkYgZwcm90bzM", [file_google_protobuf_descriptor]);
+  fileDesc("ChZiYXRvbi92MS9vcHRpb25zLnByb3RvEghiYXRvbi52MSJ1CgtUb29sT3B0aW9ucxITCgtkZXNjcmlwdGlvbhgBIAEoCRIkCgRzaWRlGAIgASgOMhYuYmF0b24udjEuRXhlY3V0b3JTaWRlEhwKBHJpc2sYAyABKA4yDi5iYXRvbi52MS5SaXNrEg0KBXRpdGxlGAQgASgJIiEKDkNhdGFsb2dPcHRpb25zEg8KB3Jlc3VsdHMYASABKAkipQIKEEZpZWxkQ29uc3RyYWludHMSEwoLZGVzY3JpcHRpb24YASABKAkSEAoIcmVxdWlyZWQYAiABKAgSFAoHbWluaW11bRgDIAEoAUgAiAEBEhQKB21heGltdW0YBCABKAFIAYgBARIXCgptaW5fbGVuZ3RoGAUgASgNSAKIAQESFwoKbWF4X2xlbmd0aBgGIAEoDUgDiAEBEhYKCW1heF9pdGVtcxgHIAEoDUgEiAEBEhQKDGRlZmF1bHRfanNvbhgIIAEoCRIaChJtYXJrc19pcnJldmVyc2libGUYCSABKAhCCgoIX21pbmltdW1CCgoIX21heGltdW1CDQoLX21pbl9sZW5ndGhCDQoLX21heF9sZW5ndGhCDAoKX21heF9pdGVtcyIuChFNZXRob2RDb25zdHJhaW50cxIZChFtYXhfcmVxdWVzdF9ieXRlcxgBIAEoDSpiCgxFeGVjdXRvclNpZGUSHQoZRVhFQ1VUT1JfU0lERV9VTlNQRUNJRklFRBAAEhgKFEVYRUNVVE9SX1NJREVfQ0xJRU5UEAESGQoVRVhFQ1VUT1JfU0lERV9CQUNLRU5EEAIqWgoEUmlzaxIUChBSSVNLX1VOU1BFQ0lGSUVEEAASEgoOUklTS19SRUFEX09OTFkQARIRCg1SSVNLX01VVEFUSU5HEAISFQoRUklTS19JUlJFVkVSU0lCTEUQA2IGcHJvdG8z");
 
 /**
  * Options on a tool's params message: what codegen needs beyond the fields.
@@ -255,36 +253,4 @@ export enum Risk {
  */
 export const RiskSchema: GenEnum<Risk> = /*@__PURE__*/
   enumDesc(file_baton_v1_options, 1);
-
-/**
- * Limits of an RPC of a service.
- *
- * @generated from extension: baton.v1.MethodConstraints method = 51004;
- */
-export const method: GenExtension<MethodOptions, MethodConstraints> = /*@__PURE__*/
-  extDesc(file_baton_v1_options, 0);
-
-/**
- * Tool options, on a tool's params message.
- *
- * @generated from extension: baton.v1.ToolOptions tool = 51001;
- */
-export const tool: GenExtension<MessageOptions, ToolOptions> = /*@__PURE__*/
-  extDesc(file_baton_v1_options, 1);
-
-/**
- * Catalog marker, on a message whose oneof lists tools.
- *
- * @generated from extension: baton.v1.CatalogOptions catalog = 51002;
- */
-export const catalog: GenExtension<MessageOptions, CatalogOptions> = /*@__PURE__*/
-  extDesc(file_baton_v1_options, 2);
-
-/**
- * Field constraints: on a field of a tool's params, or of a request of a service.
- *
- * @generated from extension: baton.v1.FieldConstraints field = 51003;
- */
-export const field: GenExtension<FieldOptions, FieldConstraints> = /*@__PURE__*/
-  extDesc(file_baton_v1_options, 3);
 
