@@ -233,6 +233,13 @@ alter table responses alter column response drop not null`,
 );
 create index screenshots_call on screenshots (session_id, toolcall_id)`,
   },
+  {
+    version: 11,
+    // The embedded store's write-behind turn journal is gone: turns commit with the same
+    // statement on both engines (`commit-sql.ts`).
+    name: "no turn journal",
+    sql: "drop table if exists journal_state",
+  },
 ];
 
 /**

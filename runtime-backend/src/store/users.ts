@@ -9,7 +9,7 @@ export async function ensureUser(q: Queryable, id: string, name = id): Promise<v
 /** Issues a new API token for a user and returns it; only its hash is kept. */
 export async function createToken(q: Queryable, userId: string, label = ""): Promise<string> {
   const token = newToken();
-  await q.query("insert into api_tokens (token_hash, user_id, label) values ($1, $2, $3)", [hashToken(token), userId, label]);
+  await q.query("insert into api_tokens (token_hash, user_id, label) values ($1, $2, $3)", [await hashToken(token), userId, label]);
   return token;
 }
 
@@ -17,13 +17,13 @@ export async function createToken(q: Queryable, userId: string, label = ""): Pro
 export async function registerToken(q: Queryable, userId: string, token: string, label = ""): Promise<void> {
   await q.query(
     "insert into api_tokens (token_hash, user_id, label) values ($1, $2, $3) on conflict (token_hash) do nothing",
-    [hashToken(token), userId, label],
+    [await hashToken(token), userId, label],
   );
 }
 
 /** The user a token belongs to, or undefined. */
 export async function userForToken(q: Queryable, token: string): Promise<string | undefined> {
-  const rows = await q.query<{ user_id: string }>("select user_id from api_tokens where token_hash = $1", [hashToken(token)]);
+  const rows = await q.query<{ user_id: string }>("select user_id from api_tokens where token_hash = $1", [await hashToken(token)]);
   return rows[0]?.user_id;
 }
 
