@@ -1,6 +1,7 @@
 import type { Secret } from "@baton/sdk/client";
 import { useEffect, useState } from "preact/hooks";
 import { deleteSecret, loadSecrets, saveSecret } from "../secrets-store.js";
+import { Field, FormActions } from "./settings-view.js";
 
 /**
  * Settings' Secrets section: add a named secret (its value in a password field, never shown
@@ -56,30 +57,17 @@ export function SecretsSection() {
         ) : (
           <p class="help">No secrets yet.</p>
         )}
-        <div class="field">
-          <label for="secret-name">Name</label>
+        <Field id="secret-name" label="Name">
           <input id="secret-name" value={name} onInput={(e) => setName(e.currentTarget.value)} placeholder="password" spellcheck={false} autocomplete="off" />
-        </div>
-        <div class="field">
-          <label for="secret-value">Value</label>
+        </Field>
+        <Field id="secret-value" label="Value">
           <input id="secret-value" type="password" value={value} onInput={(e) => setValue(e.currentTarget.value)} autocomplete="new-password" />
-        </div>
-        <div class="field">
-          <label for="secret-origins">Allowed origins</label>
+        </Field>
+        <Field id="secret-origins" label="Allowed origins" help="Separate several with spaces. Empty: any site.">
           <input id="secret-origins" value={origins} onInput={(e) => setOrigins(e.currentTarget.value)} placeholder="https://app.example.com" spellcheck={false} />
-          <p class="help">Separate several with spaces. Empty: any site.</p>
-        </div>
+        </Field>
       </fieldset>
-      <div class="settings-actions">
-        {message ? (
-          <span class="form-note" role="status">
-            {message}
-          </span>
-        ) : null}
-        <button type="submit" class="btn primary" disabled={!name.trim() || !value}>
-          Add secret
-        </button>
-      </div>
+      <FormActions message={message} label="Add secret" disabled={!name.trim() || !value} />
     </form>
   );
 }
