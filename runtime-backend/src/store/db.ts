@@ -51,6 +51,12 @@ export interface Db extends Queryable {
    * store's write-behind journal (`turn-journal.ts`), started by {@link openDb}.
    */
   turnJournal?: TurnJournal;
+  /**
+   * Calls `fn` with the payload of every notification on `channel` (Postgres LISTEN/NOTIFY, on a
+   * connection of its own), until the returned function is called. Only a Postgres server has
+   * it: several replicas share one, while an embedded store has one process.
+   */
+  listen?(channel: string, fn: (payload: string) => void): Promise<() => Promise<void>>;
   /** The embedded store's hold on its data directory (`data-dir.ts`), when it has one. */
   dataDirLock?: DataDirLock;
 }
