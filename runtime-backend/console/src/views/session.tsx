@@ -48,7 +48,8 @@ function evidenceOf(r: ToolcallResult): string {
       if (v?.answer) return v.answer;
       if (v?.title || v?.url) return `${v.title ?? ""} ${v.url ? `(${v.url})` : ""}`.trim();
       if (v?.records) return `${v.records.length} record(s)`;
-      return "Done";
+      if (r.outcome.value.tool.case === "saveMemory") return "Saved";
+      return imagesOf(r).length > 0 ? "" : "Done";
     }
     default:
       return "";
@@ -78,7 +79,7 @@ function ToolCard(p: { call: ToolCall | undefined; name: string; result: Toolcal
         <span class="tool-title">{title}</span>
         <span class="tool-name mono">{p.name}</span>
       </div>
-      {p.result ? <div class="tool-evidence">{evidenceOf(p.result)}</div> : null}
+      {p.result && evidenceOf(p.result) ? <div class="tool-evidence">{evidenceOf(p.result)}</div> : null}
       {p.result ? imagesOf(p.result).map((img) => <Screenshot image={img} />) : null}
     </div>
   );
@@ -125,7 +126,8 @@ function Timeline(p: { w: Watched }) {
         items.push(<div class="msg msg-reasoning">{c.value.text}</div>);
       } else if (c.case === "functionCall") {
         const fc = c.value;
-        const name = fc.call?.tool.case ?? fc.extension?.name ?? "tool";
+        // The snake_case name the model called, as the trace lists it.
+        const name = fc.call?.tool.case?.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`) ?? fc.extension?.name ?? "tool";
         items.push(<ToolCard call={fc.call} name={name} result={results.get(fc.toolcallId)} pending={pending.has(fc.toolcallId)} labels={new Map(labels)} />);
       }
     }

@@ -15,7 +15,7 @@ function Chart(p: { rows: UsageRow[]; days: number; metric: "cost" | "steps" }) 
   const totals = days.map((d) => p.rows.filter((r) => r.day === d).reduce((a, r) => a + value(r), 0));
   const max = Math.max(...totals, p.metric === "cost" ? 0.01 : 1);
   const w = 720;
-  const h = 200;
+  const h = 170;
   const bw = w / days.length;
   return (
     <figure class="chart">
@@ -37,7 +37,7 @@ function Chart(p: { rows: UsageRow[]; days: number; metric: "cost" | "steps" }) 
             );
           });
         })}
-        {days.map((d, i) => (i % Math.ceil(days.length / 8) === 0 || i === days.length - 1 ? <text x={i * bw + bw / 2} y={h + 16} class="axis">{d.slice(5)}</text> : null))}
+        {days.map((d, i) => ((days.length - 1 - i) % Math.ceil(days.length / 8) === 0 ? <text x={i * bw + bw / 2} y={h + 16} class="axis">{d.slice(5)}</text> : null))}
       </svg>
       <figcaption class="legend">
         {models.map((m, i) => (
@@ -58,7 +58,14 @@ export function UsagePage(p: { account: Account }) {
   const [metric, setMetric] = useState<"cost" | "steps">("cost");
   const [error, setError] = useState<string>();
   useEffect(() => {
-    consoleApi.getUsage({ days: 30 }).then(setU, (e) => setError(errorText(e)));
+    consoleApi.getUsage({ days: 30 }).then(
+      (r) => {
+        setU(r);
+        // Models without a price (local, scripted) cost nothing: show what they did instead.
+        if (r.rows.every((x) => x.costUsd === 0)) setMetric("steps");
+      },
+      (e) => setError(errorText(e)),
+    );
   }, []);
   const q = u?.quota;
   const byModel = new Map<string, UsageRow>();

@@ -78,9 +78,18 @@ export function describeCall(call: ToolCall, lookup: RefLookup): string {
       return "Listing tabs";
     case "askUser":
       return `Asking you: ${clip(t.value.question, 80)}`;
+    case "searchUserMemory":
+      return `Searching memory for "${clip(t.value.query, 60)}"`;
+    case "saveMemory":
+      return `Remembering "${clip(t.value.text, 60)}"`;
+    case "done":
+      return "Finishing";
     case undefined:
       return "Running a tool";
-    default:
-      return `Running ${t.case}`;
+    default: {
+      // Every tool of the catalog has its sentence: a new one is a compile error here.
+      const unknown: never = t;
+      return `Running ${(unknown as { case: string }).case}`;
+    }
   }
 }
