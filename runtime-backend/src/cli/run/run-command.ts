@@ -8,6 +8,7 @@ import { checkExpectations, engineProbe, parseScriptFile, type ScriptFile, Scrip
 import type { Env } from "../../providers/registry.js";
 import { flag, parseArgs, type Parsed } from "../args.js";
 import { describeCall, type RefLookup } from "./describe-call.js";
+import { savedLogin } from "../credentials.js";
 import { chooseModel } from "./model-choice.js";
 import { createProgress, type Progress, type ProgressMode } from "./progress.js";
 import { type Ask, approvalPrompt, askUserHandler } from "./prompts.js";
@@ -47,7 +48,7 @@ export const runUsage = `baton run "<task>" [options]
   --serve DIR           serve DIR on a loopback port for the run; --start-url may be a path in it
   --script FILE         replay a script file instead of a model, then check its "expect"
   --model P:M           provider:model (default: BATON_MODEL, else by the keys that are set)
-  --backend URL         use a running backend (with --token or BATON_API_TOKEN)
+  --backend URL         use a running backend (with --token, BATON_API_TOKEN, or the token of \`baton login\`)
   --data-dir DIR        the embedded store for this run (default ~/.cache/baton/run-store)
   --max-steps N         step limit (default 50)
   --headed              show the browser window (needs a display)
@@ -172,7 +173,7 @@ export async function runCommand(argv: readonly string[], deps: RunDeps): Promis
     let backend: RunBackend;
     const backendUrl = flag(p, "backend");
     try {
-      if (backendUrl) backend = await remoteBackend(backendUrl, flag(p, "token", deps.env.BATON_API_TOKEN));
+      if (backendUrl) backend = await remoteBackend(backendUrl, flag(p, "token", deps.env.BATON_API_TOKEN) ?? savedLogin(backendUrl, deps.env)?.token);
       else {
         const start = (dataDir: string) =>
           startLocalBackend({
