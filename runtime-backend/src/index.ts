@@ -9,3 +9,4 @@ export { type Script, ScriptProvider, type ScriptSource } from "./providers/scri
 export type { Provider } from "./providers/types.js";
 export type { ModelResolver } from "./loop/deps.js";
 export { createToken, ensureUser } from "./store/users.js";
+export { type BackendProcess, startBackendProcess } from "./testing/backend-process.js";

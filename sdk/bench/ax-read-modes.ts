@@ -8,7 +8,7 @@ import { startFixtureServer } from "../src/engine/fixtures/server.js";
 import { launchChromium } from "../src/node/launch-chromium.js";
 import { openPage } from "../src/node/open-page.js";
 import { WebSocketTransport } from "../src/node/ws-transport.js";
-import { takePageSnapshot } from "../src/engine/snapshot.js";
+import { takePageSnapshot } from "../src/engine/snapshot/snapshot.js";
 const server = await startFixtureServer();
 const browser = await launchChromium({ args: ["--site-per-process"] });
 const ws = await WebSocketTransport.connect(browser.wsEndpoint);

@@ -22,6 +22,10 @@ const usage = `baton — the Baton backend
   baton run "<task>" [--start-url URL] [--serve DIR] [--script FILE] [--model provider:model]
             [--backend URL --token T] [--data-dir DIR] [--max-steps N] [--headed] [--cdp-url URL]
             [--yes] [--json]                              run a task in Chromium (baton run --help)
+  baton eval [suite.jsonl | dir] [--model P:M] [--via headless|extension] [--repeat N]
+             [--concurrency N] [--filter GLOBS] [--out report.jsonl] [--html report.html]
+                                                          run an eval suite (baton eval --help)
+  baton eval compare a.jsonl b.jsonl [--fail-on-regression]     per-task deltas of two reports
   baton snapshot …                                              (from @baton/sdk/node)
   baton mcp [--http PORT] [--headed | --cdp-url URL] [--allowed-origins …] [--allow-irreversible]
                                  the browser tools as an MCP server (baton mcp --help)
@@ -93,6 +97,11 @@ export async function main(argv: string[], io: Io = processIo): Promise<number> 
       // Loaded lazily: only run needs the browser tooling.
       const [{ runCommand }, { processRunDeps }] = await Promise.all([import("./run/run-command.js"), import("./run/process-deps.js")]);
       return runCommand(rest, processRunDeps());
+    }
+    case "eval": {
+      // Loaded lazily, like run: only eval needs the harness and the browser tooling.
+      const [{ evalCommand }, { processRunDeps }] = await Promise.all([import("../eval/eval-command.js"), import("./run/process-deps.js")]);
+      return evalCommand(rest, processRunDeps());
     }
     case "snapshot":
       return snapshotCommand(rest, io);

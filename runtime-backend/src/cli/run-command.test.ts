@@ -12,7 +12,7 @@ import { create } from "@bufbuild/protobuf";
 import { toolCatalog } from "@baton/gen/baton/v1/tools_baton";
 import { afterAll, describe, expect, it } from "vitest";
 import { startBackendProcess } from "../testing/backend-process.js";
-import { describeCall } from "./run/describe-call.js";
+import { describeCall } from "@baton/sdk/client";
 import { createProgress, displayText } from "./run/progress.js";
 import { approvalPrompt, askUserHandler, noTtyDenial } from "./run/prompts.js";
 import { launchChromium, WebSocketTransport } from "@baton/sdk/node";
@@ -97,6 +97,22 @@ describe("baton run (the binary)", browserRun, () => {
     expect(events.map((e) => e.type)).toContain("tool_start");
     expect(events.find((e) => e.type === "done")).toMatchObject({ status: "completed" });
     expect(events.at(-1)?.broken).toHaveLength(2);
+  });
+});
+
+describe("baton run --secret", browserRun, () => {
+  it("types the secret from a file where the script says <secret>password</secret>, and never prints it", async () => {
+    const pw = join(dir, "password.txt");
+    writeFileSync(pw, "correct horse\n");
+    const r = await baton([...login, "--script", "examples/scripts/login-secret.json", "--secret", `password=@${pw}`, "--json"]);
+    expect(r.stderr).toBe("");
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain('"expectations":"ok"');
+    expect(r.stdout).not.toContain("correct horse");
+    // On the command line, a value is refused before anything starts.
+    const bad = await baton([...login, "--script", "examples/scripts/login-secret.json", "--secret", "password=correct horse"]);
+    expect(bad.code).toBe(exitCodes.usage);
+    expect(bad.stderr).toContain("not on the command line");
   });
 });
 
@@ -252,6 +268,32 @@ describe("progress wording", () => {
     expect(out).toContain("Step 1 · Clicking 'Submit'…");
     expect(out).toContain("\r\x1b[2K✓ Clicking 'Submit' (42 ms)\n");
     expect(out.endsWith("\r\x1b[2K")).toBe(true);
+  });
+
+  it("shows the model's words as they stream, line by line, and the whole text only when it did not stream", () => {
+    let out = "";
+    const p = createProgress("tty", { write: (t: string) => (out += t), isTTY: true }, lookup);
+    p.event({ type: "thinking", attempt: 1 });
+    p.event({ type: "reasoning_delta", delta: "Need the form" });
+    expect(out).toContain("Step 1 · Thinking… Need the form");
+    p.event({ type: "reasoning_delta", delta: ".\nThen submit." });
+    p.event({ type: "text_delta", delta: "Filling in " });
+    p.event({ type: "text_delta", delta: "the form." });
+    expect(out).toContain("Thinking… Filling in the form.");
+    p.event({ type: "reasoning", text: "Need the form.\nThen submit." });
+    p.event({ type: "text", text: "Filling in the form." });
+    p.end();
+    const lines = out.split(/\r\x1b\[2K|\n/).filter((l) => l && !/^[⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏]/.test(l));
+    expect(lines).toEqual(["  · Need the form.", "  · Then submit.", "  Filling in the form."]);
+
+    let plain = "";
+    const q = createProgress("plain", { write: (t: string) => (plain += t) }, lookup);
+    q.event({ type: "thinking" });
+    q.event({ type: "text_delta", delta: "Half a line, " });
+    // The model call is retried: what streamed is void, and the new attempt's text counts.
+    q.event({ type: "thinking", attempt: 2 });
+    q.event({ type: "text", text: "A different answer." });
+    expect(plain).toBe("Step 1 · Thinking…\n  ↻ the model call is retried (attempt 2)\n  A different answer.\n");
   });
 
   it("asks y/n for approvals and ask_user questions at the terminal", async () => {

@@ -1,5 +1,6 @@
 import { chmodSync, existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
 import type { ToolRisk } from "@baton/sdk/contract";
 import { defaultFoldOptions } from "../context/fold.js";
 import { createLogger } from "../log/logger.js";
@@ -16,6 +17,17 @@ import type { Io } from "./io.js";
 function scriptDirEnv(p: Parsed, env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
   const dir = flag(p, "script-dir", env.BATON_SCRIPT_DIR);
   return dir ? { ...env, BATON_SCRIPT_DIR: resolve(dir) } : { ...env, BATON_SCRIPT_DIR: undefined };
+}
+
+/** Where the reference extension is in this repository (absent when the backend runs as an installed package). */
+const extensionDir = fileURLToPath(new URL("../../../runtime-extension", import.meta.url));
+
+/** How to load the extension and sign it in to this backend, when the repository has it. */
+function extensionNote(url: string): string {
+  if (!existsSync(join(extensionDir, "package.json"))) return "";
+  const dist = join(extensionDir, "dist");
+  const build = existsSync(join(dist, "manifest.json")) ? "" : " (build it first: npm run build -w runtime-extension)";
+  return `Chrome extension: load ${dist} with chrome://extensions → Load unpacked${build}; sign in with ${url} and the token above\n`;
 }
 
 /**
@@ -71,7 +83,9 @@ export async function serveCommand(p: Parsed, io: Io, env: NodeJS.ProcessEnv = p
   // A one-time link into the console for the operator, fresh at every start.
   const { code } = await createSignInCode(backend.db, "local", 24 * 3_600_000);
   const consoleUrl = signInUrl(env.BATON_PUBLIC_URL?.replace(/\/+$/, "") ?? backend.server.url, code);
-  io.stdout(`Baton backend listening on ${backend.server.url} (${store})\n${tokenNote}\nConsole: ${consoleUrl} (one-time sign-in link for "local", valid 24 h)\n`);
+  io.stdout(
+    `Baton backend listening on ${backend.server.url} (${store})\n${tokenNote}\nConsole: ${consoleUrl} (one-time sign-in link for "local", valid 24 h)\n${extensionNote(backend.server.url)}`,
+  );
   logger.info({ url: backend.server.url, store: backend.db.kind }, "listening");
   await new Promise<void>((done) => {
     const stop = () => {

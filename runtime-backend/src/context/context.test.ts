@@ -6,7 +6,7 @@ import type { ModelRequest } from "../providers/types.js";
 import { applyTurn, contextExceeds, defaultFoldOptions, enforceBudget, renderContext, shouldFold } from "./fold.js";
 import { buildPrompt } from "./prompt.js";
 import { emptyContext } from "./state.js";
-import { parseTags } from "./tags.js";
+import { parseTags, VisibleStream } from "./tags.js";
 import { countTokens, LineTally } from "./tokens.js";
 
 /** A tally of any text's lines, deciding like the context's own (fold.ts). */
@@ -25,6 +25,27 @@ describe("context tags", () => {
     expect(parseTags("ok <context><fold>did A, B; next C</fold></context>")).toMatchObject({ fold: "did A, B; next C", note: undefined, visible: "ok" });
     // A reply cut off inside <context> still yields its note.
     expect(parseTags("ok <context>half a no")).toMatchObject({ note: "half a no", visible: "ok" });
+  });
+});
+
+describe("visible text as it streams", () => {
+  it("drops the control tags wherever the chunks split them, as parseTags does on the whole", () => {
+    const texts = [
+      "<goal>Book a table for two</goal>Looking now.\n<context>opened the site</context>",
+      "<non-task></non-task>Hi! I am Baton. 2 < 3 and <b>bold</b> stay.",
+      "Done <CONTEXT><fold>did A, B; next C</fold></CONTEXT> ok",
+      "ok <context>half a note that never closes",
+      "a <go",
+    ];
+    for (const text of texts) {
+      for (const size of [1, 2, 3, 5, 8, 1000]) {
+        const v = new VisibleStream();
+        let out = "";
+        for (let i = 0; i < text.length; i += size) out += v.push(text.slice(i, i + size));
+        out += v.end();
+        expect(out.trim(), `${JSON.stringify(text)} in chunks of ${size}`).toBe(parseTags(text).visible);
+      }
+    }
   });
 });
 

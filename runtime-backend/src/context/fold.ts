@@ -1,3 +1,4 @@
+import { neutralizeMarkers } from "./page-data.js";
 import type { ContextState, LatestInteraction } from "./state.js";
 import type { ParsedTags } from "./tags.js";
 import { LineTally } from "./tokens.js";
@@ -17,6 +18,11 @@ export interface FoldOptions {
    * rolling summary), so the folded context stays bounded however long the session runs.
    */
   readonly mergeMacroAt: number;
+  /**
+   * Screenshots a prompt carries at most: the latest ones of the latest interaction (older
+   * steps live on as summaries, never as images).
+   */
+  readonly maxImages: number;
 }
 
 /** Defaults per seed 001: fold past 50% of an 8k-token budget or 20 summaries. */
@@ -26,6 +32,7 @@ export const defaultFoldOptions: FoldOptions = {
   foldAtSummaries: 20,
   maxSummaryChars: 400,
   mergeMacroAt: 3,
+  maxImages: 2,
 };
 
 function clip(s: string, n: number): string {
@@ -35,14 +42,16 @@ function clip(s: string, n: number): string {
 
 /**
  * A mechanical summary of an interaction, for when the model gave no `<context>` note:
- * what it said, what it called and how each call came out.
+ * what it said, what it called and how each call came out. Result excerpts are page text, so
+ * any marker in them that could close the context block or open a fence is made inert.
  */
 export function autoSummary(latest: LatestInteraction, outputs: ReadonlyMap<string, string>, max: number): string {
   const parts: string[] = [];
   if (latest.text) parts.push(clip(latest.text, 120));
   for (const c of latest.calls) {
     const out = outputs.get(c.id) ?? "no result";
-    const status = out.startsWith('{"error"') ? `error ${clip(out, 100)}` : clip(out, 80);
+    const page = neutralizeMarkers(out);
+    const status = page.startsWith('{"error"') ? `error ${clip(page, 100)}` : clip(page, 80);
     parts.push(`${c.name}(${clip(c.arguments, 60)}) → ${status}`);
   }
   return clip(`step ${latest.step}: ${parts.join("; ") || "no action"}`, max);
@@ -178,7 +187,8 @@ export function applyTurn(
     next.micro = [];
   }
   if (s.latest) {
-    const summary = tags.note ? `step ${s.latest.step}: ${clip(tags.note, o.maxSummaryChars)}` : autoSummary(s.latest, outputs, o.maxSummaryChars);
+    // The model's note may quote the page: it gets the same treatment.
+    const summary = tags.note ? `step ${s.latest.step}: ${clip(neutralizeMarkers(tags.note), o.maxSummaryChars)}` : autoSummary(s.latest, outputs, o.maxSummaryChars);
     next.micro.push(summary);
   }
   next.latest = turn;

@@ -1,5 +1,7 @@
-import type { ModelItem } from "../providers/types.js";
+import { toolCatalog } from "@baton/gen/baton/v1/tools_baton";
+import type { ModelImage, ModelItem } from "../providers/types.js";
 import { type FoldOptions, renderContext, shouldFold } from "./fold.js";
+import { fencePageData, newFenceId, pageDataRule } from "./page-data.js";
 import type { ContextState } from "./state.js";
 
 /** What goes into one model call besides the tools. */
@@ -33,6 +35,7 @@ function systemInstruction(playbook: string, firstTurn: boolean, fold: "none" | 
   if (text === undefined) {
     text = [
       base,
+      pageDataRule,
       playbook ? `Follow this playbook:\n<playbook>\n${playbook}\n</playbook>` : "",
       contextRule,
       firstTurn ? goalRule : "",
@@ -47,10 +50,20 @@ function systemInstruction(playbook: string, firstTurn: boolean, fold: "none" | 
 }
 
 /**
+ * Tools whose results carry page content: the browser tools, every client-side tool of the
+ * catalog but ask_user (the user's own answer). Their results are fenced as page data; the
+ * backend's tools and a client's declared tools (the integrator's own data) are not.
+ */
+const pageTools = new Set<string>(Object.values(toolCatalog.tools).filter((t) => t.side === "client" && t.name !== "ask_user").map((t) => t.name));
+
+/**
  * Builds the prompt of the next model call from the folded context: the system instruction
  * (base rules, the playbook, the context rules, the goal or fold instruction when due), the
- * context block, and the latest interaction replayed verbatim with its tool results.
- * `outputs` holds the latest interaction's results by toolcall id.
+ * context block, and the latest interaction replayed verbatim with its tool results, those
+ * from the page fenced as untrusted data ({@link fencePageData}) under a fence id new to this
+ * prompt. `outputs` holds the latest interaction's results by toolcall id; `images` their
+ * screenshots, of which the prompt keeps the last `o.maxImages` (the others are named in a
+ * note on their result).
  */
 export function buildPrompt(
   s: ContextState,
@@ -58,6 +71,7 @@ export function buildPrompt(
   playbook: string,
   outputs: ReadonlyMap<string, string>,
   o: FoldOptions,
+  images: ReadonlyMap<string, readonly ModelImage[]> = new Map(),
 ): Prompt {
   const foldRequested = shouldFold(s, task, o);
   const system = systemInstruction(playbook, s.isTask === null, foldRequested ? (s.macro.length >= o.mergeMacroAt ? "all" : "recent") : "none");
@@ -67,12 +81,29 @@ export function buildPrompt(
   const items: ModelItem[] = [{ type: "user", text: first }];
   if (s.latest) {
     items.push({ type: "assistant", text: s.latest.text, calls: s.latest.calls });
+    const fence = newFenceId();
+    // The newest screenshots win the image budget.
+    let room = o.maxImages;
+    const kept = new Map<string, { keep: ModelImage[]; drop: ModelImage[] }>();
+    for (const c of [...s.latest.calls].reverse()) {
+      const all = [...(images.get(c.id) ?? [])].reverse();
+      const keep = all.slice(0, Math.max(0, room)).reverse();
+      room -= keep.length;
+      kept.set(c.id, { keep, drop: all.slice(keep.length).reverse() });
+    }
     for (const c of s.latest.calls) {
+      const output = outputs.get(c.id);
+      const shots = kept.get(c.id);
+      const dropped = (shots?.drop ?? []).map((img) => `\n[screenshot ${img.id} not shown: a prompt carries only the latest ${o.maxImages}]`).join("");
       items.push({
         type: "tool_result",
         callId: c.id,
         name: c.name,
-        output: outputs.get(c.id) ?? '{"error":{"code":"internal","message":"No result was recorded for this call."}}',
+        output:
+          output === undefined
+            ? '{"error":{"code":"internal","message":"No result was recorded for this call."}}'
+            : (pageTools.has(c.name) ? fencePageData(c.name, output, fence) : output) + dropped,
+        ...(shots?.keep.length ? { images: shots.keep } : {}),
       });
     }
   }

@@ -7,6 +7,7 @@
 import { type RunEvent, runTask } from "@baton/sdk/client";
 import { checkExpectations, engineProbe } from "@baton/sdk/script";
 import { describe, expect, it } from "vitest";
+import { unfence } from "../context/page-data.js";
 import type { ModelRequest } from "../providers/types.js";
 import type { ScriptTurn } from "../providers/script.js";
 import { browserHandlers, evaluate, useBrowserRig } from "./rig.js";
@@ -72,7 +73,7 @@ describe("browser flows with the script provider", () => {
   it("works across two tabs: opens one, reads it, switches back, types, closes it", async () => {
     // Tab ids are known only at run time, so this "model" reads them from the tool results.
     const ids: { first?: string; help?: string } = {};
-    const lastOutputs = (req: ModelRequest) => req.items.flatMap((i) => (i.type === "tool_result" ? [JSON.parse(i.output) as Record<string, any>] : []));
+    const lastOutputs = (req: ModelRequest) => req.items.flatMap((i) => (i.type === "tool_result" ? [JSON.parse(unfence(i.output)) as Record<string, any>] : []));
     const turns: ((req: ModelRequest) => ScriptTurn)[] = [
       () => ({ text: "<goal>Copy the support code into the note</goal>", calls: [{ name: "list_tabs" }] }),
       (req) => {

@@ -9,12 +9,13 @@ import { type Engine, engineHandlers } from "@baton/sdk/engine";
 import { launchChromium, type LaunchedChromium, openPage, WebSocketTransport } from "@baton/sdk/node";
 import { engineProbe } from "@baton/sdk/script";
 import type { ClientToolHandlers } from "@baton/gen/baton/v1/tools_baton";
-import type { ScriptSource } from "../providers/script.js";
+import { ScriptProvider, type ScriptSource } from "../providers/script.js";
 import { bearerAuth } from "../server/auth.js";
 import { agentRoutes } from "../server/routes.js";
 import { serve } from "../server/serve.js";
 import { createToken } from "../store/users.js";
-import { type RecordingProvider, scriptedAgent } from "../testing/harness.js";
+import type { Provider } from "../providers/types.js";
+import { providerAgent, type RecordingProvider } from "../testing/harness.js";
 import { afterAll, afterEach, beforeAll } from "vitest";
 import { type Site, startSite } from "./fixtures/site.js";
 
@@ -58,8 +59,13 @@ export interface ScriptBackend {
 }
 
 /** Serves an agent whose model plays `script` (default approval policy: irreversible calls wait). */
-export async function startScriptBackend(script: ScriptSource): Promise<ScriptBackend> {
-  const { agent, db, model, close } = await scriptedAgent(script);
+export function startScriptBackend(script: ScriptSource): Promise<ScriptBackend> {
+  return startModelBackend(new ScriptProvider(script));
+}
+
+/** Serves an agent whose every model is `provider` (a real SDK against a fake server, say). */
+export async function startModelBackend(provider: Provider): Promise<ScriptBackend> {
+  const { agent, db, model, close } = await providerAgent(provider);
   const token = await createToken(db, "alice");
   const server = await serve({ routes: agentRoutes(agent, bearerAuth(db)) });
   return {
@@ -78,12 +84,16 @@ export async function evaluate<T>(engine: Engine, expression: string): Promise<T
   return (await engineProbe(engine).evaluate(expression)) as T;
 }
 
+function isProvider(m: ScriptSource | Provider): m is Provider {
+  return typeof m === "object" && "generate" in m;
+}
+
 /** What `useBrowserRig` gives a test file: the site, the browser, and per-test setup. */
 export interface BrowserRig {
   readonly site: Site;
   readonly browser: Browser;
-  /** A script backend and a fresh page, both closed after the test. */
-  setup(script: ScriptSource): Promise<{ backend: ScriptBackend; engine: Engine }>;
+  /** A backend (a script model, or any provider) and a fresh page, both closed after the test. */
+  setup(model: ScriptSource | Provider): Promise<{ backend: ScriptBackend; engine: Engine }>;
 }
 
 /**
@@ -118,8 +128,8 @@ export function useBrowserRig(): BrowserRig {
       if (!browser) throw new Error("the rig's browser is read before beforeAll ran");
       return browser;
     },
-    async setup(script) {
-      const backend = await startScriptBackend(script);
+    async setup(model) {
+      const backend = await (isProvider(model) ? startModelBackend(model) : startScriptBackend(model));
       const engine = await rig.browser.page();
       open.push({ engine, backend });
       return { backend, engine };

@@ -63,6 +63,8 @@ function recorder(log: string[], overrides: Partial<ClientToolHandlers<RunContex
     listTabs: async () => ({ activeTabId: "t1" }),
     screenshot: async () => ({}),
     extract: async () => ({ content: "# Page" }),
+    setValue: async (p) => (log.push(`set_value ${p.ref} ${p.value}`), { value: p.value }),
+    selectText: async (p) => (log.push(`select_text ${p.ref} ${p.text}`), { selected: p.text }),
     askUser: async (p) => (log.push(`ask_user ${p.question}`), { answer: "blue" }),
   };
   return { ...base, ...overrides };

@@ -76,7 +76,8 @@ describe("one process per embedded data directory", () => {
     } finally {
       await third.kill("SIGTERM");
     }
-  });
+    // Three stores opened and a CLI run: minutes on a loaded machine.
+  }, 180_000);
 });
 
 describe("the data directory is private", () => {
@@ -101,5 +102,5 @@ describe("the data directory is private", () => {
       await p.kill("SIGTERM");
     }
     expect(notPrivate(data)).toEqual([]);
-  });
+  }, 180_000);
 });

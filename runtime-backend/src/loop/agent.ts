@@ -4,6 +4,8 @@ import { field as fieldLimits } from "@baton/gen/baton/v1/options_pb";
 import { Code, ConnectError } from "@connectrpc/connect";
 import {
   type CreateSessionRequest,
+  type GetScreenshotResponse,
+  GetScreenshotResponseSchema,
   type GetSessionResponse,
   GetPlaybookRequestSchema,
   GetSessionResponseSchema,
@@ -25,6 +27,8 @@ import { getPlaybook, listPlaybooks, savePlaybookVersion } from "../store/playbo
 import { callsOfStep, findResponse, readHistory } from "../store/records.js";
 import { getSessionRow, insertSession, requestStop, type SessionRow, sessionMessage } from "../store/sessions.js";
 import { readTraces } from "../store/traces.js";
+import { deleteScreenshots, insertScreenshots, readScreenshot } from "../store/screenshots.js";
+import { rememberScreenshots, takeScreenshots } from "./screenshots.js";
 import { applyInput, type Applied } from "./apply-input.js";
 import { riskPolicy } from "./approval.js";
 import type { LoopDeps, StepEvent } from "./deps.js";
@@ -205,7 +209,19 @@ export class Agent {
     abort: AbortController,
     emit: (e: StepEvent) => void,
   ): Promise<StepResponse> {
-    const applied: Applied = await applyInput(this.deps, sessionId, req, key);
+    // Screenshots are stored apart, once, before the input they came with is applied (and so
+    // before it is acknowledged); the input keeps "screenshot:<id>" references.
+    const { request, shots } = takeScreenshots(req);
+    const stored = shots.length > 0 ? await insertScreenshots(this.deps.db, sessionId, shots) : [];
+    let applied: Applied;
+    try {
+      applied = await applyInput(this.deps, sessionId, request, key);
+    } catch (e) {
+      // A refused input leaves nothing behind (what an earlier, accepted input stored stays).
+      await deleteScreenshots(this.deps.db, sessionId, stored).catch(() => undefined);
+      throw e;
+    }
+    rememberScreenshots(sessionId, shots);
     if (applied.kind === "response") return applied.response;
     return this.runDrive(applied, key, abort, emit);
   }
@@ -299,6 +315,19 @@ export class Agent {
     // with the model turn); say what is actually happening.
     if (this.running.has(s.id)) session.status = SessionStatus.RUNNING;
     return create(GetSessionResponseSchema, { session, history, pendingCalls: pending, traces, logs });
+  }
+
+  /** One of the session's stored screenshots, with its data. */
+  async getScreenshot(userId: string, sessionId: string, screenshotId: string): Promise<GetScreenshotResponse> {
+    const s = await this.owned(userId, sessionId);
+    if (!screenshotId) throw new ConnectError("screenshot_id is required", Code.InvalidArgument);
+    const shot = await readScreenshot(this.deps.db, s.id, screenshotId.replace(/^screenshot:/, ""));
+    if (!shot) throw new ConnectError(`screenshot ${screenshotId} not found in session ${s.id}`, Code.NotFound);
+    return create(GetScreenshotResponseSchema, {
+      image: { mimeType: shot.mimeType, data: shot.data, width: shot.width, height: shot.height, url: `screenshot:${shot.id}` },
+      step: shot.step,
+      toolcallId: shot.toolcallId,
+    });
   }
 
   /** Stores client log entries under the session, redacted, up to the session's cap. */

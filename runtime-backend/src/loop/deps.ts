@@ -54,6 +54,9 @@ export function lease(deps: LoopDeps): { leaseUntil: Date; leaseOwner: string } 
 
 /** Events of a streamed step. */
 export type StepEvent =
-  | { readonly kind: "thinking" }
+  /** A model call starts; `attempt` > 1 is a retry, whose stream replaces the earlier one's. */
+  | { readonly kind: "thinking"; readonly attempt: number }
   | { readonly kind: "tool"; readonly tool: string; readonly detail: string }
-  | { readonly kind: "text"; readonly delta: string };
+  /** Visible text as it streams (control tags removed). */
+  | { readonly kind: "text"; readonly delta: string }
+  | { readonly kind: "reasoning"; readonly delta: string };

@@ -14,7 +14,7 @@ import { toolCatalog } from "@baton/gen/baton/v1/tools_baton";
 import { callRisk, encodeToolError, parseToolCall, type ToolSpec } from "@baton/sdk/contract";
 import { applyTurn } from "../context/fold.js";
 import { buildPrompt } from "../context/prompt.js";
-import { parseTags } from "../context/tags.js";
+import { parseTags, VisibleStream } from "../context/tags.js";
 import { type ModelTurn, ProviderError } from "../providers/types.js";
 import type { Stmt } from "../store/db.js";
 import { agentMessageJson, historyEntryJson } from "../store/json-text.js";
@@ -30,6 +30,7 @@ import { finish, stoppedText } from "./finish.js";
 import { agentEntry, callMessage, extensionCallMessage, reasoningMessage, resultEntry, textMessage } from "./messages.js";
 import { costOf } from "./pricing.js";
 import { FairShare } from "./fair-share.js";
+import { promptImages } from "./screenshots.js";
 
 /** One per process: fairness is about the one event loop every session shares. */
 const afterModel = new FairShare(8);
@@ -75,11 +76,13 @@ export async function modelTurn(
 ): Promise<TurnOutcome> {
   const { provider, model } = deps.resolveModel(s.model);
   const outputs = outputsOf(prevCalls);
-  const prompt = buildPrompt(s.context, s.task, s.playbookInstructions, outputs, deps.fold);
+  const images = await promptImages(deps.db, s.id, prevCalls);
+  const prompt = buildPrompt(s.context, s.task, s.playbookInstructions, outputs, deps.fold, images);
   const step = s.step + 1;
-  hooks.emit({ kind: "thinking" });
+  hooks.emit({ kind: "thinking", attempt: 1 });
   const t0 = performance.now();
   let turn: ModelTurn;
+  let visible = new VisibleStream();
   try {
     turn = await provider.generate({
       model,
@@ -89,8 +92,19 @@ export async function modelTurn(
       signal: hooks.abort.signal,
       callIndex: s.step,
       foldRequested: prompt.foldRequested,
-      onTextDelta: (delta) => hooks.emit({ kind: "text", delta }),
+      onStream: (d) => {
+        if (d.kind === "restart") {
+          visible = new VisibleStream();
+          hooks.emit({ kind: "thinking", attempt: d.attempt });
+        } else if (d.kind === "reasoning") hooks.emit(d);
+        else {
+          const delta = visible.push(d.delta);
+          if (delta) hooks.emit({ kind: "text", delta });
+        }
+      },
     });
+    const rest = visible.end();
+    if (rest) hooks.emit({ kind: "text", delta: rest });
   } catch (e) {
     // A provider's (or a proxy's) error text may quote the operator's key: masked before it is
     // logged, stored in the trace, or becomes the session's reason.

@@ -6,7 +6,7 @@ import { callRisk, dispatchToolCall, parseToolCall, ToolErrorCode, toolError } f
 import { type Engine, engineHandlers } from "@baton/sdk/engine";
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import { CallToolRequestSchema, type CallToolResult, ListToolsRequestSchema, type Tool } from "@modelcontextprotocol/sdk/types.js";
-import { describeCall, type RefLookup } from "../cli/run/describe-call.js";
+import { describeCall, type RefLookup } from "@baton/sdk/client";
 import { batonVersion } from "../version.js";
 import { errorResult, resultContent } from "./mcp-content.js";
 import { type OriginPolicy, originRefusal } from "./origin-policy.js";

@@ -11,7 +11,7 @@ import { GeminiProvider } from "./gemini.js";
 import { OpenAiChatProvider } from "./openai-chat.js";
 import { OpenAiResponsesProvider } from "./openai-responses.js";
 import type { RetryOptions } from "./retry.js";
-import { type ModelRequest, ProviderError, type Provider } from "./types.js";
+import { type ModelRequest, ProviderError, type Provider, type StreamDelta } from "./types.js";
 
 const retry: RetryOptions = { maxAttempts: 3, baseDelayMs: 5, maxDelayMs: 5_000, timeoutMs: 10_000 };
 const tools: ToolSpec[] = Object.values(toolCatalog.tools);
@@ -19,47 +19,117 @@ const tools: ToolSpec[] = Object.values(toolCatalog.tools);
 interface Subject {
   readonly name: string;
   readonly wire: WireFormat;
-  readonly make: (url: string, r: RetryOptions) => Provider;
+  readonly make: (url: string, r: RetryOptions, stream: boolean, vision?: boolean) => Provider;
+  /** A model of this API that reasons, and how its request asks for the reasoning; none when the API has no such switch. */
+  readonly reasoning?: { readonly model: string; readonly asked: (body: unknown) => unknown };
   /** The tool outputs the server received, to check the conversation went out right. */
   readonly sentOutputs: (body: unknown) => string[];
+  /** The images the server received, as base64, in order. */
+  readonly sentImages: (body: unknown) => string[];
 }
+
+/** The base64 payload of a data: URL. */
+const base64Of = (url: string | undefined) => (url ?? "").replace(/^data:[^;]+;base64,/, "");
+
+/** Image URLs in Chat Completions messages (the parts of user messages). */
+const chatImages = (b: unknown) =>
+  ((b as { messages: { content: unknown }[] }).messages ?? []).flatMap((m) =>
+    Array.isArray(m.content) ? (m.content as { type: string; image_url?: { url: string } }[]).filter((p) => p.type === "image_url").map((p) => base64Of(p.image_url?.url)) : [],
+  );
+
+/** A message's text, whether it is a string or a list of parts. */
+const textOfContent = (c: unknown) => (typeof c === "string" ? c : Array.isArray(c) ? (c as { type: string; text?: string }[]).filter((p) => p.type === "text").map((p) => p.text).join("\n") : "");
 
 const subjects: Subject[] = [
   {
     name: "openai responses",
     wire: responsesWire,
-    make: (url, r) => new OpenAiResponsesProvider({ apiKey: "sk-test", baseURL: `${url}/v1`, retry: r }),
-    sentOutputs: (b) => ((b as { input: { type?: string; output?: string }[] }).input ?? []).filter((i) => i.type === "function_call_output").map((i) => i.output ?? ""),
+    make: (url, r, stream, vision) => new OpenAiResponsesProvider({ apiKey: "sk-test", baseURL: `${url}/v1`, retry: r, stream, ...(vision === undefined ? {} : { vision: () => vision }) }),
+    reasoning: { model: "gpt-5-mini", asked: (b) => (b as { reasoning?: { summary?: string } }).reasoning?.summary },
+    sentOutputs: (b) =>
+      ((b as { input: { type?: string; output?: unknown }[] }).input ?? [])
+        .filter((i) => i.type === "function_call_output")
+        .map((i) => (typeof i.output === "string" ? i.output : (i.output as { type: string; text?: string }[]).filter((p) => p.type === "input_text").map((p) => p.text).join("\n"))),
+    sentImages: (b) =>
+      ((b as { input: { type?: string; output?: unknown }[] }).input ?? [])
+        .filter((i) => i.type === "function_call_output" && Array.isArray(i.output))
+        .flatMap((i) => (i.output as { type: string; image_url?: string }[]).filter((p) => p.type === "input_image").map((p) => base64Of(p.image_url))),
   },
   {
     name: "openai chat completions",
     wire: chatWire,
-    make: (url, r) => new OpenAiChatProvider({ apiKey: "sk-test", baseURL: `${url}/v1`, retry: r }),
+    make: (url, r, stream, vision) => new OpenAiChatProvider({ apiKey: "sk-test", baseURL: `${url}/v1`, retry: r, stream, ...(vision === undefined ? {} : { vision: () => vision }) }),
     sentOutputs: (b) => ((b as { messages: { role: string; content: string }[] }).messages ?? []).filter((m) => m.role === "tool").map((m) => m.content),
+    sentImages: chatImages,
   },
   {
     name: "chat completions, JSON-in-text mode",
     wire: chatJsonWire,
-    make: (url, r) => new OpenAiChatProvider({ apiKey: "sk-test", baseURL: `${url}/v1`, retry: r, jsonMode: true }),
+    make: (url, r, _stream, vision) => new OpenAiChatProvider({ apiKey: "sk-test", baseURL: `${url}/v1`, retry: r, jsonMode: true, ...(vision === undefined ? {} : { vision: () => vision }) }),
     sentOutputs: (b) =>
-      ((b as { messages: { role: string; content: string }[] }).messages ?? [])
-        .filter((m) => m.role === "user" && m.content.startsWith("Tool results:"))
-        .map((m) => m.content),
+      ((b as { messages: { role: string; content: unknown }[] }).messages ?? [])
+        .map((m) => (m.role === "user" ? textOfContent(m.content) : ""))
+        .filter((t) => t.startsWith("Tool results:")),
+    sentImages: chatImages,
   },
   {
     name: "gemini",
     wire: geminiWire,
-    make: (url, r) => new GeminiProvider({ apiKey: "AIza-test", baseUrl: url, retry: r }),
+    make: (url, r, stream, vision) => new GeminiProvider({ apiKey: "AIza-test", baseUrl: url, retry: r, stream, ...(vision === undefined ? {} : { vision: () => vision }) }),
+    reasoning: { model: "gemini-2.5-flash", asked: (b) => (b as { generationConfig?: { thinkingConfig?: { includeThoughts?: boolean } } }).generationConfig?.thinkingConfig?.includeThoughts },
     sentOutputs: (b) =>
       ((b as { contents: { parts: { functionResponse?: { response: unknown } }[] }[] }).contents ?? []).flatMap((c) =>
         c.parts.filter((p) => p.functionResponse).map((p) => JSON.stringify(p.functionResponse?.response)),
       ),
+    sentImages: (b) =>
+      ((b as { contents: { parts: { inlineData?: { data: string } }[] }[] }).contents ?? []).flatMap((c) => c.parts.flatMap((p) => (p.inlineData ? [p.inlineData.data] : []))),
   },
 ];
 
-function request(signal: AbortSignal = new AbortController().signal): ModelRequest {
+/** A tiny JPEG (a 1×1 white pixel): what a screenshot looks like on the wire. */
+const jpeg = Uint8Array.from(
+  Buffer.from(
+    "/9j/4AAQSkZJRgABAQEASABIAAD/2wBDAP//////////////////////////////////////////////////////////////////////////////////////wgALCAABAAEBAREA/8QAFBABAAAAAAAAAAAAAAAAAAAAAP/aAAgBAQABPxA=",
+    "base64",
+  ),
+);
+
+/** A turn whose snapshot came with a screenshot (and a second call with another). */
+function withScreenshots(): ModelRequest {
+  const base = request();
   return {
-    model: "fake-model",
+    ...base,
+    items: [
+      { type: "user", text: "What does the page look like?" },
+      {
+        type: "assistant",
+        text: "",
+        calls: [
+          { id: "call_1_0", name: "take_snapshot", arguments: '{"include_screenshot":true}' },
+          { id: "call_1_1", name: "screenshot", arguments: "{}" },
+        ],
+      },
+      {
+        type: "tool_result",
+        callId: "call_1_0",
+        name: "take_snapshot",
+        output: '{"text":"[e1] button \\"Go\\"","screenshot":{"mime_type":"image/jpeg","url":"screenshot:shot_call_1_0_0","width":1280,"height":800}}',
+        images: [{ id: "shot_call_1_0_0", mimeType: "image/jpeg", data: jpeg, width: 1280, height: 800 }],
+      },
+      {
+        type: "tool_result",
+        callId: "call_1_1",
+        name: "screenshot",
+        output: '{"image":{"mime_type":"image/png","url":"screenshot:shot_call_1_1_0","width":640,"height":400}}',
+        images: [{ id: "shot_call_1_1_0", mimeType: "image/png", data: Uint8Array.of(137, 80, 78, 71), width: 640, height: 400 }],
+      },
+    ],
+  };
+}
+
+function request(signal: AbortSignal = new AbortController().signal, onStream?: (d: StreamDelta) => void, model = "fake-model"): ModelRequest {
+  return {
+    model,
     system: "You are a test.",
     items: [
       { type: "user", text: "Open example.com" },
@@ -70,6 +140,7 @@ function request(signal: AbortSignal = new AbortController().signal): ModelReque
     signal,
     callIndex: 1,
     foldRequested: false,
+    onStream,
   };
 }
 
@@ -99,14 +170,18 @@ describe("gemini thought signatures", () => {
   });
 });
 
-for (const subject of subjects) {
-  describe(`provider contract: ${subject.name}`, () => {
+// Every subject whose API streams runs the whole suite twice: streamed and answered whole.
+const variants = subjects.flatMap((subject) => (subject.wire.stream ? [true, false] : [false]).map((stream) => ({ subject, stream })));
+
+for (const { subject, stream } of variants) {
+  describe(`provider contract: ${subject.name}${subject.wire.stream ? (stream ? ", streamed" : ", whole") : ""}`, () => {
     const server = new FakeLlmServer(subject.wire, { input: 123, output: 45, cached: 6 });
     let provider: Provider;
     beforeAll(async () => {
       await server.start();
-      provider = subject.make(server.url, retry);
+      provider = subject.make(server.url, retry, stream);
     });
+    const streamedRequest = (i: number) => server.paths[i]?.includes(":streamGenerateContent") || (server.bodies[i] as { stream?: boolean }).stream === true;
     afterAll(() => server.stop());
 
     it("returns a text-only answer as text with no calls", async () => {
@@ -116,6 +191,96 @@ for (const subject of subjects) {
       expect(t.calls).toEqual([]);
       // The conversation went out with the earlier tool result in it.
       expect(subject.sentOutputs(server.bodies[0]).join(" ")).toContain("Example Domain");
+    });
+
+    it(`asks the server for ${stream ? "a stream" : "a whole answer"}`, async () => {
+      server.script({ kind: "text", text: "ok" });
+      await provider.generate(request());
+      expect(streamedRequest(0)).toBe(stream);
+    });
+
+    if (subject.name !== "chat completions, JSON-in-text mode") {
+      it("returns the reasoning summary apart from the text", async () => {
+        server.script({ kind: "calls", calls: [{ name: "go_back", args: "{}" }], text: "Going back.", reasoning: "The page is wrong; go back." });
+        const t = await provider.generate(request());
+        expect(t.reasoning).toBe("The page is wrong; go back.");
+        expect(t.text).toBe("Going back.");
+        expect(t.calls.map((c) => c.name)).toEqual(["go_back"]);
+      });
+    }
+
+    const reasoning = subject.reasoning;
+    if (reasoning) {
+      it("asks a reasoning model for its reasoning summary, and not other models", async () => {
+        server.script({ kind: "text", text: "ok" });
+        await provider.generate(request(undefined, undefined, reasoning.model));
+        await provider.generate(request());
+        expect(reasoning.asked(server.bodies[0])).toBeTruthy();
+        expect(reasoning.asked(server.bodies[1])).toBeFalsy();
+      });
+    }
+
+    if (stream) {
+      it("streams text and reasoning as they arrive; the turn is exactly what streamed", async () => {
+        server.script({ kind: "text", text: "Hello there, this answer streams in pieces.", reasoning: "First I think, then I answer." });
+        const seen: StreamDelta[] = [];
+        const t = await provider.generate(request(undefined, (d) => seen.push(d)));
+        const text = seen.filter((d) => d.kind === "text");
+        expect(text.length).toBeGreaterThan(2);
+        expect(text.map((d) => d.delta).join("")).toBe(t.text);
+        expect(seen.filter((d) => d.kind === "reasoning").map((d) => d.delta).join("")).toBe(t.reasoning);
+        expect(t.text).toBe("Hello there, this answer streams in pieces.");
+      });
+
+      it("takes tool calls whole, once, however their arguments streamed", async () => {
+        const args = '{"url":"https://example.org/a/long/path?with=query&and=more"}';
+        server.script({ kind: "calls", calls: [{ name: "navigate", args }, { name: "take_snapshot", args: "{}" }], text: "Opening it." });
+        const t = await provider.generate(request(undefined, () => undefined));
+        expect(t.calls.map((c) => [c.name, JSON.parse(c.arguments)])).toEqual([
+          ["navigate", JSON.parse(args)],
+          ["take_snapshot", {}],
+        ]);
+      });
+
+      it("retries a stream cut mid-answer as a whole call: a restart, then the full answer once", async () => {
+        const answer = { kind: "calls", calls: [{ name: "go_back", args: "{}" }], text: "Going back to the list of results now." } as const;
+        server.script({ kind: "cut", answer }, answer);
+        const seen: StreamDelta[] = [];
+        const t = await provider.generate(request(undefined, (d) => seen.push(d)));
+        expect(t.retries).toBe(1);
+        expect(server.bodies).toHaveLength(2);
+        expect(t.text).toBe(answer.text);
+        expect(t.calls.map((c) => c.name)).toEqual(["go_back"]);
+        const restart = seen.findIndex((d) => d.kind === "restart");
+        expect(seen[restart]).toEqual({ kind: "restart", attempt: 2 });
+        // The cut attempt streamed part of the text; after the restart, the whole text streams again.
+        const before = seen.slice(0, restart).flatMap((d) => (d.kind === "text" ? [d.delta] : [])).join("");
+        const after = seen.slice(restart + 1).flatMap((d) => (d.kind === "text" ? [d.delta] : [])).join("");
+        expect(answer.text.startsWith(before)).toBe(true);
+        expect(after).toBe(answer.text);
+      });
+    }
+
+    it("sends screenshots as images to a model that reads them, each once, with the results' text intact", async () => {
+      server.script({ kind: "text", text: "I see it." });
+      const p = subject.make(server.url, retry, stream, true);
+      await p.generate(withScreenshots());
+      const body = server.bodies[0];
+      expect(subject.sentImages(body)).toEqual([Buffer.from(jpeg).toString("base64"), Buffer.from([137, 80, 78, 71]).toString("base64")]);
+      expect(subject.sentOutputs(body).join(" ")).toContain("screenshot:shot_call_1_0_0");
+      expect(JSON.stringify(body)).not.toContain("does not read images");
+    });
+
+    it("gives a model that does not read images one line per screenshot instead, and no image", async () => {
+      server.script({ kind: "text", text: "I cannot see it." });
+      const p = subject.make(server.url, retry, stream, false);
+      await p.generate(withScreenshots());
+      const body = server.bodies[0];
+      expect(subject.sentImages(body)).toEqual([]);
+      expect(JSON.stringify(body)).not.toContain(Buffer.from(jpeg).toString("base64"));
+      const outputs = subject.sentOutputs(body).join("\n");
+      expect(outputs).toContain("[screenshot shot_call_1_0_0 (1280×800 image/jpeg) not shown: this model does not read images; use the snapshot text]");
+      expect(outputs).toContain("[screenshot shot_call_1_1_0 (640×400 image/png) not shown");
     });
 
     it("returns one tool call with its arguments as a JSON string", async () => {
@@ -184,7 +349,7 @@ for (const subject of subjects) {
 
     it("times out each attempt and reports a timeout", async () => {
       server.script({ kind: "hang" });
-      const p = subject.make(server.url, { ...retry, maxAttempts: 2, timeoutMs: 300 });
+      const p = subject.make(server.url, { ...retry, maxAttempts: 2, timeoutMs: 300 }, stream);
       const e = await p.generate(request()).catch((x: unknown) => x);
       expect(e).toBeInstanceOf(ProviderError);
       expect((e as ProviderError).kind).toBe("timeout");
@@ -208,3 +373,20 @@ for (const subject of subjects) {
     });
   });
 }
+
+describe("openai reasoning summaries", () => {
+  it("asks again without them when the account may not have them, and stops asking", async () => {
+    const server = await new FakeLlmServer(responsesWire).start();
+    try {
+      const p = new OpenAiResponsesProvider({ apiKey: "sk-test", baseURL: `${server.url}/v1`, retry });
+      server.script({ kind: "status", status: 400, message: "Your organization must be verified to generate reasoning summaries." }, { kind: "text", text: "ok" });
+      const t = await p.generate(request(undefined, undefined, "gpt-5-mini"));
+      expect(t.text).toBe("ok");
+      await p.generate(request(undefined, undefined, "gpt-5-mini"));
+      const asked = (server.bodies as { reasoning?: unknown }[]).map((b) => b.reasoning !== undefined);
+      expect(asked).toEqual([true, false, false]);
+    } finally {
+      await server.stop();
+    }
+  });
+});

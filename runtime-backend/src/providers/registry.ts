@@ -4,6 +4,7 @@ import { OpenAiChatProvider } from "./openai-chat.js";
 import { OpenAiResponsesProvider } from "./openai-responses.js";
 import { ScriptDirProvider } from "./script.js";
 import type { Provider } from "./types.js";
+import { acceptsImages } from "./vision.js";
 
 /** Environment the resolver reads keys and base URLs from. */
 export type Env = Readonly<Record<string, string | undefined>>;
@@ -34,10 +35,14 @@ function need(env: Env, ...names: string[]): string {
  */
 export function createModelResolver(env: Env = process.env, extra: Readonly<Record<string, Provider>> = {}): ModelResolver {
   const cache = new Map<string, Provider>();
+  // Streaming is on unless BATON_STREAM=0 (for servers that cannot stream tool calls).
+  const stream = env.BATON_STREAM !== "0";
   const build = (prefix: string, model: string): Provider => {
+    // Which models read screenshots, with the operator's BATON_VISION_MODELS / BATON_TEXT_ONLY_MODELS.
+    const vision = (m: string) => acceptsImages(prefix, m, env);
     switch (prefix) {
       case "openai":
-        return new OpenAiResponsesProvider({ apiKey: need(env, "OPENAI_API_KEY"), baseURL: env.OPENAI_BASE_URL });
+        return new OpenAiResponsesProvider({ apiKey: need(env, "OPENAI_API_KEY"), baseURL: env.OPENAI_BASE_URL, stream, vision });
       case "chat":
       case "chat-json":
         return new OpenAiChatProvider({
@@ -45,18 +50,22 @@ export function createModelResolver(env: Env = process.env, extra: Readonly<Reco
           apiKey: need(env, "BATON_CHAT_API_KEY", "OPENAI_API_KEY"),
           baseURL: env.BATON_CHAT_BASE_URL ?? env.OPENAI_BASE_URL,
           jsonMode: prefix === "chat-json",
+          stream,
+          vision,
         });
       case "openrouter":
-        return new OpenAiChatProvider({ name: prefix, apiKey: need(env, "OPENROUTER_API_KEY"), baseURL: "https://openrouter.ai/api/v1" });
+        return new OpenAiChatProvider({ name: prefix, apiKey: need(env, "OPENROUTER_API_KEY"), baseURL: "https://openrouter.ai/api/v1", stream, vision });
       case "ollama":
         return new OpenAiChatProvider({
           name: prefix,
           apiKey: env.OLLAMA_API_KEY ?? "ollama",
           baseURL: env.OLLAMA_BASE_URL ?? "http://127.0.0.1:11434/v1",
           jsonMode: env.BATON_OLLAMA_NATIVE_TOOLS !== "1",
+          stream,
+          vision,
         });
       case "gemini":
-        return new GeminiProvider({ apiKey: need(env, "GEMINI_API_KEY", "GOOGLE_API_KEY"), baseUrl: env.GEMINI_BASE_URL });
+        return new GeminiProvider({ apiKey: need(env, "GEMINI_API_KEY", "GOOGLE_API_KEY"), baseUrl: env.GEMINI_BASE_URL, stream, vision });
       case "script":
         // Off unless the operator names a directory: a session's model name is client input.
         if (!env.BATON_SCRIPT_DIR) throw new Error("script models are off on this backend (the operator enables them with --script-dir DIR)");

@@ -1,7 +1,9 @@
 import { latestSnapshotText, resolveTargets, type ScriptFile, type ScriptTurn } from "@baton/sdk/script";
+import { unfence } from "../context/page-data.js";
 import { ProviderError, type ModelRequest, type ModelTurn, type Provider } from "./types.js";
 import { kindForStatus, sleep } from "./retry.js";
 import { readScriptModel } from "./script-dir.js";
+import { imageTokens } from "./vision.js";
 
 /** One scripted model turn (the script file format lives in `@baton/sdk/script`). */
 export type { ScriptTurn } from "@baton/sdk/script";
@@ -25,11 +27,18 @@ function pick(script: Script, i: number): ScriptTurn {
   return { calls: [{ name: "done", args: { answer: "The script has no more turns.", success: false } }] };
 }
 
-/** Cheap size estimate (chars / 4) so zero-latency benchmarks do not measure a tokenizer. */
+/**
+ * Cheap size estimate (chars / 4, and each screenshot at what an API would count for it) so
+ * zero-latency benchmarks do not measure a tokenizer.
+ */
 function estimate(req: ModelRequest): number {
   let chars = req.system.length;
-  for (const it of req.items) chars += it.type === "tool_result" ? it.output.length : it.text.length;
-  return Math.ceil(chars / 4);
+  let images = 0;
+  for (const it of req.items) {
+    chars += it.type === "tool_result" ? it.output.length : it.text.length;
+    if (it.type === "tool_result") for (const img of it.images ?? []) images += imageTokens(img.width, img.height);
+  }
+  return Math.ceil(chars / 4) + images;
 }
 
 /**
@@ -55,13 +64,13 @@ export class ScriptProvider implements Provider {
     else if (turn.context) text += `\n<context>${turn.context}</context>`;
     // Targets written as { role, name } are resolved against the latest snapshot this
     // "model" has seen, the way a model reads refs off the page.
-    const snapshot = latestSnapshotText(req.items.flatMap((it) => (it.type === "tool_result" ? [it.output] : [])));
+    const snapshot = latestSnapshotText(req.items.flatMap((it) => (it.type === "tool_result" ? [unfence(it.output)] : [])));
     const calls = (turn.calls ?? []).map((c, i) => ({
       id: `script_${req.callIndex}_${i}`,
       name: c.name,
       arguments: typeof c.args === "string" ? c.args : JSON.stringify(resolveTargets({ ...c.args }, snapshot).args),
     }));
-    if (text) req.onTextDelta?.(text);
+    if (text) req.onStream?.({ kind: "text", delta: text });
     return {
       text,
       reasoning: "",

@@ -8,7 +8,23 @@ export type ModelItem =
       readonly text: string;
       readonly calls: readonly { readonly id: string; readonly name: string; readonly arguments: string; readonly signature?: string | undefined }[];
     }
-  | { readonly type: "tool_result"; readonly callId: string; readonly name: string; readonly output: string };
+  | {
+      readonly type: "tool_result";
+      readonly callId: string;
+      readonly name: string;
+      readonly output: string;
+      /** Screenshots the call returned, sent as images to a model that reads them. */
+      readonly images?: readonly ModelImage[] | undefined;
+    };
+
+/** A screenshot for the model, as stored (`screenshot:<id>` in the tool result names it). */
+export interface ModelImage {
+  readonly id: string;
+  readonly mimeType: string;
+  readonly data: Uint8Array;
+  readonly width: number;
+  readonly height: number;
+}
 
 /** Everything a provider needs for one model call. */
 export interface ModelRequest {
@@ -26,9 +42,18 @@ export interface ModelRequest {
   readonly callIndex: number;
   /** True when the prompt asks the model to fold its summaries (scripts honour it). */
   readonly foldRequested: boolean;
-  /** Called with streamed text as it arrives, when the provider streams. */
-  readonly onTextDelta?: ((delta: string) => void) | undefined;
+  /**
+   * Called with the model's text and reasoning as they stream in, when the provider streams;
+   * `restart` starts a new attempt of the call (a retry), whose stream replaces the last one's.
+   */
+  readonly onStream?: ((e: StreamDelta) => void) | undefined;
 }
+
+/** A piece of a streaming model call. */
+export type StreamDelta =
+  | { readonly kind: "text"; readonly delta: string }
+  | { readonly kind: "reasoning"; readonly delta: string }
+  | { readonly kind: "restart"; readonly attempt: number };
 
 /** A tool call as the model made it; the loop validates it against the catalog. */
 export interface ModelCall {

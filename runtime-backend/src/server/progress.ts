@@ -6,12 +6,14 @@ import type { StepEvent } from "../loop/deps.js";
 export function progressOf(e: StepEvent): StreamStepResponse {
   switch (e.kind) {
     case "thinking":
-      return create(StreamStepResponseSchema, { event: { case: "progress", value: create(ProgressSchema, { phase: Phase.THINKING }) } });
+      return create(StreamStepResponseSchema, { event: { case: "progress", value: create(ProgressSchema, { phase: Phase.THINKING, attempt: e.attempt }) } });
     case "tool":
       return create(StreamStepResponseSchema, {
         event: { case: "progress", value: create(ProgressSchema, { phase: Phase.TAKING_ACTION, tool: e.tool, detail: e.detail }) },
       });
     case "text":
       return create(StreamStepResponseSchema, { event: { case: "textDelta", value: e.delta } });
+    case "reasoning":
+      return create(StreamStepResponseSchema, { event: { case: "reasoningDelta", value: e.delta } });
   }
 }

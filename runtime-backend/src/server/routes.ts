@@ -66,6 +66,9 @@ export function agentRoutes(agent: Agent, auth: Authenticator): (router: Connect
         async getSession(req, ctx) {
           return agent.getSession(await user(ctx), req.sessionId);
         },
+        async getScreenshot(req, ctx) {
+          return agent.getScreenshot(await user(ctx), req.sessionId, req.screenshotId);
+        },
         async reportLog(req, ctx) {
           return { stored: await agent.reportLog(await user(ctx), req.sessionId, req.entries) };
         },

@@ -163,7 +163,9 @@ describe("AgentService over Connect", () => {
         input = { case: "toolResults", value: create(ToolcallResultsSchema, { results: [result] }) };
       }
       ms.sort((a, b) => a - b);
-      expect(ms[4]).toBeLessThan(30);
+      // A delayed ACK costs every step ≥ 40 ms, so even the fastest of nine shows it; the
+      // fastest is also the figure least moved by a loaded machine.
+      expect(ms[0]).toBeLessThan(35);
     } finally {
       await own.close();
     }

@@ -215,6 +215,25 @@ alter table responses alter column response drop not null`,
     sql: "alter table sessions add column input_key text not null default ''",
   },
   {
+    version: 10,
+    // A screenshot a tool call returned, stored once: the call's history entry keeps only a
+    // "screenshot:<id>" reference, and the prompt that replays the call reads it from here.
+    // Like the other turn tables, no foreign key: the loop writes it for a session it owns.
+    name: "screenshots stored once",
+    sql: `create table screenshots (
+  session_id text not null,
+  id text not null,
+  toolcall_id text not null,
+  mime_type text not null,
+  width integer not null default 0,
+  height integer not null default 0,
+  data bytea not null,
+  created_at timestamptz not null default now(),
+  primary key (session_id, id)
+);
+create index screenshots_call on screenshots (session_id, toolcall_id)`,
+  },
+  {
     version: 11,
     // The web console (src/console/): accounts with an admin flag, API tokens with an id, a
     // name, the device they are bound to and a revocation time, one-time sign-in links, the

@@ -56,7 +56,14 @@ export function insertTraceStmt(sessionId: string, t: TraceRow): Stmt {
 
 /** All traces of a session as wire messages, by step. */
 export async function readTraces(q: Queryable, sessionId: string): Promise<StepTrace[]> {
-  const rows = await q.query("select * from traces where session_id = $1 order by step", [sessionId]);
+  // Each step's screenshots: those its tool calls returned (stored once, by id).
+  const rows = await q.query(
+    `select t.*, (select coalesce(json_agg(s.id order by s.id), '[]'::json) from screenshots s
+                    join calls c on c.session_id = s.session_id and c.toolcall_id = s.toolcall_id
+                   where s.session_id = t.session_id and c.step = t.step) as screenshots
+       from traces t where t.session_id = $1 order by step`,
+    [sessionId],
+  );
   return rows.map((r) =>
     create(StepTraceSchema, {
       step: Number(r.step),
@@ -70,6 +77,7 @@ export async function readTraces(q: Queryable, sessionId: string): Promise<StepT
       }),
       toolCalls: (r.tool_calls as string[]) ?? [],
       errors: (r.errors as string[]) ?? [],
+      screenshots: (typeof r.screenshots === "string" ? JSON.parse(r.screenshots) : r.screenshots) ?? [],
     }),
   );
 }

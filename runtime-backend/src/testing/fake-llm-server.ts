@@ -1,165 +1,95 @@
 import http from "node:http";
 import type { AddressInfo } from "node:net";
+import type { FakeAnswer, FakeUsage, WireFormat } from "./fake-llm-wire.js";
+
+export { chatJsonWire, chatWire, type FakeAnswer, type FakeUsage, geminiWire, pieces, responsesWire, type WireFormat } from "./fake-llm-wire.js";
 
 /** What the fake model should do for one request. */
 export type FakeReply =
-  | { readonly kind: "text"; readonly text: string }
-  | { readonly kind: "calls"; readonly calls: readonly { readonly name: string; readonly args: string }[]; readonly text?: string | null }
-  | { readonly kind: "raw"; readonly content: string; readonly finish?: string }
+  | FakeAnswer
   | { readonly kind: "status"; readonly status: number; readonly headers?: Record<string, string>; readonly message?: string }
-  | { readonly kind: "hang" };
+  | { readonly kind: "hang" }
+  /** Starts answering, then drops the connection: half the stream's events, or nothing unstreamed. */
+  | { readonly kind: "cut"; readonly answer: FakeAnswer };
 
-/** Tokens the fake reports. */
-export interface FakeUsage {
-  readonly input: number;
-  readonly output: number;
-  readonly cached: number;
+/** A reply, or a function of the request's parsed body (a "model" that reads its prompt). */
+export type FakeStep = FakeReply | ((body: unknown) => FakeReply);
+
+/** Options of {@link FakeLlmServer}. */
+export interface FakeLlmOptions {
+  /** Pause between streamed events, so a client sees deltas arrive over time. */
+  readonly chunkDelayMs?: number;
 }
 
-/** Renders a reply in one API's wire format. */
-export type WireFormat = (r: Exclude<FakeReply, { kind: "status" | "hang" }>, usage: FakeUsage) => unknown;
-
-function callId(i: number): string {
-  return `call_fake_${i}`;
+/** True when the request asks for a stream: OpenAI's `stream: true`, Gemini's `:streamGenerateContent`. */
+function wantsStream(path: string, body: unknown): boolean {
+  return path.includes(":streamGenerateContent") || (typeof body === "object" && body !== null && (body as { stream?: unknown }).stream === true);
 }
-
-/** OpenAI Responses wire format. */
-export const responsesWire: WireFormat = (r, u) => {
-  const output: unknown[] = [];
-  const text = r.kind === "text" ? r.text : r.kind === "raw" ? r.content : (r.text ?? null);
-  if (text) output.push({ type: "message", id: "msg_1", role: "assistant", status: "completed", content: [{ type: "output_text", text, annotations: [] }] });
-  if (r.kind === "calls") {
-    r.calls.forEach((c, i) => output.push({ type: "function_call", id: `fc_${i}`, call_id: callId(i), name: c.name, arguments: c.args, status: "completed" }));
-  }
-  return {
-    id: "resp_1",
-    object: "response",
-    created_at: 1,
-    status: "completed",
-    model: "fake",
-    output,
-    usage: {
-      input_tokens: u.input,
-      output_tokens: u.output,
-      total_tokens: u.input + u.output,
-      input_tokens_details: { cached_tokens: u.cached },
-      output_tokens_details: { reasoning_tokens: 0 },
-    },
-  };
-};
-
-/** OpenAI Chat Completions wire format (also OpenRouter, Ollama, vLLM, llama.cpp). */
-export const chatWire: WireFormat = (r, u) => ({
-  id: "chatcmpl_1",
-  object: "chat.completion",
-  created: 1,
-  model: "fake",
-  choices: [
-    {
-      index: 0,
-      message: {
-        role: "assistant",
-        content: r.kind === "text" ? r.text : r.kind === "raw" ? r.content : (r.text ?? null),
-        ...(r.kind === "calls"
-          ? { tool_calls: r.calls.map((c, i) => ({ id: callId(i), type: "function", function: { name: c.name, arguments: c.args } })) }
-          : {}),
-      },
-      finish_reason: r.kind === "calls" ? "tool_calls" : r.kind === "raw" ? (r.finish ?? "stop") : "stop",
-    },
-  ],
-  usage: {
-    prompt_tokens: u.input,
-    completion_tokens: u.output,
-    total_tokens: u.input + u.output,
-    prompt_tokens_details: { cached_tokens: u.cached },
-  },
-});
-
-/** Chat Completions carrying JSON-in-text decisions (servers without tool support). */
-export const chatJsonWire: WireFormat = (r, u) => {
-  if (r.kind === "raw") return chatWire(r, u);
-  const content =
-    r.kind === "text"
-      ? JSON.stringify({ text: r.text, calls: [] })
-      : // Arguments travel as the raw string so malformed arguments stay malformed.
-        `{"text": ${JSON.stringify(r.text ?? "")}, "calls": [${r.calls.map((c) => `{"tool": ${JSON.stringify(c.name)}, "args": ${isJson(c.args) ? c.args : JSON.stringify(c.args)}}`).join(", ")}]}`;
-  return chatWire({ kind: "raw", content }, u);
-};
-
-function isJson(s: string): boolean {
-  try {
-    JSON.parse(s);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-/** Gemini generateContent wire format. */
-export const geminiWire: WireFormat = (r, u) => {
-  const parts: unknown[] = [];
-  const text = r.kind === "text" ? r.text : r.kind === "raw" ? r.content : r.text;
-  if (text) parts.push({ text });
-  if (r.kind === "calls") {
-    for (const c of r.calls) {
-      let args: unknown;
-      try {
-        args = JSON.parse(c.args);
-      } catch {
-        // Gemini's wire cannot carry malformed JSON; the closest thing is a wrong-typed object.
-        args = { url: 42 };
-      }
-      parts.push({ functionCall: { name: c.name, args }, thoughtSignature: `sig-${parts.length}` });
-    }
-  }
-  return {
-    candidates: [{ content: { role: "model", parts }, finishReason: "STOP", index: 0 }],
-    usageMetadata: { promptTokenCount: u.input, candidatesTokenCount: u.output, totalTokenCount: u.input + u.output, cachedContentTokenCount: u.cached },
-    modelVersion: "fake",
-  };
-};
 
 /**
  * A local HTTP server that answers like a model API: each request takes the next scripted
- * reply (the last one repeats), rendered in the given wire format. Records request bodies.
+ * reply (the last one repeats), rendered in the given wire format, whole or as server-sent
+ * events when the request asks to stream. Records request bodies and paths.
  */
 export class FakeLlmServer {
   readonly bodies: unknown[] = [];
   readonly paths: string[] = [];
-  private replies: FakeReply[] = [];
+  private replies: FakeStep[] = [];
   private readonly server: http.Server;
   private readonly hanging = new Set<http.ServerResponse>();
   url = "";
 
   constructor(
     private readonly wire: WireFormat,
-    private readonly usage: FakeUsage = { input: 11, output: 7, cached: 0 },
+    private readonly usage: FakeUsage | ((body: unknown) => FakeUsage) = { input: 11, output: 7, cached: 0 },
+    private readonly options: FakeLlmOptions = {},
   ) {
     this.server = http.createServer((req, res) => {
-      let body = "";
-      req.on("data", (c: Buffer) => (body += c.toString()));
-      req.on("end", () => {
-        this.paths.push(req.url ?? "");
-        try {
-          this.bodies.push(JSON.parse(body || "{}"));
-        } catch {
-          this.bodies.push(body);
-        }
-        const reply = (this.replies.length > 1 ? this.replies.shift() : this.replies[0]) ?? { kind: "text", text: "" };
-        if (reply.kind === "hang") {
-          this.hanging.add(res);
-          res.on("close", () => this.hanging.delete(res));
-          return;
-        }
-        if (reply.kind === "status") {
-          res.writeHead(reply.status, { "content-type": "application/json", ...reply.headers });
-          res.end(JSON.stringify({ error: { message: reply.message ?? `fake ${reply.status}`, type: "server_error", code: reply.status, status: "UNAVAILABLE" } }));
-          return;
-        }
-        res.writeHead(200, { "content-type": "application/json" });
-        res.end(JSON.stringify(this.wire(reply, this.usage)));
-      });
+      let raw = "";
+      req.on("data", (c: Buffer) => (raw += c.toString()));
+      req.on("end", () => void this.answer(req.url ?? "", raw, res));
     });
+  }
+
+  private async answer(path: string, raw: string, res: http.ServerResponse): Promise<void> {
+    this.paths.push(path);
+    let body: unknown;
+    try {
+      body = JSON.parse(raw || "{}");
+    } catch {
+      body = raw;
+    }
+    this.bodies.push(body);
+    const step = (this.replies.length > 1 ? this.replies.shift() : this.replies[0]) ?? { kind: "text", text: "" };
+    const reply = typeof step === "function" ? step(body) : step;
+    if (reply.kind === "hang") {
+      this.hanging.add(res);
+      res.on("close", () => this.hanging.delete(res));
+      return;
+    }
+    if (reply.kind === "status") {
+      res.writeHead(reply.status, { "content-type": "application/json", ...reply.headers });
+      res.end(JSON.stringify({ error: { message: reply.message ?? `fake ${reply.status}`, type: "server_error", code: reply.status, status: "UNAVAILABLE" } }));
+      return;
+    }
+    const answer = reply.kind === "cut" ? reply.answer : reply;
+    const usage = typeof this.usage === "function" ? this.usage(body) : this.usage;
+    if (!wantsStream(path, body) || !this.wire.stream) {
+      if (reply.kind === "cut") return void res.destroy();
+      res.writeHead(200, { "content-type": "application/json" });
+      res.end(JSON.stringify(this.wire.body(answer, usage)));
+      return;
+    }
+    const events = this.wire.stream(answer, usage);
+    const send = reply.kind === "cut" ? events.slice(0, Math.max(1, Math.floor(events.length / 2))) : events;
+    res.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache" });
+    for (const e of send) {
+      if (res.destroyed) return;
+      res.write(e);
+      if (this.options.chunkDelayMs) await new Promise((r) => setTimeout(r, this.options.chunkDelayMs));
+    }
+    if (reply.kind === "cut") res.destroy();
+    else res.end();
   }
 
   /** Starts listening on 127.0.0.1 on a free port. */
@@ -170,7 +100,7 @@ export class FakeLlmServer {
   }
 
   /** Replaces the reply script and clears the recorded requests. */
-  script(...replies: FakeReply[]): void {
+  script(...replies: FakeStep[]): void {
     this.replies = replies;
     this.bodies.length = 0;
     this.paths.length = 0;

@@ -22,14 +22,22 @@ export class RecordingProvider implements Provider {
 }
 
 /** An agent on a fresh in-memory store, a scripted model and two users, "alice" and "bob". */
-export async function scriptedAgent(
+export function scriptedAgent(
   script: ScriptSource,
+  options: Partial<Omit<AgentOptions, "db" | "resolveModel">> & { db?: Db } = {},
+): Promise<{ agent: Agent; db: Db; model: RecordingProvider; close: () => Promise<void> }> {
+  return providerAgent(new ScriptProvider(script), options);
+}
+
+/** An agent on a fresh in-memory store whose every model is `provider` (recorded), with users "alice" and "bob". */
+export async function providerAgent(
+  provider: Provider,
   options: Partial<Omit<AgentOptions, "db" | "resolveModel">> & { db?: Db } = {},
 ): Promise<{ agent: Agent; db: Db; model: RecordingProvider; close: () => Promise<void> }> {
   const db = options.db ?? (await openDb({}));
   await ensureUser(db, "alice");
   await ensureUser(db, "bob");
-  const model = new RecordingProvider(new ScriptProvider(script));
+  const model = new RecordingProvider(provider);
   const agent = new Agent({ ...options, db, resolveModel: (spec) => ({ provider: model, model: spec.split(":")[1] ?? "" }), defaultModel: "script:test" });
   return { agent, db, model, close: () => db.close() };
 }

@@ -3,9 +3,11 @@
  * loop. Runtime-neutral (browser or Node).
  */
 export { type BatonClient, type BatonClientOptions, bearerToken, createBatonClient } from "./create-client.js";
+export { describeCall, type ElementLabel, isSecretField, type RefLookup } from "./describe-call.js";
 export { withoutBrowser } from "./without-browser.js";
 export { type CallJournal, type JournalEntry, memoryJournal } from "./journal.js";
 export { backoffMs, defaultRetry, isRetryable, type RetryOptions } from "./retry.js";
+export { checkSecrets, maskText, placeholder, type Secret, type SecretPage, secretsNote, withSecrets } from "./secrets.js";
 export {
   type ApprovalDecision,
   type ApprovalRequest,

@@ -30,12 +30,15 @@ import {
 } from "../contract/index.js";
 import type { BatonClient } from "./create-client.js";
 import type { CallJournal } from "./journal.js";
+import { maskText, type Secret, type SecretPage, secretsNote, withSecrets } from "./secrets.js";
 import { backoffMs, defaultRetry, isRetryable, type RetryOptions, sleep } from "./retry.js";
 
 /** What a client-side tool handler knows about the call it runs. */
 export interface RunContext {
   readonly sessionId: string;
   readonly toolcallId: string;
+  /** The session step whose model turn made the call (0 for calls of the client's own, such as opening the start URL). */
+  readonly step?: number;
   /** Aborts when the run is stopped. */
   readonly signal: AbortSignal;
 }
@@ -73,10 +76,19 @@ export interface ApprovalDecision {
 /** Progress of a run, for a UI that must never look frozen. */
 export type RunEvent =
   | { readonly type: "session"; readonly session: Session; readonly resumed: boolean }
-  | { readonly type: "thinking" }
+  /**
+   * A model call starts. `attempt` > 1 is a retry of the same call: what the earlier attempt
+   * streamed (`text_delta`, `reasoning_delta`) is void, and the new attempt streams afresh.
+   */
+  | { readonly type: "thinking"; readonly attempt?: number }
+  /** The model's text for the user, whole, when its step ends (control tags removed). */
   | { readonly type: "text"; readonly text: string }
+  /** A piece of the model's text for the user as it streams in (control tags removed). */
   | { readonly type: "text_delta"; readonly delta: string }
+  /** The model's reasoning summary, whole, when its step ends. */
   | { readonly type: "reasoning"; readonly text: string }
+  /** A piece of the model's reasoning summary as it streams in. */
+  | { readonly type: "reasoning_delta"; readonly delta: string }
   | { readonly type: "backend_tool"; readonly tool: string; readonly detail: string }
   | {
       readonly type: "tool_start";
@@ -145,6 +157,14 @@ export interface RunTaskOptions {
    * Without a journal a resumed run repeats the calls whose results the backend never got.
    */
   readonly journal?: CallJournal;
+  /**
+   * Secrets the model can type without seeing them (`<secret>name</secret>` in type_text). Only
+   * their names (and origins) reach the backend, in the task; every tool result is masked
+   * before it leaves this client. See {@link withSecrets}.
+   */
+  readonly secrets?: readonly Secret[];
+  /** How the secrets layer reads the page: required when a secret is scoped to origins. */
+  readonly page?: SecretPage;
 }
 
 const terminal = new Set([SessionStatus.COMPLETED, SessionStatus.STOPPED, SessionStatus.FAILED]);
@@ -167,7 +187,21 @@ function outcomeOf(session: Session, lastText: string): TaskOutcome {
  * the model); rejects only when the backend refuses the run (auth, bad request) or stays
  * unreachable past the retries.
  */
-export async function runTask(client: BatonClient, o: RunTaskOptions): Promise<TaskOutcome> {
+export async function runTask(client: BatonClient, options: RunTaskOptions): Promise<TaskOutcome> {
+  const secrets = options.secrets ?? [];
+  // The secrets layer sits between the loop and every handler: nothing the handlers return
+  // reaches the backend (or the journal, or onEvent) before it is masked.
+  const o: RunTaskOptions =
+    secrets.length === 0
+      ? options
+      : {
+          ...options,
+          handlers: withSecrets(options.handlers, secrets, options.page),
+          ...(options.extensions
+            ? { extensions: { ...options.extensions, handlers: withSecrets(options.extensions.handlers as never, secrets, options.page) as never } }
+            : {}),
+          ...(options.task !== undefined ? { task: maskText(options.task, secrets) } : {}),
+        };
   const signal = o.signal ?? new AbortController().signal;
   const emit = (e: RunEvent) => o.onEvent?.(e);
   const retry = o.retry ?? defaultRetry;
@@ -196,8 +230,9 @@ export async function runTask(client: BatonClient, o: RunTaskOptions): Promise<T
       const ev = res.event;
       if (ev.case === "done") done = ev.value;
       else if (ev.case === "textDelta") emit({ type: "text_delta", delta: ev.value });
+      else if (ev.case === "reasoningDelta") emit({ type: "reasoning_delta", delta: ev.value });
       else if (ev.case === "progress") {
-        if (ev.value.phase === Phase.THINKING) emit({ type: "thinking" });
+        if (ev.value.phase === Phase.THINKING) emit({ type: "thinking", attempt: ev.value.attempt || 1 });
         else if (ev.value.phase === Phase.TAKING_ACTION) emit({ type: "backend_tool", tool: ev.value.tool, detail: ev.value.detail });
       }
     }
@@ -254,7 +289,7 @@ export async function runTask(client: BatonClient, o: RunTaskOptions): Promise<T
       }
       await journal.started(sessionId, fc.toolcallId);
     }
-    const result = await runFresh(sessionId, fc, spec);
+    const result = await runFresh(sessionId, fc, spec, message.step);
     results.set(fc.toolcallId, result);
     await journal?.done(sessionId, result);
     return result;
@@ -265,6 +300,7 @@ export async function runTask(client: BatonClient, o: RunTaskOptions): Promise<T
     sessionId: string,
     fc: NonNullable<Extract<AgentMessage["content"], { case: "functionCall" }>["value"]>,
     spec: ToolSpec | undefined,
+    step: number,
   ): Promise<ToolcallResult> {
     if (fc.extension) return runExtension(sessionId, fc.toolcallId, fc.extension);
     const call = fc.call;
@@ -277,7 +313,7 @@ export async function runTask(client: BatonClient, o: RunTaskOptions): Promise<T
     } else {
       emit({ type: "tool_start", toolcallId: fc.toolcallId, tool: spec, call });
       const started = Date.now();
-      const ctx: RunContext = { sessionId, toolcallId: fc.toolcallId, signal };
+      const ctx: RunContext = { sessionId, toolcallId: fc.toolcallId, signal, step };
       const out = await dispatchToolCall(toolCatalog, call, o.handlers as unknown as AnyToolHandlers<RunContext>, ctx);
       result = create(ToolcallResultSchema, {
         toolcallId: fc.toolcallId,
@@ -366,12 +402,14 @@ export async function runTask(client: BatonClient, o: RunTaskOptions): Promise<T
     session = created.session;
     emit({ type: "session", session, resumed: false });
     let text = o.task;
+    const note = secretsNote(secrets);
+    if (note) text += `\n\n${note}`;
     if (o.startUrl) {
       const nav = await dispatchToolCall(
         toolCatalog,
         create(toolCatalog.call, { tool: { case: "navigate", value: { url: o.startUrl } } }),
         o.handlers as unknown as AnyToolHandlers<RunContext>,
-        { sessionId: session.id, toolcallId: "start", signal },
+        { sessionId: session.id, toolcallId: "start", signal, step: 0 },
       );
       text += nav.ok
         ? `\n\nThe browser is open at ${o.startUrl}.`

@@ -7,19 +7,22 @@ import {
 } from "@baton/gen/baton/v1/tools_pb";
 import type { CdpTransport } from "../cdp/transport.js";
 import { ToolErrorCode, ToolFailure } from "../contract/index.js";
-import { topElementBox, topElementHit } from "./batch-occlusion.js";
-import { documentToViewport, intersect, type Point, probePoints, type Rect } from "./coordinates.js";
-import { toFailure } from "./errors.js";
-import { readPageLayout } from "./frame-layout.js";
-import { filterOccluded } from "./occlusion.js";
-import { type DialogPolicy, PageSession } from "./page-session.js";
-import { type RefEntry, RefTable } from "./refs.js";
-import { paginate } from "./render-text.js";
-import { captureLabelledScreenshot } from "./screenshot.js";
-import { settle, type SettleOptions } from "./settle.js";
-import { type ActivityMark, defaultSnapshotMaxAgeMs, markActivity, unchangedBetween } from "./snapshot-reuse.js";
-import { type PageSnapshot, takePageSnapshot } from "./snapshot.js";
-import { quoted, sanitizeText, sanitizeUrl } from "./sanitize.js";
+import { topElementBox, topElementHit } from "./hit/batch-occlusion.js";
+import { declaration, invocation, type PageFunction } from "./base/page-function.js";
+import { intersect, type Point, probePoints } from "./base/coordinates.js";
+import { toFailure } from "./page/errors.js";
+import { deepestActive, fieldValue, isConnected } from "./read/element-state.js";
+import { readPageLayout } from "./read/frame-layout.js";
+import { visibleRect } from "./read/visible-rect.js";
+import { filterOccluded } from "./hit/occlusion.js";
+import { type DialogPolicy, PageSession } from "./page/page-session.js";
+import { type RefEntry, RefTable } from "./snapshot/refs.js";
+import { paginate } from "./snapshot/render-text.js";
+import { captureLabelledScreenshot } from "./snapshot/screenshot.js";
+import { settle, type SettleOptions } from "./page/settle.js";
+import { type ActivityMark, defaultSnapshotMaxAgeMs, markActivity, noEffectsBetween, unchangedBetween } from "./page/snapshot-reuse.js";
+import { type PageSnapshot, takePageSnapshot } from "./snapshot/snapshot.js";
+import { quoted, sanitizeText, sanitizeUrl } from "./base/sanitize.js";
 
 /** Options of an engine. */
 export interface EngineOptions {
@@ -47,6 +50,16 @@ export interface ResolvedElement {
   readonly entry: RefEntry;
   /** Runtime object id of the element in its session. */
   readonly objectId: string;
+}
+
+/** Where an action aims at an element (see `Engine.aim`). */
+export interface Aim {
+  /** The point to act at, in top-level viewport coordinates. */
+  readonly point: Point;
+  /** Probe points on the element, the aimed one first, to check again after the pointer moved. */
+  readonly points: readonly Point[];
+  /** The element in the top document's hit world, for checks around a click; undefined elsewhere. */
+  readonly hitObject: string | undefined;
 }
 
 /** A mark taken before an action, to tell afterwards what it changed. */
@@ -251,19 +264,24 @@ export class Engine {
       throw f;
     }
     if (!objectId) return stale();
-    const connected = await this.call<boolean>({ entry, objectId }, "function() { return this.isConnected; }");
+    const connected = await this.call({ entry, objectId }, isConnected);
     if (!connected) return stale();
     this.#actionFrame = entry.frameId;
     return { entry, objectId };
   }
 
-  /** Calls a function on an element in its own frame and returns its JSON result. */
-  async call<T>(el: ResolvedElement, fn: string, args: unknown[] = []): Promise<T> {
+  /**
+   * Calls a page function (or a function declaration's source) on an element in its own frame
+   * and returns its JSON result.
+   */
+  async call<F extends PageFunction>(el: ResolvedElement, fn: F, args?: Parameters<F>): Promise<Awaited<ReturnType<F>>>;
+  async call<T>(el: ResolvedElement, fn: string, args?: unknown[]): Promise<T>;
+  async call<T>(el: ResolvedElement, fn: string | PageFunction, args: readonly unknown[] = []): Promise<T> {
     const r = await this.#page.send<{ result: { value?: unknown }; exceptionDetails?: { text: string; exception?: { description?: string } } }>(
       "Runtime.callFunctionOn",
       {
         objectId: el.objectId,
-        functionDeclaration: fn,
+        functionDeclaration: typeof fn === "string" ? fn : declaration(fn),
         arguments: args.map((value) => ({ value })),
         returnByValue: true,
         awaitPromise: true,
@@ -281,17 +299,38 @@ export class Engine {
    * element itself, through the same layout, coordinates and occlusion code as snapshots.
    */
   async actionPoint(el: ResolvedElement, field: string): Promise<Point> {
+    return (await this.aim(el, field)).point;
+  }
+
+  /**
+   * Where to act on an element (see `actionPoint`), with what a pointer action needs to check
+   * it again after the pointer arrives: the other probe points, and the element in the hit
+   * world (top-document elements only). An element already in view is not scrolled: scrolling
+   * makes lists that render only their visible rows replace them under the pointer.
+   */
+  async aim(el: ResolvedElement, field: string): Promise<Aim> {
     const { entry } = el;
+    const topDocument = entry.sessionId === this.#page.rootId && entry.frameId === this.#page.mainFrame()?.id;
+    if (topDocument) {
+      const inView = await this.#aimTop(entry.backendNodeId);
+      if (inView) return inView;
+    }
     await this.#page
       .send("DOM.scrollIntoViewIfNeeded", { backendNodeId: entry.backendNodeId }, entry.sessionId)
       .catch(() => undefined);
+    if (!(await this.call(el, isConnected).catch(() => true))) {
+      this.refs.kill(entry);
+      return this.fail(
+        ToolErrorCode.STALE_REF,
+        `Element ${entry.ref} was replaced when it was scrolled into view (lists that render only their visible rows do this). Use a ref from the fresh snapshot (attached).`,
+        field,
+      );
+    }
     // Fast path: an element of the top document's light tree that is plainly visible and
     // passes a hit test needs no layout read (its own box and the same probe points and rule).
-    if (entry.sessionId === this.#page.rootId && entry.frameId === this.#page.mainFrame()?.id) {
-      const top = await topElementBox(this.#page, entry.backendNodeId);
-      const visible = top && !top.invisible ? intersect(top.box, top.viewport) : undefined;
-      const point = top && visible ? await topElementHit(this.#page, top, probePoints(visible)) : undefined;
-      if (point) return point;
+    if (topDocument) {
+      const scrolled = await this.#aimTop(entry.backendNodeId);
+      if (scrolled) return scrolled;
       // Anything else (hidden, off-screen, covered, unreadable) is decided and explained below.
     }
     const layout = await readPageLayout(this.#page, { axTrees: false });
@@ -302,8 +341,7 @@ export class Engine {
     if (!dom.box || dom.box.width <= 0 || dom.box.height <= 0 || dom.invisible) {
       return this.fail(ToolErrorCode.NOT_ACTIONABLE, `Element ${entry.ref} is not visible on the page (hidden or zero size).`, field);
     }
-    const box: Rect = documentToViewport(dom.box, origin);
-    const visible = intersect(box, origin.clip);
+    const visible = visibleRect(l, dom);
     if (!visible) {
       return this.fail(ToolErrorCode.NOT_ACTIONABLE, `Element ${entry.ref} could not be scrolled into view.`, field);
     }
@@ -316,7 +354,18 @@ export class Engine {
         field,
       );
     }
-    return verdict?.point ?? { x: visible.x + visible.width / 2, y: visible.y + visible.height / 2 };
+    const point = verdict?.point ?? { x: visible.x + visible.width / 2, y: visible.y + visible.height / 2 };
+    return { point, points: [point], hitObject: undefined };
+  }
+
+  /** The fast path of `aim` for a top-document light-tree element: its live box and a hit test. */
+  async #aimTop(backendNodeId: number): Promise<Aim | undefined> {
+    const top = await topElementBox(this.#page, backendNodeId);
+    const visible = top && !top.invisible && top.clip ? intersect(top.box, top.clip) : undefined;
+    if (!top || !visible) return undefined;
+    const points = probePoints(visible);
+    const point = await topElementHit(this.#page, top, points);
+    return point ? { point, points: [point, ...points.filter((p) => p !== point)], hitObject: top.objectId } : undefined;
   }
 
   /** A short human description of a DOM node, for error messages. */
@@ -368,7 +417,7 @@ export class Engine {
   }
 
   /** Settles after an action and reports what changed since `mark`. */
-  async evidence(mark: ActionMark): Promise<EvidenceInit> {
+  async evidence(mark: ActionMark, options: { reactionFrom?: ActivityMark } = {}): Promise<EvidenceInit> {
     const before = this.#lastRefs;
     // The evidence snapshot is started at once, while settle waits out its quiet window, and
     // kept only if the activity marks show nothing changed from its start to settle's end (the
@@ -403,7 +452,20 @@ export class Engine {
     if (opened) evidence.newTabId = opened;
     if (dialog) evidence.dialog = { type: dialog.type, message: sanitizeText(dialog.message, 300), accepted: dialog.accepted };
     if (focused) evidence.focused = focused;
+    // Whether the page reacted at all: no mutation, no typed or toggled value, no scroll, in
+    // any document, and no navigation, dialog, tab or ref coming or going.
+    // (Focus moving into a field is the reaction a click on it wants.)
+    const intoField = focused && ["textbox", "searchbox", "combobox", "spinbutton", "date", "time", "datetime", "color"].includes(focused.role);
+    if (options.reactionFrom && !intoField && !evidence.navigated && !dialog && !opened && added.length === 0 && removed.length === 0) {
+      const now = settled ?? (await markActivity(this.#page).catch(() => undefined));
+      if (now && noEffectsBetween(options.reactionFrom, now)) evidence.notes = [...(evidence.notes ?? []), "nothing on the page changed after the action"];
+    }
     return evidence;
+  }
+
+  /** The page's activity before an action, for `evidence` to tell whether the page reacted (`reactionFrom`). */
+  activityBefore(): Promise<ActivityMark | undefined> {
+    return markActivity(this.#page).catch(() => undefined);
   }
 
   /** The focused element, followed into same-process frames, shadow roots and OOPIFs. */
@@ -426,10 +488,7 @@ export class Engine {
   /** Finds the focused DOM node (only reads the page, so it may run beside a snapshot). */
   async #focusedNode(): Promise<FocusedNode | undefined> {
     const p = this.#page;
-    const deepest = `(() => { let a = document.activeElement; for (let i = 0; i < 50 && a; i++) {
-      if (a.shadowRoot && a.shadowRoot.activeElement) { a = a.shadowRoot.activeElement; continue; }
-      if ((a.tagName === "IFRAME" || a.tagName === "FRAME")) { try { const d = a.contentDocument; if (d && d.activeElement) { a = d.activeElement; continue; } } catch {} }
-      break; } return a; })()`;
+    const deepest = invocation(deepestActive);
     let sessionId = p.rootId;
     for (let hops = 0; hops < 10; hops++) {
       const r = await p.send<{ result: { objectId?: string; subtype?: string } }>(
@@ -468,7 +527,7 @@ export class Engine {
           "Runtime.callFunctionOn",
           {
             objectId: r.result.objectId,
-            functionDeclaration: "function() { return 'value' in this ? String(this.value) : (this.isContentEditable ? this.innerText : ''); }",
+            functionDeclaration: declaration(fieldValue),
             returnByValue: true,
           },
           sessionId,

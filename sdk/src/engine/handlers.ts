@@ -4,8 +4,10 @@ import { pressKeys, typeText } from "./actions/keyboard.js";
 import { scroll, selectOption, uploadFile } from "./actions/forms.js";
 import { goBack, navigate, waitFor } from "./actions/navigation.js";
 import { extract, screenshot } from "./actions/read.js";
+import { selectText } from "./actions/select-text.js";
+import { setValue } from "./actions/set-value.js";
 import type { Engine } from "./engine.js";
-import { TabSet } from "./tabs.js";
+import { TabSet } from "./actions/tabs.js";
 
 /** The client tools the engine implements: all of them except ask_user, which is the app's. */
 export type EngineToolCase = Exclude<ClientToolCase, "askUser">;
@@ -47,6 +49,8 @@ export function engineHandlers<Ctx = void>(engine: Engine): EngineHandlers<Ctx> 
     waitFor: (p) => waitFor(engine, p),
     screenshot: (p) => screenshot(engine, p),
     extract: (p) => extract(engine, p),
+    setValue: (p) => setValue(engine, p),
+    selectText: (p) => selectText(engine, p),
     openTab: (p) => engine.guard(async () => ({ tab: await tabSet().open(p.url) })),
     switchTab: (p) => engine.guard(async () => ({ tab: await tabSet().switch(p.tabId) })),
     closeTab: (p) => engine.guard(() => tabSet().close(p.tabId)),

@@ -2,7 +2,7 @@ import { type ChildProcess, spawn } from "node:child_process";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { computedAxFeature } from "../engine/computed-ax.js";
+import { computedAxFeature } from "../engine/read/computed-ax.js";
 import { findChromium } from "./find-chromium.js";
 
 /** Options for `launchChromium`. */

@@ -1,6 +1,6 @@
 import { encode } from "gpt-tokenizer/encoding/o200k_base";
 import { Engine } from "../engine/engine.js";
-import { paginate } from "../engine/render-text.js";
+import { paginate } from "../engine/snapshot/render-text.js";
 import { ChromiumNotFoundError, chromiumMissingExitCode, ensureChromium } from "./find-chromium.js";
 import { launchChromium, type LaunchedChromium } from "./launch-chromium.js";
 import { openPage } from "./open-page.js";

@@ -6,7 +6,7 @@ import type { GenEnum, GenFile, GenMessage, GenService } from "@bufbuild/protobu
 import { enumDesc, fileDesc, messageDesc, serviceDesc } from "@bufbuild/protobuf/codegenv2";
 import type { Risk } from "./options_pb.js";
 import { file_baton_v1_options } from "./options_pb.js";
-import type { TakeSnapshotResult, ToolCall, ToolResult } from "./tools_pb.js";
+import type { Image, TakeSnapshotResult, ToolCall, ToolResult } from "./tools_pb.js";
 import { file_baton_v1_tools } from "./tools_pb.js";
 import type { Timestamp } from "@bufbuild/protobuf/wkt";
 import { file_google_protobuf_timestamp } from "@bufbuild/protobuf/wkt";
@@ -16,7 +16,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file baton/v1/agent.proto.
  */
 export const file_baton_v1_agent: GenFile = /*@__PURE__*/
-  fileDesc("ChRiYXRvbi92MS9hZ2VudC5wcm90bxIIYmF0b24udjEihwIKDEFnZW50TWVzc2FnZRIKCgJpZBgBIAEoCRIeCgR0ZXh0GAIgASgLMg4uYmF0b24udjEuVGV4dEgAEigKCXJlYXNvbmluZxgDIAEoCzITLmJhdG9uLnYxLlJlYXNvbmluZ0gAEi8KDWZ1bmN0aW9uX2NhbGwYBCABKAsyFi5iYXRvbi52MS5GdW5jdGlvbkNhbGxIABInCgZzdGF0dXMYBSABKA4yFy5iYXRvbi52MS5NZXNzYWdlU3RhdHVzEgwKBHN0ZXAYBiABKA0SLgoKY3JlYXRlZF9hdBgHIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXBCCQoHY29udGVudCIUCgRUZXh0EgwKBHRleHQYASABKAkiGQoJUmVhc29uaW5nEgwKBHRleHQYASABKAkicQoMRnVuY3Rpb25DYWxsEhMKC3Rvb2xjYWxsX2lkGAEgASgJEiAKBGNhbGwYAiABKAsyEi5iYXRvbi52MS5Ub29sQ2FsbBIqCglleHRlbnNpb24YAyABKAsyFy5iYXRvbi52MS5FeHRlbnNpb25DYWxsIjUKDUV4dGVuc2lvbkNhbGwSDAoEbmFtZRgBIAEoCRIWCg5hcmd1bWVudHNfanNvbhgCIAEoCSIwCg9FeHRlbnNpb25SZXN1bHQSHQoLcmVzdWx0X2pzb24YASABKAlCCNrzGAQwoI0GIoEBCgpDbGllbnRUb29sEhQKBG5hbWUYASABKAlCBtrzGAIwQBIcCgtkZXNjcmlwdGlvbhgCIAEoCUIH2vMYAzCgHxIhCg9wYXJhbWV0ZXJzX2pzb24YAyABKAlCCNrzGAQwoJwBEhwKBHJpc2sYBCABKA4yDi5iYXRvbi52MS5SaXNrIuYBCg5Ub29sY2FsbFJlc3VsdBIcCgt0b29sY2FsbF9pZBgBIAEoCUIH2vMYAzCAARImCgZyZXN1bHQYAiABKAsyFC5iYXRvbi52MS5Ub29sUmVzdWx0SAASJAoFZXJyb3IYAyABKAsyEy5iYXRvbi52MS5Ub29sRXJyb3JIABImCghhcHByb3ZhbBgEIAEoCzISLmJhdG9uLnYxLkFwcHJvdmFsSAASNQoQZXh0ZW5zaW9uX3Jlc3VsdBgFIAEoCzIZLmJhdG9uLnYxLkV4dGVuc2lvblJlc3VsdEgAQgkKB291dGNvbWUiNQoIQXBwcm92YWwSEAoIYXBwcm92ZWQYASABKAgSFwoGcmVhc29uGAIgASgJQgfa8xgDMNAPIqoBCglUb29sRXJyb3ISJQoEY29kZRgBIAEoDjIXLmJhdG9uLnYxLlRvb2xFcnJvckNvZGUSGAoHbWVzc2FnZRgCIAEoCUIH2vMYAzCQThIUCgR0b29sGAMgASgJQgba8xgCMEASFgoFZmllbGQYBCABKAlCB9rzGAMwyAESLgoIc25hcHNob3QYBSABKAsyHC5iYXRvbi52MS5UYWtlU25hcHNob3RSZXN1bHQiXQoFVXNhZ2USFAoMaW5wdXRfdG9rZW5zGAEgASgEEhUKDW91dHB1dF90b2tlbnMYAiABKAQSFQoNY2FjaGVkX3Rva2VucxgDIAEoBBIQCghjb3N0X3VzZBgEIAEoASK8AgoHU2Vzc2lvbhIKCgJpZBgBIAEoCRInCgZzdGF0dXMYAiABKA4yFy5iYXRvbi52MS5TZXNzaW9uU3RhdHVzEgwKBHRhc2sYAyABKAkSDAoEZ29hbBgEIAEoCRINCgVtb2RlbBgFIAEoCRIMCgRzdGVwGAYgASgNEhEKCW1heF9zdGVwcxgHIAEoDRIeCgV1c2FnZRgIIAEoCzIPLmJhdG9uLnYxLlVzYWdlEhAKCHBsYXlib29rGAkgASgJEi4KCmNyZWF0ZWRfYXQYCiABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEi4KCnVwZGF0ZWRfYXQYCyABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEg4KBmFuc3dlchgMIAEoCRIOCgZyZWFzb24YDSABKAki2AEKFENyZWF0ZVNlc3Npb25SZXF1ZXN0EhYKBHRhc2sYASABKAlCCNrzGAQwoI0GEhYKBW1vZGVsGAIgASgJQgfa8xgDMMgBEhgKCHBsYXlib29rGAMgASgJQgba8xgCMHgSIAoJbWF4X3N0ZXBzGAQgASgNQg3a8xgJIQAAAAAAiMNAEiAKD2lkZW1wb3RlbmN5X2tleRgFIAEoCUIH2vMYAzDIARIyCgxjbGllbnRfdG9vbHMYBiADKAsyFC5iYXRvbi52MS5DbGllbnRUb29sQgba8xgCOEAiOwoVQ3JlYXRlU2Vzc2lvblJlc3BvbnNlEiIKB3Nlc3Npb24YASABKAsyES5iYXRvbi52MS5TZXNzaW9uIkUKD1Rvb2xjYWxsUmVzdWx0cxIyCgdyZXN1bHRzGAEgAygLMhguYmF0b24udjEuVG9vbGNhbGxSZXN1bHRCB9rzGAM4gAIiJQoLVXNlck1lc3NhZ2USFgoEdGV4dBgBIAEoCUII2vMYBDCgjQYitgEKC1N0ZXBSZXF1ZXN0EhoKCnNlc3Npb25faWQYASABKAlCBtrzGAIwQBItCgx1c2VyX21lc3NhZ2UYAiABKAsyFS5iYXRvbi52MS5Vc2VyTWVzc2FnZUgAEjEKDHRvb2xfcmVzdWx0cxgDIAEoCzIZLmJhdG9uLnYxLlRvb2xjYWxsUmVzdWx0c0gAEiAKD2lkZW1wb3RlbmN5X2tleRgEIAEoCUIH2vMYAzDIAUIHCgVpbnB1dCJcCgxTdGVwUmVzcG9uc2USKAoIbWVzc2FnZXMYASADKAsyFi5iYXRvbi52MS5BZ2VudE1lc3NhZ2USIgoHc2Vzc2lvbhgCIAEoCzIRLmJhdG9uLnYxLlNlc3Npb24iOAoRU3RyZWFtU3RlcFJlcXVlc3QSIwoEc3RlcBgBIAEoCzIVLmJhdG9uLnYxLlN0ZXBSZXF1ZXN0IkgKCFByb2dyZXNzEh4KBXBoYXNlGAEgASgOMg8uYmF0b24udjEuUGhhc2USDAoEdG9vbBgCIAEoCRIOCgZkZXRhaWwYAyABKAkigwEKElN0cmVhbVN0ZXBSZXNwb25zZRImCghwcm9ncmVzcxgBIAEoCzISLmJhdG9uLnYxLlByb2dyZXNzSAASFAoKdGV4dF9kZWx0YRgCIAEoCUgAEiYKBGRvbmUYAyABKAsyFi5iYXRvbi52MS5TdGVwUmVzcG9uc2VIAEIHCgVldmVudCJCCgtTdG9wUmVxdWVzdBIaCgpzZXNzaW9uX2lkGAEgASgJQgba8xgCMEASFwoGcmVhc29uGAIgASgJQgfa8xgDMNAPIjIKDFN0b3BSZXNwb25zZRIiCgdzZXNzaW9uGAEgASgLMhEuYmF0b24udjEuU2Vzc2lvbiK2AQoMSGlzdG9yeUVudHJ5EgwKBHN0ZXAYASABKA0SLQoMdXNlcl9tZXNzYWdlGAIgASgLMhUuYmF0b24udjEuVXNlck1lc3NhZ2VIABIvCg1hZ2VudF9tZXNzYWdlGAMgASgLMhYuYmF0b24udjEuQWdlbnRNZXNzYWdlSAASLwoLdG9vbF9yZXN1bHQYBCABKAsyGC5iYXRvbi52MS5Ub29sY2FsbFJlc3VsdEgAQgcKBWVudHJ5IoABCglTdGVwVHJhY2USDAoEc3RlcBgBIAEoDRINCgVtb2RlbBgCIAEoCRISCgpsYXRlbmN5X21zGAMgASgNEh4KBXVzYWdlGAQgASgLMg8uYmF0b24udjEuVXNhZ2USEgoKdG9vbF9jYWxscxgFIAMoCRIOCgZlcnJvcnMYBiADKAkiLwoRR2V0U2Vzc2lvblJlcXVlc3QSGgoKc2Vzc2lvbl9pZBgBIAEoCUIG2vMYAjBAItcBChJHZXRTZXNzaW9uUmVzcG9uc2USIgoHc2Vzc2lvbhgBIAEoCzIRLmJhdG9uLnYxLlNlc3Npb24SJwoHaGlzdG9yeRgCIAMoCzIWLmJhdG9uLnYxLkhpc3RvcnlFbnRyeRItCg1wZW5kaW5nX2NhbGxzGAMgAygLMhYuYmF0b24udjEuQWdlbnRNZXNzYWdlEiMKBnRyYWNlcxgEIAMoCzITLmJhdG9uLnYxLlN0ZXBUcmFjZRIgCgRsb2dzGAUgAygLMhIuYmF0b24udjEuTG9nRW50cnkiuAIKCExvZ0VudHJ5EiEKBWxldmVsGAEgASgOMhIuYmF0b24udjEuTG9nTGV2ZWwSGAoHbWVzc2FnZRgCIAEoCUIH2vMYAzCQThIbCgRzdGVwGAMgASgNQg3a8xgJIQAAwP///99BEhQKBHRvb2wYBCABKAlCBtrzGAIwQBIcCgt0b29sY2FsbF9pZBgFIAEoCUIH2vMYAzCAARIoCgR0aW1lGAYgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBJBCgphdHRyaWJ1dGVzGAcgAygLMiIuYmF0b24udjEuTG9nRW50cnkuQXR0cmlidXRlc0VudHJ5Qgna8xgFMOgHOCAaMQoPQXR0cmlidXRlc0VudHJ5EgsKA2tleRgBIAEoCRINCgV2YWx1ZRgCIAEoCToCOAEiXAoQUmVwb3J0TG9nUmVxdWVzdBIaCgpzZXNzaW9uX2lkGAEgASgJQgba8xgCMEASLAoHZW50cmllcxgCIAMoCzISLmJhdG9uLnYxLkxvZ0VudHJ5Qgfa8xgDOOgHIiMKEVJlcG9ydExvZ1Jlc3BvbnNlEg4KBnN0b3JlZBgBIAEoDSLrAQoIUGxheWJvb2sSFAoEbmFtZRgBIAEoCUIG2vMYAjBkEh4KB3ZlcnNpb24YAiABKA1CDdrzGAkhAADA////30ESHAoLZGVzY3JpcHRpb24YAyABKAlCB9rzGAMw0A8SHgoMaW5zdHJ1Y3Rpb25zGAQgASgJQgja8xgEMKCcARIaCghrZXl3b3JkcxgFIAMoCUII2vMYBDBkODISHwoMdXJsX3BhdHRlcm5zGAYgAygJQgna8xgFMPQDODISLgoKY3JlYXRlZF9hdBgHIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXAiPQoVQ3JlYXRlUGxheWJvb2tSZXF1ZXN0EiQKCHBsYXlib29rGAEgASgLMhIuYmF0b24udjEuUGxheWJvb2siPgoWQ3JlYXRlUGxheWJvb2tSZXNwb25zZRIkCghwbGF5Ym9vaxgBIAEoCzISLmJhdG9uLnYxLlBsYXlib29rIj0KFVVwZGF0ZVBsYXlib29rUmVxdWVzdBIkCghwbGF5Ym9vaxgBIAEoCzISLmJhdG9uLnYxLlBsYXlib29rIj4KFlVwZGF0ZVBsYXlib29rUmVzcG9uc2USJAoIcGxheWJvb2sYASABKAsyEi5iYXRvbi52MS5QbGF5Ym9vayJKChJHZXRQbGF5Ym9va1JlcXVlc3QSFAoEbmFtZRgBIAEoCUIG2vMYAjBkEh4KB3ZlcnNpb24YAiABKA1CDdrzGAkhAADA////30EiOwoTR2V0UGxheWJvb2tSZXNwb25zZRIkCghwbGF5Ym9vaxgBIAEoCzISLmJhdG9uLnYxLlBsYXlib29rIhYKFExpc3RQbGF5Ym9va3NSZXF1ZXN0Ij4KFUxpc3RQbGF5Ym9va3NSZXNwb25zZRIlCglwbGF5Ym9va3MYASADKAsyEi5iYXRvbi52MS5QbGF5Ym9vayqvAQoNTWVzc2FnZVN0YXR1cxIeChpNRVNTQUdFX1NUQVRVU19VTlNQRUNJRklFRBAAEhwKGE1FU1NBR0VfU1RBVFVTX0NPTVBMRVRFRBABEhoKFk1FU1NBR0VfU1RBVFVTX1NUT1BQRUQQAhIkCiBNRVNTQUdFX1NUQVRVU19BV0FJVElOR19BUFBST1ZBTBADEh4KGk1FU1NBR0VfU1RBVFVTX0lOX1BST0dSRVNTEAQq+AMKDVRvb2xFcnJvckNvZGUSHwobVE9PTF9FUlJPUl9DT0RFX1VOU1BFQ0lGSUVEEAASJQohVE9PTF9FUlJPUl9DT0RFX0lOVkFMSURfQVJHVU1FTlRTEAESIAocVE9PTF9FUlJPUl9DT0RFX1VOS05PV05fVE9PTBACEh8KG1RPT0xfRVJST1JfQ09ERV9VTktOT1dOX1JFRhADEh0KGVRPT0xfRVJST1JfQ09ERV9TVEFMRV9SRUYQBBIiCh5UT09MX0VSUk9SX0NPREVfTk9UX0FDVElPTkFCTEUQBRIdChlUT09MX0VSUk9SX0NPREVfTkFWSUdBVEVEEAYSGwoXVE9PTF9FUlJPUl9DT0RFX1RJTUVPVVQQBxIfChtUT09MX0VSUk9SX0NPREVfVEFSR0VUX0dPTkUQCBIdChlUT09MX0VSUk9SX0NPREVfTk9UX0ZPVU5EEAkSJQohVE9PTF9FUlJPUl9DT0RFX1BFUk1JU1NJT05fREVOSUVEEAoSGgoWVE9PTF9FUlJPUl9DT0RFX0RFTklFRBALEhsKF1RPT0xfRVJST1JfQ09ERV9TVE9QUEVEEAwSHAoYVE9PTF9FUlJPUl9DT0RFX0lOVEVSTkFMEA0SHwobVE9PTF9FUlJPUl9DT0RFX0lOVEVSUlVQVEVEEA4qggIKDVNlc3Npb25TdGF0dXMSHgoaU0VTU0lPTl9TVEFUVVNfVU5TUEVDSUZJRUQQABIXChNTRVNTSU9OX1NUQVRVU19JRExFEAESGgoWU0VTU0lPTl9TVEFUVVNfUlVOTklORxACEiEKHVNFU1NJT05fU1RBVFVTX0FXQUlUSU5HX1RPT0xTEAMSJAogU0VTU0lPTl9TVEFUVVNfQVdBSVRJTkdfQVBQUk9WQUwQBBIcChhTRVNTSU9OX1NUQVRVU19DT01QTEVURUQQBRIaChZTRVNTSU9OX1NUQVRVU19TVE9QUEVEEAYSGQoVU0VTU0lPTl9TVEFUVVNfRkFJTEVEEAcqWwoFUGhhc2USFQoRUEhBU0VfVU5TUEVDSUZJRUQQABISCg5QSEFTRV9USElOS0lORxABEhcKE1BIQVNFX1RBS0lOR19BQ1RJT04QAhIOCgpQSEFTRV9JRExFEAMqdwoITG9nTGV2ZWwSGQoVTE9HX0xFVkVMX1VOU1BFQ0lGSUVEEAASEwoPTE9HX0xFVkVMX0RFQlVHEAESEgoOTE9HX0xFVkVMX0lORk8QAhISCg5MT0dfTEVWRUxfV0FSThADEhMKD0xPR19MRVZFTF9FUlJPUhAEMvAGCgxBZ2VudFNlcnZpY2USWwoNQ3JlYXRlU2Vzc2lvbhIeLmJhdG9uLnYxLkNyZWF0ZVNlc3Npb25SZXF1ZXN0Gh8uYmF0b24udjEuQ3JlYXRlU2Vzc2lvblJlc3BvbnNlIgni8xgFCICAgAESQAoEU3RlcBIVLmJhdG9uLnYxLlN0ZXBSZXF1ZXN0GhYuYmF0b24udjEuU3RlcFJlc3BvbnNlIgni8xgFCICAgAgSVAoKU3RyZWFtU3RlcBIbLmJhdG9uLnYxLlN0cmVhbVN0ZXBSZXF1ZXN0GhwuYmF0b24udjEuU3RyZWFtU3RlcFJlc3BvbnNlIgni8xgFCICAgAgwARJDCgRTdG9wEhUuYmF0b24udjEuU3RvcFJlcXVlc3QaFi5iYXRvbi52MS5TdG9wUmVzcG9uc2UiDOLzGAgIgIAEEgIBAhJVCgpHZXRTZXNzaW9uEhsuYmF0b24udjEuR2V0U2Vzc2lvblJlcXVlc3QaHC5iYXRvbi52MS5HZXRTZXNzaW9uUmVzcG9uc2UiDOLzGAgIgIAEEgIBAhJPCglSZXBvcnRMb2cSGi5iYXRvbi52MS5SZXBvcnRMb2dSZXF1ZXN0GhsuYmF0b24udjEuUmVwb3J0TG9nUmVzcG9uc2UiCeLzGAUIgICAAhJhCg5DcmVhdGVQbGF5Ym9vaxIfLmJhdG9uLnYxLkNyZWF0ZVBsYXlib29rUmVxdWVzdBogLmJhdG9uLnYxLkNyZWF0ZVBsYXlib29rUmVzcG9uc2UiDOLzGAgIgIAQEgIBAhJhCg5VcGRhdGVQbGF5Ym9vaxIfLmJhdG9uLnYxLlVwZGF0ZVBsYXlib29rUmVxdWVzdBogLmJhdG9uLnYxLlVwZGF0ZVBsYXlib29rUmVzcG9uc2UiDOLzGAgIgIAQEgIBAhJYCgtHZXRQbGF5Ym9vaxIcLmJhdG9uLnYxLkdldFBsYXlib29rUmVxdWVzdBodLmJhdG9uLnYxLkdldFBsYXlib29rUmVzcG9uc2UiDOLzGAgIgIAEEgIBAhJeCg1MaXN0UGxheWJvb2tzEh4uYmF0b24udjEuTGlzdFBsYXlib29rc1JlcXVlc3QaHy5iYXRvbi52MS5MaXN0UGxheWJvb2tzUmVzcG9uc2UiDOLzGAgIgIAEEgIBAmIGcHJvdG8z", [file_baton_v1_options, file_baton_v1_tools, file_google_protobuf_timestamp]);
+  fileDesc("ChRiYXRvbi92MS9hZ2VudC5wcm90bxIIYmF0b24udjEihwIKDEFnZW50TWVzc2FnZRIKCgJpZBgBIAEoCRIeCgR0ZXh0GAIgASgLMg4uYmF0b24udjEuVGV4dEgAEigKCXJlYXNvbmluZxgDIAEoCzITLmJhdG9uLnYxLlJlYXNvbmluZ0gAEi8KDWZ1bmN0aW9uX2NhbGwYBCABKAsyFi5iYXRvbi52MS5GdW5jdGlvbkNhbGxIABInCgZzdGF0dXMYBSABKA4yFy5iYXRvbi52MS5NZXNzYWdlU3RhdHVzEgwKBHN0ZXAYBiABKA0SLgoKY3JlYXRlZF9hdBgHIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXBCCQoHY29udGVudCIUCgRUZXh0EgwKBHRleHQYASABKAkiGQoJUmVhc29uaW5nEgwKBHRleHQYASABKAkicQoMRnVuY3Rpb25DYWxsEhMKC3Rvb2xjYWxsX2lkGAEgASgJEiAKBGNhbGwYAiABKAsyEi5iYXRvbi52MS5Ub29sQ2FsbBIqCglleHRlbnNpb24YAyABKAsyFy5iYXRvbi52MS5FeHRlbnNpb25DYWxsIjUKDUV4dGVuc2lvbkNhbGwSDAoEbmFtZRgBIAEoCRIWCg5hcmd1bWVudHNfanNvbhgCIAEoCSIwCg9FeHRlbnNpb25SZXN1bHQSHQoLcmVzdWx0X2pzb24YASABKAlCCNrzGAQwoI0GIoEBCgpDbGllbnRUb29sEhQKBG5hbWUYASABKAlCBtrzGAIwQBIcCgtkZXNjcmlwdGlvbhgCIAEoCUIH2vMYAzCgHxIhCg9wYXJhbWV0ZXJzX2pzb24YAyABKAlCCNrzGAQwoJwBEhwKBHJpc2sYBCABKA4yDi5iYXRvbi52MS5SaXNrIuYBCg5Ub29sY2FsbFJlc3VsdBIcCgt0b29sY2FsbF9pZBgBIAEoCUIH2vMYAzCAARImCgZyZXN1bHQYAiABKAsyFC5iYXRvbi52MS5Ub29sUmVzdWx0SAASJAoFZXJyb3IYAyABKAsyEy5iYXRvbi52MS5Ub29sRXJyb3JIABImCghhcHByb3ZhbBgEIAEoCzISLmJhdG9uLnYxLkFwcHJvdmFsSAASNQoQZXh0ZW5zaW9uX3Jlc3VsdBgFIAEoCzIZLmJhdG9uLnYxLkV4dGVuc2lvblJlc3VsdEgAQgkKB291dGNvbWUiNQoIQXBwcm92YWwSEAoIYXBwcm92ZWQYASABKAgSFwoGcmVhc29uGAIgASgJQgfa8xgDMNAPIqoBCglUb29sRXJyb3ISJQoEY29kZRgBIAEoDjIXLmJhdG9uLnYxLlRvb2xFcnJvckNvZGUSGAoHbWVzc2FnZRgCIAEoCUIH2vMYAzCQThIUCgR0b29sGAMgASgJQgba8xgCMEASFgoFZmllbGQYBCABKAlCB9rzGAMwyAESLgoIc25hcHNob3QYBSABKAsyHC5iYXRvbi52MS5UYWtlU25hcHNob3RSZXN1bHQiXQoFVXNhZ2USFAoMaW5wdXRfdG9rZW5zGAEgASgEEhUKDW91dHB1dF90b2tlbnMYAiABKAQSFQoNY2FjaGVkX3Rva2VucxgDIAEoBBIQCghjb3N0X3VzZBgEIAEoASK8AgoHU2Vzc2lvbhIKCgJpZBgBIAEoCRInCgZzdGF0dXMYAiABKA4yFy5iYXRvbi52MS5TZXNzaW9uU3RhdHVzEgwKBHRhc2sYAyABKAkSDAoEZ29hbBgEIAEoCRINCgVtb2RlbBgFIAEoCRIMCgRzdGVwGAYgASgNEhEKCW1heF9zdGVwcxgHIAEoDRIeCgV1c2FnZRgIIAEoCzIPLmJhdG9uLnYxLlVzYWdlEhAKCHBsYXlib29rGAkgASgJEi4KCmNyZWF0ZWRfYXQYCiABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEi4KCnVwZGF0ZWRfYXQYCyABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEg4KBmFuc3dlchgMIAEoCRIOCgZyZWFzb24YDSABKAki2AEKFENyZWF0ZVNlc3Npb25SZXF1ZXN0EhYKBHRhc2sYASABKAlCCNrzGAQwoI0GEhYKBW1vZGVsGAIgASgJQgfa8xgDMMgBEhgKCHBsYXlib29rGAMgASgJQgba8xgCMHgSIAoJbWF4X3N0ZXBzGAQgASgNQg3a8xgJIQAAAAAAiMNAEiAKD2lkZW1wb3RlbmN5X2tleRgFIAEoCUIH2vMYAzDIARIyCgxjbGllbnRfdG9vbHMYBiADKAsyFC5iYXRvbi52MS5DbGllbnRUb29sQgba8xgCOEAiOwoVQ3JlYXRlU2Vzc2lvblJlc3BvbnNlEiIKB3Nlc3Npb24YASABKAsyES5iYXRvbi52MS5TZXNzaW9uIkUKD1Rvb2xjYWxsUmVzdWx0cxIyCgdyZXN1bHRzGAEgAygLMhguYmF0b24udjEuVG9vbGNhbGxSZXN1bHRCB9rzGAM4gAIiJQoLVXNlck1lc3NhZ2USFgoEdGV4dBgBIAEoCUII2vMYBDCgjQYitgEKC1N0ZXBSZXF1ZXN0EhoKCnNlc3Npb25faWQYASABKAlCBtrzGAIwQBItCgx1c2VyX21lc3NhZ2UYAiABKAsyFS5iYXRvbi52MS5Vc2VyTWVzc2FnZUgAEjEKDHRvb2xfcmVzdWx0cxgDIAEoCzIZLmJhdG9uLnYxLlRvb2xjYWxsUmVzdWx0c0gAEiAKD2lkZW1wb3RlbmN5X2tleRgEIAEoCUIH2vMYAzDIAUIHCgVpbnB1dCJcCgxTdGVwUmVzcG9uc2USKAoIbWVzc2FnZXMYASADKAsyFi5iYXRvbi52MS5BZ2VudE1lc3NhZ2USIgoHc2Vzc2lvbhgCIAEoCzIRLmJhdG9uLnYxLlNlc3Npb24iOAoRU3RyZWFtU3RlcFJlcXVlc3QSIwoEc3RlcBgBIAEoCzIVLmJhdG9uLnYxLlN0ZXBSZXF1ZXN0IlkKCFByb2dyZXNzEh4KBXBoYXNlGAEgASgOMg8uYmF0b24udjEuUGhhc2USDAoEdG9vbBgCIAEoCRIOCgZkZXRhaWwYAyABKAkSDwoHYXR0ZW1wdBgEIAEoDSKeAQoSU3RyZWFtU3RlcFJlc3BvbnNlEiYKCHByb2dyZXNzGAEgASgLMhIuYmF0b24udjEuUHJvZ3Jlc3NIABIUCgp0ZXh0X2RlbHRhGAIgASgJSAASJgoEZG9uZRgDIAEoCzIWLmJhdG9uLnYxLlN0ZXBSZXNwb25zZUgAEhkKD3JlYXNvbmluZ19kZWx0YRgEIAEoCUgAQgcKBWV2ZW50IkIKC1N0b3BSZXF1ZXN0EhoKCnNlc3Npb25faWQYASABKAlCBtrzGAIwQBIXCgZyZWFzb24YAiABKAlCB9rzGAMw0A8iMgoMU3RvcFJlc3BvbnNlEiIKB3Nlc3Npb24YASABKAsyES5iYXRvbi52MS5TZXNzaW9uIrYBCgxIaXN0b3J5RW50cnkSDAoEc3RlcBgBIAEoDRItCgx1c2VyX21lc3NhZ2UYAiABKAsyFS5iYXRvbi52MS5Vc2VyTWVzc2FnZUgAEi8KDWFnZW50X21lc3NhZ2UYAyABKAsyFi5iYXRvbi52MS5BZ2VudE1lc3NhZ2VIABIvCgt0b29sX3Jlc3VsdBgEIAEoCzIYLmJhdG9uLnYxLlRvb2xjYWxsUmVzdWx0SABCBwoFZW50cnkilQEKCVN0ZXBUcmFjZRIMCgRzdGVwGAEgASgNEg0KBW1vZGVsGAIgASgJEhIKCmxhdGVuY3lfbXMYAyABKA0SHgoFdXNhZ2UYBCABKAsyDy5iYXRvbi52MS5Vc2FnZRISCgp0b29sX2NhbGxzGAUgAygJEg4KBmVycm9ycxgGIAMoCRITCgtzY3JlZW5zaG90cxgHIAMoCSIvChFHZXRTZXNzaW9uUmVxdWVzdBIaCgpzZXNzaW9uX2lkGAEgASgJQgba8xgCMEAi1wEKEkdldFNlc3Npb25SZXNwb25zZRIiCgdzZXNzaW9uGAEgASgLMhEuYmF0b24udjEuU2Vzc2lvbhInCgdoaXN0b3J5GAIgAygLMhYuYmF0b24udjEuSGlzdG9yeUVudHJ5Ei0KDXBlbmRpbmdfY2FsbHMYAyADKAsyFi5iYXRvbi52MS5BZ2VudE1lc3NhZ2USIwoGdHJhY2VzGAQgAygLMhMuYmF0b24udjEuU3RlcFRyYWNlEiAKBGxvZ3MYBSADKAsyEi5iYXRvbi52MS5Mb2dFbnRyeSK4AgoITG9nRW50cnkSIQoFbGV2ZWwYASABKA4yEi5iYXRvbi52MS5Mb2dMZXZlbBIYCgdtZXNzYWdlGAIgASgJQgfa8xgDMJBOEhsKBHN0ZXAYAyABKA1CDdrzGAkhAADA////30ESFAoEdG9vbBgEIAEoCUIG2vMYAjBAEhwKC3Rvb2xjYWxsX2lkGAUgASgJQgfa8xgDMIABEigKBHRpbWUYBiABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEkEKCmF0dHJpYnV0ZXMYByADKAsyIi5iYXRvbi52MS5Mb2dFbnRyeS5BdHRyaWJ1dGVzRW50cnlCCdrzGAUw6Ac4IBoxCg9BdHRyaWJ1dGVzRW50cnkSCwoDa2V5GAEgASgJEg0KBXZhbHVlGAIgASgJOgI4ASJcChBSZXBvcnRMb2dSZXF1ZXN0EhoKCnNlc3Npb25faWQYASABKAlCBtrzGAIwQBIsCgdlbnRyaWVzGAIgAygLMhIuYmF0b24udjEuTG9nRW50cnlCB9rzGAM46AciIwoRUmVwb3J0TG9nUmVzcG9uc2USDgoGc3RvcmVkGAEgASgNIlIKFEdldFNjcmVlbnNob3RSZXF1ZXN0EhoKCnNlc3Npb25faWQYASABKAlCBtrzGAIwQBIeCg1zY3JlZW5zaG90X2lkGAIgASgJQgfa8xgDMMgBIloKFUdldFNjcmVlbnNob3RSZXNwb25zZRIeCgVpbWFnZRgBIAEoCzIPLmJhdG9uLnYxLkltYWdlEgwKBHN0ZXAYAiABKA0SEwoLdG9vbGNhbGxfaWQYAyABKAki6wEKCFBsYXlib29rEhQKBG5hbWUYASABKAlCBtrzGAIwZBIeCgd2ZXJzaW9uGAIgASgNQg3a8xgJIQAAwP///99BEhwKC2Rlc2NyaXB0aW9uGAMgASgJQgfa8xgDMNAPEh4KDGluc3RydWN0aW9ucxgEIAEoCUII2vMYBDCgnAESGgoIa2V5d29yZHMYBSADKAlCCNrzGAQwZDgyEh8KDHVybF9wYXR0ZXJucxgGIAMoCUIJ2vMYBTD0AzgyEi4KCmNyZWF0ZWRfYXQYByABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wIj0KFUNyZWF0ZVBsYXlib29rUmVxdWVzdBIkCghwbGF5Ym9vaxgBIAEoCzISLmJhdG9uLnYxLlBsYXlib29rIj4KFkNyZWF0ZVBsYXlib29rUmVzcG9uc2USJAoIcGxheWJvb2sYASABKAsyEi5iYXRvbi52MS5QbGF5Ym9vayI9ChVVcGRhdGVQbGF5Ym9va1JlcXVlc3QSJAoIcGxheWJvb2sYASABKAsyEi5iYXRvbi52MS5QbGF5Ym9vayI+ChZVcGRhdGVQbGF5Ym9va1Jlc3BvbnNlEiQKCHBsYXlib29rGAEgASgLMhIuYmF0b24udjEuUGxheWJvb2siSgoSR2V0UGxheWJvb2tSZXF1ZXN0EhQKBG5hbWUYASABKAlCBtrzGAIwZBIeCgd2ZXJzaW9uGAIgASgNQg3a8xgJIQAAwP///99BIjsKE0dldFBsYXlib29rUmVzcG9uc2USJAoIcGxheWJvb2sYASABKAsyEi5iYXRvbi52MS5QbGF5Ym9vayIWChRMaXN0UGxheWJvb2tzUmVxdWVzdCI+ChVMaXN0UGxheWJvb2tzUmVzcG9uc2USJQoJcGxheWJvb2tzGAEgAygLMhIuYmF0b24udjEuUGxheWJvb2sqrwEKDU1lc3NhZ2VTdGF0dXMSHgoaTUVTU0FHRV9TVEFUVVNfVU5TUEVDSUZJRUQQABIcChhNRVNTQUdFX1NUQVRVU19DT01QTEVURUQQARIaChZNRVNTQUdFX1NUQVRVU19TVE9QUEVEEAISJAogTUVTU0FHRV9TVEFUVVNfQVdBSVRJTkdfQVBQUk9WQUwQAxIeChpNRVNTQUdFX1NUQVRVU19JTl9QUk9HUkVTUxAEKvgDCg1Ub29sRXJyb3JDb2RlEh8KG1RPT0xfRVJST1JfQ09ERV9VTlNQRUNJRklFRBAAEiUKIVRPT0xfRVJST1JfQ09ERV9JTlZBTElEX0FSR1VNRU5UUxABEiAKHFRPT0xfRVJST1JfQ09ERV9VTktOT1dOX1RPT0wQAhIfChtUT09MX0VSUk9SX0NPREVfVU5LTk9XTl9SRUYQAxIdChlUT09MX0VSUk9SX0NPREVfU1RBTEVfUkVGEAQSIgoeVE9PTF9FUlJPUl9DT0RFX05PVF9BQ1RJT05BQkxFEAUSHQoZVE9PTF9FUlJPUl9DT0RFX05BVklHQVRFRBAGEhsKF1RPT0xfRVJST1JfQ09ERV9USU1FT1VUEAcSHwobVE9PTF9FUlJPUl9DT0RFX1RBUkdFVF9HT05FEAgSHQoZVE9PTF9FUlJPUl9DT0RFX05PVF9GT1VORBAJEiUKIVRPT0xfRVJST1JfQ09ERV9QRVJNSVNTSU9OX0RFTklFRBAKEhoKFlRPT0xfRVJST1JfQ09ERV9ERU5JRUQQCxIbChdUT09MX0VSUk9SX0NPREVfU1RPUFBFRBAMEhwKGFRPT0xfRVJST1JfQ09ERV9JTlRFUk5BTBANEh8KG1RPT0xfRVJST1JfQ09ERV9JTlRFUlJVUFRFRBAOKoICCg1TZXNzaW9uU3RhdHVzEh4KGlNFU1NJT05fU1RBVFVTX1VOU1BFQ0lGSUVEEAASFwoTU0VTU0lPTl9TVEFUVVNfSURMRRABEhoKFlNFU1NJT05fU1RBVFVTX1JVTk5JTkcQAhIhCh1TRVNTSU9OX1NUQVRVU19BV0FJVElOR19UT09MUxADEiQKIFNFU1NJT05fU1RBVFVTX0FXQUlUSU5HX0FQUFJPVkFMEAQSHAoYU0VTU0lPTl9TVEFUVVNfQ09NUExFVEVEEAUSGgoWU0VTU0lPTl9TVEFUVVNfU1RPUFBFRBAGEhkKFVNFU1NJT05fU1RBVFVTX0ZBSUxFRBAHKlsKBVBoYXNlEhUKEVBIQVNFX1VOU1BFQ0lGSUVEEAASEgoOUEhBU0VfVEhJTktJTkcQARIXChNQSEFTRV9UQUtJTkdfQUNUSU9OEAISDgoKUEhBU0VfSURMRRADKncKCExvZ0xldmVsEhkKFUxPR19MRVZFTF9VTlNQRUNJRklFRBAAEhMKD0xPR19MRVZFTF9ERUJVRxABEhIKDkxPR19MRVZFTF9JTkZPEAISEgoOTE9HX0xFVkVMX1dBUk4QAxITCg9MT0dfTEVWRUxfRVJST1IQBDLQBwoMQWdlbnRTZXJ2aWNlElsKDUNyZWF0ZVNlc3Npb24SHi5iYXRvbi52MS5DcmVhdGVTZXNzaW9uUmVxdWVzdBofLmJhdG9uLnYxLkNyZWF0ZVNlc3Npb25SZXNwb25zZSIJ4vMYBQiAgIABEkAKBFN0ZXASFS5iYXRvbi52MS5TdGVwUmVxdWVzdBoWLmJhdG9uLnYxLlN0ZXBSZXNwb25zZSIJ4vMYBQiAgIAIElQKClN0cmVhbVN0ZXASGy5iYXRvbi52MS5TdHJlYW1TdGVwUmVxdWVzdBocLmJhdG9uLnYxLlN0cmVhbVN0ZXBSZXNwb25zZSIJ4vMYBQiAgIAIMAESQwoEU3RvcBIVLmJhdG9uLnYxLlN0b3BSZXF1ZXN0GhYuYmF0b24udjEuU3RvcFJlc3BvbnNlIgzi8xgICICABBICAQISVQoKR2V0U2Vzc2lvbhIbLmJhdG9uLnYxLkdldFNlc3Npb25SZXF1ZXN0GhwuYmF0b24udjEuR2V0U2Vzc2lvblJlc3BvbnNlIgzi8xgICICABBICAQISTwoJUmVwb3J0TG9nEhouYmF0b24udjEuUmVwb3J0TG9nUmVxdWVzdBobLmJhdG9uLnYxLlJlcG9ydExvZ1Jlc3BvbnNlIgni8xgFCICAgAISYQoOQ3JlYXRlUGxheWJvb2sSHy5iYXRvbi52MS5DcmVhdGVQbGF5Ym9va1JlcXVlc3QaIC5iYXRvbi52MS5DcmVhdGVQbGF5Ym9va1Jlc3BvbnNlIgzi8xgICICAEBICAQISYQoOVXBkYXRlUGxheWJvb2sSHy5iYXRvbi52MS5VcGRhdGVQbGF5Ym9va1JlcXVlc3QaIC5iYXRvbi52MS5VcGRhdGVQbGF5Ym9va1Jlc3BvbnNlIgzi8xgICICAEBICAQISWAoLR2V0UGxheWJvb2sSHC5iYXRvbi52MS5HZXRQbGF5Ym9va1JlcXVlc3QaHS5iYXRvbi52MS5HZXRQbGF5Ym9va1Jlc3BvbnNlIgzi8xgICICABBICAQISXgoNTGlzdFBsYXlib29rcxIeLmJhdG9uLnYxLkxpc3RQbGF5Ym9va3NSZXF1ZXN0Gh8uYmF0b24udjEuTGlzdFBsYXlib29rc1Jlc3BvbnNlIgzi8xgICICABBICAQISXgoNR2V0U2NyZWVuc2hvdBIeLmJhdG9uLnYxLkdldFNjcmVlbnNob3RSZXF1ZXN0Gh8uYmF0b24udjEuR2V0U2NyZWVuc2hvdFJlc3BvbnNlIgzi8xgICICABBICAQJiBnByb3RvMw", [file_baton_v1_options, file_baton_v1_tools, file_google_protobuf_timestamp]);
 
 /**
  * One message from the agent.
@@ -792,6 +792,14 @@ export type Progress = Message<"baton.v1.Progress"> & {
    * @generated from field: string detail = 3;
    */
   detail: string;
+
+  /**
+   * In PHASE_THINKING, the model call's attempt, from 1. A later attempt (a retry after a
+   * failed or cut-off call) replaces everything the earlier one streamed.
+   *
+   * @generated from field: uint32 attempt = 4;
+   */
+  attempt: number;
 };
 
 /**
@@ -822,7 +830,8 @@ export type StreamStepResponse = Message<"baton.v1.StreamStepResponse"> & {
     case: "progress";
   } | {
     /**
-     * A chunk of streamed text.
+     * A chunk of the model's text for the user, as it arrives, without the control tags
+     * (<goal>, <context> …), like the text message the step ends with.
      *
      * @generated from field: string text_delta = 2;
      */
@@ -836,6 +845,14 @@ export type StreamStepResponse = Message<"baton.v1.StreamStepResponse"> & {
      */
     value: StepResponse;
     case: "done";
+  } | {
+    /**
+     * A chunk of the model's reasoning summary, as it arrives.
+     *
+     * @generated from field: string reasoning_delta = 4;
+     */
+    value: string;
+    case: "reasoningDelta";
   } | { case: undefined; value?: undefined };
 };
 
@@ -994,6 +1011,15 @@ export type StepTrace = Message<"baton.v1.StepTrace"> & {
    * @generated from field: repeated string errors = 6;
    */
   errors: string[];
+
+  /**
+   * Ids of the screenshots this step's tool calls returned, stored once each: read one with
+   * GetScreenshot. In the history, such an image has no data and its url is
+   * "screenshot:<id>".
+   *
+   * @generated from field: repeated string screenshots = 7;
+   */
+  screenshots: string[];
 };
 
 /**
@@ -1186,6 +1212,69 @@ export const ReportLogResponseSchema: GenMessage<ReportLogResponse> = /*@__PURE_
   messageDesc(file_baton_v1_agent, 29);
 
 /**
+ * Request for GetScreenshot.
+ *
+ * @generated from message baton.v1.GetScreenshotRequest
+ */
+export type GetScreenshotRequest = Message<"baton.v1.GetScreenshotRequest"> & {
+  /**
+   * The session.
+   *
+   * @generated from field: string session_id = 1;
+   */
+  sessionId: string;
+
+  /**
+   * The screenshot's id, from StepTrace.screenshots or an image url "screenshot:<id>".
+   *
+   * @generated from field: string screenshot_id = 2;
+   */
+  screenshotId: string;
+};
+
+/**
+ * Describes the message baton.v1.GetScreenshotRequest.
+ * Use `create(GetScreenshotRequestSchema)` to create a new message.
+ */
+export const GetScreenshotRequestSchema: GenMessage<GetScreenshotRequest> = /*@__PURE__*/
+  messageDesc(file_baton_v1_agent, 30);
+
+/**
+ * Response for GetScreenshot.
+ *
+ * @generated from message baton.v1.GetScreenshotResponse
+ */
+export type GetScreenshotResponse = Message<"baton.v1.GetScreenshotResponse"> & {
+  /**
+   * The image, with its data.
+   *
+   * @generated from field: baton.v1.Image image = 1;
+   */
+  image?: Image | undefined;
+
+  /**
+   * The step whose tool call returned it.
+   *
+   * @generated from field: uint32 step = 2;
+   */
+  step: number;
+
+  /**
+   * The tool call that returned it.
+   *
+   * @generated from field: string toolcall_id = 3;
+   */
+  toolcallId: string;
+};
+
+/**
+ * Describes the message baton.v1.GetScreenshotResponse.
+ * Use `create(GetScreenshotResponseSchema)` to create a new message.
+ */
+export const GetScreenshotResponseSchema: GenMessage<GetScreenshotResponse> = /*@__PURE__*/
+  messageDesc(file_baton_v1_agent, 31);
+
+/**
  * A versioned, structured workflow that guides the agent; it goes into the system instruction.
  *
  * @generated from message baton.v1.Playbook
@@ -1246,7 +1335,7 @@ export type Playbook = Message<"baton.v1.Playbook"> & {
  * Use `create(PlaybookSchema)` to create a new message.
  */
 export const PlaybookSchema: GenMessage<Playbook> = /*@__PURE__*/
-  messageDesc(file_baton_v1_agent, 30);
+  messageDesc(file_baton_v1_agent, 32);
 
 /**
  * Request for CreatePlaybook.
@@ -1267,7 +1356,7 @@ export type CreatePlaybookRequest = Message<"baton.v1.CreatePlaybookRequest"> & 
  * Use `create(CreatePlaybookRequestSchema)` to create a new message.
  */
 export const CreatePlaybookRequestSchema: GenMessage<CreatePlaybookRequest> = /*@__PURE__*/
-  messageDesc(file_baton_v1_agent, 31);
+  messageDesc(file_baton_v1_agent, 33);
 
 /**
  * Response for CreatePlaybook.
@@ -1288,7 +1377,7 @@ export type CreatePlaybookResponse = Message<"baton.v1.CreatePlaybookResponse"> 
  * Use `create(CreatePlaybookResponseSchema)` to create a new message.
  */
 export const CreatePlaybookResponseSchema: GenMessage<CreatePlaybookResponse> = /*@__PURE__*/
-  messageDesc(file_baton_v1_agent, 32);
+  messageDesc(file_baton_v1_agent, 34);
 
 /**
  * Request for UpdatePlaybook.
@@ -1309,7 +1398,7 @@ export type UpdatePlaybookRequest = Message<"baton.v1.UpdatePlaybookRequest"> & 
  * Use `create(UpdatePlaybookRequestSchema)` to create a new message.
  */
 export const UpdatePlaybookRequestSchema: GenMessage<UpdatePlaybookRequest> = /*@__PURE__*/
-  messageDesc(file_baton_v1_agent, 33);
+  messageDesc(file_baton_v1_agent, 35);
 
 /**
  * Response for UpdatePlaybook.
@@ -1330,7 +1419,7 @@ export type UpdatePlaybookResponse = Message<"baton.v1.UpdatePlaybookResponse"> 
  * Use `create(UpdatePlaybookResponseSchema)` to create a new message.
  */
 export const UpdatePlaybookResponseSchema: GenMessage<UpdatePlaybookResponse> = /*@__PURE__*/
-  messageDesc(file_baton_v1_agent, 34);
+  messageDesc(file_baton_v1_agent, 36);
 
 /**
  * Request for GetPlaybook.
@@ -1358,7 +1447,7 @@ export type GetPlaybookRequest = Message<"baton.v1.GetPlaybookRequest"> & {
  * Use `create(GetPlaybookRequestSchema)` to create a new message.
  */
 export const GetPlaybookRequestSchema: GenMessage<GetPlaybookRequest> = /*@__PURE__*/
-  messageDesc(file_baton_v1_agent, 35);
+  messageDesc(file_baton_v1_agent, 37);
 
 /**
  * Response for GetPlaybook.
@@ -1379,7 +1468,7 @@ export type GetPlaybookResponse = Message<"baton.v1.GetPlaybookResponse"> & {
  * Use `create(GetPlaybookResponseSchema)` to create a new message.
  */
 export const GetPlaybookResponseSchema: GenMessage<GetPlaybookResponse> = /*@__PURE__*/
-  messageDesc(file_baton_v1_agent, 36);
+  messageDesc(file_baton_v1_agent, 38);
 
 /**
  * Request for ListPlaybooks.
@@ -1394,7 +1483,7 @@ export type ListPlaybooksRequest = Message<"baton.v1.ListPlaybooksRequest"> & {
  * Use `create(ListPlaybooksRequestSchema)` to create a new message.
  */
 export const ListPlaybooksRequestSchema: GenMessage<ListPlaybooksRequest> = /*@__PURE__*/
-  messageDesc(file_baton_v1_agent, 37);
+  messageDesc(file_baton_v1_agent, 39);
 
 /**
  * Response for ListPlaybooks.
@@ -1415,7 +1504,7 @@ export type ListPlaybooksResponse = Message<"baton.v1.ListPlaybooksResponse"> & 
  * Use `create(ListPlaybooksResponseSchema)` to create a new message.
  */
 export const ListPlaybooksResponseSchema: GenMessage<ListPlaybooksResponse> = /*@__PURE__*/
-  messageDesc(file_baton_v1_agent, 38);
+  messageDesc(file_baton_v1_agent, 40);
 
 /**
  * Where a message or session stands.
@@ -1850,6 +1939,16 @@ export const AgentService: GenService<{
     methodKind: "unary";
     input: typeof ListPlaybooksRequestSchema;
     output: typeof ListPlaybooksResponseSchema;
+  },
+  /**
+   * Read one of a session's stored screenshots (StepTrace.screenshots names them).
+   *
+   * @generated from rpc baton.v1.AgentService.GetScreenshot
+   */
+  getScreenshot: {
+    methodKind: "unary";
+    input: typeof GetScreenshotRequestSchema;
+    output: typeof GetScreenshotResponseSchema;
   },
 }> = /*@__PURE__*/
   serviceDesc(file_baton_v1_agent, 0);

@@ -3,7 +3,7 @@
 /* eslint-disable */
 
 import type { ToolCall, ToolResult } from "./tools_pb.js";
-import { AskUserParamsSchema, AskUserResultSchema, ClickParamsSchema, ClickResultSchema, CloseTabParamsSchema, CloseTabResultSchema, DoneParamsSchema, DoneResultSchema, DragParamsSchema, DragResultSchema, ExtractParamsSchema, ExtractResultSchema, GoBackParamsSchema, GoBackResultSchema, HoverParamsSchema, HoverResultSchema, ListTabsParamsSchema, ListTabsResultSchema, NavigateParamsSchema, NavigateResultSchema, OpenTabParamsSchema, OpenTabResultSchema, PressKeysParamsSchema, PressKeysResultSchema, SaveMemoryParamsSchema, SaveMemoryResultSchema, ScreenshotParamsSchema, ScreenshotResultSchema, ScrollParamsSchema, ScrollResultSchema, SearchUserMemoryParamsSchema, SearchUserMemoryResultSchema, SelectOptionParamsSchema, SelectOptionResultSchema, SwitchTabParamsSchema, SwitchTabResultSchema, TakeSnapshotParamsSchema, TakeSnapshotResultSchema, ToolCallSchema, ToolResultSchema, TypeTextParamsSchema, TypeTextResultSchema, UploadFileParamsSchema, UploadFileResultSchema, WaitForParamsSchema, WaitForResultSchema } from "./tools_pb.js";
+import { AskUserParamsSchema, AskUserResultSchema, ClickParamsSchema, ClickResultSchema, CloseTabParamsSchema, CloseTabResultSchema, DoneParamsSchema, DoneResultSchema, DragParamsSchema, DragResultSchema, ExtractParamsSchema, ExtractResultSchema, GoBackParamsSchema, GoBackResultSchema, HoverParamsSchema, HoverResultSchema, ListTabsParamsSchema, ListTabsResultSchema, NavigateParamsSchema, NavigateResultSchema, OpenTabParamsSchema, OpenTabResultSchema, PressKeysParamsSchema, PressKeysResultSchema, SaveMemoryParamsSchema, SaveMemoryResultSchema, ScreenshotParamsSchema, ScreenshotResultSchema, ScrollParamsSchema, ScrollResultSchema, SearchUserMemoryParamsSchema, SearchUserMemoryResultSchema, SelectOptionParamsSchema, SelectOptionResultSchema, SelectTextParamsSchema, SelectTextResultSchema, SetValueParamsSchema, SetValueResultSchema, SwitchTabParamsSchema, SwitchTabResultSchema, TakeSnapshotParamsSchema, TakeSnapshotResultSchema, ToolCallSchema, ToolResultSchema, TypeTextParamsSchema, TypeTextResultSchema, UploadFileParamsSchema, UploadFileResultSchema, WaitForParamsSchema, WaitForResultSchema } from "./tools_pb.js";
 import type { MessageInitShape } from "@bufbuild/protobuf";
 import type { GenMessage } from "@bufbuild/protobuf/codegenv2";
 
@@ -539,6 +539,55 @@ const saveMemoryParameters = {
   ],
   "additionalProperties": false
 } as const;
+const setValueParameters = {
+  "type": "object",
+  "properties": {
+    "ref": {
+      "description": "The field's or slider's ref.",
+      "type": "string",
+      "minLength": 1,
+      "maxLength": 32
+    },
+    "value": {
+      "description": "The value to set.",
+      "type": "string",
+      "minLength": 1,
+      "maxLength": 200
+    }
+  },
+  "required": [
+    "ref",
+    "value"
+  ],
+  "additionalProperties": false
+} as const;
+const selectTextParameters = {
+  "type": "object",
+  "properties": {
+    "ref": {
+      "description": "The ref of the element holding the text; empty to look in the whole page.",
+      "type": "string",
+      "maxLength": 32
+    },
+    "text": {
+      "description": "The text to select, exactly as it reads on the page (spacing is matched loosely).",
+      "type": "string",
+      "minLength": 1,
+      "maxLength": 10000
+    },
+    "occurrence": {
+      "description": "Which occurrence to select when the text appears more than once; the first when unset.",
+      "type": "integer",
+      "minimum": 1,
+      "maximum": 1000,
+      "default": 1
+    }
+  },
+  "required": [
+    "text"
+  ],
+  "additionalProperties": false
+} as const;
 
 /**
  * The tool catalog of baton.v1.ToolCall, keyed by the snake_case tool name: description, side, risk,
@@ -794,6 +843,28 @@ export const toolCatalog = {
       result: SaveMemoryResultSchema,
       parameters: saveMemoryParameters,
     },
+    set_value: {
+      name: "set_value",
+      case: "setValue",
+      title: "Set value",
+      description: "Set the value of a date, time, datetime-local, month, week, colour, range or number field, or of a slider. Accepts ISO values (\"2011-09-13\", \"13:51\", \"2011-W37\", \"#ff8800\") and common human forms (\"09/13/2011\", \"Sep 13 2011\", \"1:51 PM\", \"red\", \"40%\" for a slider). The value is read back: if the field does not hold what was asked, the call fails and says what it holds.",
+      side: "client",
+      risk: "mutating",
+      params: SetValueParamsSchema,
+      result: SetValueResultSchema,
+      parameters: setValueParameters,
+    },
+    select_text: {
+      name: "select_text",
+      case: "selectText",
+      title: "Select text",
+      description: "Select text on the page, such as a sentence of a paragraph, for copying, formatting or commenting: the first occurrence of text (or the occurrence-th) in the visible text of the element ref names (an editor, a field, a card), or of the whole page when ref is empty.",
+      side: "client",
+      risk: "mutating",
+      params: SelectTextParamsSchema,
+      result: SelectTextResultSchema,
+      parameters: selectTextParameters,
+    },
   },
 } as const;
 
@@ -822,7 +893,9 @@ export const toolCases = {
   "ask_user": "askUser",
   "done": "done",
   "search_user_memory": "searchUserMemory",
-  "save_memory": "saveMemory"
+  "save_memory": "saveMemory",
+  "set_value": "setValue",
+  "select_text": "selectText"
 } as const;
 
 /**
@@ -850,7 +923,9 @@ export const toolNames = {
   "askUser": "ask_user",
   "done": "done",
   "searchUserMemory": "search_user_memory",
-  "saveMemory": "save_memory"
+  "saveMemory": "save_memory",
+  "setValue": "set_value",
+  "selectText": "select_text"
 } as const;
 
 /**
@@ -957,6 +1032,15 @@ export const toolFieldNames = {
   "save_memory": {
     "text": "text",
     "tags": "tags"
+  },
+  "set_value": {
+    "ref": "ref",
+    "value": "value"
+  },
+  "select_text": {
+    "ref": "ref",
+    "text": "text",
+    "occurrence": "occurrence"
   }
 } as const;
 
@@ -986,6 +1070,8 @@ export const openAiResponsesTools = [
   { type: "function", name: "done", description: "Finish the task and give the user the final answer. Call it once, when the task is complete or cannot be completed.", parameters: doneParameters, strict: false },
   { type: "function", name: "search_user_memory", description: "Search what you remember about this user from earlier sessions (preferences, addresses, accounts, past decisions).", parameters: searchUserMemoryParameters, strict: false },
   { type: "function", name: "save_memory", description: "Remember a durable fact about the user for future sessions. Never save passwords, card numbers or other secrets.", parameters: saveMemoryParameters, strict: false },
+  { type: "function", name: "set_value", description: "Set the value of a date, time, datetime-local, month, week, colour, range or number field, or of a slider. Accepts ISO values (\"2011-09-13\", \"13:51\", \"2011-W37\", \"#ff8800\") and common human forms (\"09/13/2011\", \"Sep 13 2011\", \"1:51 PM\", \"red\", \"40%\" for a slider). The value is read back: if the field does not hold what was asked, the call fails and says what it holds.", parameters: setValueParameters, strict: false },
+  { type: "function", name: "select_text", description: "Select text on the page, such as a sentence of a paragraph, for copying, formatting or commenting: the first occurrence of text (or the occurrence-th) in the visible text of the element ref names (an editor, a field, a card), or of the whole page when ref is empty.", parameters: selectTextParameters, strict: false },
 ] as const;
 
 /**
@@ -1014,6 +1100,8 @@ export const openAiChatTools = [
   { type: "function", function: { name: "done", description: "Finish the task and give the user the final answer. Call it once, when the task is complete or cannot be completed.", parameters: doneParameters } },
   { type: "function", function: { name: "search_user_memory", description: "Search what you remember about this user from earlier sessions (preferences, addresses, accounts, past decisions).", parameters: searchUserMemoryParameters } },
   { type: "function", function: { name: "save_memory", description: "Remember a durable fact about the user for future sessions. Never save passwords, card numbers or other secrets.", parameters: saveMemoryParameters } },
+  { type: "function", function: { name: "set_value", description: "Set the value of a date, time, datetime-local, month, week, colour, range or number field, or of a slider. Accepts ISO values (\"2011-09-13\", \"13:51\", \"2011-W37\", \"#ff8800\") and common human forms (\"09/13/2011\", \"Sep 13 2011\", \"1:51 PM\", \"red\", \"40%\" for a slider). The value is read back: if the field does not hold what was asked, the call fails and says what it holds.", parameters: setValueParameters } },
+  { type: "function", function: { name: "select_text", description: "Select text on the page, such as a sentence of a paragraph, for copying, formatting or commenting: the first occurrence of text (or the occurrence-th) in the visible text of the element ref names (an editor, a field, a card), or of the whole page when ref is empty.", parameters: selectTextParameters } },
 ] as const;
 
 /**
@@ -1615,6 +1703,61 @@ export const geminiFunctionDeclarations = [
       ]
     }
   },
+  {
+    "name": "set_value",
+    "description": "Set the value of a date, time, datetime-local, month, week, colour, range or number field, or of a slider. Accepts ISO values (\"2011-09-13\", \"13:51\", \"2011-W37\", \"#ff8800\") and common human forms (\"09/13/2011\", \"Sep 13 2011\", \"1:51 PM\", \"red\", \"40%\" for a slider). The value is read back: if the field does not hold what was asked, the call fails and says what it holds.",
+    "parameters": {
+      "type": "OBJECT",
+      "properties": {
+        "ref": {
+          "type": "STRING",
+          "description": "The field's or slider's ref.",
+          "minLength": "1",
+          "maxLength": "32"
+        },
+        "value": {
+          "type": "STRING",
+          "description": "The value to set.",
+          "minLength": "1",
+          "maxLength": "200"
+        }
+      },
+      "required": [
+        "ref",
+        "value"
+      ]
+    }
+  },
+  {
+    "name": "select_text",
+    "description": "Select text on the page, such as a sentence of a paragraph, for copying, formatting or commenting: the first occurrence of text (or the occurrence-th) in the visible text of the element ref names (an editor, a field, a card), or of the whole page when ref is empty.",
+    "parameters": {
+      "type": "OBJECT",
+      "properties": {
+        "ref": {
+          "type": "STRING",
+          "description": "The ref of the element holding the text; empty to look in the whole page.",
+          "maxLength": "32"
+        },
+        "text": {
+          "type": "STRING",
+          "description": "The text to select, exactly as it reads on the page (spacing is matched loosely).",
+          "minLength": "1",
+          "maxLength": "10000"
+        },
+        "occurrence": {
+          "type": "INTEGER",
+          "description": "Which occurrence to select when the text appears more than once; the first when unset.",
+          "minimum": 1,
+          "maximum": 1000,
+          "default": 1
+        }
+      },
+      "required": [
+        "text"
+      ]
+    }
+  },
 ] as const;
 
 /**
@@ -1643,6 +1786,8 @@ export const mcpTools = [
   { name: "done", title: "Done", description: "Finish the task and give the user the final answer. Call it once, when the task is complete or cannot be completed.", inputSchema: doneParameters, annotations: {"title":"Done","readOnlyHint":true} },
   { name: "search_user_memory", title: "Search memory", description: "Search what you remember about this user from earlier sessions (preferences, addresses, accounts, past decisions).", inputSchema: searchUserMemoryParameters, annotations: {"title":"Search memory","readOnlyHint":true} },
   { name: "save_memory", title: "Save memory", description: "Remember a durable fact about the user for future sessions. Never save passwords, card numbers or other secrets.", inputSchema: saveMemoryParameters, annotations: {"title":"Save memory","readOnlyHint":false,"destructiveHint":false} },
+  { name: "set_value", title: "Set value", description: "Set the value of a date, time, datetime-local, month, week, colour, range or number field, or of a slider. Accepts ISO values (\"2011-09-13\", \"13:51\", \"2011-W37\", \"#ff8800\") and common human forms (\"09/13/2011\", \"Sep 13 2011\", \"1:51 PM\", \"red\", \"40%\" for a slider). The value is read back: if the field does not hold what was asked, the call fails and says what it holds.", inputSchema: setValueParameters, annotations: {"title":"Set value","readOnlyHint":false,"destructiveHint":false} },
+  { name: "select_text", title: "Select text", description: "Select text on the page, such as a sentence of a paragraph, for copying, formatting or commenting: the first occurrence of text (or the occurrence-th) in the visible text of the element ref names (an editor, a field, a card), or of the whole page when ref is empty.", inputSchema: selectTextParameters, annotations: {"title":"Select text","readOnlyHint":false,"destructiveHint":false} },
 ] as const;
 
 /**
@@ -1664,7 +1809,7 @@ export type ToolResultOf<K extends ToolCase> = Extract<ToolResult["tool"], { cas
 /**
  * Tools the client (the browser side) executes.
  */
-export type ClientToolCase = "navigate" | "goBack" | "takeSnapshot" | "click" | "typeText" | "pressKeys" | "scroll" | "selectOption" | "hover" | "drag" | "uploadFile" | "waitFor" | "openTab" | "switchTab" | "closeTab" | "listTabs" | "screenshot" | "extract" | "askUser";
+export type ClientToolCase = "navigate" | "goBack" | "takeSnapshot" | "click" | "typeText" | "pressKeys" | "scroll" | "selectOption" | "hover" | "drag" | "uploadFile" | "waitFor" | "openTab" | "switchTab" | "closeTab" | "listTabs" | "screenshot" | "extract" | "askUser" | "setValue" | "selectText";
 /**
  * Tools the backend executes inline.
  */

@@ -13,7 +13,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file baton/v1/tools.proto.
  */
 export const file_baton_v1_tools: GenFile = /*@__PURE__*/
-  fileDesc("ChRiYXRvbi92MS90b29scy5wcm90bxIIYmF0b24udjEiqwgKCFRvb2xDYWxsEiwKCG5hdmlnYXRlGAEgASgLMhguYmF0b24udjEuTmF2aWdhdGVQYXJhbXNIABIpCgdnb19iYWNrGAIgASgLMhYuYmF0b24udjEuR29CYWNrUGFyYW1zSAASNQoNdGFrZV9zbmFwc2hvdBgDIAEoCzIcLmJhdG9uLnYxLlRha2VTbmFwc2hvdFBhcmFtc0gAEiYKBWNsaWNrGAQgASgLMhUuYmF0b24udjEuQ2xpY2tQYXJhbXNIABItCgl0eXBlX3RleHQYBSABKAsyGC5iYXRvbi52MS5UeXBlVGV4dFBhcmFtc0gAEi8KCnByZXNzX2tleXMYBiABKAsyGS5iYXRvbi52MS5QcmVzc0tleXNQYXJhbXNIABIoCgZzY3JvbGwYByABKAsyFi5iYXRvbi52MS5TY3JvbGxQYXJhbXNIABI1Cg1zZWxlY3Rfb3B0aW9uGAggASgLMhwuYmF0b24udjEuU2VsZWN0T3B0aW9uUGFyYW1zSAASJgoFaG92ZXIYCSABKAsyFS5iYXRvbi52MS5Ib3ZlclBhcmFtc0gAEiQKBGRyYWcYCiABKAsyFC5iYXRvbi52MS5EcmFnUGFyYW1zSAASMQoLdXBsb2FkX2ZpbGUYCyABKAsyGi5iYXRvbi52MS5VcGxvYWRGaWxlUGFyYW1zSAASKwoId2FpdF9mb3IYDCABKAsyFy5iYXRvbi52MS5XYWl0Rm9yUGFyYW1zSAASKwoIb3Blbl90YWIYDSABKAsyFy5iYXRvbi52MS5PcGVuVGFiUGFyYW1zSAASLwoKc3dpdGNoX3RhYhgOIAEoCzIZLmJhdG9uLnYxLlN3aXRjaFRhYlBhcmFtc0gAEi0KCWNsb3NlX3RhYhgPIAEoCzIYLmJhdG9uLnYxLkNsb3NlVGFiUGFyYW1zSAASLQoJbGlzdF90YWJzGBAgASgLMhguYmF0b24udjEuTGlzdFRhYnNQYXJhbXNIABIwCgpzY3JlZW5zaG90GBEgASgLMhouYmF0b24udjEuU2NyZWVuc2hvdFBhcmFtc0gAEioKB2V4dHJhY3QYEiABKAsyFy5iYXRvbi52MS5FeHRyYWN0UGFyYW1zSAASKwoIYXNrX3VzZXIYEyABKAsyFy5iYXRvbi52MS5Bc2tVc2VyUGFyYW1zSAASJAoEZG9uZRgUIAEoCzIULmJhdG9uLnYxLkRvbmVQYXJhbXNIABI+ChJzZWFyY2hfdXNlcl9tZW1vcnkYFSABKAsyIC5iYXRvbi52MS5TZWFyY2hVc2VyTWVtb3J5UGFyYW1zSAASMQoLc2F2ZV9tZW1vcnkYFiABKAsyGi5iYXRvbi52MS5TYXZlTWVtb3J5UGFyYW1zSAA6ENLzGAwKClRvb2xSZXN1bHRCBgoEdG9vbCKbCAoKVG9vbFJlc3VsdBIsCghuYXZpZ2F0ZRgBIAEoCzIYLmJhdG9uLnYxLk5hdmlnYXRlUmVzdWx0SAASKQoHZ29fYmFjaxgCIAEoCzIWLmJhdG9uLnYxLkdvQmFja1Jlc3VsdEgAEjUKDXRha2Vfc25hcHNob3QYAyABKAsyHC5iYXRvbi52MS5UYWtlU25hcHNob3RSZXN1bHRIABImCgVjbGljaxgEIAEoCzIVLmJhdG9uLnYxLkNsaWNrUmVzdWx0SAASLQoJdHlwZV90ZXh0GAUgASgLMhguYmF0b24udjEuVHlwZVRleHRSZXN1bHRIABIvCgpwcmVzc19rZXlzGAYgASgLMhkuYmF0b24udjEuUHJlc3NLZXlzUmVzdWx0SAASKAoGc2Nyb2xsGAcgASgLMhYuYmF0b24udjEuU2Nyb2xsUmVzdWx0SAASNQoNc2VsZWN0X29wdGlvbhgIIAEoCzIcLmJhdG9uLnYxLlNlbGVjdE9wdGlvblJlc3VsdEgAEiYKBWhvdmVyGAkgASgLMhUuYmF0b24udjEuSG92ZXJSZXN1bHRIABIkCgRkcmFnGAogASgLMhQuYmF0b24udjEuRHJhZ1Jlc3VsdEgAEjEKC3VwbG9hZF9maWxlGAsgASgLMhouYmF0b24udjEuVXBsb2FkRmlsZVJlc3VsdEgAEisKCHdhaXRfZm9yGAwgASgLMhcuYmF0b24udjEuV2FpdEZvclJlc3VsdEgAEisKCG9wZW5fdGFiGA0gASgLMhcuYmF0b24udjEuT3BlblRhYlJlc3VsdEgAEi8KCnN3aXRjaF90YWIYDiABKAsyGS5iYXRvbi52MS5Td2l0Y2hUYWJSZXN1bHRIABItCgljbG9zZV90YWIYDyABKAsyGC5iYXRvbi52MS5DbG9zZVRhYlJlc3VsdEgAEi0KCWxpc3RfdGFicxgQIAEoCzIYLmJhdG9uLnYxLkxpc3RUYWJzUmVzdWx0SAASMAoKc2NyZWVuc2hvdBgRIAEoCzIaLmJhdG9uLnYxLlNjcmVlbnNob3RSZXN1bHRIABIqCgdleHRyYWN0GBIgASgLMhcuYmF0b24udjEuRXh0cmFjdFJlc3VsdEgAEisKCGFza191c2VyGBMgASgLMhcuYmF0b24udjEuQXNrVXNlclJlc3VsdEgAEiQKBGRvbmUYFCABKAsyFC5iYXRvbi52MS5Eb25lUmVzdWx0SAASPgoSc2VhcmNoX3VzZXJfbWVtb3J5GBUgASgLMiAuYmF0b24udjEuU2VhcmNoVXNlck1lbW9yeVJlc3VsdEgAEjEKC3NhdmVfbWVtb3J5GBYgASgLMhouYmF0b24udjEuU2F2ZU1lbW9yeVJlc3VsdEgAQgYKBHRvb2wi0wEKCEV2aWRlbmNlEgsKA3VybBgBIAEoCRINCgV0aXRsZRgCIAEoCRIRCgluYXZpZ2F0ZWQYAyABKAgSIAoGZGlhbG9nGAQgASgLMhAuYmF0b24udjEuRGlhbG9nEikKB2ZvY3VzZWQYBSABKAsyGC5iYXRvbi52MS5FbGVtZW50U3VtbWFyeRISCgpyZWZzX2FkZGVkGAYgAygJEhQKDHJlZnNfcmVtb3ZlZBgHIAMoCRISCgpuZXdfdGFiX2lkGAggASgJEg0KBW5vdGVzGAkgAygJIkgKDkVsZW1lbnRTdW1tYXJ5EgsKA3JlZhgBIAEoCRIMCgRyb2xlGAIgASgJEgwKBG5hbWUYAyABKAkSDQoFdmFsdWUYBCABKAkiOQoGRGlhbG9nEgwKBHR5cGUYASABKAkSDwoHbWVzc2FnZRgCIAEoCRIQCghhY2NlcHRlZBgDIAEoCCJ2CghWaWV3cG9ydBINCgV3aWR0aBgBIAEoDRIOCgZoZWlnaHQYAiABKA0SEAoIc2Nyb2xsX3gYAyABKAESEAoIc2Nyb2xsX3kYBCABKAESEgoKcGFnZV93aWR0aBgFIAEoARITCgtwYWdlX2hlaWdodBgGIAEoASJUCgVJbWFnZRIRCgltaW1lX3R5cGUYASABKAkSDAoEZGF0YRgCIAEoDBILCgN1cmwYAyABKAkSDQoFd2lkdGgYBCABKA0SDgoGaGVpZ2h0GAUgASgNIkEKA1RhYhIOCgZ0YWJfaWQYASABKAkSCwoDdXJsGAIgASgJEg0KBXRpdGxlGAMgASgJEg4KBmFjdGl2ZRgEIAEoCCIuCgRMaW5rEgwKBHRleHQYASABKAkSCwoDdXJsGAIgASgJEgsKA3JlZhgDIAEoCSJ1CgxNZW1vcnlSZWNvcmQSCgoCaWQYASABKAkSDAoEdGV4dBgCIAEoCRIMCgR0YWdzGAMgAygJEi4KCmNyZWF0ZWRfYXQYBCABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEg0KBXNjb3JlGAUgASgBIj4KDk5hdmlnYXRlUGFyYW1zEhgKA3VybBgBIAEoCUIL2vMYBxABKAEwgCA6EsrzGA4QARgCIghOYXZpZ2F0ZSJnCg5OYXZpZ2F0ZVJlc3VsdBILCgN1cmwYASABKAkSDQoFdGl0bGUYAiABKAkSEwoLaHR0cF9zdGF0dXMYAyABKA0SJAoIZXZpZGVuY2UYBCABKAsyEi5iYXRvbi52MS5FdmlkZW5jZSIhCgxHb0JhY2tQYXJhbXM6EcrzGA0QARgCIgdHbyBiYWNrIl8KDEdvQmFja1Jlc3VsdBILCgN1cmwYASABKAkSDQoFdGl0bGUYAiABKAkSDQoFbW92ZWQYAyABKAgSJAoIZXZpZGVuY2UYBCABKAsyEi5iYXRvbi52MS5FdmlkZW5jZSLiAQoSVGFrZVNuYXBzaG90UGFyYW1zEiYKBm9mZnNldBgBIAEoDUIW2vMYEhkAAAAAAAAAACEAAAAAgIQuQRI1CgltYXhfY2hhcnMYAiABKA1CHdrzGBkZAAAAAAAAaUAhAAAAAABqCEFCBTEyMDAwSACIAQESGgoSaW5jbHVkZV9zY3JlZW5zaG90GAMgASgIEhkKEWluY2x1ZGVfb2Zmc2NyZWVuGAQgASgIEhMKA3JlZhgFIAEoCUIG2vMYAjAgOhPK8xgPEAEYASIJUmVhZCBwYWdlQgwKCl9tYXhfY2hhcnMiiwIKElRha2VTbmFwc2hvdFJlc3VsdBILCgN1cmwYASABKAkSDQoFdGl0bGUYAiABKAkSDAoEdGV4dBgDIAEoCRIRCglyZWZfY291bnQYBCABKA0SFwoPdG90YWxfcmVmX2NvdW50GAUgASgNEhgKC25leHRfb2Zmc2V0GAYgASgNSACIAQESFQoNcGFnZV9vdmVyZmxvdxgHIAEoCBIkCgh2aWV3cG9ydBgIIAEoCzISLmJhdG9uLnYxLlZpZXdwb3J0EiMKCnNjcmVlbnNob3QYCSABKAsyDy5iYXRvbi52MS5JbWFnZRITCgtmcmFtZV9jb3VudBgKIAEoDUIOCgxfbmV4dF9vZmZzZXQiogEKEFNjcmVlbnNob3RQYXJhbXMSEwoDcmVmGAEgASgJQgba8xgCMCASEQoJZnVsbF9wYWdlGAIgASgIEhIKCmxhYmVsX3JlZnMYAyABKAgSMAoHcXVhbGl0eRgEIAEoDUIa2vMYFhkAAAAAAADwPyEAAAAAAABZQEICNzBIAIgBAToUyvMYEBABGAEiClNjcmVlbnNob3RCCgoIX3F1YWxpdHkiWAoQU2NyZWVuc2hvdFJlc3VsdBIeCgVpbWFnZRgBIAEoCzIPLmJhdG9uLnYxLkltYWdlEiQKCHZpZXdwb3J0GAIgASgLMhIuYmF0b24udjEuVmlld3BvcnQizQEKDUV4dHJhY3RQYXJhbXMSEwoDcmVmGAEgASgJQgba8xgCMCASJwoGZm9ybWF0GAIgASgOMhcuYmF0b24udjEuRXh0cmFjdEZvcm1hdBI1CgltYXhfY2hhcnMYAyABKA1CHdrzGBkZAAAAAAAAaUAhAAAAAABqCEFCBTIwMDAwSACIAQESJgoGb2Zmc2V0GAQgASgNQhba8xgSGQAAAAAAAAAAIQAAAACE15dBOhHK8xgNEAEYASIHRXh0cmFjdEIMCgpfbWF4X2NoYXJzIoUBCg1FeHRyYWN0UmVzdWx0EgsKA3VybBgBIAEoCRINCgV0aXRsZRgCIAEoCRIPCgdjb250ZW50GAMgASgJEhgKC25leHRfb2Zmc2V0GAQgASgNSACIAQESHQoFbGlua3MYBSADKAsyDi5iYXRvbi52MS5MaW5rQg4KDF9uZXh0X29mZnNldCLLAgoLQ2xpY2tQYXJhbXMSEwoDcmVmGAEgASgJQgba8xgCMCASJgoBeBgCIAEoAUIW2vMYEhkAAAAAAAAAACEAAAAAAGr4QEgAiAEBEiYKAXkYAyABKAFCFtrzGBIZAAAAAAAAAAAhAAAAAABq+EBIAYgBARIlCgZidXR0b24YBCABKA4yFS5iYXRvbi52MS5Nb3VzZUJ1dHRvbhIzCgtjbGlja19jb3VudBgFIAEoDUIZ2vMYFRkAAAAAAADwPyEAAAAAAAAIQEIBMUgCiAEBEjAKCW1vZGlmaWVycxgGIAMoDjIVLmJhdG9uLnYxLktleU1vZGlmaWVyQgba8xgCOAQSHAoMaXJyZXZlcnNpYmxlGAcgASgIQgba8xgCSAE6D8rzGAsQARgCIgVDbGlja0IECgJfeEIECgJfeUIOCgxfY2xpY2tfY291bnQiMwoLQ2xpY2tSZXN1bHQSJAoIZXZpZGVuY2UYASABKAsyEi5iYXRvbi52MS5FdmlkZW5jZSLNAQoOVHlwZVRleHRQYXJhbXMSFwoDcmVmGAEgASgJQgra8xgGEAEoATAgEhgKBHRleHQYAiABKAlCCtrzGAYQATCgnAESHgoFY2xlYXIYAyABKAhCCtrzGAZCBHRydWVIAIgBARITCgtwcmVzc19lbnRlchgEIAEoCBIbChN3YWl0X2Zvcl9zdWdnZXN0aW9uGAUgASgIEhwKDGlycmV2ZXJzaWJsZRgGIAEoCEIG2vMYAkgBOg7K8xgKEAEYAiIEVHlwZUIICgZfY2xlYXIiWgoOVHlwZVRleHRSZXN1bHQSDQoFdmFsdWUYASABKAkSEwoLc3VnZ2VzdGlvbnMYAiADKAkSJAoIZXZpZGVuY2UYAyABKAsyEi5iYXRvbi52MS5FdmlkZW5jZSJ2Cg9QcmVzc0tleXNQYXJhbXMSGgoEa2V5cxgBIAMoCUIM2vMYCBABKAEwQDgyEhMKA3JlZhgCIAEoCUIG2vMYAjAgEhwKDGlycmV2ZXJzaWJsZRgDIAEoCEIG2vMYAkgBOhTK8xgQEAEYAiIKUHJlc3Mga2V5cyI3Cg9QcmVzc0tleXNSZXN1bHQSJAoIZXZpZGVuY2UYASABKAsyEi5iYXRvbi52MS5FdmlkZW5jZSLEAQoMU2Nyb2xsUGFyYW1zEiwKCWRpcmVjdGlvbhgBIAEoDjIZLmJhdG9uLnYxLlNjcm9sbERpcmVjdGlvbhIrCgZwaXhlbHMYAiABKA1CFtrzGBIZAAAAAAAA8D8hAAAAAABq+EBIAIgBARITCgNyZWYYAyABKAlCBtrzGAIwIBIWCgZ0b19yZWYYBCABKAlCBtrzGAIwIBIPCgd0b19lZGdlGAUgASgIOhDK8xgMEAEYASIGU2Nyb2xsQgkKB19waXhlbHMiaQoMU2Nyb2xsUmVzdWx0Eg0KBW1vdmVkGAEgASgIEiQKCHZpZXdwb3J0GAIgASgLMhIuYmF0b24udjEuVmlld3BvcnQSJAoIZXZpZGVuY2UYAyABKAsyEi5iYXRvbi52MS5FdmlkZW5jZSJcChJTZWxlY3RPcHRpb25QYXJhbXMSFwoDcmVmGAEgASgJQgra8xgGEAEoATAgEhsKBnZhbHVlcxgCIAMoCUIL2vMYBxABMOgHOGQ6EMrzGAwQARgCIgZTZWxlY3QiTAoSU2VsZWN0T3B0aW9uUmVzdWx0EhAKCHNlbGVjdGVkGAEgAygJEiQKCGV2aWRlbmNlGAIgASgLMhIuYmF0b24udjEuRXZpZGVuY2UiNwoLSG92ZXJQYXJhbXMSFwoDcmVmGAEgASgJQgra8xgGEAEoATAgOg/K8xgLEAEYASIFSG92ZXIiMwoLSG92ZXJSZXN1bHQSJAoIZXZpZGVuY2UYASABKAsyEi5iYXRvbi52MS5FdmlkZW5jZSJWCgpEcmFnUGFyYW1zEhwKCGZyb21fcmVmGAEgASgJQgra8xgGEAEoATAgEhoKBnRvX3JlZhgCIAEoCUIK2vMYBhABKAEwIDoOyvMYChABGAIiBERyYWciMgoKRHJhZ1Jlc3VsdBIkCghldmlkZW5jZRgBIAEoCzISLmJhdG9uLnYxLkV2aWRlbmNlIlsKEFVwbG9hZEZpbGVQYXJhbXMSFwoDcmVmGAEgASgJQgra8xgGEAEoATAgEhwKBXBhdGhzGAIgAygJQg3a8xgJEAEoATCAIDgUOhDK8xgMEAEYAiIGVXBsb2FkIkcKEFVwbG9hZEZpbGVSZXN1bHQSDQoFZmlsZXMYASADKAkSJAoIZXZpZGVuY2UYAiABKAsyEi5iYXRvbi52MS5FdmlkZW5jZSL0AQoNV2FpdEZvclBhcmFtcxIVCgR0ZXh0GAEgASgJQgfa8xgDMOgHEhoKCXRleHRfZ29uZRgCIAEoCUIH2vMYAzDoBxITCgNyZWYYAyABKAlCBtrzGAIwIBIUCgN1cmwYBCABKAlCB9rzGAMwgCASJwoCbXMYBSABKA1CFtrzGBIZAAAAAAAA8D8hAAAAAABM3UBIAIgBARI2Cgp0aW1lb3V0X21zGAYgASgNQh3a8xgZGQAAAAAAAFlAIQAAAAAATO1AQgUxMDAwMEgBiAEBOg7K8xgKEAEYASIEV2FpdEIFCgNfbXNCDQoLX3RpbWVvdXRfbXMiWwoNV2FpdEZvclJlc3VsdBIRCglzYXRpc2ZpZWQYASABKAgSEQoJd2FpdGVkX21zGAIgASgNEiQKCGV2aWRlbmNlGAMgASgLMhIuYmF0b24udjEuRXZpZGVuY2UiOQoNT3BlblRhYlBhcmFtcxIUCgN1cmwYASABKAlCB9rzGAMwgCA6EsrzGA4QARgCIghPcGVuIHRhYiIrCg1PcGVuVGFiUmVzdWx0EhoKA3RhYhgBIAEoCzINLmJhdG9uLnYxLlRhYiJDCg9Td2l0Y2hUYWJQYXJhbXMSGgoGdGFiX2lkGAEgASgJQgra8xgGEAEoATBAOhTK8xgQEAEYASIKU3dpdGNoIHRhYiItCg9Td2l0Y2hUYWJSZXN1bHQSGgoDdGFiGAEgASgLMg0uYmF0b24udjEuVGFiIj0KDkNsb3NlVGFiUGFyYW1zEhYKBnRhYl9pZBgBIAEoCUIG2vMYAjBAOhPK8xgPEAEYAiIJQ2xvc2UgdGFiIkQKDkNsb3NlVGFiUmVzdWx0EhsKBHRhYnMYASADKAsyDS5iYXRvbi52MS5UYWISFQoNYWN0aXZlX3RhYl9pZBgCIAEoCSIlCg5MaXN0VGFic1BhcmFtczoTyvMYDxABGAEiCUxpc3QgdGFicyJECg5MaXN0VGFic1Jlc3VsdBIbCgR0YWJzGAEgAygLMg0uYmF0b24udjEuVGFiEhUKDWFjdGl2ZV90YWJfaWQYAiABKAkiXgoNQXNrVXNlclBhcmFtcxIdCghxdWVzdGlvbhgBIAEoCUIL2vMYBxABKAEw0A8SGgoHY2hvaWNlcxgCIAMoCUIJ2vMYBTDIATgKOhLK8xgOEAEYASIIQXNrIHVzZXIiHwoNQXNrVXNlclJlc3VsdBIOCgZhbnN3ZXIYASABKAkiaAoKRG9uZVBhcmFtcxIcCgZhbnN3ZXIYASABKAlCDNrzGAgQASgBMKCcARIgCgdzdWNjZXNzGAIgASgIQgra8xgGQgR0cnVlSACIAQE6DsrzGAoQAhgBIgREb25lQgoKCF9zdWNjZXNzIh8KCkRvbmVSZXN1bHQSEQoJY29tcGxldGVkGAEgASgIIoYBChZTZWFyY2hVc2VyTWVtb3J5UGFyYW1zEhoKBXF1ZXJ5GAEgASgJQgva8xgHEAEoATD0AxItCgVsaW1pdBgCIAEoDUIZ2vMYFRkAAAAAAADwPyEAAAAAAAA0QEIBNUgAiAEBOhfK8xgTEAIYASINU2VhcmNoIG1lbW9yeUIICgZfbGltaXQiQQoWU2VhcmNoVXNlck1lbW9yeVJlc3VsdBInCgdyZWNvcmRzGAEgAygLMhYuYmF0b24udjEuTWVtb3J5UmVjb3JkIlwKEFNhdmVNZW1vcnlQYXJhbXMSGQoEdGV4dBgBIAEoCUIL2vMYBxABKAEw0A8SFgoEdGFncxgCIAMoCUII2vMYBDAyOAo6FcrzGBEQAhgCIgtTYXZlIG1lbW9yeSIeChBTYXZlTWVtb3J5UmVzdWx0EgoKAmlkGAEgASgJKnMKC01vdXNlQnV0dG9uEhwKGE1PVVNFX0JVVFRPTl9VTlNQRUNJRklFRBAAEhUKEU1PVVNFX0JVVFRPTl9MRUZUEAESFgoSTU9VU0VfQlVUVE9OX1JJR0hUEAISFwoTTU9VU0VfQlVUVE9OX01JRERMRRADKooBCgtLZXlNb2RpZmllchIcChhLRVlfTU9ESUZJRVJfVU5TUEVDSUZJRUQQABIUChBLRVlfTU9ESUZJRVJfQUxUEAESGAoUS0VZX01PRElGSUVSX0NPTlRST0wQAhIVChFLRVlfTU9ESUZJRVJfTUVUQRADEhYKEktFWV9NT0RJRklFUl9TSElGVBAEKp4BCg9TY3JvbGxEaXJlY3Rpb24SIAocU0NST0xMX0RJUkVDVElPTl9VTlNQRUNJRklFRBAAEhcKE1NDUk9MTF9ESVJFQ1RJT05fVVAQARIZChVTQ1JPTExfRElSRUNUSU9OX0RPV04QAhIZChVTQ1JPTExfRElSRUNUSU9OX0xFRlQQAxIaChZTQ1JPTExfRElSRUNUSU9OX1JJR0hUEAQqfwoNRXh0cmFjdEZvcm1hdBIeChpFWFRSQUNUX0ZPUk1BVF9VTlNQRUNJRklFRBAAEhsKF0VYVFJBQ1RfRk9STUFUX01BUktET1dOEAESFwoTRVhUUkFDVF9GT1JNQVRfVEVYVBACEhgKFEVYVFJBQ1RfRk9STUFUX0xJTktTEANiBnByb3RvMw", [file_baton_v1_options, file_google_protobuf_timestamp]);
+  fileDesc("ChRiYXRvbi92MS90b29scy5wcm90bxIIYmF0b24udjEijQkKCFRvb2xDYWxsEiwKCG5hdmlnYXRlGAEgASgLMhguYmF0b24udjEuTmF2aWdhdGVQYXJhbXNIABIpCgdnb19iYWNrGAIgASgLMhYuYmF0b24udjEuR29CYWNrUGFyYW1zSAASNQoNdGFrZV9zbmFwc2hvdBgDIAEoCzIcLmJhdG9uLnYxLlRha2VTbmFwc2hvdFBhcmFtc0gAEiYKBWNsaWNrGAQgASgLMhUuYmF0b24udjEuQ2xpY2tQYXJhbXNIABItCgl0eXBlX3RleHQYBSABKAsyGC5iYXRvbi52MS5UeXBlVGV4dFBhcmFtc0gAEi8KCnByZXNzX2tleXMYBiABKAsyGS5iYXRvbi52MS5QcmVzc0tleXNQYXJhbXNIABIoCgZzY3JvbGwYByABKAsyFi5iYXRvbi52MS5TY3JvbGxQYXJhbXNIABI1Cg1zZWxlY3Rfb3B0aW9uGAggASgLMhwuYmF0b24udjEuU2VsZWN0T3B0aW9uUGFyYW1zSAASJgoFaG92ZXIYCSABKAsyFS5iYXRvbi52MS5Ib3ZlclBhcmFtc0gAEiQKBGRyYWcYCiABKAsyFC5iYXRvbi52MS5EcmFnUGFyYW1zSAASMQoLdXBsb2FkX2ZpbGUYCyABKAsyGi5iYXRvbi52MS5VcGxvYWRGaWxlUGFyYW1zSAASKwoId2FpdF9mb3IYDCABKAsyFy5iYXRvbi52MS5XYWl0Rm9yUGFyYW1zSAASKwoIb3Blbl90YWIYDSABKAsyFy5iYXRvbi52MS5PcGVuVGFiUGFyYW1zSAASLwoKc3dpdGNoX3RhYhgOIAEoCzIZLmJhdG9uLnYxLlN3aXRjaFRhYlBhcmFtc0gAEi0KCWNsb3NlX3RhYhgPIAEoCzIYLmJhdG9uLnYxLkNsb3NlVGFiUGFyYW1zSAASLQoJbGlzdF90YWJzGBAgASgLMhguYmF0b24udjEuTGlzdFRhYnNQYXJhbXNIABIwCgpzY3JlZW5zaG90GBEgASgLMhouYmF0b24udjEuU2NyZWVuc2hvdFBhcmFtc0gAEioKB2V4dHJhY3QYEiABKAsyFy5iYXRvbi52MS5FeHRyYWN0UGFyYW1zSAASKwoIYXNrX3VzZXIYEyABKAsyFy5iYXRvbi52MS5Bc2tVc2VyUGFyYW1zSAASJAoEZG9uZRgUIAEoCzIULmJhdG9uLnYxLkRvbmVQYXJhbXNIABI+ChJzZWFyY2hfdXNlcl9tZW1vcnkYFSABKAsyIC5iYXRvbi52MS5TZWFyY2hVc2VyTWVtb3J5UGFyYW1zSAASMQoLc2F2ZV9tZW1vcnkYFiABKAsyGi5iYXRvbi52MS5TYXZlTWVtb3J5UGFyYW1zSAASLQoJc2V0X3ZhbHVlGBcgASgLMhguYmF0b24udjEuU2V0VmFsdWVQYXJhbXNIABIxCgtzZWxlY3RfdGV4dBgYIAEoCzIaLmJhdG9uLnYxLlNlbGVjdFRleHRQYXJhbXNIADoQ0vMYDAoKVG9vbFJlc3VsdEIGCgR0b29sIv0ICgpUb29sUmVzdWx0EiwKCG5hdmlnYXRlGAEgASgLMhguYmF0b24udjEuTmF2aWdhdGVSZXN1bHRIABIpCgdnb19iYWNrGAIgASgLMhYuYmF0b24udjEuR29CYWNrUmVzdWx0SAASNQoNdGFrZV9zbmFwc2hvdBgDIAEoCzIcLmJhdG9uLnYxLlRha2VTbmFwc2hvdFJlc3VsdEgAEiYKBWNsaWNrGAQgASgLMhUuYmF0b24udjEuQ2xpY2tSZXN1bHRIABItCgl0eXBlX3RleHQYBSABKAsyGC5iYXRvbi52MS5UeXBlVGV4dFJlc3VsdEgAEi8KCnByZXNzX2tleXMYBiABKAsyGS5iYXRvbi52MS5QcmVzc0tleXNSZXN1bHRIABIoCgZzY3JvbGwYByABKAsyFi5iYXRvbi52MS5TY3JvbGxSZXN1bHRIABI1Cg1zZWxlY3Rfb3B0aW9uGAggASgLMhwuYmF0b24udjEuU2VsZWN0T3B0aW9uUmVzdWx0SAASJgoFaG92ZXIYCSABKAsyFS5iYXRvbi52MS5Ib3ZlclJlc3VsdEgAEiQKBGRyYWcYCiABKAsyFC5iYXRvbi52MS5EcmFnUmVzdWx0SAASMQoLdXBsb2FkX2ZpbGUYCyABKAsyGi5iYXRvbi52MS5VcGxvYWRGaWxlUmVzdWx0SAASKwoId2FpdF9mb3IYDCABKAsyFy5iYXRvbi52MS5XYWl0Rm9yUmVzdWx0SAASKwoIb3Blbl90YWIYDSABKAsyFy5iYXRvbi52MS5PcGVuVGFiUmVzdWx0SAASLwoKc3dpdGNoX3RhYhgOIAEoCzIZLmJhdG9uLnYxLlN3aXRjaFRhYlJlc3VsdEgAEi0KCWNsb3NlX3RhYhgPIAEoCzIYLmJhdG9uLnYxLkNsb3NlVGFiUmVzdWx0SAASLQoJbGlzdF90YWJzGBAgASgLMhguYmF0b24udjEuTGlzdFRhYnNSZXN1bHRIABIwCgpzY3JlZW5zaG90GBEgASgLMhouYmF0b24udjEuU2NyZWVuc2hvdFJlc3VsdEgAEioKB2V4dHJhY3QYEiABKAsyFy5iYXRvbi52MS5FeHRyYWN0UmVzdWx0SAASKwoIYXNrX3VzZXIYEyABKAsyFy5iYXRvbi52MS5Bc2tVc2VyUmVzdWx0SAASJAoEZG9uZRgUIAEoCzIULmJhdG9uLnYxLkRvbmVSZXN1bHRIABI+ChJzZWFyY2hfdXNlcl9tZW1vcnkYFSABKAsyIC5iYXRvbi52MS5TZWFyY2hVc2VyTWVtb3J5UmVzdWx0SAASMQoLc2F2ZV9tZW1vcnkYFiABKAsyGi5iYXRvbi52MS5TYXZlTWVtb3J5UmVzdWx0SAASLQoJc2V0X3ZhbHVlGBcgASgLMhguYmF0b24udjEuU2V0VmFsdWVSZXN1bHRIABIxCgtzZWxlY3RfdGV4dBgYIAEoCzIaLmJhdG9uLnYxLlNlbGVjdFRleHRSZXN1bHRIAEIGCgR0b29sItMBCghFdmlkZW5jZRILCgN1cmwYASABKAkSDQoFdGl0bGUYAiABKAkSEQoJbmF2aWdhdGVkGAMgASgIEiAKBmRpYWxvZxgEIAEoCzIQLmJhdG9uLnYxLkRpYWxvZxIpCgdmb2N1c2VkGAUgASgLMhguYmF0b24udjEuRWxlbWVudFN1bW1hcnkSEgoKcmVmc19hZGRlZBgGIAMoCRIUCgxyZWZzX3JlbW92ZWQYByADKAkSEgoKbmV3X3RhYl9pZBgIIAEoCRINCgVub3RlcxgJIAMoCSJICg5FbGVtZW50U3VtbWFyeRILCgNyZWYYASABKAkSDAoEcm9sZRgCIAEoCRIMCgRuYW1lGAMgASgJEg0KBXZhbHVlGAQgASgJIjkKBkRpYWxvZxIMCgR0eXBlGAEgASgJEg8KB21lc3NhZ2UYAiABKAkSEAoIYWNjZXB0ZWQYAyABKAgidgoIVmlld3BvcnQSDQoFd2lkdGgYASABKA0SDgoGaGVpZ2h0GAIgASgNEhAKCHNjcm9sbF94GAMgASgBEhAKCHNjcm9sbF95GAQgASgBEhIKCnBhZ2Vfd2lkdGgYBSABKAESEwoLcGFnZV9oZWlnaHQYBiABKAEiVAoFSW1hZ2USEQoJbWltZV90eXBlGAEgASgJEgwKBGRhdGEYAiABKAwSCwoDdXJsGAMgASgJEg0KBXdpZHRoGAQgASgNEg4KBmhlaWdodBgFIAEoDSJBCgNUYWISDgoGdGFiX2lkGAEgASgJEgsKA3VybBgCIAEoCRINCgV0aXRsZRgDIAEoCRIOCgZhY3RpdmUYBCABKAgiLgoETGluaxIMCgR0ZXh0GAEgASgJEgsKA3VybBgCIAEoCRILCgNyZWYYAyABKAkidQoMTWVtb3J5UmVjb3JkEgoKAmlkGAEgASgJEgwKBHRleHQYAiABKAkSDAoEdGFncxgDIAMoCRIuCgpjcmVhdGVkX2F0GAQgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBINCgVzY29yZRgFIAEoASI+Cg5OYXZpZ2F0ZVBhcmFtcxIYCgN1cmwYASABKAlCC9rzGAcQASgBMIAgOhLK8xgOEAEYAiIITmF2aWdhdGUiZwoOTmF2aWdhdGVSZXN1bHQSCwoDdXJsGAEgASgJEg0KBXRpdGxlGAIgASgJEhMKC2h0dHBfc3RhdHVzGAMgASgNEiQKCGV2aWRlbmNlGAQgASgLMhIuYmF0b24udjEuRXZpZGVuY2UiIQoMR29CYWNrUGFyYW1zOhHK8xgNEAEYAiIHR28gYmFjayJfCgxHb0JhY2tSZXN1bHQSCwoDdXJsGAEgASgJEg0KBXRpdGxlGAIgASgJEg0KBW1vdmVkGAMgASgIEiQKCGV2aWRlbmNlGAQgASgLMhIuYmF0b24udjEuRXZpZGVuY2Ui4gEKElRha2VTbmFwc2hvdFBhcmFtcxImCgZvZmZzZXQYASABKA1CFtrzGBIZAAAAAAAAAAAhAAAAAICELkESNQoJbWF4X2NoYXJzGAIgASgNQh3a8xgZGQAAAAAAAGlAIQAAAAAAaghBQgUxMjAwMEgAiAEBEhoKEmluY2x1ZGVfc2NyZWVuc2hvdBgDIAEoCBIZChFpbmNsdWRlX29mZnNjcmVlbhgEIAEoCBITCgNyZWYYBSABKAlCBtrzGAIwIDoTyvMYDxABGAEiCVJlYWQgcGFnZUIMCgpfbWF4X2NoYXJzIosCChJUYWtlU25hcHNob3RSZXN1bHQSCwoDdXJsGAEgASgJEg0KBXRpdGxlGAIgASgJEgwKBHRleHQYAyABKAkSEQoJcmVmX2NvdW50GAQgASgNEhcKD3RvdGFsX3JlZl9jb3VudBgFIAEoDRIYCgtuZXh0X29mZnNldBgGIAEoDUgAiAEBEhUKDXBhZ2Vfb3ZlcmZsb3cYByABKAgSJAoIdmlld3BvcnQYCCABKAsyEi5iYXRvbi52MS5WaWV3cG9ydBIjCgpzY3JlZW5zaG90GAkgASgLMg8uYmF0b24udjEuSW1hZ2USEwoLZnJhbWVfY291bnQYCiABKA1CDgoMX25leHRfb2Zmc2V0IqIBChBTY3JlZW5zaG90UGFyYW1zEhMKA3JlZhgBIAEoCUIG2vMYAjAgEhEKCWZ1bGxfcGFnZRgCIAEoCBISCgpsYWJlbF9yZWZzGAMgASgIEjAKB3F1YWxpdHkYBCABKA1CGtrzGBYZAAAAAAAA8D8hAAAAAAAAWUBCAjcwSACIAQE6FMrzGBAQARgBIgpTY3JlZW5zaG90QgoKCF9xdWFsaXR5IlgKEFNjcmVlbnNob3RSZXN1bHQSHgoFaW1hZ2UYASABKAsyDy5iYXRvbi52MS5JbWFnZRIkCgh2aWV3cG9ydBgCIAEoCzISLmJhdG9uLnYxLlZpZXdwb3J0Is0BCg1FeHRyYWN0UGFyYW1zEhMKA3JlZhgBIAEoCUIG2vMYAjAgEicKBmZvcm1hdBgCIAEoDjIXLmJhdG9uLnYxLkV4dHJhY3RGb3JtYXQSNQoJbWF4X2NoYXJzGAMgASgNQh3a8xgZGQAAAAAAAGlAIQAAAAAAaghBQgUyMDAwMEgAiAEBEiYKBm9mZnNldBgEIAEoDUIW2vMYEhkAAAAAAAAAACEAAAAAhNeXQToRyvMYDRABGAEiB0V4dHJhY3RCDAoKX21heF9jaGFycyKFAQoNRXh0cmFjdFJlc3VsdBILCgN1cmwYASABKAkSDQoFdGl0bGUYAiABKAkSDwoHY29udGVudBgDIAEoCRIYCgtuZXh0X29mZnNldBgEIAEoDUgAiAEBEh0KBWxpbmtzGAUgAygLMg4uYmF0b24udjEuTGlua0IOCgxfbmV4dF9vZmZzZXQiywIKC0NsaWNrUGFyYW1zEhMKA3JlZhgBIAEoCUIG2vMYAjAgEiYKAXgYAiABKAFCFtrzGBIZAAAAAAAAAAAhAAAAAABq+EBIAIgBARImCgF5GAMgASgBQhba8xgSGQAAAAAAAAAAIQAAAAAAavhASAGIAQESJQoGYnV0dG9uGAQgASgOMhUuYmF0b24udjEuTW91c2VCdXR0b24SMwoLY2xpY2tfY291bnQYBSABKA1CGdrzGBUZAAAAAAAA8D8hAAAAAAAACEBCATFIAogBARIwCgltb2RpZmllcnMYBiADKA4yFS5iYXRvbi52MS5LZXlNb2RpZmllckIG2vMYAjgEEhwKDGlycmV2ZXJzaWJsZRgHIAEoCEIG2vMYAkgBOg/K8xgLEAEYAiIFQ2xpY2tCBAoCX3hCBAoCX3lCDgoMX2NsaWNrX2NvdW50IjMKC0NsaWNrUmVzdWx0EiQKCGV2aWRlbmNlGAEgASgLMhIuYmF0b24udjEuRXZpZGVuY2UizQEKDlR5cGVUZXh0UGFyYW1zEhcKA3JlZhgBIAEoCUIK2vMYBhABKAEwIBIYCgR0ZXh0GAIgASgJQgra8xgGEAEwoJwBEh4KBWNsZWFyGAMgASgIQgra8xgGQgR0cnVlSACIAQESEwoLcHJlc3NfZW50ZXIYBCABKAgSGwoTd2FpdF9mb3Jfc3VnZ2VzdGlvbhgFIAEoCBIcCgxpcnJldmVyc2libGUYBiABKAhCBtrzGAJIAToOyvMYChABGAIiBFR5cGVCCAoGX2NsZWFyIloKDlR5cGVUZXh0UmVzdWx0Eg0KBXZhbHVlGAEgASgJEhMKC3N1Z2dlc3Rpb25zGAIgAygJEiQKCGV2aWRlbmNlGAMgASgLMhIuYmF0b24udjEuRXZpZGVuY2UidgoPUHJlc3NLZXlzUGFyYW1zEhoKBGtleXMYASADKAlCDNrzGAgQASgBMEA4MhITCgNyZWYYAiABKAlCBtrzGAIwIBIcCgxpcnJldmVyc2libGUYAyABKAhCBtrzGAJIAToUyvMYEBABGAIiClByZXNzIGtleXMiNwoPUHJlc3NLZXlzUmVzdWx0EiQKCGV2aWRlbmNlGAEgASgLMhIuYmF0b24udjEuRXZpZGVuY2UixAEKDFNjcm9sbFBhcmFtcxIsCglkaXJlY3Rpb24YASABKA4yGS5iYXRvbi52MS5TY3JvbGxEaXJlY3Rpb24SKwoGcGl4ZWxzGAIgASgNQhba8xgSGQAAAAAAAPA/IQAAAAAAavhASACIAQESEwoDcmVmGAMgASgJQgba8xgCMCASFgoGdG9fcmVmGAQgASgJQgba8xgCMCASDwoHdG9fZWRnZRgFIAEoCDoQyvMYDBABGAEiBlNjcm9sbEIJCgdfcGl4ZWxzImkKDFNjcm9sbFJlc3VsdBINCgVtb3ZlZBgBIAEoCBIkCgh2aWV3cG9ydBgCIAEoCzISLmJhdG9uLnYxLlZpZXdwb3J0EiQKCGV2aWRlbmNlGAMgASgLMhIuYmF0b24udjEuRXZpZGVuY2UiXAoSU2VsZWN0T3B0aW9uUGFyYW1zEhcKA3JlZhgBIAEoCUIK2vMYBhABKAEwIBIbCgZ2YWx1ZXMYAiADKAlCC9rzGAcQATDoBzhkOhDK8xgMEAEYAiIGU2VsZWN0IkwKElNlbGVjdE9wdGlvblJlc3VsdBIQCghzZWxlY3RlZBgBIAMoCRIkCghldmlkZW5jZRgCIAEoCzISLmJhdG9uLnYxLkV2aWRlbmNlIloKDlNldFZhbHVlUGFyYW1zEhcKA3JlZhgBIAEoCUIK2vMYBhABKAEwIBIaCgV2YWx1ZRgCIAEoCUIL2vMYBxABKAEwyAE6E8rzGA8QARgCIglTZXQgdmFsdWUiRQoOU2V0VmFsdWVSZXN1bHQSDQoFdmFsdWUYASABKAkSJAoIZXZpZGVuY2UYAiABKAsyEi5iYXRvbi52MS5FdmlkZW5jZSKcAQoQU2VsZWN0VGV4dFBhcmFtcxITCgNyZWYYASABKAlCBtrzGAIwIBIZCgR0ZXh0GAIgASgJQgva8xgHEAEoATCQThIyCgpvY2N1cnJlbmNlGAMgASgNQhna8xgVGQAAAAAAAPA/IQAAAAAAQI9AQgExSACIAQE6FcrzGBEQARgCIgtTZWxlY3QgdGV4dEINCgtfb2NjdXJyZW5jZSJKChBTZWxlY3RUZXh0UmVzdWx0EhAKCHNlbGVjdGVkGAEgASgJEiQKCGV2aWRlbmNlGAIgASgLMhIuYmF0b24udjEuRXZpZGVuY2UiNwoLSG92ZXJQYXJhbXMSFwoDcmVmGAEgASgJQgra8xgGEAEoATAgOg/K8xgLEAEYASIFSG92ZXIiMwoLSG92ZXJSZXN1bHQSJAoIZXZpZGVuY2UYASABKAsyEi5iYXRvbi52MS5FdmlkZW5jZSJWCgpEcmFnUGFyYW1zEhwKCGZyb21fcmVmGAEgASgJQgra8xgGEAEoATAgEhoKBnRvX3JlZhgCIAEoCUIK2vMYBhABKAEwIDoOyvMYChABGAIiBERyYWciMgoKRHJhZ1Jlc3VsdBIkCghldmlkZW5jZRgBIAEoCzISLmJhdG9uLnYxLkV2aWRlbmNlIlsKEFVwbG9hZEZpbGVQYXJhbXMSFwoDcmVmGAEgASgJQgra8xgGEAEoATAgEhwKBXBhdGhzGAIgAygJQg3a8xgJEAEoATCAIDgUOhDK8xgMEAEYAiIGVXBsb2FkIkcKEFVwbG9hZEZpbGVSZXN1bHQSDQoFZmlsZXMYASADKAkSJAoIZXZpZGVuY2UYAiABKAsyEi5iYXRvbi52MS5FdmlkZW5jZSL0AQoNV2FpdEZvclBhcmFtcxIVCgR0ZXh0GAEgASgJQgfa8xgDMOgHEhoKCXRleHRfZ29uZRgCIAEoCUIH2vMYAzDoBxITCgNyZWYYAyABKAlCBtrzGAIwIBIUCgN1cmwYBCABKAlCB9rzGAMwgCASJwoCbXMYBSABKA1CFtrzGBIZAAAAAAAA8D8hAAAAAABM3UBIAIgBARI2Cgp0aW1lb3V0X21zGAYgASgNQh3a8xgZGQAAAAAAAFlAIQAAAAAATO1AQgUxMDAwMEgBiAEBOg7K8xgKEAEYASIEV2FpdEIFCgNfbXNCDQoLX3RpbWVvdXRfbXMiWwoNV2FpdEZvclJlc3VsdBIRCglzYXRpc2ZpZWQYASABKAgSEQoJd2FpdGVkX21zGAIgASgNEiQKCGV2aWRlbmNlGAMgASgLMhIuYmF0b24udjEuRXZpZGVuY2UiOQoNT3BlblRhYlBhcmFtcxIUCgN1cmwYASABKAlCB9rzGAMwgCA6EsrzGA4QARgCIghPcGVuIHRhYiIrCg1PcGVuVGFiUmVzdWx0EhoKA3RhYhgBIAEoCzINLmJhdG9uLnYxLlRhYiJDCg9Td2l0Y2hUYWJQYXJhbXMSGgoGdGFiX2lkGAEgASgJQgra8xgGEAEoATBAOhTK8xgQEAEYASIKU3dpdGNoIHRhYiItCg9Td2l0Y2hUYWJSZXN1bHQSGgoDdGFiGAEgASgLMg0uYmF0b24udjEuVGFiIj0KDkNsb3NlVGFiUGFyYW1zEhYKBnRhYl9pZBgBIAEoCUIG2vMYAjBAOhPK8xgPEAEYAiIJQ2xvc2UgdGFiIkQKDkNsb3NlVGFiUmVzdWx0EhsKBHRhYnMYASADKAsyDS5iYXRvbi52MS5UYWISFQoNYWN0aXZlX3RhYl9pZBgCIAEoCSIlCg5MaXN0VGFic1BhcmFtczoTyvMYDxABGAEiCUxpc3QgdGFicyJECg5MaXN0VGFic1Jlc3VsdBIbCgR0YWJzGAEgAygLMg0uYmF0b24udjEuVGFiEhUKDWFjdGl2ZV90YWJfaWQYAiABKAkiXgoNQXNrVXNlclBhcmFtcxIdCghxdWVzdGlvbhgBIAEoCUIL2vMYBxABKAEw0A8SGgoHY2hvaWNlcxgCIAMoCUIJ2vMYBTDIATgKOhLK8xgOEAEYASIIQXNrIHVzZXIiHwoNQXNrVXNlclJlc3VsdBIOCgZhbnN3ZXIYASABKAkiaAoKRG9uZVBhcmFtcxIcCgZhbnN3ZXIYASABKAlCDNrzGAgQASgBMKCcARIgCgdzdWNjZXNzGAIgASgIQgra8xgGQgR0cnVlSACIAQE6DsrzGAoQAhgBIgREb25lQgoKCF9zdWNjZXNzIh8KCkRvbmVSZXN1bHQSEQoJY29tcGxldGVkGAEgASgIIoYBChZTZWFyY2hVc2VyTWVtb3J5UGFyYW1zEhoKBXF1ZXJ5GAEgASgJQgva8xgHEAEoATD0AxItCgVsaW1pdBgCIAEoDUIZ2vMYFRkAAAAAAADwPyEAAAAAAAA0QEIBNUgAiAEBOhfK8xgTEAIYASINU2VhcmNoIG1lbW9yeUIICgZfbGltaXQiQQoWU2VhcmNoVXNlck1lbW9yeVJlc3VsdBInCgdyZWNvcmRzGAEgAygLMhYuYmF0b24udjEuTWVtb3J5UmVjb3JkIlwKEFNhdmVNZW1vcnlQYXJhbXMSGQoEdGV4dBgBIAEoCUIL2vMYBxABKAEw0A8SFgoEdGFncxgCIAMoCUII2vMYBDAyOAo6FcrzGBEQAhgCIgtTYXZlIG1lbW9yeSIeChBTYXZlTWVtb3J5UmVzdWx0EgoKAmlkGAEgASgJKnMKC01vdXNlQnV0dG9uEhwKGE1PVVNFX0JVVFRPTl9VTlNQRUNJRklFRBAAEhUKEU1PVVNFX0JVVFRPTl9MRUZUEAESFgoSTU9VU0VfQlVUVE9OX1JJR0hUEAISFwoTTU9VU0VfQlVUVE9OX01JRERMRRADKooBCgtLZXlNb2RpZmllchIcChhLRVlfTU9ESUZJRVJfVU5TUEVDSUZJRUQQABIUChBLRVlfTU9ESUZJRVJfQUxUEAESGAoUS0VZX01PRElGSUVSX0NPTlRST0wQAhIVChFLRVlfTU9ESUZJRVJfTUVUQRADEhYKEktFWV9NT0RJRklFUl9TSElGVBAEKp4BCg9TY3JvbGxEaXJlY3Rpb24SIAocU0NST0xMX0RJUkVDVElPTl9VTlNQRUNJRklFRBAAEhcKE1NDUk9MTF9ESVJFQ1RJT05fVVAQARIZChVTQ1JPTExfRElSRUNUSU9OX0RPV04QAhIZChVTQ1JPTExfRElSRUNUSU9OX0xFRlQQAxIaChZTQ1JPTExfRElSRUNUSU9OX1JJR0hUEAQqfwoNRXh0cmFjdEZvcm1hdBIeChpFWFRSQUNUX0ZPUk1BVF9VTlNQRUNJRklFRBAAEhsKF0VYVFJBQ1RfRk9STUFUX01BUktET1dOEAESFwoTRVhUUkFDVF9GT1JNQVRfVEVYVBACEhgKFEVYVFJBQ1RfRk9STUFUX0xJTktTEANiBnByb3RvMw", [file_baton_v1_options, file_google_protobuf_timestamp]);
 
 /**
  * A typed call to one tool.
@@ -202,6 +202,22 @@ export type ToolCall = Message<"baton.v1.ToolCall"> & {
      */
     value: SaveMemoryParams;
     case: "saveMemory";
+  } | {
+    /**
+     * See SetValueParams.
+     *
+     * @generated from field: baton.v1.SetValueParams set_value = 23;
+     */
+    value: SetValueParams;
+    case: "setValue";
+  } | {
+    /**
+     * See SelectTextParams.
+     *
+     * @generated from field: baton.v1.SelectTextParams select_text = 24;
+     */
+    value: SelectTextParams;
+    case: "selectText";
   } | { case: undefined; value?: undefined };
 };
 
@@ -399,6 +415,22 @@ export type ToolResult = Message<"baton.v1.ToolResult"> & {
      */
     value: SaveMemoryResult;
     case: "saveMemory";
+  } | {
+    /**
+     * See SetValueResult.
+     *
+     * @generated from field: baton.v1.SetValueResult set_value = 23;
+     */
+    value: SetValueResult;
+    case: "setValue";
+  } | {
+    /**
+     * See SelectTextResult.
+     *
+     * @generated from field: baton.v1.SelectTextResult select_text = 24;
+     */
+    value: SelectTextResult;
+    case: "selectText";
   } | { case: undefined; value?: undefined };
 };
 
@@ -1589,6 +1621,130 @@ export const SelectOptionResultSchema: GenMessage<SelectOptionResult> = /*@__PUR
   messageDesc(file_baton_v1_tools, 29);
 
 /**
+ * Set the value of a date, time, datetime-local, month, week, colour, range or number field,
+ * or of a slider. Accepts ISO values ("2011-09-13", "13:51", "2011-W37", "#ff8800") and common
+ * human forms ("09/13/2011", "Sep 13 2011", "1:51 PM", "red", "40%" for a slider). The value is
+ * read back: if the field does not hold what was asked, the call fails and says what it holds.
+ *
+ * @generated from message baton.v1.SetValueParams
+ */
+export type SetValueParams = Message<"baton.v1.SetValueParams"> & {
+  /**
+   * The field's or slider's ref.
+   *
+   * @generated from field: string ref = 1;
+   */
+  ref: string;
+
+  /**
+   * The value to set.
+   *
+   * @generated from field: string value = 2;
+   */
+  value: string;
+};
+
+/**
+ * Describes the message baton.v1.SetValueParams.
+ * Use `create(SetValueParamsSchema)` to create a new message.
+ */
+export const SetValueParamsSchema: GenMessage<SetValueParams> = /*@__PURE__*/
+  messageDesc(file_baton_v1_tools, 30);
+
+/**
+ * The outcome of setting a value.
+ *
+ * @generated from message baton.v1.SetValueResult
+ */
+export type SetValueResult = Message<"baton.v1.SetValueResult"> & {
+  /**
+   * The value the field holds now, read back from the page.
+   *
+   * @generated from field: string value = 1;
+   */
+  value: string;
+
+  /**
+   * What changed.
+   *
+   * @generated from field: baton.v1.Evidence evidence = 2;
+   */
+  evidence?: Evidence | undefined;
+};
+
+/**
+ * Describes the message baton.v1.SetValueResult.
+ * Use `create(SetValueResultSchema)` to create a new message.
+ */
+export const SetValueResultSchema: GenMessage<SetValueResult> = /*@__PURE__*/
+  messageDesc(file_baton_v1_tools, 31);
+
+/**
+ * Select text on the page, such as a sentence of a paragraph, for copying, formatting or
+ * commenting: the first occurrence of text (or the occurrence-th) in the visible text of the
+ * element ref names (an editor, a field, a card), or of the whole page when ref is empty.
+ *
+ * @generated from message baton.v1.SelectTextParams
+ */
+export type SelectTextParams = Message<"baton.v1.SelectTextParams"> & {
+  /**
+   * The ref of the element holding the text; empty to look in the whole page.
+   *
+   * @generated from field: string ref = 1;
+   */
+  ref: string;
+
+  /**
+   * The text to select, exactly as it reads on the page (spacing is matched loosely).
+   *
+   * @generated from field: string text = 2;
+   */
+  text: string;
+
+  /**
+   * Which occurrence to select when the text appears more than once; the first when unset.
+   *
+   * @generated from field: optional uint32 occurrence = 3;
+   */
+  occurrence?: number | undefined;
+};
+
+/**
+ * Describes the message baton.v1.SelectTextParams.
+ * Use `create(SelectTextParamsSchema)` to create a new message.
+ */
+export const SelectTextParamsSchema: GenMessage<SelectTextParams> = /*@__PURE__*/
+  messageDesc(file_baton_v1_tools, 32);
+
+/**
+ * The outcome of selecting text.
+ *
+ * @generated from message baton.v1.SelectTextResult
+ */
+export type SelectTextResult = Message<"baton.v1.SelectTextResult"> & {
+  /**
+   * The text now selected, read back from the page.
+   *
+   * @generated from field: string selected = 1;
+   */
+  selected: string;
+
+  /**
+   * What changed.
+   *
+   * @generated from field: baton.v1.Evidence evidence = 2;
+   */
+  evidence?: Evidence | undefined;
+};
+
+/**
+ * Describes the message baton.v1.SelectTextResult.
+ * Use `create(SelectTextResultSchema)` to create a new message.
+ */
+export const SelectTextResultSchema: GenMessage<SelectTextResult> = /*@__PURE__*/
+  messageDesc(file_baton_v1_tools, 33);
+
+/**
  * Move the mouse over an element, for menus and tooltips that open on hover.
  *
  * @generated from message baton.v1.HoverParams
@@ -1607,7 +1763,7 @@ export type HoverParams = Message<"baton.v1.HoverParams"> & {
  * Use `create(HoverParamsSchema)` to create a new message.
  */
 export const HoverParamsSchema: GenMessage<HoverParams> = /*@__PURE__*/
-  messageDesc(file_baton_v1_tools, 30);
+  messageDesc(file_baton_v1_tools, 34);
 
 /**
  * The outcome of hovering.
@@ -1628,7 +1784,7 @@ export type HoverResult = Message<"baton.v1.HoverResult"> & {
  * Use `create(HoverResultSchema)` to create a new message.
  */
 export const HoverResultSchema: GenMessage<HoverResult> = /*@__PURE__*/
-  messageDesc(file_baton_v1_tools, 31);
+  messageDesc(file_baton_v1_tools, 35);
 
 /**
  * Drag one element and drop it onto another.
@@ -1656,7 +1812,7 @@ export type DragParams = Message<"baton.v1.DragParams"> & {
  * Use `create(DragParamsSchema)` to create a new message.
  */
 export const DragParamsSchema: GenMessage<DragParams> = /*@__PURE__*/
-  messageDesc(file_baton_v1_tools, 32);
+  messageDesc(file_baton_v1_tools, 36);
 
 /**
  * The outcome of a drag.
@@ -1677,7 +1833,7 @@ export type DragResult = Message<"baton.v1.DragResult"> & {
  * Use `create(DragResultSchema)` to create a new message.
  */
 export const DragResultSchema: GenMessage<DragResult> = /*@__PURE__*/
-  messageDesc(file_baton_v1_tools, 33);
+  messageDesc(file_baton_v1_tools, 37);
 
 /**
  * Put files into a file input.
@@ -1705,7 +1861,7 @@ export type UploadFileParams = Message<"baton.v1.UploadFileParams"> & {
  * Use `create(UploadFileParamsSchema)` to create a new message.
  */
 export const UploadFileParamsSchema: GenMessage<UploadFileParams> = /*@__PURE__*/
-  messageDesc(file_baton_v1_tools, 34);
+  messageDesc(file_baton_v1_tools, 38);
 
 /**
  * The outcome of an upload.
@@ -1733,7 +1889,7 @@ export type UploadFileResult = Message<"baton.v1.UploadFileResult"> & {
  * Use `create(UploadFileResultSchema)` to create a new message.
  */
 export const UploadFileResultSchema: GenMessage<UploadFileResult> = /*@__PURE__*/
-  messageDesc(file_baton_v1_tools, 35);
+  messageDesc(file_baton_v1_tools, 39);
 
 /**
  * Wait until text appears or disappears, an element appears, the URL matches, or a fixed time
@@ -1790,7 +1946,7 @@ export type WaitForParams = Message<"baton.v1.WaitForParams"> & {
  * Use `create(WaitForParamsSchema)` to create a new message.
  */
 export const WaitForParamsSchema: GenMessage<WaitForParams> = /*@__PURE__*/
-  messageDesc(file_baton_v1_tools, 36);
+  messageDesc(file_baton_v1_tools, 40);
 
 /**
  * The outcome of waiting.
@@ -1825,7 +1981,7 @@ export type WaitForResult = Message<"baton.v1.WaitForResult"> & {
  * Use `create(WaitForResultSchema)` to create a new message.
  */
 export const WaitForResultSchema: GenMessage<WaitForResult> = /*@__PURE__*/
-  messageDesc(file_baton_v1_tools, 37);
+  messageDesc(file_baton_v1_tools, 41);
 
 /**
  * Open a new tab the agent owns, optionally at a URL, and act in it.
@@ -1846,7 +2002,7 @@ export type OpenTabParams = Message<"baton.v1.OpenTabParams"> & {
  * Use `create(OpenTabParamsSchema)` to create a new message.
  */
 export const OpenTabParamsSchema: GenMessage<OpenTabParams> = /*@__PURE__*/
-  messageDesc(file_baton_v1_tools, 38);
+  messageDesc(file_baton_v1_tools, 42);
 
 /**
  * The opened tab.
@@ -1867,7 +2023,7 @@ export type OpenTabResult = Message<"baton.v1.OpenTabResult"> & {
  * Use `create(OpenTabResultSchema)` to create a new message.
  */
 export const OpenTabResultSchema: GenMessage<OpenTabResult> = /*@__PURE__*/
-  messageDesc(file_baton_v1_tools, 39);
+  messageDesc(file_baton_v1_tools, 43);
 
 /**
  * Make another tab the agent owns the active one.
@@ -1888,7 +2044,7 @@ export type SwitchTabParams = Message<"baton.v1.SwitchTabParams"> & {
  * Use `create(SwitchTabParamsSchema)` to create a new message.
  */
 export const SwitchTabParamsSchema: GenMessage<SwitchTabParams> = /*@__PURE__*/
-  messageDesc(file_baton_v1_tools, 40);
+  messageDesc(file_baton_v1_tools, 44);
 
 /**
  * The tab switched to.
@@ -1909,7 +2065,7 @@ export type SwitchTabResult = Message<"baton.v1.SwitchTabResult"> & {
  * Use `create(SwitchTabResultSchema)` to create a new message.
  */
 export const SwitchTabResultSchema: GenMessage<SwitchTabResult> = /*@__PURE__*/
-  messageDesc(file_baton_v1_tools, 41);
+  messageDesc(file_baton_v1_tools, 45);
 
 /**
  * Close a tab the agent owns.
@@ -1930,7 +2086,7 @@ export type CloseTabParams = Message<"baton.v1.CloseTabParams"> & {
  * Use `create(CloseTabParamsSchema)` to create a new message.
  */
 export const CloseTabParamsSchema: GenMessage<CloseTabParams> = /*@__PURE__*/
-  messageDesc(file_baton_v1_tools, 42);
+  messageDesc(file_baton_v1_tools, 46);
 
 /**
  * The tabs left after closing.
@@ -1958,7 +2114,7 @@ export type CloseTabResult = Message<"baton.v1.CloseTabResult"> & {
  * Use `create(CloseTabResultSchema)` to create a new message.
  */
 export const CloseTabResultSchema: GenMessage<CloseTabResult> = /*@__PURE__*/
-  messageDesc(file_baton_v1_tools, 43);
+  messageDesc(file_baton_v1_tools, 47);
 
 /**
  * List the tabs the agent owns.
@@ -1973,7 +2129,7 @@ export type ListTabsParams = Message<"baton.v1.ListTabsParams"> & {
  * Use `create(ListTabsParamsSchema)` to create a new message.
  */
 export const ListTabsParamsSchema: GenMessage<ListTabsParams> = /*@__PURE__*/
-  messageDesc(file_baton_v1_tools, 44);
+  messageDesc(file_baton_v1_tools, 48);
 
 /**
  * The agent's tabs.
@@ -2001,7 +2157,7 @@ export type ListTabsResult = Message<"baton.v1.ListTabsResult"> & {
  * Use `create(ListTabsResultSchema)` to create a new message.
  */
 export const ListTabsResultSchema: GenMessage<ListTabsResult> = /*@__PURE__*/
-  messageDesc(file_baton_v1_tools, 45);
+  messageDesc(file_baton_v1_tools, 49);
 
 /**
  * Ask the user a question and wait for the answer. Use it for missing information, choices only
@@ -2030,7 +2186,7 @@ export type AskUserParams = Message<"baton.v1.AskUserParams"> & {
  * Use `create(AskUserParamsSchema)` to create a new message.
  */
 export const AskUserParamsSchema: GenMessage<AskUserParams> = /*@__PURE__*/
-  messageDesc(file_baton_v1_tools, 46);
+  messageDesc(file_baton_v1_tools, 50);
 
 /**
  * The user's answer.
@@ -2051,7 +2207,7 @@ export type AskUserResult = Message<"baton.v1.AskUserResult"> & {
  * Use `create(AskUserResultSchema)` to create a new message.
  */
 export const AskUserResultSchema: GenMessage<AskUserResult> = /*@__PURE__*/
-  messageDesc(file_baton_v1_tools, 47);
+  messageDesc(file_baton_v1_tools, 51);
 
 /**
  * Finish the task and give the user the final answer. Call it once, when the task is complete
@@ -2080,7 +2236,7 @@ export type DoneParams = Message<"baton.v1.DoneParams"> & {
  * Use `create(DoneParamsSchema)` to create a new message.
  */
 export const DoneParamsSchema: GenMessage<DoneParams> = /*@__PURE__*/
-  messageDesc(file_baton_v1_tools, 48);
+  messageDesc(file_baton_v1_tools, 52);
 
 /**
  * Acknowledges done.
@@ -2101,7 +2257,7 @@ export type DoneResult = Message<"baton.v1.DoneResult"> & {
  * Use `create(DoneResultSchema)` to create a new message.
  */
 export const DoneResultSchema: GenMessage<DoneResult> = /*@__PURE__*/
-  messageDesc(file_baton_v1_tools, 49);
+  messageDesc(file_baton_v1_tools, 53);
 
 /**
  * Search what you remember about this user from earlier sessions (preferences, addresses,
@@ -2130,7 +2286,7 @@ export type SearchUserMemoryParams = Message<"baton.v1.SearchUserMemoryParams"> 
  * Use `create(SearchUserMemoryParamsSchema)` to create a new message.
  */
 export const SearchUserMemoryParamsSchema: GenMessage<SearchUserMemoryParams> = /*@__PURE__*/
-  messageDesc(file_baton_v1_tools, 50);
+  messageDesc(file_baton_v1_tools, 54);
 
 /**
  * Matching memory records, best first.
@@ -2151,7 +2307,7 @@ export type SearchUserMemoryResult = Message<"baton.v1.SearchUserMemoryResult"> 
  * Use `create(SearchUserMemoryResultSchema)` to create a new message.
  */
 export const SearchUserMemoryResultSchema: GenMessage<SearchUserMemoryResult> = /*@__PURE__*/
-  messageDesc(file_baton_v1_tools, 51);
+  messageDesc(file_baton_v1_tools, 55);
 
 /**
  * Remember a durable fact about the user for future sessions. Never save passwords, card
@@ -2180,7 +2336,7 @@ export type SaveMemoryParams = Message<"baton.v1.SaveMemoryParams"> & {
  * Use `create(SaveMemoryParamsSchema)` to create a new message.
  */
 export const SaveMemoryParamsSchema: GenMessage<SaveMemoryParams> = /*@__PURE__*/
-  messageDesc(file_baton_v1_tools, 52);
+  messageDesc(file_baton_v1_tools, 56);
 
 /**
  * The saved record.
@@ -2201,7 +2357,7 @@ export type SaveMemoryResult = Message<"baton.v1.SaveMemoryResult"> & {
  * Use `create(SaveMemoryResultSchema)` to create a new message.
  */
 export const SaveMemoryResultSchema: GenMessage<SaveMemoryResult> = /*@__PURE__*/
-  messageDesc(file_baton_v1_tools, 53);
+  messageDesc(file_baton_v1_tools, 57);
 
 /**
  * Mouse buttons.

@@ -2,8 +2,8 @@
 import type { AgentMessage, HistoryEntry, LogEntry, Progress, Session, StepTrace, ToolcallResult } from "@baton/gen/baton/v1/agent_pb";
 import { Phase } from "@baton/gen/baton/v1/agent_pb";
 import type { Image, ToolCall } from "@baton/gen/baton/v1/tools_pb";
-import { useEffect, useMemo, useState } from "preact/hooks";
-import { describeCall, type ElementLabel } from "../../../src/cli/run/describe-call.js";
+import { useEffect, useState } from "preact/hooks";
+import { describeCall, type ElementLabel } from "@baton/sdk/client";
 import { agentApi, consoleApi, errorText } from "../client.js";
 import { count, duration, isActive, money, when } from "../format.js";
 import { ErrorNote, PageHeader, Stat, StatusPill } from "../ui.js";
@@ -56,9 +56,29 @@ function evidenceOf(r: ToolcallResult): string {
   }
 }
 
-function Screenshot(p: { image: Image }) {
-  const src = useMemo(() => (p.image.data.length > 0 ? URL.createObjectURL(new Blob([p.image.data as Uint8Array<ArrayBuffer>], { type: p.image.mimeType || "image/jpeg" })) : ""), [p.image]);
-  useEffect(() => () => void (src && URL.revokeObjectURL(src)), [src]);
+/** A screenshot a tool returned: inline bytes, or stored once on the server ("screenshot:<id>", read with GetScreenshot). */
+function Screenshot(p: { image: Image; sessionId: string }) {
+  const [src, setSrc] = useState("");
+  useEffect(() => {
+    let url = "";
+    let live = true;
+    const show = (img: Image) => {
+      if (!live || img.data.length === 0) return;
+      url = URL.createObjectURL(new Blob([img.data as Uint8Array<ArrayBuffer>], { type: img.mimeType || "image/jpeg" }));
+      setSrc(url);
+    };
+    if (p.image.data.length > 0) show(p.image);
+    else if (p.image.url.startsWith("screenshot:")) {
+      agentApi.getScreenshot({ sessionId: p.sessionId, screenshotId: p.image.url.slice("screenshot:".length) }).then(
+        (r) => r.image && show(r.image),
+        () => undefined,
+      );
+    }
+    return () => {
+      live = false;
+      if (url) URL.revokeObjectURL(url);
+    };
+  }, [p.image, p.sessionId]);
   return src ? (
     <a href={src} target="_blank" rel="noreferrer" class="shot">
       <img src={src} alt="Screenshot of the page" loading="lazy" />
@@ -66,7 +86,7 @@ function Screenshot(p: { image: Image }) {
   ) : null;
 }
 
-function ToolCard(p: { call: ToolCall | undefined; name: string; result: ToolcallResult | undefined; pending: boolean; labels: Map<string, ElementLabel> }) {
+function ToolCard(p: { call: ToolCall | undefined; name: string; result: ToolcallResult | undefined; pending: boolean; labels: Map<string, ElementLabel>; sessionId: string }) {
   const title = p.call ? describeCall(p.call, (ref) => p.labels.get(ref)) : `Running ${p.name}`;
   const failed = p.result?.outcome.case === "error";
   const state = p.result ? (failed ? "failed" : "done") : p.pending ? "waiting" : "running";
@@ -80,12 +100,12 @@ function ToolCard(p: { call: ToolCall | undefined; name: string; result: Toolcal
         <span class="tool-name mono">{p.name}</span>
       </div>
       {p.result && evidenceOf(p.result) ? <div class="tool-evidence">{evidenceOf(p.result)}</div> : null}
-      {p.result ? imagesOf(p.result).map((img) => <Screenshot image={img} />) : null}
+      {p.result ? imagesOf(p.result).map((img) => <Screenshot image={img} sessionId={p.sessionId} />) : null}
     </div>
   );
 }
 
-function Timeline(p: { w: Watched }) {
+function Timeline(p: { w: Watched; sessionId: string }) {
   const results = new Map<string, ToolcallResult>();
   for (const h of p.w.history) if (h.entry.case === "toolResult") results.set(h.entry.value.toolcallId, h.entry.value);
   const pending = new Set(p.w.pending.map((m) => (m.content.case === "functionCall" ? m.content.value.toolcallId : "")));
@@ -128,7 +148,7 @@ function Timeline(p: { w: Watched }) {
         const fc = c.value;
         // The snake_case name the model called, as the trace lists it.
         const name = fc.call?.tool.case?.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`) ?? fc.extension?.name ?? "tool";
-        items.push(<ToolCard call={fc.call} name={name} result={results.get(fc.toolcallId)} pending={pending.has(fc.toolcallId)} labels={new Map(labels)} />);
+        items.push(<ToolCard call={fc.call} name={name} result={results.get(fc.toolcallId)} pending={pending.has(fc.toolcallId)} labels={new Map(labels)} sessionId={p.sessionId} />);
       }
     }
   }
@@ -271,7 +291,7 @@ export function SessionPage(p: { id: string }) {
             <div class="card grow">
               <h2>Timeline</h2>
               {s.task && s.goal && s.task !== s.goal ? <p class="muted small">Task: {s.task}</p> : null}
-              <Timeline w={w} />
+              <Timeline w={w} sessionId={p.id} />
             </div>
             <div class="card side">
               <h2>Trace</h2>

@@ -1,8 +1,7 @@
 import { toJson } from "@bufbuild/protobuf";
-import type { RunEvent } from "@baton/sdk/client";
+import { describeCall, isSecretField, type RefLookup, type RunEvent } from "@baton/sdk/client";
 import { toolCatalog } from "@baton/gen/baton/v1/tools_baton";
 import type { ToolCall } from "@baton/gen/baton/v1/tools_pb";
-import { describeCall, isSecretField, type RefLookup } from "./describe-call.js";
 import { type OutStream, Spinner } from "./spinner.js";
 
 /** How progress is shown: a spinner (TTY), plain lines (pipes, CI) or JSON lines (--json). */
@@ -30,6 +29,48 @@ export function displayText(text: string): string {
     .trim();
 }
 
+const squeeze = (s: string) => s.replace(/\s+/g, " ").trim();
+
+/**
+ * The model's words as they stream: each finished line is printed (indented, reasoning marked
+ * with "·"), the line still being written is shown on the status line, and the whole text that
+ * arrives when the step ends is printed only if the stream did not already show it.
+ */
+class StreamedLines {
+  private partial = "";
+  private shown = "";
+
+  constructor(
+    private readonly prefix: string,
+    private readonly log: (line: string) => void,
+  ) {}
+
+  /** Takes a delta; returns the line in progress (for the status line). */
+  push(delta: string): string {
+    this.shown += delta;
+    const lines = (this.partial + delta).split("\n");
+    this.partial = lines.pop() ?? "";
+    for (const l of lines) if (l.trim()) this.log(`${this.prefix}${l}`);
+    return this.partial;
+  }
+
+  /** The whole text at the step's end: prints what the stream did not show. */
+  whole(text: string): void {
+    if (this.shown && squeeze(this.shown).includes(squeeze(text))) {
+      if (this.partial.trim()) this.log(`${this.prefix}${this.partial}`);
+    } else {
+      for (const l of text.split("\n")) if (l.trim()) this.log(`${this.prefix}${l}`);
+    }
+    this.reset();
+  }
+
+  /** Forgets a stream that was replaced (a retried model call). */
+  reset(): void {
+    this.partial = "";
+    this.shown = "";
+  }
+}
+
 /** Creates the progress view; `lookup` names refs from the engine's latest snapshot. */
 export function createProgress(mode: ProgressMode, out: OutStream, lookup: RefLookup): Progress {
   if (mode === "json") return jsonProgress(out, lookup);
@@ -41,6 +82,9 @@ export function createProgress(mode: ProgressMode, out: OutStream, lookup: RefLo
   };
   let step = 0;
   let current = "";
+  const text = new StreamedLines("  ", log);
+  const reasoning = new StreamedLines("  · ", log);
+  const streaming = (line: string) => spinner?.status(`Step ${step} · Thinking… ${line.trim().slice(-60)}`);
   return {
     event(e) {
       switch (e.type) {
@@ -49,12 +93,27 @@ export function createProgress(mode: ProgressMode, out: OutStream, lookup: RefLo
           step = e.session.step;
           break;
         case "thinking":
+          if ((e.attempt ?? 1) > 1) {
+            text.reset();
+            reasoning.reset();
+            log(`  ↻ the model call is retried (attempt ${e.attempt})`);
+            break;
+          }
           step++;
           status(`Step ${step} · Thinking…`);
           break;
+        case "text_delta":
+          streaming(text.push(e.delta));
+          break;
+        case "reasoning_delta":
+          streaming(reasoning.push(e.delta));
+          break;
+        case "reasoning":
+          reasoning.whole(e.text);
+          break;
         case "text": {
           const t = displayText(e.text);
-          if (t) log(t.split("\n").map((l) => `  ${l}`).join("\n"));
+          if (t) text.whole(t);
           break;
         }
         case "backend_tool":
@@ -124,8 +183,6 @@ function jsonProgress(out: OutStream, lookup: RefLookup): Progress {
         }
         case "tool_replayed":
           return line({ type: e.type, toolcallId: e.toolcallId, outcome: e.result.outcome.case ?? "" });
-        case "text_delta":
-          return undefined; // the whole text follows as a "text" event
         default:
           return line({ ...e });
       }

@@ -1,13 +1,12 @@
 import { existsSync, readFileSync, statSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import { Code, ConnectError } from "@connectrpc/connect";
-import { createBatonClient, runTask, type TaskOutcome } from "@baton/sdk/client";
+import { createBatonClient, describeCall, type RefLookup, runTask, type Secret, type TaskOutcome } from "@baton/sdk/client";
 import { engineHandlers, type Engine } from "@baton/sdk/engine";
 import { ChromiumNotFoundError, ensureChromium, type FoundChromium, nodeTransport } from "@baton/sdk/node";
 import { checkExpectations, engineProbe, parseScriptFile, type ScriptFile, ScriptFileError } from "@baton/sdk/script";
 import type { Env } from "../../providers/registry.js";
 import { flag, parseArgs, type Parsed } from "../args.js";
-import { describeCall, type RefLookup } from "./describe-call.js";
 import { savedLogin } from "../credentials.js";
 import { chooseModel } from "./model-choice.js";
 import { createProgress, type Progress, type ProgressMode } from "./progress.js";
@@ -15,6 +14,7 @@ import { type Ask, approvalPrompt, askUserHandler } from "./prompts.js";
 import { BackendUnavailable, remoteBackend, type RunBackend, startLocalBackend } from "./run-backend.js";
 import { openRunBrowser, type RunBrowser } from "./run-browser.js";
 import type { OutStream } from "./spinner.js";
+import { SecretArgError, secretsFromArgs } from "./secret-args.js";
 import { serveStatic, type StaticServer } from "./static-server.js";
 import { defaultRunStore, withRunStore } from "./store-dir.js";
 
@@ -53,6 +53,10 @@ export const runUsage = `baton run "<task>" [options]
   --max-steps N         step limit (default 50)
   --headed              show the browser window (needs a display)
   --cdp-url URL         drive a running Chromium (ws://… or http://host:9222) instead of launching one
+  --secret NAME=@FILE   a secret the model types as <secret>NAME</secret> without seeing it
+                        (NAME=env:VAR reads it from the environment; repeatable)
+  --secret-origin NAME=ORIGIN  where NAME may be typed (default: the --start-url's origin;
+                        NAME=* for anywhere; repeatable)
   --yes                 approve irreversible actions without asking
   --json                print progress as JSON lines
 
@@ -60,7 +64,7 @@ Exit codes: 0 done, 1 failed/stopped/expectation broken, 2 bad usage or no model
 browser unavailable, 130 interrupted (Ctrl-C).
 `;
 
-const KNOWN = new Set(["start-url", "serve", "script", "model", "backend", "token", "data-dir", "max-steps", "headed", "cdp-url", "yes", "json", "help"]);
+const KNOWN = new Set(["start-url", "serve", "script", "model", "backend", "token", "data-dir", "max-steps", "headed", "cdp-url", "yes", "json", "help", "secret", "secret-origin"]);
 
 /** A problem with the command line or its files: exit 2 with the message. */
 class UsageError extends Error {}
@@ -164,10 +168,12 @@ export async function runCommand(argv: readonly string[], deps: RunDeps): Promis
       cleanup.push(() => site?.close() ?? Promise.resolve());
     }
     let startUrl: string | undefined;
+    let secrets: Secret[];
     try {
       startUrl = startUrlOf(p, site);
+      secrets = secretsFromArgs(p, deps.env, startUrl);
     } catch (e) {
-      if (e instanceof UsageError) return fail(e.message, exitCodes.usage);
+      if (e instanceof UsageError || e instanceof SecretArgError) return fail(e.message, exitCodes.usage);
       throw e;
     }
     let backend: RunBackend;
@@ -230,6 +236,7 @@ export async function runCommand(argv: readonly string[], deps: RunDeps): Promis
         onEvent: (e) => out.event(e),
         onApproval: approvalPrompt(p.flags.has("yes"), deps.ask, (r) => describeCall(r.call, lookup), () => out.pause()),
         signal: stop.signal,
+        ...(secrets.length ? { secrets, page: engineProbe(engine) } : {}),
       });
     } catch (e) {
       const err = ConnectError.from(e);

@@ -2,34 +2,15 @@ import type { ScrollParams, SelectOptionParams, UploadFileParams } from "@baton/
 import { ScrollDirection } from "@baton/gen/baton/v1/tools_pb";
 import { ToolErrorCode, ToolFailure } from "../../contract/index.js";
 import type { Engine } from "../engine.js";
-import { sanitizeText } from "../sanitize.js";
+import { invocation } from "../base/page-function.js";
+import { sanitizeText } from "../base/sanitize.js";
 
 /** select_option: picks options of a native select by label or value, firing input and change. */
 export async function selectOption(engine: Engine, params: SelectOptionParams) {
   return engine.guard(async () => {
     const el = await engine.resolve(params.ref, "ref");
     const mark = engine.mark();
-    const r = await engine.call<{ error?: string; selected?: string[]; available?: string[] }>(
-      el,
-      `function(wanted) {
-        if (this.tagName !== "SELECT") return { error: "not-select" };
-        if (this.disabled) return { error: "disabled" };
-        const opts = [...this.options];
-        const norm = (s) => s.replace(/\\s+/g, " ").trim().toLowerCase();
-        const pick = [];
-        for (const w of wanted) {
-          const o = opts.find((o) => o.label === w || o.value === w) || opts.find((o) => norm(o.label) === norm(w) || norm(o.value) === norm(w));
-          if (!o) return { error: "missing", available: opts.map((o) => o.label).slice(0, 50) };
-          pick.push(o);
-        }
-        if (!this.multiple && pick.length > 1) return { error: "single" };
-        for (const o of opts) o.selected = pick.includes(o);
-        this.dispatchEvent(new Event("input", { bubbles: true, composed: true }));
-        this.dispatchEvent(new Event("change", { bubbles: true }));
-        return { selected: [...this.selectedOptions].map((o) => o.label) };
-      }`,
-      [params.values],
-    );
+    const r = await engine.call(el, selectInPage, [params.values]);
     if (r.error === "not-select") {
       return engine.fail(ToolErrorCode.NOT_ACTIONABLE, `Element ${el.entry.ref} is not a native select. Click it, then click the option.`, "ref");
     }
@@ -47,7 +28,7 @@ export async function selectOption(engine: Engine, params: SelectOptionParams) {
 export async function uploadFile(engine: Engine, params: UploadFileParams) {
   return engine.guard(async () => {
     const el = await engine.resolve(params.ref, "ref");
-    const isFile = await engine.call<boolean>(el, "function() { return this.tagName === 'INPUT' && this.type === 'file'; }");
+    const isFile = await engine.call(el, isFileInput);
     if (!isFile) return engine.fail(ToolErrorCode.NOT_ACTIONABLE, `Element ${el.entry.ref} is not a file input.`, "ref");
     const exists = engine.options.fileExists;
     if (exists) {
@@ -63,7 +44,7 @@ export async function uploadFile(engine: Engine, params: UploadFileParams) {
     }
     const mark = engine.mark();
     await engine.page.send("DOM.setFileInputFiles", { files: params.paths, backendNodeId: el.entry.backendNodeId }, el.entry.sessionId);
-    const files = await engine.call<string[]>(el, "function() { return [...this.files].map((f) => f.name); }");
+    const files = await engine.call(el, fileNames);
     return { files, evidence: await engine.evidence(mark) };
   });
 }
@@ -74,9 +55,9 @@ export async function scroll(engine: Engine, params: ScrollParams) {
     const mark = engine.mark();
     if (params.toRef) {
       const el = await engine.resolve(params.toRef, "to_ref");
-      const before = await engine.call<number[]>(el, "function() { const r = this.getBoundingClientRect(); return [r.x, r.y]; }");
+      const before = await engine.call(el, topLeft);
       await engine.page.send("DOM.scrollIntoViewIfNeeded", { backendNodeId: el.entry.backendNodeId }, el.entry.sessionId);
-      const after = await engine.call<number[]>(el, "function() { const r = this.getBoundingClientRect(); return [r.x, r.y]; }");
+      const after = await engine.call(el, topLeft);
       const moved = before[0] !== after[0] || before[1] !== after[1];
       const evidence = await engine.evidence(mark);
       return { moved, viewport: engine.lastSnapshot ? engine.viewportOf(engine.lastSnapshot) : undefined, evidence };
@@ -84,23 +65,15 @@ export async function scroll(engine: Engine, params: ScrollParams) {
     const dir = params.direction === ScrollDirection.UNSPECIFIED ? ScrollDirection.DOWN : params.direction;
     const vertical = dir === ScrollDirection.UP || dir === ScrollDirection.DOWN;
     const sign = dir === ScrollDirection.UP || dir === ScrollDirection.LEFT ? -1 : 1;
-    const fn = `function(vertical, sign, pixels, toEdge) {
-      const el = (this === window || this === document || this === undefined) ? (document.scrollingElement || document.documentElement) : this;
-      const before = [el.scrollLeft, el.scrollTop];
-      const amount = pixels || Math.round((vertical ? el.clientHeight || innerHeight : el.clientWidth || innerWidth) * 0.8);
-      const big = 1e9;
-      const d = toEdge ? big * sign : amount * sign;
-      el.scrollBy({ left: vertical ? 0 : d, top: vertical ? d : 0, behavior: "instant" });
-      return before[0] !== el.scrollLeft || before[1] !== el.scrollTop;
-    }`;
-    const args = [vertical, sign, params.pixels ?? 0, params.toEdge];
+
+    const args: Parameters<typeof scrollInPage> = [vertical, sign, params.pixels ?? 0, params.toEdge];
     let moved: boolean;
     if (params.ref) {
       const el = await engine.resolve(params.ref, "ref");
-      moved = await engine.call<boolean>(el, fn, args);
+      moved = await engine.call(el, scrollInPage, args);
     } else {
       const r = await engine.page.send<{ result: { value?: boolean } }>("Runtime.evaluate", {
-        expression: `(${fn}).call(document, ${args.map((a) => JSON.stringify(a)).join(", ")})`,
+        expression: invocation(scrollInPage, ...args),
         returnByValue: true,
       });
       moved = r.result.value === true;
@@ -108,4 +81,55 @@ export async function scroll(engine: Engine, params: ScrollParams) {
     const evidence = await engine.evidence(mark);
     return { moved, viewport: engine.lastSnapshot ? engine.viewportOf(engine.lastSnapshot) : undefined, evidence };
   });
+}
+
+/**
+ * Selects the options of a native select (`this`) matching `wanted` by label or value (exactly,
+ * then ignoring case and spacing), firing input and change.
+ */
+function selectInPage(this: HTMLSelectElement, wanted: readonly string[]): { error?: string; selected?: string[]; available?: string[] } {
+  if (this.localName !== "select") return { error: "not-select" };
+  if (this.disabled) return { error: "disabled" };
+  const opts = [...this.options];
+  const norm = (s: string): string => s.replace(/\s+/g, " ").trim().toLowerCase();
+  const pick: HTMLOptionElement[] = [];
+  for (const w of wanted) {
+    const o = opts.find((o) => o.label === w || o.value === w) ?? opts.find((o) => norm(o.label) === norm(w) || norm(o.value) === norm(w));
+    if (!o) return { error: "missing", available: opts.map((o) => o.label).slice(0, 50) };
+    pick.push(o);
+  }
+  if (!this.multiple && pick.length > 1) return { error: "single" };
+  for (const o of opts) o.selected = pick.includes(o);
+  this.dispatchEvent(new Event("input", { bubbles: true, composed: true }));
+  this.dispatchEvent(new Event("change", { bubbles: true }));
+  return { selected: [...this.selectedOptions].map((o) => o.label) };
+}
+
+/** Whether the element (`this`) is a file input. */
+function isFileInput(this: Element): boolean {
+  return this.localName === "input" && (this as HTMLInputElement).type === "file";
+}
+
+/** The names of a file input's (`this`) files. */
+function fileNames(this: HTMLInputElement): string[] {
+  return [...(this.files ?? [])].map((f) => f.name);
+}
+
+/** The element's (`this`) top-left corner in the viewport. */
+function topLeft(this: Element): [number, number] {
+  const r = this.getBoundingClientRect();
+  return [r.x, r.y];
+}
+
+/**
+ * Scrolls the element (`this`), or the document when called on the document, by `pixels` (or
+ * 80% of its size) or to its edge; whether it moved.
+ */
+function scrollInPage(this: unknown, vertical: boolean, sign: number, pixels: number, toEdge: boolean): boolean {
+  const el = (this as Node | undefined)?.nodeType === 1 ? (this as Element) : (document.scrollingElement ?? document.documentElement);
+  const before = [el.scrollLeft, el.scrollTop];
+  const amount = pixels || Math.round((vertical ? el.clientHeight || innerHeight : el.clientWidth || innerWidth) * 0.8);
+  const d = toEdge ? 1e9 * sign : amount * sign;
+  el.scrollBy({ left: vertical ? 0 : d, top: vertical ? d : 0, behavior: "instant" });
+  return before[0] !== el.scrollLeft || before[1] !== el.scrollTop;
 }

@@ -1,40 +1,156 @@
 import type { PressKeysParams, TypeTextParams } from "@baton/gen/baton/v1/tools_pb";
 import { ToolErrorCode } from "../../contract/index.js";
 import type { Engine } from "../engine.js";
+import { fieldValue } from "../read/element-state.js";
+import { quoted, sanitizeText } from "../base/sanitize.js";
 import { pressKey } from "./input.js";
-import { keyDef, modifierBits, parseChord } from "./keys.js";
+import { charKey, keyDef, modifierBits, parseChord } from "./keys.js";
+import { setValueOf } from "./set-value.js";
 
-interface FieldInfo {
-  kind: "input" | "editable" | "other";
-  disabled: boolean;
-  readOnly: boolean;
+/** What kind of text field an element (`this`) is, and whether it takes text now. */
+function fieldInfo(this: Element): { kind: "input" | "editable" | "value" | "other"; disabled: boolean; readOnly: boolean; multiline: boolean } {
+  const notText = ["checkbox", "radio", "file", "button", "submit", "reset", "image"];
+  const byValue = ["date", "time", "datetime-local", "month", "week", "color", "range"];
+  const field = this as Partial<HTMLInputElement>;
+  const type = field.type ?? "";
+  const input = this.localName === "textarea" || (this.localName === "input" && !notText.includes(type) && !byValue.includes(type));
+  const kind = input ? "input" : this.localName === "input" && byValue.includes(type) ? "value" : (this as HTMLElement).isContentEditable ? "editable" : "other";
+  return { kind, disabled: !!field.disabled, readOnly: !!field.readOnly, multiline: this.localName === "textarea" || kind === "editable" };
+}
+
+/** Selects a field's (`this`) whole content, so the next key replaces it. */
+function selectContents(this: Element): void {
+  if (this.localName === "input" || this.localName === "textarea") {
+    (this as HTMLInputElement).select();
+    return;
+  }
+  const r = document.createRange();
+  r.selectNodeContents(this);
+  const s = getSelection();
+  s?.removeAllRanges();
+  s?.addRange(r);
 }
 
 /**
- * type_text: focuses the field, clears it, types. Plain inputs get real key events per
- * character; contenteditable hosts (and long text) get `Input.insertText`, which editors
- * handle like a paste of typed text.
+ * Waits, called on a field, for a list of suggestions to appear near it (a listbox, a menu, a
+ * list, or any element holding several items) and be still for a moment: up to `capMs`.
+ * Resolves to the items' text, or [] when none came.
+ */
+function suggestionsInPage(this: Element, capMs: number): Promise<string[]> {
+  const field = this;
+  const squeeze = (s: string | null | undefined): string => (s ?? "").replace(/\s+/g, " ").trim();
+  const shown = (el: Element): boolean => {
+    const r = el.getBoundingClientRect();
+    return r.width > 0 && r.height > 0 && el.checkVisibility({ visibilityProperty: true, opacityProperty: true });
+  };
+  const near = (el: Element): boolean => {
+    const f = field.getBoundingClientRect();
+    const r = el.getBoundingClientRect();
+    const overlapX = Math.min(f.right, r.right) - Math.max(f.left, r.left) > 0;
+    return overlapX && r.top < f.bottom + 60 && r.bottom > f.top - 400 && !el.contains(field);
+  };
+  const itemsOf = (list: Element): string[] => {
+    const role = list.getAttribute("role");
+    const options = role === "listbox" || role === "menu" || role === "grid" ? [...list.querySelectorAll('[role="option"],[role="menuitem"],[role="gridcell"]')] : [];
+    const items = options.length ? options : [...list.children];
+    return items.filter(shown).map((i) => squeeze((i as HTMLElement).innerText ?? i.textContent)).filter((t) => t !== "").slice(0, 20);
+  };
+  const find = (): string[] => {
+    const lists = document.querySelectorAll('[role="listbox"],[role="menu"],[role="grid"],ul,ol,datalist');
+    for (const list of lists) {
+      if (!shown(list) || !near(list)) continue;
+      const items = itemsOf(list);
+      if (items.length > 0) return items;
+    }
+    // Lists built from <div>s: an element just below the field holding several shown children.
+    for (const el of document.querySelectorAll("body *")) {
+      if (el.children.length < 2 || !shown(el) || !near(el) || el.contains(field)) continue;
+      const cs = getComputedStyle(el);
+      if (cs.position !== "absolute" && cs.position !== "fixed") continue;
+      const items = itemsOf(el);
+      if (items.length >= 2) return items;
+    }
+    return [];
+  };
+  return new Promise((resolve) => {
+    const start = performance.now();
+    let last = "";
+    let stableSince = 0;
+    const tick = (): void => {
+      const items = find();
+      const key = items.join("\n");
+      const now = performance.now();
+      if (items.length && key === last) {
+        if (now - stableSince >= 80) return resolve(items);
+      } else {
+        last = key;
+        stableSince = now;
+      }
+      if (now - start >= capMs) return resolve(items);
+      setTimeout(tick, 40);
+    };
+    tick();
+  });
+}
+
+/**
+ * Types text as key presses: every printable ASCII character with its US-keyboard key (Shift
+ * held where needed), so pages that act on keydown or keypress see each one; a line break as
+ * Enter; characters no key produces (é, 中, emoji) with `Input.insertText`, as an input method
+ * would. Pipelined in small batches.
+ */
+export async function typeChars(page: Engine["page"], text: string, multiline: boolean): Promise<void> {
+  let pending: Promise<unknown>[] = [];
+  let run = "";
+  const flush = async (): Promise<void> => {
+    if (run) pending.push(page.send("Input.insertText", { text: run }));
+    run = "";
+    await Promise.all(pending);
+    pending = [];
+  };
+  const enter = keyDef("Enter")!;
+  for (const ch of text.replace(/\r\n?/g, "\n")) {
+    const def = ch === "\n" ? (multiline ? enter : undefined) : charKey(ch);
+    if (!def) {
+      // A line break in a one-line field types nothing; anything else no key makes goes as text.
+      if (ch !== "\n") run += ch;
+      continue;
+    }
+    if (run) await flush();
+    pending.push(pressKey(page, def, def.shift ? modifierBits.Shift : 0));
+    if (pending.length >= 40) await flush();
+  }
+  await flush();
+}
+
+/** How a field's value is compared with the text typed: line breaks and surrounding space do not count. */
+const comparable = (s: string): string => s.replace(/\r\n?/g, "\n").replace(/\u00a0/g, " ").trim();
+
+/**
+ * type_text: focuses the field with a click, clears it, types with real key events (see
+ * `typeChars`); date, time, colour and range inputs are set by value (`set-value.ts`). The
+ * value is read back: when the field holds something else than what was typed (the page
+ * filtered or reformatted it), the evidence says so. With `wait_for_suggestion`, waits (up to
+ * 3 s) for a list of suggestions near the field and reports its items.
  */
 export async function typeText(engine: Engine, params: TypeTextParams) {
   return engine.guard(async () => {
     const el = await engine.resolve(params.ref, "ref");
-    const info = await engine.call<FieldInfo>(
-      el,
-      `function() {
-        const tag = this.tagName;
-        const input = tag === "TEXTAREA" || (tag === "INPUT" && !["checkbox","radio","file","button","submit","reset","image","range","color"].includes(this.type));
-        return { kind: input ? "input" : this.isContentEditable ? "editable" : "other", disabled: !!this.disabled, readOnly: !!this.readOnly };
-      }`,
-    );
+    const info = await engine.call(el, fieldInfo);
     if (info.kind === "other") {
       return engine.fail(ToolErrorCode.NOT_ACTIONABLE, `Element ${el.entry.ref} is not a text field; type into an input, textarea or editable element.`, "ref");
     }
     if (info.disabled || info.readOnly) {
       return engine.fail(ToolErrorCode.NOT_ACTIONABLE, `Element ${el.entry.ref} is ${info.disabled ? "disabled" : "read-only"}.`, "ref");
     }
+    if (info.kind === "value") {
+      const r = await setValueOf(engine, el, params.text);
+      return { value: r.value, suggestions: [], evidence: r.evidence };
+    }
     const point = await engine.actionPoint(el, "ref");
     const page = engine.page;
     const mark = engine.mark();
+    const before = params.clear ?? true ? "" : await engine.call(el, fieldValue).catch(() => "");
     // A real click focuses like a user would (and places the caret); DOM.focus is the backstop.
     await page.send("Input.dispatchMouseEvent", { type: "mouseMoved", x: point.x, y: point.y });
     await engine.guardNavigation(mark, "typing");
@@ -42,41 +158,51 @@ export async function typeText(engine: Engine, params: TypeTextParams) {
     await page.send("Input.dispatchMouseEvent", { type: "mouseReleased", x: point.x, y: point.y, button: "left", clickCount: 1 });
     await page.send("DOM.focus", { backendNodeId: el.entry.backendNodeId }, el.entry.sessionId).catch(() => undefined);
     if (params.clear ?? true) {
-      await engine.call(
-        el,
-        `function() {
-          if (this.isContentEditable && !("value" in this)) {
-            const r = document.createRange(); r.selectNodeContents(this);
-            const s = getSelection(); s.removeAllRanges(); s.addRange(r);
-          } else { this.select(); }
-        }`,
-      );
-      const backspace = keyDef("Backspace");
-      if (backspace) await pressKey(page, backspace);
-    }
-    if (info.kind === "editable" || params.text.length > 200 || /[^\x20-\x7e]/.test(params.text)) {
-      if (params.text) await page.send("Input.insertText", { text: params.text });
-    } else {
-      for (const ch of params.text) {
-        const def = keyDef(ch);
-        if (def?.code) await pressKey(page, def, /[A-Z]/.test(ch) ? modifierBits.Shift : 0);
-        else await page.send("Input.insertText", { text: ch });
+      // Only a field with content is cleared: Backspace in an empty field still reaches the
+      // page's key handlers (a shell would drop a character it keeps elsewhere).
+      if ((await engine.call(el, fieldValue).catch(() => "x")) !== "") {
+        await engine.call(el, selectContents);
+        const backspace = keyDef("Backspace");
+        if (backspace) await pressKey(page, backspace);
       }
+    } else {
+      await engine.call(el, caretAtEnd).catch(() => undefined);
     }
+    await typeChars(page, params.text, info.multiline);
+    const value = await engine.call(el, fieldValue).catch(() => "");
+    const suggestions = params.waitForSuggestion ? await engine.call(el, suggestionsInPage, [3000]).catch(() => [] as string[]) : [];
     if (params.pressEnter) {
       const enter = keyDef("Enter");
       if (enter) await pressKey(page, enter);
     }
-    const value = await engine
-      .call<string>(el, "function() { return 'value' in this ? String(this.value) : this.innerText; }")
-      .catch(() => "");
     const evidence = await engine.evidence(mark);
-    const suggestions: string[] = [];
-    if (params.waitForSuggestion && engine.lastSnapshot) {
-      for (const e of engine.lastSnapshot.elements) if (e.role === "option" && e.name) suggestions.push(e.name);
+    const notes = [...(evidence.notes ?? [])];
+    const expected = comparable(before + params.text);
+    if (comparable(value) !== expected && !(info.kind === "editable" && comparable(value).includes(comparable(params.text)))) {
+      notes.push(`the field holds ${quoted(value, 120)}, not the text typed: the page filtered or reformatted it`);
     }
-    return { value, suggestions: suggestions.slice(0, 20), evidence };
+    if (params.waitForSuggestion && suggestions.length === 0) notes.push("no suggestions appeared near the field within 3 s");
+    return { value, suggestions: suggestions.map((s) => sanitizeText(s, 120)), evidence: { ...evidence, notes } };
   });
+}
+
+/** Puts the caret at the end of a field's (`this`) content, so typing appends. */
+function caretAtEnd(this: Element): void {
+  if (this.localName === "input" || this.localName === "textarea") {
+    const f = this as HTMLInputElement;
+    try {
+      f.setSelectionRange(f.value.length, f.value.length);
+    } catch {
+      // Types without a selection (email, number) keep the caret where the click put it.
+    }
+    return;
+  }
+  const r = document.createRange();
+  r.selectNodeContents(this);
+  r.collapse(false);
+  const s = getSelection();
+  s?.removeAllRanges();
+  s?.addRange(r);
 }
 
 /** press_keys: keys and chords in order, to the focused element or to `ref` after focusing it. */
@@ -93,6 +219,7 @@ export async function pressKeys(engine: Engine, params: PressKeysParams) {
       await engine.page.send("DOM.focus", { backendNodeId: el.entry.backendNodeId }, el.entry.sessionId);
     }
     const page = engine.page;
+    const reactionFrom = await engine.activityBefore();
     const mark = engine.mark();
     for (const { parts } of chords) {
       const defs = parts!.map((p) => keyDef(p)!);
@@ -108,6 +235,6 @@ export async function pressKeys(engine: Engine, params: PressKeysParams) {
         await page.send("Input.dispatchKeyEvent", { type: "keyUp", key: m.key, code: m.code, windowsVirtualKeyCode: m.keyCode, modifiers });
       }
     }
-    return { evidence: await engine.evidence(mark) };
+    return { evidence: await engine.evidence(mark, reactionFrom ? { reactionFrom } : {}) };
   });
 }

@@ -5,6 +5,50 @@ export interface KeyDef {
   readonly keyCode: number;
   /** The text the key types, if any. */
   readonly text?: string;
+  /** Typing this character on a US keyboard needs Shift held. */
+  readonly shift?: boolean;
+}
+
+/**
+ * The US keyboard's printable keys: code, virtual key code, and the character without and
+ * with Shift. Every printable ASCII character is typed as a real key press from this table.
+ */
+const usKeys: readonly [code: string, keyCode: number, plain: string, shifted: string][] = [
+  ["Backquote", 192, "`", "~"],
+  ["Digit1", 49, "1", "!"],
+  ["Digit2", 50, "2", "@"],
+  ["Digit3", 51, "3", "#"],
+  ["Digit4", 52, "4", "$"],
+  ["Digit5", 53, "5", "%"],
+  ["Digit6", 54, "6", "^"],
+  ["Digit7", 55, "7", "&"],
+  ["Digit8", 56, "8", "*"],
+  ["Digit9", 57, "9", "("],
+  ["Digit0", 48, "0", ")"],
+  ["Minus", 189, "-", "_"],
+  ["Equal", 187, "=", "+"],
+  ["BracketLeft", 219, "[", "{"],
+  ["BracketRight", 221, "]", "}"],
+  ["Backslash", 220, "\\", "|"],
+  ["Semicolon", 186, ";", ":"],
+  ["Quote", 222, "'", '"'],
+  ["Comma", 188, ",", "<"],
+  ["Period", 190, ".", ">"],
+  ["Slash", 191, "/", "?"],
+  ...[..."abcdefghijklmnopqrstuvwxyz"].map((c): [string, number, string, string] => [`Key${c.toUpperCase()}`, c.toUpperCase().charCodeAt(0), c, c.toUpperCase()]),
+];
+
+/** Printable ASCII characters by the key that types them. */
+const printable = new Map<string, KeyDef>();
+for (const [code, keyCode, plain, shifted] of usKeys) {
+  printable.set(plain, { key: plain, code, keyCode, text: plain });
+  printable.set(shifted, { key: shifted, code, keyCode, text: shifted, shift: true });
+}
+printable.set(" ", { key: " ", code: "Space", keyCode: 32, text: " " });
+
+/** The key that types a printable ASCII character on a US keyboard; undefined for any other character. */
+export function charKey(ch: string): KeyDef | undefined {
+  return printable.get(ch);
 }
 
 const named: Record<string, KeyDef> = {
@@ -53,11 +97,7 @@ export function keyDef(name: string): KeyDef | undefined {
   const def = named[canonical] ?? named[canonical.charAt(0).toUpperCase() + canonical.slice(1).toLowerCase()];
   if (def) return def;
   if ([...name].length !== 1) return undefined;
-  const ch = name;
-  const upper = ch.toUpperCase();
-  if (/[a-z]/i.test(ch)) return { key: ch, code: `Key${upper}`, keyCode: upper.charCodeAt(0), text: ch };
-  if (/[0-9]/.test(ch)) return { key: ch, code: `Digit${ch}`, keyCode: ch.charCodeAt(0), text: ch };
-  return { key: ch, code: "", keyCode: 0, text: ch };
+  return printable.get(name) ?? { key: name, code: "", keyCode: 0, text: name };
 }
 
 /** Splits a chord such as "Control+Shift+k" (a lone "+" is the plus key). */

@@ -1,9 +1,11 @@
 import type { GoBackParams, NavigateParams, WaitForParams } from "@baton/gen/baton/v1/tools_pb";
 import { delay } from "../../cdp/timeouts.js";
+import { invocation } from "../base/page-function.js";
+import { documentText } from "../read/page-content.js";
 import { ToolErrorCode, ToolFailure } from "../../contract/index.js";
 import type { Engine } from "../engine.js";
-import { sanitizeText, sanitizeUrl } from "../sanitize.js";
-import { waitUntil } from "../settle.js";
+import { sanitizeText, sanitizeUrl } from "../base/sanitize.js";
+import { waitUntil } from "../page/settle.js";
 
 /** Checks a URL the model asked for: absolute http(s) only. */
 function checkUrl(raw: string): string {
@@ -62,7 +64,7 @@ async function pageText(engine: Engine): Promise<string> {
         .send<{ result: { value?: string } }>(
           "Runtime.evaluate",
           {
-            expression: `(() => { const out = []; const walk = (d) => { out.push(d.body ? d.body.innerText : ""); for (const f of d.querySelectorAll("iframe,frame")) { try { if (f.contentDocument) walk(f.contentDocument); } catch {} } const all = d.querySelectorAll("*"); for (const e of all) if (e.shadowRoot) out.push(e.shadowRoot.textContent || ""); }; walk(document); return out.join("\\n"); })()`,
+            expression: invocation(documentText),
             returnByValue: true,
           },
           sid,

@@ -2,6 +2,7 @@ import type { ClickParams, DragParams, HoverParams } from "@baton/gen/baton/v1/t
 import { KeyModifier, MouseButton } from "@baton/gen/baton/v1/tools_pb";
 import { ToolErrorCode } from "../../contract/index.js";
 import type { Engine } from "../engine.js";
+import { afterHover, armClickRecorder, readClickTargets } from "../hit/pointer-check.js";
 import { type ButtonName, mouseClick, mouseMove } from "./input.js";
 import { modifierBits } from "./keys.js";
 
@@ -33,14 +34,40 @@ export async function click(engine: Engine, params: ClickParams) {
       return { evidence: await engine.evidence(mark) };
     }
     const el = await engine.resolve(params.ref, "ref");
-    const point = await engine.actionPoint(el, "ref");
+    const aim = await engine.aim(el, "ref");
+    const page = engine.page;
+    const ref = el.entry.ref;
+    const reactionFrom = await engine.activityBefore();
     const mark = engine.mark();
-    await mouseClick(engine.page, point, {
+    const notes: string[] = [];
+    const recording = aim.hitObject !== undefined && (await armClickRecorder(page, aim.hitObject));
+    await mouseClick(page, aim.point, {
       ...options,
-      // The pointer moving over the page can itself navigate (hover handlers); never press then.
-      beforePress: () => engine.guardNavigation(mark, "click"),
+      beforePress: async () => {
+        // The pointer moving over the page can itself navigate (hover handlers); never press then.
+        await engine.guardNavigation(mark, "click");
+        if (aim.hitObject === undefined) return undefined;
+        // Hover can change what is under the pointer (an icon swapping its image, actions
+        // appearing over a row): let it happen, then aim again before pressing.
+        const check = await afterHover(page, aim.hitObject, aim.points);
+        if (check?.state === "covered") {
+          if (recording) await readClickTargets(page, aim.hitObject);
+          return engine.fail(ToolErrorCode.NOT_ACTIONABLE, `Element ${ref} was covered by ${check.under} when the pointer reached it (a hover effect), so it was not clicked. See the attached snapshot.`, "ref");
+        }
+        if (check?.state === "gone") notes.push(`${ref} was replaced by ${check.under} when the pointer reached it; the click went there`);
+        if (check?.state === "ok" && check.point && (check.point.x !== aim.point.x || check.point.y !== aim.point.y)) {
+          notes.push(`hover moved things over ${ref}; the click was aimed at another part of it`);
+          return check.point;
+        }
+        return undefined;
+      },
     });
-    return { evidence: await engine.evidence(mark) };
+    const landed = recording ? await readClickTargets(page, aim.hitObject!) : undefined;
+    if (landed && !landed.clicked && !notes.some((n) => n.includes("replaced"))) {
+      notes.push(landed.click ? `the click reached ${landed.click}, not ${ref}` : `no click event reached ${ref} (pressed on ${landed.down || "nothing"}, released on ${landed.up || "nothing"})`);
+    }
+    const evidence = await engine.evidence(mark, reactionFrom ? { reactionFrom } : {});
+    return { evidence: { ...evidence, notes: [...(evidence.notes ?? []), ...notes] } };
   });
 }
 

@@ -1,9 +1,10 @@
 import type { ExtractParams, ScreenshotParams } from "@baton/gen/baton/v1/tools_pb";
 import { ExtractFormat } from "@baton/gen/baton/v1/tools_pb";
 import type { Engine } from "../engine.js";
-import { extractFunction } from "../page-scripts.js";
-import { captureJpeg, captureLabelledScreenshot } from "../screenshot.js";
-import { sanitizeText, sanitizeUrl } from "../sanitize.js";
+import { declaration, invocation } from "../base/page-function.js";
+import { type ExtractedContent, extractContent } from "../read/page-content.js";
+import { captureJpeg, captureLabelledScreenshot } from "../snapshot/screenshot.js";
+import { sanitizeText, sanitizeUrl } from "../base/sanitize.js";
 
 /** screenshot: viewport, full page, or one element; optionally with ref labels. */
 export async function screenshot(engine: Engine, params: ScreenshotParams) {
@@ -33,15 +34,14 @@ export async function screenshot(engine: Engine, params: ScreenshotParams) {
 export async function extract(engine: Engine, params: ExtractParams) {
   return engine.guard(async () => {
     const format = params.format === ExtractFormat.UNSPECIFIED ? ExtractFormat.MARKDOWN : params.format;
-    const fn = extractFunction;
     const formatName = format === ExtractFormat.TEXT ? "text" : format === ExtractFormat.LINKS ? "links" : "markdown";
-    let r: { content: string; links: { text: string; url: string }[] };
+    let r: ExtractedContent;
     if (params.ref) {
       const el = await engine.resolve(params.ref, "ref");
-      r = await engine.call(el, fn, [formatName]);
+      r = await engine.call(el, declaration(extractContent), [formatName]);
     } else {
       const res = await engine.page.send<{ result: { value?: typeof r } }>("Runtime.evaluate", {
-        expression: `(${fn}).call(document, ${JSON.stringify(formatName)})`,
+        expression: invocation(extractContent, formatName),
         returnByValue: true,
       });
       r = res.result.value ?? { content: "", links: [] };

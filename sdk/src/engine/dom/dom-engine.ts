@@ -13,40 +13,14 @@ import {
   sessionToViewport,
   topFrameOrigin,
   viewportToDocument,
-} from "../coordinates.js";
-import { dropEchoes, paginate } from "../render-text.js";
-import { frameLabel, quoted, sanitizeText, sanitizeUrl } from "../sanitize.js";
-import type { SnapshotLine } from "../snapshot.js";
+} from "../base/coordinates.js";
+import { dropEchoes, paginate } from "../snapshot/render-text.js";
+import { frameLabel, quoted, sanitizeText, sanitizeUrl } from "../base/sanitize.js";
+import type { SnapshotLine } from "../snapshot/render-text.js";
+import type { AgentBox, AgentItem, AgentSnapshot } from "./agent.js";
 import type { DomRunner } from "./dom-runner.js";
 
-type Box = [number, number, number, number];
-
-/** One item the in-page agent reports, in document order. */
-interface AgentItem {
-  k: "ref" | "text" | "ctx" | "frame" | "xframe";
-  depth: number;
-  frame: number;
-  id?: number;
-  role?: string;
-  name?: string;
-  value?: string;
-  states?: string[];
-  rect?: Box;
-  child?: number;
-  src?: string;
-  owner?: Box;
-}
-
-interface AgentSnapshot {
-  token: string;
-  url: string;
-  title: string;
-  items: AgentItem[];
-  frames: number;
-  scroll: [number, number];
-  size: [number, number];
-  page: [number, number];
-}
+type Box = AgentBox;
 
 /** A DOM-fallback ref: the agent's element id within one document (token). */
 interface DomRef {
@@ -117,7 +91,9 @@ export class DomEngine {
       }
       if (!item.rect) continue;
       const box = documentToViewport(rect(item.rect), origin);
-      const visible = intersect(box, origin.clip);
+      const inFrame = intersect(box, origin.clip);
+      // Cut to the clipping ancestors the agent reported, as the CDP engine does.
+      const visible = inFrame && item.clip ? intersect(inFrame, documentToViewport(rect(item.clip), origin)) : inFrame;
       if (!visible && !options.includeOffscreen) continue;
       if (item.k === "xframe") {
         lines.push({ depth: item.depth, text: `iframe [cross-origin ${frameLabel(item.src ?? "")}]` });

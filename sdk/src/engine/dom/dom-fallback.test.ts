@@ -18,6 +18,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { dispatchToolCall, ToolErrorCode } from "../../contract/index.js";
 import type { EngineHandlers } from "../handlers.js";
 import { type Harness, startHarness } from "../fixtures/harness.js";
+import { appFixtures } from "../fixtures/apps/index.js";
+import { groundTruth, lightIndexes } from "../fixtures/ground-truth.js";
 import { type Fixture, fixtures } from "../fixtures/pages.js";
 import { DomEngine } from "./dom-engine.js";
 import { domHandlers } from "./dom-handlers.js";
@@ -25,9 +27,11 @@ import { cdpDomRunner } from "./dom-runner.js";
 
 let h: Harness;
 let dom: EngineHandlers;
+let domEngine: DomEngine;
 beforeAll(async () => {
   h = await startHarness();
-  dom = domHandlers(new DomEngine(cdpDomRunner(h.engine.page)));
+  domEngine = new DomEngine(cdpDomRunner(h.engine.page));
+  dom = domHandlers(domEngine);
 });
 afterAll(async () => {
   await h?.close();
@@ -75,6 +79,24 @@ describe.each(fixtures.map((f) => [f.path, f] as [string, Fixture]))("DOM fallba
       }
     });
   }
+});
+
+describe.each(appFixtures.map((f) => [f.path] as const))("DOM fallback on app %s", (path) => {
+  // The fallback runs as a page script: it sees handler properties (onclick), not listeners
+  // added with addEventListener. By what it can see, it must find every target and no phantom.
+  it("gives every target a page script can see a ref, and lists no phantom", async () => {
+    await h.goto(path);
+    const text = (await snapshot({ maxChars: 50_000 })).text ?? "";
+    const refs = [...text.matchAll(/\[(e\d+)\]/g)].map((m) => m[1]!);
+    const ids: number[] = [];
+    for (const ref of refs) ids.push((await domEngine.resolve(ref, "ref")).id);
+    const refIndexes = new Set(await domEngine.runner.call<number[]>("lightIndex", ids));
+    const targets = await groundTruth(h.engine.page, { listeners: "page" });
+    const targetIndexes = await lightIndexes(h.engine.page, targets.map((t) => t.backendNodeId));
+    const missed = targets.filter((_, i) => !refIndexes.has(targetIndexes[i]!)).map((t) => `<${t.tag}> "${t.text}" (${t.signs})`);
+    expect(missed, `missed in\n${text}`).toEqual([]);
+    expect(refIndexes.size, `phantoms in\n${text}`).toBe(new Set(targetIndexes).size);
+  });
 });
 
 describe("DOM fallback actions, verified by their effect", () => {

@@ -2,7 +2,9 @@ import { ExtractFormat, MouseButton, ScrollDirection, KeyModifier } from "@baton
 import { delay } from "../../cdp/timeouts.js";
 import { ToolErrorCode, ToolFailure } from "../../contract/index.js";
 import type { EngineHandlers } from "../handlers.js";
-import { sanitizeText, sanitizeUrl } from "../sanitize.js";
+import { sanitizeText, sanitizeUrl } from "../base/sanitize.js";
+import { valueInputTypes, type ValueTarget } from "../actions/set-value.js";
+import { canonicalValue, parseNumber, type ValueType, valueExamples } from "../actions/value-forms.js";
 import type { DomEngine } from "./dom-engine.js";
 
 /** A tool the DOM fallback cannot perform: the debugger is needed for it. */
@@ -208,6 +210,38 @@ export function domHandlers<Ctx = void>(engine: DomEngine): EngineHandlers<Ctx> 
           ...(offset + max < content.length ? { nextOffset: offset + max } : {}),
           links: format === "text" ? [] : r.links.slice(0, 200).map((l) => ({ text: sanitizeText(l.text, 120), url: sanitizeUrl(l.url), ref: "" })),
         };
+      }),
+    setValue: (p) =>
+      g(async () => {
+        const el = await engine.resolve(p.ref, "ref");
+        const target = await engine.runner.call<ValueTarget | { gone: true }>("valueTarget", { id: el.id });
+        if ("gone" in target) return engine.fail(ToolErrorCode.STALE_REF, `Element ${el.ref} is gone from the page.`, "ref");
+        if (target.kind !== "input" || !valueInputTypes.has(target.type)) {
+          return engine.fail(ToolErrorCode.NOT_ACTIONABLE, `Element ${el.ref} is not a date, time, colour, range or number field; sliders without one need the debugger.`, "ref");
+        }
+        if (target.disabled || target.readOnly) return engine.fail(ToolErrorCode.NOT_ACTIONABLE, `Element ${el.ref} is ${target.disabled ? "disabled" : "read-only"}.`, "ref");
+        const type = target.type as ValueType;
+        const n = parseNumber(p.value);
+        const percent = type === "range" && n && "percent" in n ? n.percent : null;
+        const canonical = percent !== null ? "" : (canonicalValue(type, p.value) ?? (type === "color" ? p.value.trim() : undefined));
+        if (canonical === undefined) return engine.fail(ToolErrorCode.INVALID_ARGUMENTS, `${JSON.stringify(sanitizeText(p.value, 60))} is not a ${type} value. Give it like ${valueExamples[type]}.`, "value");
+        await engine.actionPoint(el, "ref");
+        const mark = await engine.mark();
+        const r = await engine.runner.call<{ value: string; error?: string; min: string; max: string; step: string }>("setInput", { id: el.id, value: canonical, percent });
+        if (r.error) return engine.fail(ToolErrorCode.INVALID_ARGUMENTS, `${JSON.stringify(sanitizeText(p.value, 60))} is not a colour.`, "value");
+        const evidence = await engine.evidence(mark);
+        if (percent === null && type !== "color" && r.value !== canonical) {
+          return engine.fail(ToolErrorCode.NOT_ACTIONABLE, `Element ${el.ref} holds ${JSON.stringify(sanitizeText(r.value, 60))} after setting ${JSON.stringify(canonical)}.`, "value");
+        }
+        return { value: r.value, evidence };
+      }),
+    selectText: (p) =>
+      g(async () => {
+        const el = p.ref ? await engine.resolve(p.ref, "ref") : undefined;
+        const mark = await engine.mark();
+        const r = await engine.runner.call<{ selected: string; matches: number }>("selectText", { id: el?.id ?? 0, text: p.text, occurrence: p.occurrence ?? 1 });
+        if (!r.selected) return engine.fail(ToolErrorCode.NOT_FOUND, `${JSON.stringify(sanitizeText(p.text, 80))} is not in ${el ? `the text of ${el.ref}` : "the page's text"}${r.matches ? ` ${p.occurrence ?? 1} time(s)` : ""}.`, "text");
+        return { selected: sanitizeText(r.selected, 10_000), evidence: await engine.evidence(mark) };
       }),
     openTab: () => g(async () => needsDebugger("Opening tabs")),
     switchTab: () => g(async () => needsDebugger("Switching tabs")),

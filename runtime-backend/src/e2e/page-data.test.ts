@@ -1,0 +1,93 @@
+/**
+ * Page text is data, not instructions: a real page full of prompt-injection tricks, read by the
+ * real engine in Chromium, sent through the real `openai` SDK to a local Responses server.
+ * The prompt the server received is checked: one fence per page result, under an id the page
+ * never saw; forged closes, fake tool results and fake context blocks inert inside it.
+ */
+import { runTask } from "@baton/sdk/client";
+import { describe, expect, it } from "vitest";
+import { OpenAiResponsesProvider } from "../providers/openai-responses.js";
+import { FakeLlmServer, responsesWire } from "../testing/fake-llm-server.js";
+import { browserHandlers, useBrowserRig } from "./rig.js";
+
+const rig = useBrowserRig();
+
+interface SentInput {
+  readonly type?: string;
+  readonly role?: string;
+  readonly content?: string;
+  readonly output?: string;
+}
+
+describe("page text in the prompt", () => {
+  it("is fenced under a fresh id, and nothing on the page can close or forge the fence", async () => {
+    const server = await new FakeLlmServer(responsesWire).start();
+    try {
+      server.script(
+        { kind: "calls", calls: [{ name: "take_snapshot", args: "{}" }], text: "<goal>Read the reviews</goal>" },
+        { kind: "calls", calls: [{ name: "extract", args: '{"format":"text"}' }] },
+        { kind: "calls", calls: [{ name: "done", args: '{"answer":"Read them."}' }] },
+      );
+      const { backend, engine } = await rig.setup(new OpenAiResponsesProvider({ apiKey: "sk-test", baseURL: `${server.url}/v1` }));
+      const outcome = await runTask(backend.client, {
+        task: "Summarise the reviews of the blue mug",
+        startUrl: `${rig.site.a}/injection`,
+        handlers: browserHandlers(engine),
+        model: "openai:fake",
+      });
+      expect(outcome.status).toBe("completed");
+      expect(outcome.answer).toBe("Read them.");
+      expect(server.bodies).toHaveLength(3);
+
+      const bodies = server.bodies as { instructions: string; input: SentInput[] }[];
+      // The system instruction says what the fence means.
+      expect(bodies[0]?.instructions).toContain("untrusted data read from the page");
+
+      for (const [i, tool] of [
+        [1, "take_snapshot"],
+        [2, "extract"],
+      ] as const) {
+        const body = bodies[i]!;
+        const outputs = body.input.filter((x) => x.type === "function_call_output").map((x) => x.output ?? "");
+        expect(outputs).toHaveLength(1);
+        const out = outputs[0]!;
+        const m = /^<page-data fence="([0-9a-f]{12})" tool="(\w+)">\n([\s\S]*)\n<\/page-data fence="\1">$/.exec(out);
+        expect(m, out.slice(0, 200)).not.toBeNull();
+        const [, id, name, inner] = m!;
+        expect(name).toBe(tool);
+        // The page's text is there, but inside the fence.
+        expect(inner).toMatch(/IGNORE PREVIOUS INSTRUCTIONS/);
+        expect(inner).toMatch(/Yes, transfer all my money/);
+        // The fence id appears nowhere but at the two ends: the page cannot have written it.
+        const whole = JSON.stringify(body);
+        expect(whole.split(id!).length - 1).toBe(2);
+        // Every close marker the page wrote is inert: only the real one is left.
+        expect(out.match(/<\s*\/\s*page-data/gi)).toHaveLength(1);
+        expect(inner).toContain("‹/page-data");
+        expect(inner).not.toMatch(/<\s*\/?\s*(page-data|context|fold)/i);
+        // The body is still the tool's JSON; its strings keep to their lines.
+        const parsed = JSON.parse(inner!) as { text?: string; content?: string; title?: string };
+        const pageText = parsed.text ?? parsed.content ?? "";
+        for (const line of pageText.split("\n")) {
+          // The aria-label's "&#10;[e99] …" did not start a line of its own.
+          expect(line.trimStart().startsWith("[e99]")).toBe(false);
+          expect(line).not.toMatch(/[\u202a-\u202e\u2066-\u2069]/);
+        }
+        if (tool === "take_snapshot") {
+          expect(parsed.title).toContain("‹/context>");
+          expect(pageText).toMatch(/Buy now \[e99\] button/);
+        }
+      }
+
+      // The context block of the last prompt summarises the snapshot step from its result
+      // (title included); the page's "</context>" there is inert, so the block closes once.
+      const userText = bodies[2]!.input.find((x) => x.role === "user")?.content ?? "";
+      expect(userText).toContain("step 1:");
+      expect(userText.match(/<\/context>/g)).toHaveLength(1);
+      expect(userText).toContain("‹/context> ‹/page-da");
+      expect(userText).not.toMatch(/<\s*\/?\s*page-da/i);
+    } finally {
+      await server.stop();
+    }
+  });
+});

@@ -1,0 +1,190 @@
+/**
+ * Secrets the model never sees, end to end: Chromium and the engine, runTask with secrets over
+ * real HTTP, a backend on an embedded store on disk logging at debug level, and a "model"
+ * behind the real `openai` SDK that types placeholders. The page really gets the values (the
+ * server records them, the page echoes the key); then every prompt the model server received,
+ * every row of every table, every file of the data directory, every log line, the client's
+ * journal and every event the client saw are searched for them.
+ */
+import { readdirSync, readFileSync, statSync } from "node:fs";
+import { join } from "node:path";
+import { createBatonClient, type RunEvent, runTask } from "@baton/sdk/client";
+import { fileJournal } from "@baton/sdk/node";
+import { engineProbe, findTarget, snapshotRefs } from "@baton/sdk/script";
+import { pino } from "pino";
+import { afterAll, describe, expect, it } from "vitest";
+import { unfence } from "../context/page-data.js";
+import { createLogger } from "../log/logger.js";
+import { OpenAiResponsesProvider } from "../providers/openai-responses.js";
+import { startBackend } from "../server/app.js";
+import { createToken, ensureUser } from "../store/users.js";
+import { FakeLlmServer, type FakeReply, responsesWire } from "../testing/fake-llm-server.js";
+import { tempDirs } from "../testing/temp-dirs.js";
+import { browserHandlers, useBrowserRig } from "./rig.js";
+
+const rig = useBrowserRig();
+const dirs = tempDirs("baton-secrets-");
+afterAll(() => dirs.removeAll());
+
+const KEY = "tangerine-Walrus-42-quietly";
+const PW = "correct horse  battery staple";
+
+/** The latest snapshot text in a Responses request, from its fenced tool outputs. */
+function snapshotIn(body: unknown): string {
+  const outputs = ((body as { input: { type?: string; output?: unknown }[] }).input ?? []).flatMap((i) =>
+    i.type === "function_call_output" ? [typeof i.output === "string" ? i.output : JSON.stringify(i.output)] : [],
+  );
+  for (const o of outputs.reverse()) {
+    try {
+      const v = JSON.parse(unfence(o)) as { text?: string };
+      if (typeof v.text === "string") return v.text;
+    } catch {
+      // not a snapshot
+    }
+  }
+  return "";
+}
+
+function ref(body: unknown, role: string, name: string): string {
+  return findTarget(snapshotRefs(snapshotIn(body)), { role, name }) ?? `missing ${role} ${name}`;
+}
+
+/** The model: reads the form, types both secrets by placeholder, saves, looks again, reads the text, finishes. */
+const model: ((body: unknown) => FakeReply)[] = [
+  () => ({ kind: "calls", calls: [{ name: "take_snapshot", args: "{}" }], text: "<goal>Save the API key</goal>" }),
+  (b) => ({
+    kind: "calls",
+    calls: [
+      { name: "type_text", args: JSON.stringify({ ref: ref(b, "textbox", "API key"), text: "<secret>api_key</secret>" }) },
+      { name: "type_text", args: JSON.stringify({ ref: ref(b, "textbox", "Account password"), text: "<secret>password</secret>" }) },
+      { name: "click", args: JSON.stringify({ ref: ref(b, "button", "Save") }) },
+    ],
+  }),
+  () => ({ kind: "calls", calls: [{ name: "take_snapshot", args: '{"include_screenshot":true}' }] }),
+  () => ({ kind: "calls", calls: [{ name: "extract", args: '{"format":"text"}' }, { name: "screenshot", args: "{}" }] }),
+  () => ({ kind: "calls", calls: [{ name: "done", args: '{"answer":"Saved."}' }] }),
+];
+
+/** Every file under a directory, as bytes. */
+function filesUnder(dir: string): { path: string; bytes: Buffer }[] {
+  return readdirSync(dir).flatMap((name) => {
+    const path = join(dir, name);
+    return statSync(path).isDirectory() ? filesUnder(path) : [{ path, bytes: readFileSync(path) }];
+  });
+}
+
+/** A value serialised for searching: bytes as latin1 text (what they would spell); a tool spec by its name. */
+function searchable(value: unknown): string {
+  const seen = new WeakSet<object>();
+  return JSON.stringify(value, (k, v) => {
+    if (typeof v === "bigint") return v.toString();
+    if (v instanceof Uint8Array) return Buffer.from(v).toString("latin1");
+    if (k === "tool" && v && typeof v === "object" && "name" in v && "params" in v) return v.name;
+    if (v && typeof v === "object") {
+      if (seen.has(v)) return "[seen]";
+      seen.add(v);
+    }
+    return v;
+  });
+}
+
+/** The forms a leaked value could take: itself, squeezed, base64, hex. */
+function leakForms(value: string): string[] {
+  return [value, value.replace(/\s+/g, " "), Buffer.from(value).toString("base64"), Buffer.from(value).toString("hex")];
+}
+
+async function runWithSecrets(origins: string[]) {
+  const dataDir = dirs.fresh();
+  const logFile = join(dirs.fresh(), "backend.log");
+  const journalFile = join(dirs.fresh(), "journal.jsonl");
+  const server = await new FakeLlmServer(responsesWire).start();
+  server.script(...model.map((m) => (body: unknown) => m(body)));
+  const backend = await startBackend({
+    port: 0,
+    dataDir,
+    resolveModel: () => ({ provider: new OpenAiResponsesProvider({ apiKey: "test-key", baseURL: `${server.url}/v1` }), model: "gpt-4o-mini" }),
+    logger: createLogger({ level: "debug", destination: pino.destination({ dest: logFile, sync: true }) }),
+  });
+  await ensureUser(backend.db, "alice");
+  const token = await createToken(backend.db, "alice");
+  const engine = await rig.browser.page();
+  const events: RunEvent[] = [];
+  const journal = fileJournal(journalFile);
+  try {
+    const outcome = await runTask(createBatonClient({ baseUrl: backend.server.url, token }), {
+      task: "Save my API key in the settings",
+      startUrl: `${rig.site.a}/settings`,
+      handlers: browserHandlers(engine),
+      onEvent: (e) => events.push(e),
+      journal,
+      secrets: [
+        { name: "api_key", value: KEY, origins },
+        { name: "password", value: PW, origins },
+      ],
+      page: engineProbe(engine),
+    });
+    const pageText = await engineProbe(engine).text();
+    const tables = await backend.db.query<{ name: string }>("select table_name as name from information_schema.tables where table_schema = 'public'");
+    const rows: Record<string, unknown[]> = {};
+    for (const t of tables) rows[t.name] = await backend.db.query(`select * from "${t.name}"`);
+    return { outcome, events, pageText, bodies: server.bodies, rows, dataDir, logFile, journalFile };
+  } finally {
+    journal.close();
+    await rig.browser.transport.send("Target.closeTarget", { targetId: engine.page.targetId }).catch(() => undefined);
+    engine.dispose();
+    await backend.close();
+    await server.stop();
+  }
+}
+
+describe("secrets", () => {
+  it("are typed into the page and never reach the model, the backend, its store, its files or its logs", async () => {
+    const before = rig.site.state.settings.length;
+    const r = await runWithSecrets([rig.site.a]);
+    expect(r.outcome.status).toBe("completed");
+    // The page got the real values, and echoed the key into its text.
+    expect(rig.site.state.settings.slice(before)).toEqual([{ key: KEY, pw: PW }]);
+    expect(r.pageText).toContain(`Saved key: ${KEY}`);
+
+    // The model was told the names, and read the field and the echo back as placeholders.
+    const prompts = r.bodies.map(searchable).join("\n");
+    expect(prompts).toContain("<secret>api_key</secret>");
+    const after = snapshotIn(r.bodies[3]);
+    expect(after).toMatch(/textbox "API key" = "<secret>api_key<\/secret>"/);
+    expect(after).toContain("Saved key: <secret>api_key</secret> (check it: <secret>api_key</secret>)");
+    // The screenshot of the page holding the key was withheld; so was the one after it.
+    expect(prompts).not.toContain("input_image");
+    expect(prompts).toContain("withheld: a secret may be visible on this page");
+
+    const logs = readFileSync(r.logFile, "utf8");
+    expect(logs.split("\n").length).toBeGreaterThan(10);
+    const places: [string, string][] = [
+      ["the prompts", prompts],
+      ["the store's rows", searchable(r.rows)],
+      ["the log", logs],
+      ["the client's journal", readFileSync(r.journalFile, "utf8")],
+      ["the client's events", searchable(r.events)],
+      ...filesUnder(r.dataDir).map((f): [string, string] => [f.path, f.bytes.toString("latin1")]),
+    ];
+    expect(Object.keys(r.rows)).toEqual(expect.arrayContaining(["sessions", "history", "calls", "traces", "responses", "screenshots"]));
+    for (const [where, text] of places) {
+      for (const secret of [KEY, PW]) for (const form of leakForms(secret)) expect(text.includes(form), `${JSON.stringify(form)} in ${where}`).toBe(false);
+    }
+  });
+
+  it("are typed only on their origins: elsewhere the typing fails and nothing reaches the page", async () => {
+    const before = rig.site.state.settings.length;
+    const r = await runWithSecrets([rig.site.b]);
+    expect(r.outcome.status).toBe("completed");
+    // Save was clicked with empty fields.
+    expect(rig.site.state.settings.slice(before)).toEqual([{ key: "", pw: "" }]);
+    const typed = r.events.filter((e) => e.type === "tool_end" && e.tool.name === "type_text");
+    expect(typed.map((e) => (e.type === "tool_end" ? e.error?.message : ""))).toEqual([
+      expect.stringContaining(`<secret>api_key</secret> may only be typed on ${rig.site.b}; this page is on ${rig.site.a}`),
+      expect.stringContaining("<secret>password</secret> may only be typed on"),
+    ]);
+    const prompts = r.bodies.map(searchable).join("\n");
+    expect(prompts).toContain("permission_denied");
+    for (const secret of [KEY, PW]) expect(prompts).not.toContain(secret);
+  });
+});

@@ -1,0 +1,107 @@
+import { access } from "node:fs/promises";
+import { isAbsolute, join } from "node:path";
+import { type RunContext, runTask } from "@baton/sdk/client";
+import { type Engine, type EngineHandlers, engineHandlers } from "@baton/sdk/engine";
+import { launchChromium, openPage, WebSocketTransport } from "@baton/sdk/node";
+import { engineProbe } from "@baton/sdk/script";
+import type { Attempt, AttemptJob, Lane, Via } from "./via.js";
+
+/** Rewrites the engine's handlers for a run: tests break the engine on purpose with it. */
+export type HandlerWrapper = (handlers: EngineHandlers<RunContext>, engine: Engine) => EngineHandlers<RunContext>;
+
+/** Options of {@link headlessVia}. */
+export interface HeadlessOptions {
+  /** Show the browser windows (needs a display). */
+  readonly headed?: boolean;
+  readonly wrapHandlers?: HandlerWrapper;
+}
+
+interface TargetInfo {
+  readonly targetId: string;
+  readonly type: string;
+}
+
+/** The visible part of the page, at half size, as a JPEG data URL. */
+async function screenshotOf(engine: Engine): Promise<string | undefined> {
+  try {
+    const m = await engine.page.send<{ cssVisualViewport: { pageX: number; pageY: number; clientWidth: number; clientHeight: number } }>("Page.getLayoutMetrics");
+    const v = m.cssVisualViewport;
+    const shot = await engine.page.send<{ data: string }>("Page.captureScreenshot", {
+      format: "jpeg",
+      quality: 60,
+      clip: { x: v.pageX, y: v.pageY, width: v.clientWidth, height: v.clientHeight, scale: 0.5 },
+    });
+    return `data:image/jpeg;base64,${shot.data}`;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The Node runner: each lane is a headless Chromium driven by the SDK's engine over CDP, the
+ * same way `baton run` drives it. Every attempt gets a fresh page with the browser's cookies
+ * cleared (sites of other attempts live on other ports, so their storage is apart), and closes
+ * every tab it opened when it ends.
+ */
+export function headlessVia(o: HeadlessOptions = {}): Via {
+  return {
+    name: "headless",
+    async openLane(): Promise<Lane> {
+      const browser = await launchChromium({ headless: !o.headed });
+      let transport: WebSocketTransport;
+      try {
+        transport = await WebSocketTransport.connect(browser.wsEndpoint);
+      } catch (e) {
+        await browser.close();
+        throw e;
+      }
+      const pages = async () => (await transport.send<{ targetInfos: TargetInfo[] }>("Target.getTargets")).targetInfos.filter((t) => t.type === "page").map((t) => t.targetId);
+      return {
+        async attempt(job: AttemptJob): Promise<Attempt> {
+          await transport.send("Storage.clearCookies", {});
+          const before = new Set(await pages());
+          const engine = await openPage(transport, {
+            viewport: { width: 1280, height: 800 },
+            fileExists: (p) => access(p).then(() => true, () => false),
+          });
+          const end = async () => {
+            engine.dispose();
+            for (const id of await pages().catch(() => [])) {
+              if (!before.has(id)) await transport.send("Target.closeTarget", { targetId: id }).catch(() => undefined);
+            }
+          };
+          try {
+            const base = engineHandlers<RunContext>(engine);
+            const own: EngineHandlers<RunContext> = {
+              ...base,
+              // Relative paths name the suite's own files, for models and scripts alike.
+              uploadFile: (p, ctx) => base.uploadFile({ ...p, paths: p.paths.map((f) => (isAbsolute(f) ? f : join(job.filesDir, f))) }, ctx),
+            };
+            const handlers = o.wrapHandlers ? o.wrapHandlers(own, engine) : own;
+            const outcome = await runTask(job.client, {
+              task: job.goal,
+              startUrl: job.startUrl,
+              model: job.model,
+              maxSteps: job.maxSteps,
+              handlers: {
+                ...handlers,
+                askUser: async () => ({ answer: job.userReply ?? "The user is not available to answer. Continue without the answer if you can." }),
+              },
+              onEvent: job.onEvent,
+              onApproval: job.onApproval,
+              signal: job.signal,
+            });
+            return { outcome, page: engineProbe(engine), screenshot: () => screenshotOf(engine), end };
+          } catch (e) {
+            await end();
+            throw e;
+          }
+        },
+        async close() {
+          await transport.close().catch(() => undefined);
+          await browser.close();
+        },
+      };
+    },
+  };
+}

@@ -1,0 +1,143 @@
+import { join } from "node:path";
+import type { BatonClient, RunEvent } from "@baton/sdk/client";
+import type { StaticServer } from "../cli/run/static-server.js";
+import { type CheckResult, runChecks } from "./checks.js";
+import type { ReportRow, RunStatus, Verdict } from "./report.js";
+import { startSite } from "./site-server.js";
+import type { EvalTask } from "./task.js";
+import type { Attempt, Lane } from "./via.js";
+
+/** One run of one task. */
+export interface AttemptPlan {
+  readonly task: EvalTask;
+  /** 1-based, for --repeat. */
+  readonly attempt: number;
+  readonly suiteDir: string;
+  /** The "provider:model" this run uses. */
+  readonly model: string;
+  readonly via: string;
+  readonly client: BatonClient;
+  readonly lane: Lane;
+  /** Stops the run early (Ctrl-C). */
+  readonly stop?: AbortSignal;
+}
+
+function message(e: unknown): string {
+  return e instanceof Error ? e.message : String(e);
+}
+
+async function runSetup(task: EvalTask, site: StaticServer): Promise<void> {
+  for (const s of task.setup) {
+    const res = await fetch(new URL(s.path, site.url), {
+      method: s.method,
+      ...(s.body !== undefined ? { body: JSON.stringify(s.body), headers: { "content-type": "application/json" } } : {}),
+      signal: AbortSignal.timeout(10_000),
+    });
+    if (!res.ok) throw new Error(`setup ${s.method} ${s.path} answered ${res.status}: ${(await res.text()).slice(0, 200)}`);
+  }
+}
+
+function startUrlOf(task: EvalTask, site: StaticServer | undefined): string {
+  if (task.startUrl && /^https?:\/\//i.test(task.startUrl)) return task.startUrl;
+  return new URL(task.startUrl ?? "/", `${site?.url}/`).href;
+}
+
+/** What the run's events tell: time in tools, tool errors and approvals. */
+function eventTally() {
+  const t = { toolMs: 0, errors: [] as string[], approvals: 0 };
+  const onEvent = (e: RunEvent) => {
+    if (e.type === "tool_end") {
+      t.toolMs += e.ms;
+      if (e.error) t.errors.push(`${e.tool.name}: ${e.error.message.split("\n")[0]}`);
+    } else if (e.type === "approval") t.approvals++;
+  };
+  return { t, onEvent };
+}
+
+function verdictOf(status: RunStatus, reason: string, checks: readonly CheckResult[]): { verdict: Verdict; failed_check?: string; reason?: string } {
+  if (status !== "completed") return { verdict: "fail", failed_check: "status", reason: status === "timeout" ? reason : `the agent ${status === "failed" ? "failed" : "stopped"}: ${reason}` };
+  const broken = checks.find((c) => !c.ok);
+  return broken ? { verdict: "fail", failed_check: broken.check, reason: broken.detail } : { verdict: "pass" };
+}
+
+/**
+ * Runs one task once on a lane: a fresh copy of its site, the setup requests, the agent's run
+ * (stopped at the task's time limit), then the checks on the final page, the site's state and
+ * the answer, the backend's trace of the session, and a screenshot. Never throws: a run that
+ * cannot be made is a row with the verdict "error".
+ */
+export async function runAttempt(p: AttemptPlan): Promise<ReportRow> {
+  const { task } = p;
+  const startedAt = new Date().toISOString();
+  const base = { task: task.name, attempt: p.attempt, via: p.via, model: p.model, started_at: startedAt };
+  const blank = { checks: [], answer: "", steps: 0, wall_ms: 0, model_ms: 0, tool_ms: 0, tokens_in: 0, tokens_out: 0, cost_usd: 0, tool_calls: [], errors: [], approvals: 0, session_id: "" };
+  let site: StaticServer | undefined;
+  let attempt: Attempt | undefined;
+  const harnessError = (why: string, status: RunStatus = "error"): ReportRow => ({ ...base, verdict: "error", failed_check: "harness", reason: why, status, ...blank });
+  try {
+    try {
+      if (task.site) site = await startSite(join(p.suiteDir, "sites", task.site));
+      if (site) await runSetup(task, site);
+    } catch (e) {
+      return harnessError(`the site could not be prepared: ${message(e)}`);
+    }
+    const { t, onEvent } = eventTally();
+    const limit = new AbortController();
+    let timedOut = false;
+    const timer = setTimeout(() => {
+      timedOut = true;
+      limit.abort();
+    }, task.timeoutMs);
+    const started = performance.now();
+    try {
+      attempt = await p.lane.attempt({
+        client: p.client,
+        goal: task.goal,
+        startUrl: startUrlOf(task, site),
+        model: p.model,
+        maxSteps: task.maxSteps,
+        signal: p.stop ? AbortSignal.any([limit.signal, p.stop]) : limit.signal,
+        onEvent,
+        onApproval: () => (task.approve ? { approved: true, reason: "approved by the eval task" } : { approved: false, reason: "The user declined this action." }),
+        ...(task.userReply !== undefined ? { userReply: task.userReply } : {}),
+        filesDir: join(p.suiteDir, "files"),
+      });
+    } catch (e) {
+      return harnessError(`the run could not be made: ${message(e)}`);
+    } finally {
+      clearTimeout(timer);
+    }
+    const wallMs = Math.round(performance.now() - started);
+    const { outcome } = attempt;
+    const status: RunStatus = timedOut ? "timeout" : outcome.status;
+    const got = await p.client.getSession({ sessionId: outcome.sessionId }).catch(() => undefined);
+    const traces = got?.traces ?? [];
+    const toolCalls = traces.flatMap((tr) => tr.toolCalls);
+    const checks = await runChecks(task, { page: attempt.page, ...(site ? { siteUrl: site.url } : {}), answer: outcome.answer, toolCalls });
+    const usage = (got?.session ?? outcome.session).usage;
+    const screenshot = await attempt.screenshot();
+    const reason = timedOut ? `the task's time limit (${task.timeoutMs} ms) ran out` : outcome.reason;
+    return {
+      ...base,
+      ...verdictOf(status, reason, checks),
+      checks,
+      status,
+      answer: outcome.answer,
+      steps: (got?.session ?? outcome.session).step,
+      wall_ms: wallMs,
+      model_ms: traces.reduce((n, tr) => n + tr.latencyMs, 0),
+      tool_ms: t.toolMs,
+      tokens_in: Number(usage?.inputTokens ?? 0),
+      tokens_out: Number(usage?.outputTokens ?? 0),
+      cost_usd: usage?.costUsd ?? 0,
+      tool_calls: toolCalls,
+      errors: [...t.errors, ...traces.flatMap((tr) => tr.errors)],
+      approvals: t.approvals,
+      session_id: outcome.sessionId,
+      ...(screenshot ? { screenshot } : {}),
+    };
+  } finally {
+    await attempt?.end().catch(() => undefined);
+    await site?.close().catch(() => undefined);
+  }
+}

@@ -1,0 +1,51 @@
+import type { ApprovalDecision, ApprovalRequest, BatonClient, RunEvent, TaskOutcome } from "@baton/sdk/client";
+import type { PageProbe } from "@baton/sdk/script";
+
+/** How the agent reaches the browser: the Node runner, or the extension in the user's Chrome. */
+export type ViaName = "headless" | "extension";
+
+/** One run of one task, as the harness hands it to a lane. */
+export interface AttemptJob {
+  readonly client: BatonClient;
+  /** The task the agent is given. */
+  readonly goal: string;
+  readonly startUrl: string;
+  readonly model: string;
+  readonly maxSteps: number;
+  /** Aborts at the task's time limit. */
+  readonly signal: AbortSignal;
+  readonly onEvent: (e: RunEvent) => void;
+  readonly onApproval: (r: ApprovalRequest) => ApprovalDecision;
+  /** ask_user's answer; unset: the user is not available. */
+  readonly userReply?: string;
+  /** Relative upload_file paths resolve here (the suite's `files/`). */
+  readonly filesDir: string;
+}
+
+/** A finished run whose page is still open for the checks. */
+export interface Attempt {
+  readonly outcome: TaskOutcome;
+  /** The final page (the active tab). */
+  readonly page: PageProbe;
+  /** The visible part of the final page as a JPEG data URL (undefined when it cannot be taken). */
+  screenshot(): Promise<string | undefined>;
+  /** Closes what the run opened. */
+  end(): Promise<void>;
+}
+
+/** A browser that runs one attempt at a time; the harness opens one per --concurrency. */
+export interface Lane {
+  attempt(job: AttemptJob): Promise<Attempt>;
+  close(): Promise<void>;
+}
+
+/** A way of running tasks in a browser ("--via"). */
+export interface Via {
+  readonly name: ViaName;
+  openLane(): Promise<Lane>;
+}
+
+/** A --via that cannot be used here, with the reason. */
+export class ViaUnavailable extends Error {
+  override readonly name = "ViaUnavailable";
+}

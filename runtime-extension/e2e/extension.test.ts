@@ -1,0 +1,463 @@
+/**
+ * The extension end to end: built with rollup, loaded unpacked in headless Chromium, its panel
+ * opened as a tab beside the fixture shop, a real `baton serve` replaying script files. Each
+ * test saves screenshots of the panel at its key moments under `runtime-extension/.artefacts/`.
+ */
+import { createBatonClient } from "@baton/sdk/client";
+import { afterAll, beforeAll, beforeEach, describe, expect, it, onTestFailed } from "vitest";
+import { SessionStatus } from "@baton/gen/baton/v1/agent_pb";
+import { type Panel, startWorld, until, type WebTab, type World } from "./harness.js";
+
+let world: World;
+let open: { close(): Promise<void> }[] = [];
+
+beforeAll(async () => {
+  world = await startWorld();
+}, 180_000);
+
+afterAll(async () => {
+  await world?.close();
+});
+
+beforeEach(async () => {
+  for (const t of open) await t.close();
+  open = [];
+  world.shop.reset();
+});
+
+/**
+ * Whether the extension is free to attach to a tab: it is not attached itself (Chrome refuses a
+ * second attach from the same extension; the test's own CDP session does not count).
+ */
+function extensionCanAttach(tab: WebTab): Promise<boolean> {
+  return world.control.eval<boolean>(
+    `chrome.debugger.attach({ tabId: ${tab.tabId} }, "1.3").then(() => chrome.debugger.detach({ tabId: ${tab.tabId} })).then(() => true, () => false)`,
+  );
+}
+
+/** How many offscreen (keepalive) documents the extension has open. */
+function offscreenDocuments(): Promise<number> {
+  return world.control.eval<number>(`chrome.runtime.getContexts({ contextTypes: ["OFFSCREEN_DOCUMENT"] }).then((c) => c.length)`);
+}
+
+/** The session the panel ran last (from its past-sessions list). */
+async function lastSession(): Promise<string> {
+  const got = await world.control.eval<{ sessions?: { sessionId: string }[] }>(`chrome.storage.local.get("sessions")`);
+  const id = got.sessions?.[0]?.sessionId;
+  if (!id) throw new Error("no session was recorded");
+  return id;
+}
+
+/** The backend's record of a session. */
+function backendSession(sessionId: string) {
+  return createBatonClient({ baseUrl: world.backend.url, token: world.token }).getSession({ sessionId });
+}
+
+/** Opens the shop in a tab and the panel beside it. */
+async function shopAndPanel(path = "/"): Promise<{ tab: WebTab; panel: Panel }> {
+  const tab = await world.openTab(path.includes("://") ? path : `${world.shop.url}${path}`);
+  const panel = await world.openPanel(tab);
+  open.push(panel, tab);
+  onTestFailed(async () => {
+    // What the panel showed when it failed, for the person reading the failure.
+    await panel.screenshot("failed-panel").catch(() => undefined);
+    console.error("panel timeline at failure:", JSON.stringify(await panel.timeline().catch(() => []), null, 1));
+    const id = await lastSession().catch(() => undefined);
+    if (id) {
+      const got = await backendSession(id);
+      for (const h of got.history) {
+        if (h.entry.case === "toolResult" && h.entry.value.outcome.case === "result" && h.entry.value.outcome.value.tool.case === "takeSnapshot") {
+          console.error(`snapshot at step ${h.step}:\n${h.entry.value.outcome.value.tool.value.text}`);
+        }
+      }
+    }
+  });
+  return { tab, panel };
+}
+
+describe("the Baton extension", () => {
+  it("signs in, runs a multi-step task in the user's tab, asks before the irreversible step, and shows it all in words", async () => {
+    await world.control.eval(`chrome.storage.local.clear()`);
+    const model = world.script("checkout.json", {
+      turns: [
+        { text: "<goal>Buy a blue mug for ada@example.com</goal>I'll find the blue mug in the shop.", calls: [{ name: "take_snapshot" }], delayMs: 1500 },
+        { calls: [{ name: "click", args: { ref: { role: "button", name: "Add Blue mug to cart" } } }, { name: "take_snapshot" }] },
+        { text: "It's in the cart. Going to checkout.", calls: [{ name: "click", args: { ref: { role: "link", name: "Checkout" } } }, { name: "take_snapshot" }] },
+        {
+          calls: [
+            { name: "type_text", args: { ref: { role: "textbox", name: "Email" }, text: "ada@example.com" } },
+            { name: "click", args: { ref: { role: "button", name: "Place order" }, irreversible: true } },
+          ],
+        },
+        { calls: [{ name: "done", args: { answer: "Ordered one blue mug for ada@example.com: order #1001." } }] },
+      ],
+    });
+    const { tab, panel } = await shopAndPanel();
+
+    // Sign in through the panel: the backend's URL and the token `npm start` prints.
+    expect(await panel.snapshot()).toContain('heading[1] "Connect to your Baton backend"');
+    await panel.screenshot("01-sign-in");
+    await panel.type("textbox", "Backend URL", world.backend.url);
+    await panel.type("textbox", "API token", world.token);
+    await panel.click("button", "Sign in");
+    await until("the task box", async () => (await panel.snapshot()).includes('textbox "Task"'));
+    await panel.screenshot("02-ready");
+    // The model is a setting.
+    await panel.click("button", "Settings");
+    await panel.type("combobox", "Model", model);
+    await panel.click("button", "Save");
+    await until("the settings to be saved", async () => (await panel.snapshot()).includes('"Saved."'));
+    await panel.screenshot("03-settings");
+    await panel.click("button", "Back to the task");
+
+    await panel.record();
+    await panel.run("Buy a blue mug for ada@example.com");
+    // While the agent works, the page wears the mask.
+    await until("the mask on the page", () => tab.eval<boolean>(`!!document.querySelector("baton-mask")`));
+    const approval = await panel.waitFor("the approval card", (e) => e.kind === "approval" && e.state === "pending");
+    expect(approval.text).toContain("Clicking 'Place order' (irreversible)");
+    expect(approval.text).toContain("Checkout · Mugshop");
+    await panel.screenshot("04-approval");
+    await tab.screenshot("04-page-masked");
+    // The offscreen keepalive holds the service worker while the run goes on.
+    expect(await offscreenDocuments()).toBe(1);
+    // Nothing was ordered before the user said yes.
+    expect(world.shop.state().orders).toEqual([]);
+    await panel.click("button", "Approve");
+
+    const outcome = await panel.outcome();
+    expect(outcome.state).toBe("completed");
+    expect(outcome.text).toContain("order #1001");
+    await panel.screenshot("05-done");
+
+    // The page effect, from the live page and from the shop's server.
+    expect(await tab.eval<string>(`document.querySelector("[role=status]")?.textContent ?? ""`)).toBe("Order #1001 placed for ada@example.com");
+    expect(world.shop.state().orders).toEqual([{ id: 1001, email: "ada@example.com", items: ["mug-blue"] }]);
+
+    // The timeline says what happened, in words, in order.
+    const steps = (await panel.timeline()).filter((e) => e.kind === "step");
+    expect(steps.map((s) => s.text.replace(/\s*\d+(\.\d)? m?s$/, ""))).toEqual([
+      "Reading the page",
+      "Clicking 'Add Blue mug to cart'",
+      "Reading the page",
+      "Clicking 'Checkout'",
+      "Reading the page",
+      'Typing "ada@example.com" into \'Email\'',
+      "Clicking 'Place order' (irreversible)",
+    ]);
+    expect(steps.every((s) => s.state === "done" && Number(s.ms) >= 0)).toBe(true);
+    const all = await panel.timeline();
+    expect(all[0]).toMatchObject({ kind: "task", text: "Buy a blue mug for ada@example.com" });
+    expect(all.filter((e) => e.kind === "text").map((e) => e.text)).toEqual(["I'll find the blue mug in the shop.", "It's in the cart. Going to checkout."]);
+    expect(all.find((e) => e.kind === "approval")).toMatchObject({ state: "approved" });
+    // "Thinking…" showed while the model worked, and is gone now.
+    expect(await panel.seen()).toContain("thinking");
+    expect(all.some((e) => e.kind === "thinking")).toBe(false);
+
+    // The agent's tab is grouped as its task; the debugger and the mask are gone afterwards.
+    const group = await world.control.eval<{ title: string } | null>(
+      `chrome.tabs.get(${tab.tabId}).then((t) => t.groupId > -1 ? chrome.tabGroups.get(t.groupId) : null)`,
+    );
+    expect(group?.title).toMatch(/^Task\(.+\)$/);
+    await until("the debugger to detach", () => extensionCanAttach(tab));
+    await until("the keepalive to end", async () => (await offscreenDocuments()) === 0);
+  });
+
+  it("stops mid-task: no tool runs after Stop, and the session is stopped in the backend", async () => {
+    await world.signIn(
+      world.script("stop.json", {
+        turns: [
+          { text: "<goal>Fill the cart</goal>", calls: [{ name: "take_snapshot" }] },
+          { calls: [{ name: "click", args: { ref: { role: "button", name: "Add Blue mug to cart" } } }, { name: "take_snapshot" }] },
+          { text: "Now the red one.", calls: [{ name: "click", args: { ref: { role: "button", name: "Add Red mug to cart" } } }], delayMs: 6000 },
+          { calls: [{ name: "done", args: { answer: "Both mugs are in the cart." } }] },
+        ],
+      }),
+    );
+    const { tab, panel } = await shopAndPanel();
+    await panel.record();
+    await panel.run("Put a blue and a red mug in the cart");
+    await panel.waitFor("the first click", (e) => e.tool === "click" && e.state === "done");
+    await until("the second model turn", async () => (await panel.seen()).filter((k) => k === "thinking").length >= 3);
+    await panel.screenshot("06-working");
+    await panel.click("button", "Stop");
+    const outcome = await panel.outcome();
+    expect(outcome.state).toBe("stopped");
+    await panel.screenshot("07-stopped");
+    // The model's next turn would have clicked the red mug 6 s in; it never does.
+    await new Promise((r) => setTimeout(r, 6500));
+    expect(world.shop.state().cart).toEqual(["mug-blue"]);
+    expect((await panel.timeline()).filter((e) => e.kind === "step").map((e) => e.tool)).toEqual(["take_snapshot", "click", "take_snapshot"]);
+    const got = await backendSession(await lastSession());
+    expect(got.session?.status).toBe(SessionStatus.STOPPED);
+    await until("the mask and the debugger to go", () => extensionCanAttach(tab));
+    expect(await panel.snapshot()).toContain('button "Run"');
+  });
+
+  it("asks before every change when the user's policy says so, answers ask_user in the panel, and a denial reaches the model", async () => {
+    await world.signIn(
+      world.script("approvals.json", {
+        turns: [
+          { text: "<goal>Add a mug</goal>", calls: [{ name: "ask_user", args: { question: "Which colour should the mug be?", choices: ["Blue", "Red"] } }] },
+          { calls: [{ name: "take_snapshot" }] },
+          { calls: [{ name: "click", args: { ref: { role: "button", name: "Add Red mug to cart" } } }, { name: "take_snapshot" }] },
+          { calls: [{ name: "click", args: { ref: { role: "button", name: "Add Canvas tote to cart" }, irreversible: true } }] },
+          { calls: [{ name: "done", args: { answer: "Added the red mug; you declined the tote." } }] },
+        ],
+      }),
+      { approval: "every-change" },
+    );
+    const { panel } = await shopAndPanel();
+    await panel.run("Add a mug to the cart");
+    await panel.waitFor("the question", (e) => e.kind === "question" && e.state === "pending");
+    await panel.screenshot("08-question");
+    await panel.click("button", "Red");
+    // The user's own policy holds the click before it runs.
+    const asked = await panel.waitFor("the policy's approval card", (e) => e.kind === "approval" && e.state === "pending");
+    expect(asked.text).toContain("Allow this action?");
+    expect(asked.text).toContain("Clicking 'Add Red mug to cart'");
+    expect(world.shop.state().cart).toEqual([]);
+    await panel.click("button", "Approve");
+    // The irreversible one is held by the backend; the user says no.
+    await until("the backend's approval card", async () => (await panel.timeline()).filter((e) => e.kind === "approval" && e.state === "pending").length === 1 && (await panel.timeline()).some((e) => e.kind === "approval" && e.state === "approved"));
+    const held = (await panel.timeline()).find((e) => e.kind === "approval" && e.state === "pending");
+    expect(held?.text).toContain("It can't be undone");
+    expect(held?.text).toContain("Clicking 'Add Canvas tote to cart' (irreversible)");
+    await panel.screenshot("09-irreversible");
+    await panel.click("button", "Deny");
+    const outcome = await panel.outcome();
+    expect(outcome.text).toContain("you declined the tote");
+    await panel.screenshot("10-denied");
+    expect(world.shop.state().cart).toEqual(["mug-red"]);
+    const entries = await panel.timeline();
+    expect(entries.find((e) => e.kind === "question")?.text).toContain("You answered: Red");
+    expect(entries.filter((e) => e.kind === "approval").map((e) => e.state)).toEqual(["approved", "denied"]);
+    // The backend recorded the answer and the denial for the model.
+    const got = await backendSession(await lastSession());
+    const results = got.history.flatMap((h) => (h.entry.case === "toolResult" ? [h.entry.value.outcome] : []));
+    expect(results.some((o) => o.case === "result" && o.value.tool.case === "askUser" && o.value.tool.value.answer === "Red")).toBe(true);
+    expect(results.some((o) => o.case === "approval" && !o.value.approved)).toBe(true);
+  });
+
+  it("keeps to its own tabs: opens and groups a tab, refuses the user's other tab, never attaches to it", async () => {
+    const notes = await world.openTab(`${world.shop.url}/notes`);
+    open.push(notes);
+    await world.signIn(
+      world.script("tabs.json", {
+        turns: [
+          { text: "<goal>Compare the shop and checkout</goal>", calls: [{ name: "open_tab", args: { url: `${world.shop.url}/checkout` } }] },
+          { calls: [{ name: "switch_tab", args: { tab_id: String(notes.tabId) } }], delayMs: 1500 },
+          { calls: [{ name: "close_tab", args: { tab_id: String(notes.tabId) } }] },
+          { calls: [{ name: "list_tabs" }] },
+          { calls: [{ name: "done", args: { answer: "Two tabs are mine; I left your notes alone." } }] },
+        ],
+      }),
+    );
+    const { tab, panel } = await shopAndPanel();
+    await panel.run("Open the checkout in a new tab");
+    const opened = await panel.waitFor("the new tab", (e) => e.tool === "open_tab" && e.state === "done");
+    expect(opened.text).toContain("Opening a new tab at");
+    // While the agent works: attached to its own tab, never to the notes.
+    expect(await extensionCanAttach(notes)).toBe(true);
+    const refused = await panel.waitFor("the refused switch", (e) => e.tool === "switch_tab" && e.state !== "running");
+    expect(refused.state).toBe("failed");
+    expect(refused.text).toContain("belongs to the user");
+    const closeRefused = await panel.waitFor("the refused close", (e) => e.tool === "close_tab" && e.state !== "running");
+    expect(closeRefused.state).toBe("failed");
+    await panel.outcome();
+    await panel.screenshot("11-tabs");
+    // The notes are untouched and still open.
+    expect(await notes.url()).toBe(`${world.shop.url}/notes`);
+    expect(world.shop.state().notesWrites).toBe(0);
+    // list_tabs answered with the agent's two tabs only, grouped as the task.
+    const got = await backendSession(await lastSession());
+    const list = got.history.flatMap((h) =>
+      h.entry.case === "toolResult" && h.entry.value.outcome.case === "result" && h.entry.value.outcome.value.tool.case === "listTabs" ? [h.entry.value.outcome.value.tool.value] : [],
+    )[0];
+    expect(list?.tabs.map((t) => t.url).sort()).toEqual([`${world.shop.url}/`, `${world.shop.url}/checkout`]);
+    const groups = await world.control.eval<string[]>(
+      `chrome.tabs.query({}).then((ts) => Promise.all(ts.filter((t) => t.groupId > -1).map((t) => chrome.tabGroups.get(t.groupId).then((g) => g.title + " " + (t.id === ${notes.tabId} ? "notes" : t.id === ${tab.tabId} ? "start" : "opened")))))`,
+    );
+    expect(groups.filter((g) => g.endsWith("notes"))).toEqual([]);
+    expect(groups.some((g) => g.endsWith("opened"))).toBe(true);
+    // The tab the agent opened closes with the test.
+    const mine = list?.tabs.find((t) => t.url.endsWith("/checkout"));
+    if (mine) await world.control.eval(`chrome.tabs.remove(${Number(mine.tabId)})`).catch(() => undefined);
+  });
+
+  it("resumes after the panel is closed mid-task, without repeating a step", async () => {
+    await world.signIn(
+      world.script("resume.json", {
+        turns: [
+          { text: "<goal>Add a blue mug</goal>", calls: [{ name: "take_snapshot" }] },
+          { calls: [{ name: "click", args: { ref: { role: "button", name: "Add Blue mug to cart" } } }, { name: "wait_for", args: { ms: 5000 } }] },
+          { calls: [{ name: "take_snapshot" }] },
+          { calls: [{ name: "done", args: { answer: "One blue mug is in the cart." } }] },
+        ],
+      }),
+    );
+    const { tab, panel } = await shopAndPanel();
+    await panel.run("Add a blue mug to the cart");
+    await panel.waitFor("the click", (e) => e.tool === "click" && e.state === "done");
+    await panel.waitFor("the wait", (e) => e.tool === "wait_for" && e.state === "running");
+    await panel.screenshot("12-before-close");
+    await panel.close();
+    // The service worker saw the panel go: the mask comes off and the debugger lets go.
+    await until("the debugger to be released", () => extensionCanAttach(tab));
+    expect(world.shop.state().cart).toEqual(["mug-blue"]);
+
+    const again = await world.openPanel(tab);
+    open.push(again);
+    const outcome = await again.outcome();
+    expect(outcome.state).toBe("completed");
+    await again.screenshot("13-resumed");
+    // The click's result came from the journal; the page has one mug, not two.
+    expect(world.shop.state().cart).toEqual(["mug-blue"]);
+    const entries = await again.timeline();
+    expect(entries.some((e) => e.kind === "notice" && e.text.includes("Picking up where it left off"))).toBe(true);
+    // The history shows the click once, marked as not repeated.
+    const clicks = entries.filter((e) => e.tool === "click");
+    expect(clicks).toHaveLength(1);
+    expect(clicks[0]).toMatchObject({ state: "replayed" });
+    expect(clicks[0]?.text).toContain("Clicking 'Add Blue mug to cart'");
+    expect(clicks[0]?.text).toContain("done before the panel closed: not repeated");
+    const got = await backendSession(await lastSession());
+    expect(got.session?.status).toBe(SessionStatus.COMPLETED);
+    expect(got.history.filter((h) => h.entry.case === "toolResult" && h.entry.value.toolcallId === "call_2_0")).toHaveLength(1);
+  });
+
+  it("says clearly when Chrome keeps it out of a page, leaves it, and reports the error to the backend", async () => {
+    await world.signIn(
+      world.script("restricted.json", {
+        turns: [
+          { text: "<goal>Open the shop</goal>", calls: [{ name: "take_snapshot" }] },
+          { calls: [{ name: "navigate", args: { url: `${world.shop.url}/` } }] },
+          { calls: [{ name: "take_snapshot" }] },
+          { calls: [{ name: "done", args: { answer: "The shop is open." } }] },
+        ],
+      }),
+    );
+    const { tab, panel } = await shopAndPanel("chrome://version/");
+    await panel.run("Open the mug shop");
+    const outcome = await panel.outcome();
+    expect(outcome.state).toBe("completed");
+    await panel.screenshot("14-restricted");
+    const entries = await panel.timeline();
+    const notice = entries.find((e) => e.kind === "notice");
+    expect(notice?.text).toContain("Baton can't act on this page");
+    expect(notice?.text).toContain("chrome://version/");
+    const failed = entries.find((e) => e.tool === "take_snapshot");
+    expect(failed?.state).toBe("failed");
+    expect(failed?.text).toContain("which Chrome does not let extensions read or control");
+    expect(entries.filter((e) => e.kind === "step").map((e) => `${e.tool}:${e.state}`)).toEqual(["take_snapshot:failed", "navigate:done", "take_snapshot:done"]);
+    expect(await tab.url()).toBe(`${world.shop.url}/`);
+    // The failure went to the backend's log with its session, step and tool; no secrets.
+    const got = await until("the panel's log entry", async () => {
+      const s = await backendSession(await lastSession());
+      return s.logs.length > 0 ? s : undefined;
+    });
+    expect(got.logs[0]).toMatchObject({ tool: "take_snapshot", step: expect.any(Number) });
+    expect(got.logs[0]?.message).toContain("chrome://version/");
+    expect(got.logs.map((l) => `${l.message} ${Object.values(l.attributes).join(" ")}`).join("\n")).not.toContain(world.token);
+  });
+
+  it("pauses when the user cancels Chrome's debugging bar and resumes when they allow it again", async () => {
+    await world.signIn(
+      world.script("cancel.json", {
+        turns: [
+          { text: "<goal>Add a tote</goal>", calls: [{ name: "take_snapshot" }] },
+          { calls: [{ name: "click", args: { ref: { role: "button", name: "Add Canvas tote to cart" } } }, { name: "take_snapshot" }], delayMs: 2000 },
+          { calls: [{ name: "done", args: { answer: "The tote is in the cart." } }] },
+        ],
+      }),
+    );
+    const { tab, panel } = await shopAndPanel();
+    await panel.run("Add the canvas tote to the cart");
+    await panel.waitFor("the first snapshot", (e) => e.tool === "take_snapshot" && e.state === "done");
+    // Headless Chromium has no infobar to click: do what Cancel does. The extension's session
+    // really ends, and chrome.debugger.onDetach fires with the reason Chrome gives.
+    await panel.eval(`chrome.debugger.detach({ tabId: ${tab.tabId} }).then(() => chrome.debugger.onDetach.dispatch({ tabId: ${tab.tabId} }, "canceled_by_user"))`);
+    await panel.waitFor("the paused card", (e) => e.kind === "paused" && e.state === "active");
+    expect(await panel.snapshot()).toContain('"Paused"');
+    await panel.screenshot("16-paused");
+    // The model's next call waits: nothing happens to the page while paused.
+    await new Promise((r) => setTimeout(r, 3000));
+    expect(world.shop.state().cart).toEqual([]);
+    await panel.click("button", "Resume");
+    const outcome = await panel.outcome();
+    expect(outcome.state).toBe("completed");
+    expect(world.shop.state().cart).toEqual(["tote"]);
+    expect((await panel.timeline()).find((e) => e.kind === "paused")?.state).toBe("resolved");
+  });
+
+  it("goes on through the page (the DOM fallback) when the user cancels the debugger and says so", async () => {
+    await world.signIn(
+      world.script("fallback.json", {
+        turns: [
+          { text: "<goal>Add a notebook</goal>", calls: [{ name: "take_snapshot" }] },
+          // The user cancels the debugger while the model thinks; its old ref is refused, so it reads again.
+          { calls: [{ name: "click", args: { ref: { role: "button", name: "Add Dot notebook to cart" } } }], delayMs: 2000 },
+          { calls: [{ name: "take_snapshot" }] },
+          { calls: [{ name: "click", args: { ref: { role: "button", name: "Add Dot notebook to cart" } } }, { name: "take_snapshot" }] },
+          { calls: [{ name: "done", args: { answer: "The notebook is in the cart." } }] },
+        ],
+      }),
+    );
+    const { tab, panel } = await shopAndPanel();
+    await panel.run("Add the dot notebook to the cart");
+    await panel.waitFor("the first snapshot", (e) => e.tool === "take_snapshot" && e.state === "done");
+    await panel.eval(`chrome.debugger.detach({ tabId: ${tab.tabId} }).then(() => chrome.debugger.onDetach.dispatch({ tabId: ${tab.tabId} }, "canceled_by_user"))`);
+    await panel.waitFor("the paused card", (e) => e.kind === "paused" && e.state === "active");
+    await panel.click("button", "Continue without it");
+    const outcome = await panel.outcome();
+    expect(outcome.state).toBe("completed");
+    await panel.screenshot("15-dom-fallback");
+    // The click went through the page's DOM; the server has the notebook.
+    expect(world.shop.state().cart).toEqual(["notebook"]);
+    const entries = await panel.timeline();
+    expect(entries.find((e) => e.kind === "notice")?.text).toContain("through the page itself");
+    expect(entries.filter((e) => e.kind === "step").map((e) => `${e.tool}:${e.state}`)).toEqual([
+      "take_snapshot:done",
+      "click:failed",
+      "take_snapshot:done",
+      "click:done",
+      "take_snapshot:done",
+    ]);
+    expect(entries.find((e) => e.tool === "click")?.text).toContain("refs from earlier snapshots are no longer valid");
+    // The debugger was never attached again.
+    expect(await extensionCanAttach(tab)).toBe(true);
+  });
+
+  it("lists past sessions, reopens one from the backend's history, and shows diagnostics", async () => {
+    await world.signIn(
+      world.script("history.json", {
+        turns: [
+          { text: "<goal>Look at the shop</goal>Looking.", calls: [{ name: "take_snapshot" }] },
+          { calls: [{ name: "done", args: { answer: "Four products are on sale." } }] },
+        ],
+      }),
+      { diagnostics: true },
+    );
+    await world.control.eval(`chrome.storage.local.remove("diagnostics")`);
+    const { panel } = await shopAndPanel();
+    await panel.run("What does the shop sell?");
+    await panel.outcome();
+    await panel.click("button", "New task");
+    await panel.click("button", "Past sessions");
+    const list = await panel.snapshot();
+    expect(list).toContain('button "What does the shop sell?');
+    await panel.screenshot("17-past-sessions");
+    await panel.click("button", "What does the shop sell?");
+    const outcome = await panel.outcome();
+    expect(outcome.text).toContain("Four products are on sale.");
+    const entries = await panel.timeline();
+    expect(entries.map((e) => e.kind)).toEqual(["task", "text", "step", "outcome"]);
+    expect(entries[2]?.text).toContain("Reading the page");
+    await panel.click("button", "Diagnostics");
+    const diag = await panel.snapshot();
+    await panel.screenshot("18-diagnostics");
+    expect(diag).toContain('"script"');
+    expect(diag).toMatch(/model/);
+    expect(diag).toMatch(/tool:take_snapshot/);
+  });
+});

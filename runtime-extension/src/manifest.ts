@@ -1,0 +1,38 @@
+/**
+ * The extension's manifest (MV3), written by the build as `dist/manifest.json`. Each
+ * permission is explained in README.md ("What each permission is for"); a test holds the two
+ * to each other.
+ */
+export const permissions = {
+  sidePanel: "shows Baton in Chrome's side panel, opened from the toolbar button",
+  debugger:
+    "lets the agent read pages and act with real clicks and keys through the Chrome DevTools Protocol; attached only to the tab a task started in and the tabs the agent opened",
+  scripting:
+    "injects the mask, the highlight and the DOM fallback into the agent's tabs (only those), where the debugger cannot attach",
+  tabGroups: "groups the agent's tabs as Task(<id>), so you see which tabs it may touch",
+  storage: "keeps your settings, the run in progress and its call journal (so a reopened panel never repeats a step) in this browser",
+  offscreen: "keeps the service worker awake while a task runs",
+  alarms: "checks your sign-in token periodically",
+} as const;
+
+/** Host permission: the agent works on whatever site you start a task on; the debugger and scripting need it. */
+export const hostPermissions = ["<all_urls>"] as const;
+
+/** The manifest for a given version. */
+export function manifest(version: string): chrome.runtime.ManifestV3 {
+  return {
+    manifest_version: 3,
+    name: "Baton",
+    short_name: "Baton",
+    description: "An AI agent that works in your own browser tabs, in plain sight, and asks before anything irreversible.",
+    version,
+    // chrome.debugger flat sessions (out-of-process iframes) need 125; the side panel API 116.
+    minimum_chrome_version: "125",
+    action: { default_title: "Open Baton", default_icon: { "16": "icons/16.png", "32": "icons/32.png" } },
+    icons: { "16": "icons/16.png", "32": "icons/32.png", "48": "icons/48.png", "128": "icons/128.png" },
+    side_panel: { default_path: "panel.html" },
+    background: { service_worker: "service-worker.js", type: "module" },
+    permissions: Object.keys(permissions) as chrome.runtime.ManifestPermission[],
+    host_permissions: [...hostPermissions],
+  };
+}

@@ -1,0 +1,179 @@
+import { useEffect, useRef, useState } from "preact/hooks";
+import { type AuthState, loadAuth, loadSettings, type Settings } from "../settings.js";
+import { Composer, type TargetTab } from "./composer.js";
+import { DiagnosticsView } from "./diagnostics-view.js";
+import { HistoryView } from "./history-view.js";
+import { Icon } from "./icons.js";
+import type { PanelModel, PanelState } from "./panel-model.js";
+import { SettingsView, SignIn } from "./settings-view.js";
+import { TimelineView } from "./timeline-view.js";
+
+type View = "task" | "history" | "settings" | "diagnostics";
+
+/** Re-renders on every change of the model. */
+function useModel(model: PanelModel): PanelState {
+  const [state, setState] = useState(model.state);
+  useEffect(() => model.subscribe(() => setState(model.state)), [model]);
+  return state;
+}
+
+/** The tab a new task acts in: the active tab of the panel's window. */
+function useTargetTab(running: boolean): TargetTab | undefined {
+  const [tab, setTab] = useState<TargetTab>();
+  useEffect(() => {
+    const read = async () => {
+      const t = (await chrome.tabs.query({ active: true, currentWindow: true }))[0];
+      if (t?.id !== undefined) setTab({ id: t.id, title: t.title ?? "", url: t.url ?? t.pendingUrl ?? "", favicon: t.favIconUrl ?? "" });
+    };
+    void read();
+    const onChange = () => void read();
+    chrome.tabs.onActivated.addListener(onChange);
+    chrome.tabs.onUpdated.addListener(onChange);
+    return () => {
+      chrome.tabs.onActivated.removeListener(onChange);
+      chrome.tabs.onUpdated.removeListener(onChange);
+    };
+  }, [running]);
+  return tab;
+}
+
+/** The side panel. */
+export function App({ model }: { model: PanelModel }) {
+  const state = useModel(model);
+  const [view, setView] = useState<View>("task");
+  const [settings, setSettings] = useState<Settings>();
+  const [auth, setAuth] = useState<AuthState>();
+  const target = useTargetTab(state.running);
+  const main = useRef<HTMLElement>(null);
+
+  useEffect(() => {
+    const read = async () => {
+      setSettings(await loadSettings());
+      setAuth(await loadAuth());
+    };
+    void read();
+    const onChanged = (_c: unknown, area: string) => area === "local" && void read();
+    chrome.storage.onChanged.addListener(onChanged);
+    return () => chrome.storage.onChanged.removeListener(onChanged);
+  }, []);
+
+  useEffect(() => {
+    if (!state.running) return;
+    setView("task");
+    // Escape stops the run from anywhere in the panel.
+    const onKey = (e: KeyboardEvent) => {
+      if (e.key === "Escape" && !e.defaultPrevented) model.stop();
+    };
+    addEventListener("keydown", onKey);
+    return () => removeEventListener("keydown", onKey);
+  }, [state.running]);
+
+  if (!settings) return <div class="app loading" />;
+  const signedIn = !!settings.token;
+  const status = state.paused ? "Paused" : state.running ? "Working" : "Ready";
+  const go = (v: View) => setView(view === v ? "task" : v);
+
+  return (
+    <div class="app" data-view={view}>
+      <header class="bar">
+        {view === "task" ? (
+          <div class="brand">
+            <span class="mark">
+              <Icon name="logo" size={15} />
+            </span>
+            Baton
+          </div>
+        ) : (
+          <button type="button" class="icon-btn back" onClick={() => setView("task")} aria-label="Back to the task">
+            <Icon name="back" />
+            <span>{view === "history" ? "Past sessions" : view === "settings" ? "Settings" : "Diagnostics"}</span>
+          </button>
+        )}
+        <span class={`status ${status.toLowerCase()}`} role="status">
+          <i aria-hidden="true" />
+          {status}
+        </span>
+        <nav class="tools" aria-label="Panel">
+          {settings.diagnostics ? (
+            <button type="button" class={`icon-btn ${view === "diagnostics" ? "on" : ""}`} onClick={() => go("diagnostics")} aria-label="Diagnostics" title="Diagnostics">
+              <Icon name="chart" />
+            </button>
+          ) : null}
+          <button type="button" class={`icon-btn ${view === "history" ? "on" : ""}`} onClick={() => go("history")} aria-label="Past sessions" title="Past sessions">
+            <Icon name="history" />
+          </button>
+          <button type="button" class={`icon-btn ${view === "settings" ? "on" : ""}`} onClick={() => go("settings")} aria-label="Settings" title="Settings">
+            <Icon name="settings" />
+          </button>
+        </nav>
+      </header>
+      {auth?.state === "rejected" && view === "task" ? (
+        <div class="banner err" role="alert">
+          The backend refused your token. <button type="button" class="link" onClick={() => setView("settings")}>Sign in again</button>
+        </div>
+      ) : null}
+      <main class="scroll" ref={main}>
+        {view === "settings" ? (
+          <SettingsView settings={settings} auth={auth} />
+        ) : view === "history" ? (
+          <HistoryView
+            onOpen={(s) => {
+              setView("task");
+              void model.openPast(s);
+            }}
+          />
+        ) : view === "diagnostics" ? (
+          <DiagnosticsView />
+        ) : !signedIn ? (
+          <SignIn settings={settings} />
+        ) : state.items.length === 0 ? (
+          <Welcome />
+        ) : (
+          <TimelineView
+            items={state.items}
+            actions={{
+              decide: (id, ok) => model.decide(id, ok),
+              answer: (id, a) => model.answer(id, a),
+              resumeDebugger: () => model.resumeDebugger(),
+              continueWithoutDebugger: () => model.continueWithoutDebugger(),
+              stop: () => model.stop(),
+            }}
+          />
+        )}
+      </main>
+      {view === "task" && signedIn ? (
+        <Composer
+          running={state.running}
+          target={target}
+          followUp={!!state.sessionId && !state.running && state.items.length > 0}
+          onRun={(task) => target && void model.start(task, target.id)}
+          onStop={() => model.stop()}
+          onNew={() => model.newTask()}
+        />
+      ) : null}
+    </div>
+  );
+}
+
+function Welcome() {
+  return (
+    <section class="welcome">
+      <div class="welcome-mark">
+        <Icon name="logo" size={22} />
+      </div>
+      <h1>What should Baton do?</h1>
+      <p>Describe a task. Baton works in the tab you're on, in plain sight: you can watch every step and stop it at any time.</p>
+      <ul class="hints">
+        <li>
+          <Icon name="shield" size={14} /> Asks before anything that can't be undone
+        </li>
+        <li>
+          <Icon name="tabs" size={14} /> Touches only this tab and the tabs it opens
+        </li>
+        <li>
+          <Icon name="pause" size={14} /> Your clicks are held while it works; Stop hands back control
+        </li>
+      </ul>
+    </section>
+  );
+}

@@ -1,0 +1,145 @@
+import { Code, ConnectError } from "@connectrpc/connect";
+import { createBatonClient } from "@baton/sdk/client";
+import { useState } from "preact/hooks";
+import { type ApprovalPolicy, type AuthState, saveAuth, saveSettings, type Settings } from "../settings.js";
+
+/** Checks a backend URL and token with a cheap per-user call; resolves with an error message or "". */
+async function check(backendUrl: string, token: string): Promise<string> {
+  try {
+    await createBatonClient({ baseUrl: backendUrl, token }).listPlaybooks({});
+    await saveAuth({ state: "ok", at: Date.now() });
+    return "";
+  } catch (e) {
+    const err = ConnectError.from(e);
+    if (err.code === Code.Unauthenticated || err.code === Code.PermissionDenied) return "The backend refused this token.";
+    return `Could not reach ${backendUrl}: ${err.rawMessage}`;
+  }
+}
+
+function Field(p: { id: string; label: string; help?: string; children: preact.ComponentChildren }) {
+  return (
+    <div class="field">
+      <label for={p.id}>{p.label}</label>
+      {p.children}
+      {p.help ? <p class="help">{p.help}</p> : null}
+    </div>
+  );
+}
+
+/** First run: where the backend is and the token to use. */
+export function SignIn({ settings }: { settings: Settings }) {
+  const [url, setUrl] = useState(settings.backendUrl);
+  const [token, setToken] = useState("");
+  const [error, setError] = useState("");
+  const [busy, setBusy] = useState(false);
+  return (
+    <form
+      class="signin"
+      onSubmit={async (e) => {
+        e.preventDefault();
+        setBusy(true);
+        const problem = await check(url.trim(), token.trim());
+        setBusy(false);
+        setError(problem);
+        if (!problem) await saveSettings({ backendUrl: url.trim(), token: token.trim() });
+      }}
+    >
+      <h1>Connect to your Baton backend</h1>
+      <p>
+        Start it with <code>npm start</code> in the Baton repository: it prints its URL and where its API token is.
+      </p>
+      <Field id="signin-url" label="Backend URL">
+        <input id="signin-url" value={url} onInput={(e) => setUrl(e.currentTarget.value)} spellcheck={false} />
+      </Field>
+      <Field id="signin-token" label="API token" help="Kept in this browser's extension storage; sent only to this backend.">
+        <input id="signin-token" type="password" value={token} onInput={(e) => setToken(e.currentTarget.value)} placeholder="bt_…" autocomplete="off" />
+      </Field>
+      {error ? (
+        <p class="form-error" role="alert">
+          {error}
+        </p>
+      ) : null}
+      <button type="submit" class="btn primary wide" disabled={busy || !token.trim() || !url.trim()}>
+        {busy ? "Checking…" : "Sign in"}
+      </button>
+    </form>
+  );
+}
+
+/** Settings: backend, token, model, approvals, diagnostics. */
+export function SettingsView({ settings, auth }: { settings: Settings; auth: AuthState | undefined }) {
+  const [draft, setDraft] = useState(settings);
+  const [message, setMessage] = useState("");
+  const set = (change: Partial<Settings>) => setDraft({ ...draft, ...change });
+  const policies: { value: ApprovalPolicy; label: string; help: string }[] = [
+    { value: "irreversible", label: "Only what can't be undone", help: "Orders, payments, sending, deleting." },
+    { value: "every-change", label: "Every change to a page", help: "Each click, typing or choice, before it happens." },
+  ];
+  return (
+    <form
+      class="settings"
+      onSubmit={async (e) => {
+        e.preventDefault();
+        const connection = draft.backendUrl !== settings.backendUrl || draft.token !== settings.token;
+        const problem = connection && draft.token ? await check(draft.backendUrl.trim(), draft.token.trim()) : "";
+        if (problem) return setMessage(problem);
+        await saveSettings({ ...draft, backendUrl: draft.backendUrl.trim(), token: draft.token.trim(), model: draft.model.trim() });
+        setMessage("Saved.");
+      }}
+    >
+      <fieldset>
+        <legend>Backend</legend>
+        <Field id="set-url" label="Backend URL">
+          <input id="set-url" value={draft.backendUrl} onInput={(e) => set({ backendUrl: e.currentTarget.value })} spellcheck={false} />
+        </Field>
+        <Field
+          id="set-token"
+          label="API token"
+          help={auth?.state === "rejected" ? "The backend refused this token: paste a new one." : "Pasted from the backend (npm start prints where). Device linking from the web console will fill this in."}
+        >
+          <input id="set-token" type="password" value={draft.token} onInput={(e) => set({ token: e.currentTarget.value })} autocomplete="off" />
+        </Field>
+        <Field id="set-model" label="Model" help='"provider:model", such as openai:gpt-5-mini or gemini:gemini-2.5-flash. Empty: the backend’s default.'>
+          <input id="set-model" value={draft.model} onInput={(e) => set({ model: e.currentTarget.value })} placeholder="Backend default" spellcheck={false} list="models" />
+          <datalist id="models">
+            <option value="openai:gpt-5-mini" />
+            <option value="gemini:gemini-2.5-flash" />
+            <option value="ollama:qwen3" />
+          </datalist>
+        </Field>
+      </fieldset>
+      <fieldset>
+        <legend>Ask me before</legend>
+        {policies.map((p) => (
+          <label class="radio" key={p.value}>
+            <input type="radio" name="approval" checked={draft.approval === p.value} onChange={() => set({ approval: p.value })} />
+            <span>
+              {p.label}
+              <small>{p.help}</small>
+            </span>
+          </label>
+        ))}
+      </fieldset>
+      <fieldset>
+        <legend>Diagnostics</legend>
+        <label class="radio">
+          <input type="checkbox" checked={draft.diagnostics} onChange={(e) => set({ diagnostics: e.currentTarget.checked })} />
+          <span>
+            Collect timings
+            <small>Counts and latencies per model provider and phase, kept in this browser.</small>
+          </span>
+        </label>
+      </fieldset>
+      <div class="settings-actions">
+        {message ? (
+          <span class="form-note" role="status">
+            {message}
+          </span>
+        ) : null}
+        <button type="submit" class="btn primary">
+          Save
+        </button>
+      </div>
+    </form>
+  );
+}

@@ -1,0 +1,239 @@
+import { type ApprovalDecision, type BatonClient, describeCall, type RefLookup, type RunEvent, runTask, type TaskOutcome } from "@baton/sdk/client";
+import { keepalivePort, type WorkerMessage } from "../messages.js";
+import { clearRun, loadRun, type RunRecord, saveRun } from "../run-record.js";
+import type { Settings } from "../settings.js";
+import { AgentTabs } from "./agent-tabs.js";
+import { PauseGate } from "./pause-gate.js";
+import { storageJournal } from "./storage-journal.js";
+import type { PanelEvent } from "./timeline.js";
+import { createExecutor, type ExecutorUi } from "./tool-executor.js";
+import type { ToolCall } from "@baton/gen/baton/v1/tools_pb";
+
+/** What a run needs from the panel. */
+export interface RunnerUi extends Omit<ExecutorUi, "notice"> {
+  /** Every event, for the timeline (and diagnostics, logs). */
+  event(e: PanelEvent): void;
+  /** Decides a call the backend holds for approval. */
+  approveHeld(request: { toolcallId: string; description: string }, signal: AbortSignal): Promise<ApprovalDecision>;
+}
+
+/** Options of {@link TaskRunner}. */
+export interface TaskRunnerOptions {
+  /**
+   * The AgentService client. Connected mode gives a client of the user's backend; the
+   * standalone mode (the loop in the extension) will give one over an in-memory transport.
+   */
+  readonly client: BatonClient;
+  readonly settings: Settings;
+  readonly ui: RunnerUi;
+}
+
+/** A run this panel holds: start one, or resume the one a closed panel left. */
+export interface RunHandle {
+  readonly sessionId: () => string | undefined;
+  readonly done: Promise<TaskOutcome>;
+}
+
+/** The lock a panel holds while it runs a task, so two panels (two windows) never run the same one. */
+const runLock = "baton-run";
+
+/**
+ * One task, from the panel's side: owns the agent's tabs, runs `runTask` with the executor's
+ * handlers and a call journal on `chrome.storage`, keeps the service worker awake while it
+ * runs, and keeps the run record that lets a reopened panel reattach with no step repeated.
+ * The UI stays out: it gets events and answers questions through `RunnerUi`.
+ */
+export class TaskRunner {
+  readonly pause = new PauseGate();
+  readonly #stopper = new AbortController();
+  #tabs: AgentTabs | undefined;
+  #sessionId: string | undefined;
+  #lookup: RefLookup = () => undefined;
+
+  constructor(private readonly o: TaskRunnerOptions) {}
+
+  /** The session, once created. */
+  get sessionId(): string | undefined {
+    return this.#sessionId;
+  }
+
+  /** A call in words, with elements named from the engine's snapshots. */
+  describe(call: ToolCall): string {
+    return describeCall(call, this.#lookup);
+  }
+
+  /** Stops the run: no tool runs after this, and the session's stop flag is set. */
+  stop(): void {
+    this.#stopper.abort(new Error("stopped by the user"));
+  }
+
+  /** Starts a task in `startTabId`. */
+  start(task: string, startTabId: number): Promise<TaskOutcome> {
+    const owned = { startTabId, activeTabId: startTabId, tabIds: [startTabId] };
+    this.o.ui.event({ type: "task", text: task });
+    return this.#locked(() => this.#run({ task, ...(this.o.settings.model ? { model: this.o.settings.model } : {}) }, owned, task));
+  }
+
+  /** Sends a follow-up message in an earlier session, acting in `tabId`. */
+  followUp(sessionId: string, text: string, tabId: number): Promise<TaskOutcome> {
+    this.#sessionId = sessionId;
+    this.o.ui.event({ type: "task", text });
+    return this.#locked(() => this.#run({ sessionId, task: text }, { startTabId: tabId, activeTabId: tabId, tabIds: [tabId] }, text));
+  }
+
+  /** Resumes the run a closed panel left (its record); `announceTask` when the timeline does not show it yet. */
+  resume(record: RunRecord, announceTask = true): Promise<TaskOutcome> {
+    this.#sessionId = record.sessionId;
+    if (announceTask) this.o.ui.event({ type: "task", text: record.task });
+    this.o.ui.event({ type: "resuming" });
+    return this.#locked(() => this.#run({ sessionId: record.sessionId }, record, record.task));
+  }
+
+  /** Re-attaches after the user cancelled Chrome's debugging bar. */
+  resumeDebugger(): void {
+    this.pause.resume();
+  }
+
+  /** Goes on through the page (the DOM fallback) after the user cancelled the debugging bar. */
+  async continueWithoutDebugger(): Promise<void> {
+    await this.#tabs?.withoutDebugger();
+    this.pause.resume();
+  }
+
+  async #locked<T>(fn: () => Promise<T>): Promise<T> {
+    return navigator.locks.request(runLock, { ifAvailable: true }, async (lock) => {
+      if (!lock) throw new Error("A task is already running in another Baton panel (another window).");
+      return fn();
+    });
+  }
+
+  async #run(
+    what: { task: string; model?: string } | { sessionId: string; task?: string },
+    owned: { startTabId: number; activeTabId: number; tabIds: readonly number[]; groupId?: number },
+    task: string,
+  ): Promise<TaskOutcome> {
+    const { ui } = this.o;
+    const signal = this.#stopper.signal;
+    const startedAt = Date.now();
+    const persist = async () => {
+      if (!this.#sessionId || !this.#tabs) return;
+      const record: RunRecord = { sessionId: this.#sessionId, task, startedAt, ...this.#tabs.owned };
+      await saveRun(record);
+    };
+    const tabs = new AgentTabs(owned, {
+      onChange: () => void persist(),
+      onDetach: (_tabId, reason) => {
+        if (reason === "canceled_by_user") this.pause.pause("debugger-cancelled");
+      },
+    });
+    this.#tabs = tabs;
+    const offPause = this.pause.onChange((reason) => ui.event({ type: "paused", reason }));
+    const executor = createExecutor({
+      tabs,
+      pause: this.pause,
+      ui: { ...ui, notice: (notice) => ui.event({ type: "notice", notice }) },
+      askEveryChange: () => this.o.settings.approval === "every-change",
+    });
+
+    // Tabs the agent's tabs open become the agent's; closed ones leave; a new document gets the mask again.
+    const onCreated = (tab: chrome.tabs.Tab) => void tabs.adopt(tab);
+    const onRemoved = (tabId: number) => tabs.removed(tabId);
+    const onUpdated = (tabId: number, info: chrome.tabs.OnUpdatedInfo) => {
+      if (info.status === "complete" && tabs.owns(tabId)) {
+        // The state it is in now: the agent may be acting in it at this very moment.
+        void tabs.drivers().find((x) => x.tabId === tabId)?.remask();
+      }
+    };
+    chrome.tabs.onCreated.addListener(onCreated);
+    chrome.tabs.onRemoved.addListener(onRemoved);
+    chrome.tabs.onUpdated.addListener(onUpdated);
+    const keepalive = holdWorker();
+    this.#lookup = executor.lookup;
+    const describe = (call: ToolCall) => describeCall(call, executor.lookup);
+    void tabs.active.mask("watching").catch(() => undefined);
+    let ended = false;
+    try {
+      const outcome = await runTask(this.o.client, {
+        ...what,
+        handlers: executor.handlers,
+        journal: storageJournal(),
+        signal,
+        onEvent: (e: RunEvent) => {
+          if (e.type === "session") {
+            this.#sessionId = e.session.id;
+            tabs.nameAfter(e.session.id);
+            void persist().then(() => tabs.group());
+          }
+          if (e.type === "done") ended = true;
+          ui.event(e);
+        },
+        onApproval: async (req) => {
+          ui.event({
+            type: "approval_request",
+            id: req.toolcallId,
+            description: req.extension ? req.tool.title : describe(req.call),
+            page: await pageOf(tabs.owned.activeTabId),
+            source: "backend",
+          });
+          return ui.approveHeld({ toolcallId: req.toolcallId, description: req.extension ? req.tool.title : describe(req.call) }, signal);
+        },
+      });
+      // The run is over from this panel's side (completed, stopped, failed, or waiting for a message).
+      await clearRun();
+      return outcome;
+    } catch (e) {
+      // The backend refused the run or stayed unreachable: the record stays, so reopening the
+      // panel (or pressing Resume) picks the session up again.
+      if (!ended) ui.event({ type: "error", message: e instanceof Error ? e.message : String(e) });
+      throw e;
+    } finally {
+      offPause();
+      chrome.tabs.onCreated.removeListener(onCreated);
+      chrome.tabs.onRemoved.removeListener(onRemoved);
+      chrome.tabs.onUpdated.removeListener(onUpdated);
+      await Promise.all(tabs.drivers().map((d) => d.release()));
+      keepalive.release();
+    }
+  }
+}
+
+/** The page a tab shows, for an approval card. */
+async function pageOf(tabId: number): Promise<{ title: string; url: string }> {
+  const tab = await chrome.tabs.get(tabId).catch(() => undefined);
+  return { title: tab?.title ?? "", url: tab?.url ?? "" };
+}
+
+/** Holds a keepalive port to the service worker, reconnecting if the worker restarts. */
+function holdWorker(): { release(): void } {
+  let released = false;
+  let port: chrome.runtime.Port | undefined;
+  const connect = () => {
+    port = chrome.runtime.connect({ name: keepalivePort });
+    port.onDisconnect.addListener(() => {
+      if (!released) setTimeout(connect, 100);
+    });
+  };
+  connect();
+  return {
+    release() {
+      released = true;
+      const bye: WorkerMessage = { to: "worker", kind: "release" };
+      port?.postMessage(bye);
+      port?.disconnect();
+    },
+  };
+}
+
+/** The run a closed panel left, if its tabs are still there. */
+export async function pendingRun(): Promise<RunRecord | undefined> {
+  const record = await loadRun();
+  if (!record) return undefined;
+  const alive: number[] = [];
+  for (const id of record.tabIds) if (await chrome.tabs.get(id).then(() => true, () => false)) alive.push(id);
+  if (alive.length === 0) {
+    await clearRun();
+    return undefined;
+  }
+  const activeTabId = alive.includes(record.activeTabId) ? record.activeTabId : (alive[0] as number);
+  return { ...record, tabIds: alive, activeTabId };
+}

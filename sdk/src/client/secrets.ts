@@ -1,0 +1,223 @@
+import { ToolErrorCode } from "@baton/gen/baton/v1/agent_pb";
+import type { ClientToolHandlers } from "@baton/gen/baton/v1/tools_baton";
+import { ToolFailure } from "../contract/index.js";
+
+/**
+ * A value the model may have typed but never sees: it writes the placeholder
+ * `<secret>name</secret>` as the text of `type_text`, and the client types the value.
+ */
+export interface Secret {
+  /** The name the model writes: a letter, then up to 63 letters, digits, `_`, `.` or `-`. */
+  readonly name: string;
+  /** The value typed in its place. Never sent to the backend. */
+  readonly value: string;
+  /**
+   * Origins it may be typed on, such as "https://app.example.com"; "*" for any. Absent: any
+   * origin (prefer to scope it).
+   */
+  readonly origins?: readonly string[];
+}
+
+/** How the secrets layer reads the page it types on (an engine's `engineProbe` fits). */
+export interface SecretPage {
+  /** The current page's URL, for the origin check. */
+  url(): Promise<string>;
+  /** The page's visible text: a screenshot of a page that shows a secret is withheld. */
+  text?(): Promise<string>;
+}
+
+/** The placeholder the model writes for a secret. */
+export function placeholder(name: string): string {
+  return `<secret>${name}</secret>`;
+}
+
+const nameRe = /^[A-Za-z][\w.-]{0,63}$/;
+
+/** Checks secrets before a run: names, values, origins. Throws an Error saying what is wrong. */
+export function checkSecrets(secrets: readonly Secret[], page: SecretPage | undefined): void {
+  const seen = new Set<string>();
+  for (const s of secrets) {
+    if (!nameRe.test(s.name)) throw new Error(`secret name ${JSON.stringify(s.name)}: use a letter, then letters, digits, "_", "." or "-" (at most 64)`);
+    if (seen.has(s.name)) throw new Error(`secret "${s.name}" is given twice`);
+    seen.add(s.name);
+    if (!s.value) throw new Error(`secret "${s.name}" is empty`);
+    for (const o of s.origins ?? []) {
+      if (o !== "*" && originOf(o) === undefined) throw new Error(`secret "${s.name}": origin ${JSON.stringify(o)} is not a URL such as https://app.example.com`);
+    }
+    if (s.origins?.some((o) => o !== "*") && !page) throw new Error(`secret "${s.name}" is scoped to origins: give the page (its url()) so each typing can be checked`);
+  }
+}
+
+function originOf(url: string): string | undefined {
+  try {
+    const o = new URL(url).origin;
+    return o === "null" ? undefined : o;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The paragraph that tells the model which secrets it can type (names and origins only). */
+export function secretsNote(secrets: readonly Secret[]): string {
+  if (secrets.length === 0) return "";
+  const lines = secrets.map((s) => {
+    const where = s.origins?.length && !s.origins.includes("*") ? ` (only on ${s.origins.map((o) => originOf(o)).join(", ")})` : "";
+    return `- ${placeholder(s.name)}${where}`;
+  });
+  return [
+    "The user gave secrets you can type without seeing them. To type one, write its placeholder exactly as the text of type_text (alone or inside other text); the browser types the value. Tool results show each value as its placeholder. Never ask the user for a value, and never type a placeholder anywhere else than the field it belongs to.",
+    ...lines,
+  ].join("\n");
+}
+
+function escapeRe(s: string): string {
+  return s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+}
+
+/** The forms a value takes in page text the engine reports: as is, quoted for the snapshot, whitespace squeezed. */
+function variants(value: string): string[] {
+  const squeezed = value.replace(/\s+/g, " ").trim();
+  const quoted = (s: string) => s.replace(/\\/g, "\\\\").replace(/"/g, '\\"');
+  return [...new Set([value, squeezed, quoted(value), quoted(squeezed)])].filter((v) => v.length > 0).sort((a, b) => b.length - a.length);
+}
+
+/**
+ * Replaces every secret value in a text by its placeholder: the value as typed, as the
+ * snapshot quotes it, with its whitespace squeezed, and cut short by the engine's length cap
+ * (a prefix of at least 8 characters followed by "…").
+ */
+export function maskText(text: string, secrets: readonly Secret[]): string {
+  let out = text;
+  for (const s of secrets) {
+    for (const v of variants(s.value)) {
+      if (out.includes(v)) out = out.split(v).join(placeholder(s.name));
+      if (v.length > 8 && out.includes("…")) {
+        // A long value the engine cut: its first characters and an ellipsis.
+        const cut = new RegExp(`${escapeRe(v.slice(0, 8))}[^…]{0,${v.length - 8}}…`, "g");
+        out = out.replace(cut, (m) => (v.startsWith(m.slice(0, -1)) ? `${placeholder(s.name)}…` : m));
+      }
+    }
+  }
+  return out;
+}
+
+/** True when the text holds a secret value in any form {@link maskText} replaces. */
+function showsSecret(text: string, secrets: readonly Secret[]): boolean {
+  return maskText(text, secrets) !== text;
+}
+
+/** A deep copy of a handler's result (or a failure's snapshot) with every string masked. */
+export function maskDeep<T>(value: T, secrets: readonly Secret[]): T {
+  if (typeof value === "string") return maskText(value, secrets) as T;
+  if (value === null || typeof value !== "object" || ArrayBuffer.isView(value)) return value;
+  if (Array.isArray(value)) return value.map((v) => maskDeep(v, secrets)) as T;
+  const out = Object.create(Object.getPrototypeOf(value)) as Record<string, unknown>;
+  for (const [k, v] of Object.entries(value)) out[k] = maskDeep(v, secrets);
+  return out as T;
+}
+
+const withheldUrl = "withheld: a secret may be visible on this page; read it with take_snapshot instead";
+
+/** Where screenshots stand: withheld after a secret was typed, until the page changes. */
+interface Exposure {
+  /** The page (without its fragment) a secret was typed on. */
+  typedOn: string | undefined;
+}
+
+function pageKey(url: string): string {
+  return url.replace(/#.*$/, "");
+}
+
+/** The URLs a result reports (its own and its evidence's), for noticing that the page changed. */
+function urlsOf(result: unknown): string[] {
+  const r = result as { url?: unknown; evidence?: { url?: unknown; navigated?: unknown }; tab?: { evidence?: { url?: unknown } } } | undefined;
+  return [r?.url, r?.evidence?.url, r?.tab?.evidence?.url].filter((u): u is string => typeof u === "string" && u.length > 0);
+}
+
+/**
+ * The engine's handlers behind a secrets layer: `type_text` types `<secret>name</secret>` as the
+ * secret's value (only on its origins: elsewhere the call fails with PERMISSION_DENIED, and an
+ * unknown name with INVALID_ARGUMENTS), and every handler's result and failure is masked — each
+ * value reads back as its placeholder in snapshots, evidence, extracted text and error
+ * messages, even where the page echoed it. Screenshots are withheld while a typed secret may be
+ * on screen (from the typing until the page changes) or while the page's text shows one (when
+ * `page.text` is given). The values never leave this layer.
+ */
+export function withSecrets<Ctx>(handlers: ClientToolHandlers<Ctx>, secrets: readonly Secret[], page?: SecretPage): ClientToolHandlers<Ctx> {
+  checkSecrets(secrets, page);
+  if (secrets.length === 0) return handlers;
+  const byName = new Map(secrets.map((s) => [s.name, s]));
+  const exposure: Exposure = { typedOn: undefined };
+
+  /** The text with its placeholders replaced, and the page it is typed on (when known). */
+  async function substitute(text: string): Promise<{ text: string; used: boolean; on?: string }> {
+    const names = [...text.matchAll(/<secret>\s*([^<]*?)\s*<\/secret>/g)].map((m) => m[1] ?? "");
+    if (names.length === 0) return { text, used: false };
+    let url: string | undefined;
+    for (const name of names) {
+      const s = byName.get(name);
+      if (!s) {
+        throw new ToolFailure(ToolErrorCode.INVALID_ARGUMENTS, `There is no secret named ${JSON.stringify(name.slice(0, 64))}. The secrets you can type are: ${[...byName.keys()].map(placeholder).join(", ")}.`, { field: "text" });
+      }
+      const allowed = (s.origins ?? []).filter((o) => o !== "*").map(originOf);
+      if (allowed.length > 0 && !(s.origins ?? []).includes("*")) {
+        url ??= await (page as SecretPage).url();
+        const here = originOf(url);
+        if (!here || !allowed.includes(here)) {
+          throw new ToolFailure(ToolErrorCode.PERMISSION_DENIED, `${placeholder(name)} may only be typed on ${allowed.join(", ")}; this page is on ${here ?? "no web origin"}. Do not type it here.`, { field: "text" });
+        }
+      }
+    }
+    const out = text.replace(/<secret>\s*([^<]*?)\s*<\/secret>/g, (_m, name: string) => (byName.get(name) as Secret).value);
+    url ??= page ? await page.url().catch(() => undefined) : undefined;
+    return { text: out, used: true, ...(url ? { on: pageKey(url) } : {}) };
+  }
+
+  /** Drops a screenshot's data when a secret may be visible in it. */
+  async function guardImage<I extends { data?: Uint8Array; url?: string } | undefined>(img: I, pageText: string | undefined): Promise<I> {
+    if (!img || !img.data?.length) return img;
+    let visible = exposure.typedOn !== undefined || (pageText !== undefined && showsSecret(pageText, secrets));
+    if (!visible && page?.text) visible = showsSecret(await page.text().catch(() => ""), secrets);
+    return visible ? ({ ...img, data: new Uint8Array(), url: withheldUrl } as I) : img;
+  }
+
+  function noticeNavigation(result: unknown): void {
+    if (exposure.typedOn === undefined) return;
+    const moved = (result as { evidence?: { navigated?: boolean } } | undefined)?.evidence?.navigated === true;
+    if (moved || urlsOf(result).some((u) => pageKey(u) !== exposure.typedOn)) exposure.typedOn = undefined;
+  }
+
+  const wrapped: Record<string, unknown> = {};
+  for (const [key, handler] of Object.entries(handlers) as [string, (p: unknown, ctx: Ctx) => Promise<unknown>][]) {
+    wrapped[key] = async (params: unknown, ctx: Ctx) => {
+      let p = params;
+      let typed: { on?: string } | undefined;
+      if (key === "typeText") {
+        const sub = await substitute((params as { text: string }).text);
+        if (sub.used) {
+          p = { ...(params as object), text: sub.text };
+          typed = sub;
+          // Withheld from the moment of typing: even a failed typing may have put it on screen.
+          exposure.typedOn = sub.on ?? "(the page typed on)";
+        }
+      }
+      let result: unknown;
+      try {
+        result = await handler(p, ctx);
+      } catch (e) {
+        if (e instanceof ToolFailure) {
+          const snapshot = e.details.snapshot ? maskDeep({ ...e.details.snapshot, screenshot: undefined }, secrets) : undefined;
+          throw new ToolFailure(e.code, maskText(e.message, secrets), { ...e.details, ...(snapshot ? { snapshot } : {}) });
+        }
+        throw new Error(maskText(e instanceof Error ? e.message : String(e), secrets));
+      }
+      if (typed) exposure.typedOn = typed.on ?? urlsOf(result).map(pageKey)[0] ?? exposure.typedOn;
+      else noticeNavigation(result);
+      const r = result as { text?: string; screenshot?: { data?: Uint8Array; url?: string }; image?: { data?: Uint8Array; url?: string } } | undefined;
+      if (key === "takeSnapshot" && r?.screenshot) result = { ...r, screenshot: await guardImage(r.screenshot, r.text) };
+      if (key === "screenshot" && r?.image) result = { ...r, image: await guardImage(r.image, undefined) };
+      return maskDeep(result, secrets);
+    };
+  }
+  return wrapped as unknown as ClientToolHandlers<Ctx>;
+}

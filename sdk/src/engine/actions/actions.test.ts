@@ -1,0 +1,213 @@
+import { writeFile, mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { create } from "@bufbuild/protobuf";
+import {
+  ClickParamsSchema,
+  DragParamsSchema,
+  ExtractParamsSchema,
+  GoBackParamsSchema,
+  HoverParamsSchema,
+  PressKeysParamsSchema,
+  ScreenshotParamsSchema,
+  ScrollParamsSchema,
+  SelectOptionParamsSchema,
+  TakeSnapshotParamsSchema,
+  TypeTextParamsSchema,
+  UploadFileParamsSchema,
+  WaitForParamsSchema,
+  OpenTabParamsSchema,
+  ListTabsParamsSchema,
+  CloseTabParamsSchema,
+  SwitchTabParamsSchema,
+} from "@baton/gen/baton/v1/tools_pb";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type Harness, startHarness } from "../fixtures/harness.js";
+
+let h: Harness;
+let dir: string;
+beforeAll(async () => {
+  h = await startHarness();
+  dir = await mkdtemp(join(tmpdir(), "baton-upload-"));
+});
+afterAll(async () => {
+  await h?.close();
+  await rm(dir, { recursive: true, force: true });
+});
+
+async function refFor(role: string, name: string, includeOffscreen = false): Promise<string> {
+  const r = await h.tools.takeSnapshot(create(TakeSnapshotParamsSchema, { includeOffscreen }), undefined);
+  const line = (r.text ?? "").split("\n").find((l) => l.includes(`] ${role} "${name}"`));
+  const ref = line && /\[(e\d+)\]/.exec(line)?.[1];
+  if (!ref) throw new Error(`no ${role} "${name}" in\n${r.text}`);
+  return ref;
+}
+
+describe("actions, verified by their effect on the page", () => {
+  it("type_text replaces an input's value with key events and presses Enter", async () => {
+    await h.goto("/editor");
+    const ref = await refFor("textbox", "Title");
+    const r = await h.tools.typeText(create(TypeTextParamsSchema, { ref, text: "Hello World", pressEnter: true }), undefined);
+    expect(r.value).toBe("Hello World");
+    expect(await h.evaluate("document.getElementById('title').value")).toBe("Hello World");
+    expect(await h.evaluate("document.title")).toBe("Submitted Hello World");
+    expect(r.evidence?.title).toBe("Submitted Hello World");
+    expect(r.evidence?.focused?.ref).toBe(ref);
+  });
+
+  it("type_text writes into contenteditable with Input.insertText", async () => {
+    await h.goto("/editor");
+    const ref = await refFor("textbox", "Body");
+    await h.tools.typeText(create(TypeTextParamsSchema, { ref, text: "New body" }), undefined);
+    expect(await h.evaluate("document.getElementById('body').innerText.trim()")).toBe("New body");
+    expect(await h.evaluate("document.getElementById('out').textContent")).toBe("input:body");
+  });
+
+  it("press_keys sends chords to the focused field", async () => {
+    await h.goto("/editor");
+    const ref = await refFor("textbox", "Title");
+    await h.tools.pressKeys(create(PressKeysParamsSchema, { ref, keys: ["End", "Control+a", "Backspace", "x", "y"] }), undefined);
+    expect(await h.evaluate("document.getElementById('title').value")).toBe("xy");
+  });
+
+  it("select_option picks by label and fires change; multi-select takes several", async () => {
+    await h.goto("/select");
+    const ref = await refFor("combobox", "Country");
+    const r = await h.tools.selectOption(create(SelectOptionParamsSchema, { ref, values: ["Germany"] }), undefined);
+    expect(r.selected).toEqual(["Germany"]);
+    expect(await h.evaluate("document.getElementById('out').textContent")).toBe("changed:de");
+    const multi = await refFor("listbox", "Toppings");
+    const m = await h.tools.selectOption(create(SelectOptionParamsSchema, { ref: multi, values: ["Ham", "basil"] }), undefined);
+    expect(m.selected).toEqual(["Ham", "Basil"]);
+  });
+
+  it("says when a click changed nothing on the page, and not when it did", async () => {
+    await h.goto("/basic");
+    const dead = await h.tools.click(create(ClickParamsSchema, { ref: await refFor("button", "Save") }), undefined);
+    expect(dead.evidence?.notes).toContain("nothing on the page changed after the action");
+    const box = await h.tools.click(create(ClickParamsSchema, { ref: await refFor("checkbox", "Agree to terms") }), undefined);
+    expect(box.evidence?.notes ?? []).not.toContain("nothing on the page changed after the action");
+    await h.goto("/rerender");
+    const live = await h.tools.click(create(ClickParamsSchema, { ref: await refFor("button", "Re-render") }), undefined);
+    expect(live.evidence?.notes ?? []).not.toContain("nothing on the page changed after the action");
+  });
+
+  it("drag reorders a native drag-and-drop list", async () => {
+    await h.goto("/drag");
+    const a = await refFor("listitem", "Item A");
+    const c = await refFor("listitem", "Item C");
+    await h.tools.drag(create(DragParamsSchema, { fromRef: a, toRef: c }), undefined);
+    expect(await h.evaluate("document.title")).toBe("Order BCA");
+  });
+
+  it("upload_file sets files on a file input", async () => {
+    await h.goto("/upload");
+    const file = join(dir, "report.txt");
+    await writeFile(file, "hello");
+    const ref = await refFor("button", "Attachment");
+    const r = await h.tools.uploadFile(create(UploadFileParamsSchema, { ref, paths: [file] }), undefined);
+    expect(r.files).toEqual(["report.txt"]);
+    expect(await h.evaluate("document.getElementById('out').textContent")).toBe("report.txt:5");
+  });
+
+  it("hover opens a hover menu; the new item shows up in evidence", async () => {
+    await h.goto("/hover");
+    const ref = await refFor("button", "Menu");
+    const r = await h.tools.hover(create(HoverParamsSchema, { ref }), undefined);
+    expect(r.evidence?.refsAdded?.length).toBeGreaterThan(0);
+    await refFor("link", "Secret item");
+  });
+
+  it("scroll moves the page and clicking an off-screen ref scrolls it into view", async () => {
+    await h.goto("/long");
+    const s = await h.tools.scroll(create(ScrollParamsSchema, { pixels: 500 }), undefined);
+    expect(s.moved).toBe(true);
+    expect(s.viewport?.scrollY).toBe(500);
+    const ref = await refFor("button", "Bottom action", true);
+    await h.tools.click(create(ClickParamsSchema, { ref }), undefined);
+    expect(await h.evaluate<string[]>("window.__log")).toContain("click:Bottom action");
+    const top = await h.tools.scroll(create(ScrollParamsSchema, { direction: 1, toEdge: true }), undefined);
+    expect(top.viewport?.scrollY).toBe(0);
+  });
+
+  it("click on a link navigates; evidence says so; go_back returns", async () => {
+    await h.goto("/nav");
+    const ref = await refFor("link", "Next page");
+    const r = await h.tools.click(create(ClickParamsSchema, { ref }), undefined);
+    expect(r.evidence?.navigated).toBe(true);
+    expect(r.evidence?.url).toMatch(/\/nav\/next$/);
+    expect(r.evidence?.title).toBe("Next");
+    const back = await h.tools.goBack(create(GoBackParamsSchema, {}), undefined);
+    expect(back.moved).toBe(true);
+    expect(back.url).toMatch(/\/nav$/);
+  });
+
+  it("settles a slow navigation before reporting", async () => {
+    await h.goto("/nav");
+    const ref = await refFor("link", "Slow link");
+    const r = await h.tools.click(create(ClickParamsSchema, { ref }), undefined);
+    expect(r.evidence?.title).toBe("Slow");
+  });
+
+  it("answers alert and confirm dialogs and reports them", async () => {
+    await h.goto("/dialogs");
+    const alertRef = await refFor("button", "Alert me");
+    const a = await h.tools.click(create(ClickParamsSchema, { ref: alertRef }), undefined);
+    expect(a.evidence?.dialog).toMatchObject({ type: "alert", message: "Saved!", accepted: true });
+    const confirmRef = await refFor("button", "Confirm me");
+    const c = await h.tools.click(create(ClickParamsSchema, { ref: confirmRef }), undefined);
+    expect(c.evidence?.dialog).toMatchObject({ type: "confirm", message: "Delete it?", accepted: true });
+    expect(await h.evaluate("document.getElementById('out').textContent")).toBe("confirmed");
+  });
+
+  it("wait_for sees text appear and reports a timeout as unsatisfied", async () => {
+    await h.goto("/basic");
+    await h.evaluate("setTimeout(() => document.body.append('Ready now'), 200), 1");
+    const r = await h.tools.waitFor(create(WaitForParamsSchema, { text: "Ready now", timeoutMs: 5000 }), undefined);
+    expect(r.satisfied).toBe(true);
+    const n = await h.tools.waitFor(create(WaitForParamsSchema, { text: "Never there", timeoutMs: 300 }), undefined);
+    expect(n.satisfied).toBe(false);
+  });
+
+  it("screenshot of an element and extract as markdown", async () => {
+    await h.goto("/basic");
+    const ref = await refFor("button", "Save");
+    const s = await h.tools.screenshot(create(ScreenshotParamsSchema, { ref }), undefined);
+    expect(s.image?.width).toBeGreaterThan(10);
+    expect(s.image?.width).toBeLessThan(200);
+    const x = await h.tools.extract(create(ExtractParamsSchema, {}), undefined);
+    expect(x.content).toContain("# Account");
+    expect(x.content).toContain("Fill in your details.");
+  });
+
+  it("reports a tab a click opened, and can switch to and close it", async () => {
+    await h.goto("/nav");
+    const ref = await refFor("link", "New tab link");
+    const r = await h.tools.click(create(ClickParamsSchema, { ref }), undefined);
+    const tabId = r.evidence?.newTabId ?? "";
+    expect(tabId).not.toBe("");
+    const s = await h.tools.switchTab(create(SwitchTabParamsSchema, { tabId }), undefined);
+    expect(s.tab?.active).toBe(true);
+    const closed = await h.tools.closeTab(create(CloseTabParamsSchema, { tabId }), undefined);
+    expect(closed.tabs?.some((t) => t.tabId === tabId)).toBe(false);
+    expect(closed.activeTabId).not.toBe(tabId);
+  });
+
+  it("opens, lists and closes tabs it owns", async () => {
+    const opened = await h.tools.openTab(create(OpenTabParamsSchema, { url: `${h.server.originA}/basic` }), undefined);
+    const list = await h.tools.listTabs(create(ListTabsParamsSchema, {}), undefined);
+    expect(list.tabs?.length).toBe(2);
+    expect(list.activeTabId).toBe(opened.tab?.tabId);
+    const closed = await h.tools.closeTab(create(CloseTabParamsSchema, { tabId: opened.tab?.tabId ?? "" }), undefined);
+    expect(closed.tabs?.length).toBe(1);
+  });
+
+  it("reports an opened tab once its page has loaded, not while it is still blank", async () => {
+    // /slow answers after 300 ms: the tool must not return (and the next tool must not run)
+    // on the about:blank the tab starts with.
+    const opened = await h.tools.openTab(create(OpenTabParamsSchema, { url: `${h.server.originA}/slow` }), undefined);
+    expect(opened.tab?.url).toBe(`${h.server.originA}/slow`);
+    expect(opened.tab?.title).toBe("Slow");
+    await h.tools.closeTab(create(CloseTabParamsSchema, { tabId: opened.tab?.tabId ?? "" }), undefined);
+  });
+});

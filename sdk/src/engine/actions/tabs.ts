@@ -1,0 +1,115 @@
+import type { TargetInfo } from "../../cdp/protocol.js";
+import { ToolErrorCode, ToolFailure } from "../../contract/index.js";
+import type { Engine } from "../engine.js";
+import { PageSession } from "../page/page-session.js";
+import { sanitizeText, sanitizeUrl } from "../base/sanitize.js";
+import { settle, waitUntil } from "../page/settle.js";
+
+/** A tab as tools report it. */
+export interface TabView {
+  tabId: string;
+  url: string;
+  title: string;
+  active: boolean;
+}
+
+/**
+ * The tabs the agent owns, over a browser-level connection (Target domain). The agent may only
+ * switch to or close tabs it opened or started in; other tabs of the user are off limits.
+ */
+export class TabSet {
+  readonly #engine: Engine;
+  readonly #pages = new Map<string, PageSession>();
+  #active: string;
+
+  constructor(engine: Engine) {
+    this.#engine = engine;
+    this.#active = engine.page.targetId;
+    this.#pages.set(this.#active, engine.page);
+  }
+
+  /** Adopts tabs that owned pages opened (target=_blank, window.open): the agent caused them. */
+  async #adopt(tabId: string): Promise<void> {
+    if (this.#pages.has(tabId)) return;
+    const opener = [...this.#pages.values()].find((p) => p.openedTargets.includes(tabId));
+    if (!opener) return;
+    this.#pages.set(tabId, await PageSession.attach(opener.transport, tabId));
+  }
+
+  #own(tabId: string, field: string): PageSession {
+    const page = this.#pages.get(tabId);
+    if (!page || page.gone) {
+      throw new ToolFailure(ToolErrorCode.PERMISSION_DENIED, `Tab ${JSON.stringify(sanitizeText(tabId, 64))} is not one of the agent's open tabs. Call list_tabs.`, { field });
+    }
+    return page;
+  }
+
+  /** Opens a tab (blank or at `url`) and makes it active. */
+  async open(url: string): Promise<TabView> {
+    const transport = this.#engine.page.transport;
+    const { targetId } = await transport.send<{ targetId: string }>("Target.createTarget", { url: "about:blank" });
+    const page = await PageSession.attach(transport, targetId);
+    this.#pages.set(targetId, page);
+    this.#activate(targetId, page);
+    if (url) {
+      // Like navigate: the tab is reported (and the next tool runs) once its page has loaded
+      // and settled, not while it is still about:blank.
+      const before = page.loadsStarted;
+      const r = await page.send<{ loaderId?: string }>("Page.navigate", { url }, page.rootId, 30_000);
+      if (r.loaderId) await waitUntil(page, () => page.loadsStarted > before || page.gone !== undefined, 2000);
+      await settle(page, before, this.#engine.options.settle).catch(() => undefined);
+    }
+    return this.#view(targetId);
+  }
+
+  /** Makes an owned tab active. */
+  async switch(tabId: string): Promise<TabView> {
+    await this.#adopt(tabId);
+    const page = this.#own(tabId, "tab_id");
+    this.#activate(tabId, page);
+    await page.transport.send("Target.activateTarget", { targetId: tabId }).catch(() => undefined);
+    return this.#view(tabId);
+  }
+
+  /** Closes an owned tab; the active tab moves to another owned one. */
+  async close(tabId: string): Promise<{ tabs: TabView[]; activeTabId: string }> {
+    const id = tabId || this.#active;
+    await this.#adopt(id);
+    const page = this.#own(id, "tab_id");
+    await page.transport.send("Target.closeTarget", { targetId: id }).catch(() => undefined);
+    page.dispose();
+    this.#pages.delete(id);
+    if (id === this.#active) {
+      const next = [...this.#pages.entries()].find(([, p]) => !p.gone);
+      if (next) this.#activate(next[0], next[1]);
+    }
+    return this.list();
+  }
+
+  /** The agent's tabs. */
+  async list(): Promise<{ tabs: TabView[]; activeTabId: string }> {
+    for (const p of [...this.#pages.values()]) for (const t of p.openedTargets) await this.#adopt(t).catch(() => undefined);
+    const tabs: TabView[] = [];
+    for (const id of this.#pages.keys()) tabs.push(await this.#view(id));
+    return { tabs, activeTabId: this.#active };
+  }
+
+  #activate(id: string, page: PageSession): void {
+    this.#active = id;
+    if (this.#engine.page !== page) this.#engine.usePage(page);
+  }
+
+  async #view(id: string): Promise<TabView> {
+    const page = this.#pages.get(id);
+    const info = await page?.transport
+      .send<{ targetInfo: TargetInfo }>("Target.getTargetInfo", { targetId: id })
+      .then((r) => r.targetInfo)
+      .catch(() => undefined);
+    return {
+      tabId: id,
+      url: sanitizeUrl(info?.url ?? page?.mainFrame()?.url ?? ""),
+      title: sanitizeText(info?.title ?? "", 200),
+      active: id === this.#active,
+    };
+  }
+}

@@ -1,0 +1,764 @@
+import { selectTextInPage } from "../actions/select-text.js";
+import { setInputInPage, type ValueTarget, valueTargetInPage } from "../actions/set-value.js";
+import { invocation } from "../base/page-function.js";
+import { type ElementFacts, type ElementView, elementRules, type RuleItem } from "../rules/element-rules.js";
+import { deepestActive } from "../read/element-state.js";
+import { documentText, type ExtractedContent, extractContent } from "../read/page-content.js";
+
+/** A rectangle as the agent reports it: x, y, width, height in its frame's client coordinates. */
+export type AgentBox = [number, number, number, number];
+
+/** One item the agent's snapshot reports, in document order. */
+export interface AgentItem {
+  k: "ref" | "text" | "ctx" | "frame" | "xframe";
+  depth: number;
+  frame: number;
+  id?: number;
+  role?: string;
+  name?: string;
+  value?: string;
+  states?: string[];
+  rect?: AgentBox;
+  /** What the element's clipping ancestors leave visible (client coordinates), when any clips it. */
+  clip?: AgentBox;
+  child?: number;
+  src?: string;
+  owner?: AgentBox;
+  ownerId?: number;
+}
+
+/** The agent's snapshot of its document and the same-origin frames inside it. */
+export interface AgentSnapshot {
+  token: string;
+  url: string;
+  title: string;
+  items: AgentItem[];
+  frames: number;
+  scroll: [number, number];
+  size: [number, number];
+  page: [number, number];
+}
+
+/**
+ * The DOM fallback's in-page agent (runs in the page; see `domAgentSource`). It defines
+ * `globalThis.__batonDomAgent(op, arg)`; every later call goes through that one function.
+ * It reports frame-local client rectangles only; every conversion to top-level viewport
+ * coordinates happens in the engine's coordinates module.
+ */
+function installDomAgent(
+  makeRules: typeof elementRules,
+  extract: (this: unknown, format: string) => ExtractedContent,
+  pageText: () => string,
+  activeElement: () => Element | null,
+  valueTarget: (this: Element) => ValueTarget,
+  setInput: (this: HTMLInputElement, value: string, percent: number | null) => { value: string; error?: string; min: string; max: string; step: string },
+  selectText: (this: unknown, text: string, occurrence: number) => { selected: string; matches: number },
+): boolean {
+  type Arg = Record<string, unknown>;
+  const host = globalThis as { __batonDomAgent?: (op: string, arg: unknown) => unknown };
+  if (host.__batonDomAgent) return true;
+  const S = {
+    token: Math.random().toString(36).slice(2) + Date.now().toString(36),
+    next: 1,
+    byId: new Map<number, WeakRef<Element>>(),
+    ids: new WeakMap<Element, number>(),
+    frames: [] as { doc: Document; owner: Element | null }[],
+    navigating: "",
+  };
+  // A navigation this document started (link click, form submit, script): the engine then
+  // waits for the next document instead of reading this one as the result.
+  const nav = (globalThis as { navigation?: EventTarget }).navigation;
+  if (nav) {
+    nav.addEventListener("navigate", (e) => {
+      const d = (e as Event & { hashChange?: boolean; destination?: { url: string; sameDocument: boolean } });
+      if (!d.hashChange && d.destination && !d.destination.sameDocument) S.navigating = d.destination.url;
+    });
+    for (const t of ["navigatesuccess", "navigateerror"]) nav.addEventListener(t, () => {
+      S.navigating = "";
+    });
+  }
+  addEventListener("beforeunload", () => {
+    S.navigating = S.navigating || "unload";
+  });
+  const idOf = (el: Element): number => {
+    let id = S.ids.get(el);
+    if (!id) {
+      id = S.next++;
+      S.ids.set(el, id);
+      S.byId.set(id, new WeakRef(el));
+    }
+    return id;
+  };
+  const byId = (id: unknown): Element | null => {
+    const el = S.byId.get(id as number)?.deref();
+    return el?.isConnected ? el : null;
+  };
+  const squeeze = (s: string | null | undefined): string => (s || "").replace(/\s+/g, " ").trim();
+  // Type checks by tag, not instanceof: elements of other frames belong to other realms.
+  const isTag = <K extends keyof HTMLElementTagNameMap>(n: unknown, name: K): n is HTMLElementTagNameMap[K] => (n as Element | null)?.nodeType === 1 && (n as Element).localName === name;
+  const html = (el: Element): HTMLElement | null => ("isContentEditable" in el ? (el as HTMLElement) : null);
+  const R = makeRules();
+  const inputRoles: Record<string, string> = {
+    checkbox: "checkbox", radio: "radio", range: "slider", number: "spinbutton", search: "searchbox", submit: "button", button: "button",
+    reset: "button", image: "button", file: "button", color: "color", date: "date", time: "time", "datetime-local": "datetime", month: "datetime", week: "datetime",
+  };
+  const isEditHost = (el: Element): boolean => !!html(el)?.isContentEditable && !(el.parentElement?.isContentEditable);
+  const roleOf = (el: Element): string => {
+    const explicit = (el.getAttribute("role") || "").trim().split(/\s+/)[0] ?? "";
+    if (explicit && explicit !== "presentation" && explicit !== "none" && explicit !== "generic") return explicit;
+    const tag = el.tagName;
+    if (tag === "A" || tag === "AREA") return el.hasAttribute("href") ? "link" : "";
+    if (tag === "BUTTON" || tag === "SUMMARY") return "button";
+    if (tag === "INPUT") {
+      const t = (el.getAttribute("type") || "text").toLowerCase();
+      return t === "hidden" ? "" : (inputRoles[t] ?? "textbox");
+    }
+    if (tag === "TEXTAREA") return "textbox";
+    if (isTag(el, "select")) return el.multiple || el.size > 1 ? "listbox" : "combobox";
+    if (tag === "OPTION") return "option";
+    if (/^H[1-6]$/.test(tag)) return "heading";
+    if (tag === "IMG") return el.getAttribute("alt") ? "img" : "";
+    if (isTag(el, "dialog")) return el.open ? "dialog" : "";
+    if (tag === "LI") return "listitem";
+    if (isEditHost(el)) return "textbox";
+    return "";
+  };
+  const styleOf = (el: Element): CSSStyleDeclaration => (el.ownerDocument.defaultView ?? window).getComputedStyle(el);
+  /** Text a user sees inside an element: not at font-size 0, not an icon font's ligature, not hidden. */
+  const shownText = (root: Element, max: number): string => {
+    let out = "";
+    const visit = (n: Node): void => {
+      if (out.length > max) return;
+      for (const c of n.childNodes) {
+        if (c.nodeType === 3) {
+          const parent = c.parentElement;
+          if (parent && parent.checkVisibility({ visibilityProperty: true, opacityProperty: true }) && styleOf(parent).fontSize !== "0px" && !R.isIconFont({ attr: (name) => parent.getAttribute(name) })) out += ` ${c.textContent ?? ""}`;
+        } else if (c.nodeType === 1 && !["SCRIPT", "STYLE", "TEMPLATE"].includes((c as Element).tagName)) visit(c);
+      }
+    };
+    visit(root);
+    return squeeze(out).slice(0, 200);
+  };
+  const textSkipping = (node: Node): string => {
+    let out = "";
+    for (const c of node.childNodes) {
+      if (c.nodeType === 3) out += c.textContent;
+      else if (c.nodeType === 1 && !["INPUT", "SELECT", "TEXTAREA", "BUTTON", "SCRIPT", "STYLE"].includes((c as Element).tagName)) out += ` ${textSkipping(c)}`;
+    }
+    return out;
+  };
+  const nameOf = (el: Element, role: string): string => {
+    const lb = el.getAttribute("aria-labelledby");
+    if (lb) {
+      const root = el.getRootNode() as Document | ShadowRoot;
+      const t = squeeze(
+        lb
+          .split(/\s+/)
+          .map((id) => root.getElementById?.(id) ?? el.ownerDocument.getElementById(id))
+          .filter((n): n is HTMLElement => !!n)
+          .map((n) => n.textContent)
+          .join(" "),
+      );
+      if (t) return t;
+    }
+    const al = squeeze(el.getAttribute("aria-label"));
+    if (al) return al;
+    if (isTag(el, "input") || isTag(el, "textarea") || isTag(el, "select")) {
+      const type = (el.getAttribute("type") || "").toLowerCase();
+      if (type === "submit" || type === "button" || type === "reset") return el.value || (type === "submit" ? "Submit" : type === "reset" ? "Reset" : "");
+      const labels = el.labels ? squeeze([...el.labels].map(textSkipping).join(" ")) : "";
+      if (labels) return labels;
+      return squeeze(el.getAttribute("placeholder") || el.getAttribute("title") || "");
+    }
+    if (el.tagName === "IMG") return squeeze(el.getAttribute("alt"));
+    if (isEditHost(el)) return squeeze(el.getAttribute("title") || "");
+    if (R.nameFromContent(role)) return shownText(el, 200);
+    return squeeze(el.getAttribute("title") || "");
+  };
+  const valueOf = (el: Element, role: string): string => {
+    if (isTag(el, "select")) return el.multiple ? "" : squeeze(el.selectedOptions[0] ? el.selectedOptions[0].label : "");
+    if (isTag(el, "input")) {
+      const t = (el.type || "").toLowerCase();
+      if (t === "checkbox" || t === "radio" || t === "submit" || t === "button" || t === "reset" || t === "image") return "";
+      if (t === "file") return el.files?.length ? [...el.files].map((f) => f.name).join(", ") : "No file chosen";
+      if (t === "password") return el.value ? "••••" : "";
+      return el.value;
+    }
+    if (isTag(el, "textarea")) return el.value;
+    if (role === "textbox" && html(el)?.isContentEditable) return squeeze(html(el)?.innerText ?? el.textContent);
+    return "";
+  };
+  const statesOf = (el: Element, role: string, active: Element | null): string[] => {
+    const out: string[] = [];
+    const aria = (n: string): string | null => el.getAttribute(n);
+    const field = el as Partial<HTMLInputElement & HTMLOptionElement>;
+    if (role === "checkbox" || role === "radio" || role === "switch") {
+      const c = isTag(el, "input") ? (el.indeterminate ? "mixed" : String(el.checked)) : aria("aria-checked");
+      out.push(c === "true" ? "checked" : c === "mixed" ? "mixed" : "unchecked");
+    }
+    if (aria("aria-pressed") === "true") out.push("pressed");
+    if (field.disabled || aria("aria-disabled") === "true") out.push("disabled");
+    const expanded = aria("aria-expanded") ?? (el.tagName === "SUMMARY" && el.parentElement?.tagName === "DETAILS" ? String((el.parentElement as HTMLDetailsElement).open) : null);
+    if (expanded === "true") out.push("expanded");
+    else if (expanded === "false" || role === "combobox") out.push("collapsed");
+    if (field.selected === true || aria("aria-selected") === "true") out.push("selected");
+    if (el === active) out.push("focused");
+    if (field.readOnly === true) out.push("readonly");
+    if (field.required === true) out.push("required");
+    if (isTag(el, "textarea")) out.push("multiline");
+    return out;
+  };
+  const rectOf = (el: Element): AgentBox => {
+    const r = el.getBoundingClientRect();
+    return [r.x, r.y, r.width, r.height];
+  };
+  const visibleStyle = (el: Element): boolean => !el.checkVisibility || el.checkVisibility({ visibilityProperty: true, opacityProperty: true });
+  const shown = (el: Element): boolean => {
+    const r = el.getBoundingClientRect();
+    return r.width > 0 && r.height > 0 && visibleStyle(el);
+  };
+  /** The client rectangle its clipping ancestors leave an element (null: none clips it). */
+  const clipOf = (el: Element): AgentBox | null => {
+    let clip: AgentBox | null = null;
+    let mode = styleOf(el).position;
+    for (let cur = el.parentElement; cur && cur !== el.ownerDocument.body && cur !== el.ownerDocument.documentElement; cur = cur.parentElement) {
+      if (mode === "fixed") break;
+      const cs = styleOf(cur);
+      if (cs.display === "contents" || (mode === "absolute" && cs.position === "static")) continue;
+      if (cs.overflow !== "visible") {
+        const b = cur.getBoundingClientRect();
+        const x: number = clip ? Math.max(clip[0], b.left) : b.left;
+        const y: number = clip ? Math.max(clip[1], b.top) : b.top;
+        const right: number = clip ? Math.min(clip[0] + clip[2], b.right) : b.right;
+        const bottom: number = clip ? Math.min(clip[1] + clip[3], b.bottom) : b.bottom;
+        clip = [x, y, Math.max(0, right - x), Math.max(0, bottom - y)];
+      }
+      mode = cs.position;
+    }
+    return clip;
+  };
+  const ownerRect = (iframe: Element): AgentBox => {
+    const r = iframe.getBoundingClientRect();
+    const s = getComputedStyle(iframe);
+    const px = (v: string): number => Number.parseFloat(v || "0");
+    const l = iframe.clientLeft + px(s.paddingLeft);
+    const t = iframe.clientTop + px(s.paddingTop);
+    return [r.x + l, r.y + t, iframe.clientWidth - px(s.paddingLeft) - px(s.paddingRight), iframe.clientHeight - px(s.paddingTop) - px(s.paddingBottom)];
+  };
+  const handlerProps = ["onclick", "onmousedown", "onmouseup", "onpointerdown", "onpointerup", "ontouchstart", "ondblclick"];
+  /** The live DOM as the shared rules see it. */
+  const view = (n: Node): ElementView => {
+    const el = n.nodeType === 1 ? (n as Element) : null;
+    return {
+      tag: el ? el.localName : "#text",
+      attr: (name) => el?.getAttribute(name) ?? null,
+      children: () => [...n.childNodes].filter((c) => c.nodeType === 1 || c.nodeType === 3).map(view),
+      text: el ? "" : (n.textContent ?? ""),
+      shown: el ? shown(el) : true,
+    };
+  };
+  /**
+   * The shared rules over one document (its open shadow roots included): each element's
+   * signs, then which are targets (`rules.classify`).
+   */
+  const targetsOf = (doc: Document): Map<Element, { target: boolean; signs: number }> => {
+    const els: Element[] = [];
+    const items: RuleItem[] = [];
+    const cursors = new Map<Element, string>();
+    const walk = (root: Node, parent: number): void => {
+      for (const c of root.childNodes) {
+        if (c.nodeType !== 1) continue;
+        const el = c as Element;
+        if (["SCRIPT", "STYLE", "NOSCRIPT", "TEMPLATE", "HEAD"].includes(el.tagName)) continue;
+        const cursor = styleOf(el).cursor;
+        cursors.set(el, cursor);
+        const parentEl = parent >= 0 ? els[parent] : undefined;
+        const control = isTag(el, "label") && el.control;
+        const index = els.length;
+        els.push(el);
+        const facts: ElementFacts = {
+          tag: el.localName,
+          attr: (name) => el.getAttribute(name),
+          listener: handlerProps.some((p) => typeof (el as unknown as Record<string, unknown>)[p] === "function"),
+          pointer: cursor === "pointer" && (parentEl ? cursors.get(parentEl) : "") !== "pointer",
+          standIn: !!control && !el.hasAttribute("role") && !shown(control),
+          editableHost: isEditHost(el),
+        };
+        items.push({ parent, signs: R.signsOf(facts), list: R.isList(facts) });
+        if (el.shadowRoot) walk(el.shadowRoot, index);
+        walk(el, index);
+      }
+    };
+    if (doc.body) walk(doc.body, -1);
+    const { target, signs } = R.classify(items);
+    const out = new Map<Element, { target: boolean; signs: number }>();
+    els.forEach((el, i) => out.set(el, { target: target[i] === 1, signs: signs[i] ?? 0 }));
+    return out;
+  };
+  /** What a region target reads as: the rules' role (a tab strip, a slider …), states and value. */
+  const regionLook = (el: Element, signs: number, info: Map<Element, { target: boolean }>, hasText: boolean): { role: string; states: string[]; value: string } => {
+    const parent = el.parentElement;
+    const facts = { tag: el.localName, attr: (name: string) => el.getAttribute(name), listener: false, pointer: false, standIn: false, editableHost: false };
+    const floating = !!parent && ["absolute", "fixed"].includes(styleOf(parent).position);
+    let role = R.regionRole(facts, signs, parent ? { tag: parent.localName, attr: (name: string) => parent.getAttribute(name), floating } : undefined, hasText);
+    let value = "";
+    if ((role === "clickable" || role === "listitem") && parent) {
+      const siblings = [...parent.children]
+        .filter((c) => info.get(c)?.target && c.localName === el.localName && shown(c))
+        .map((c) => ({ top: c.getBoundingClientRect().y, on: R.marksOn({ attr: (name: string) => c.getAttribute(name) }) }));
+      if (R.isTabLike(siblings)) role = "tab";
+    }
+    const r = el.getBoundingClientRect();
+    if (r.width >= 3 * r.height && r.height <= 40) {
+      const handle = [...el.querySelectorAll("[tabindex]")].slice(0, 30).find((h) => {
+        const b = h.getBoundingClientRect();
+        return (html(h)?.tabIndex ?? -1) >= 0 && b.width > 0 && b.width <= 40 && b.height <= 40;
+      });
+      if (handle) {
+        role = "slider";
+        const hb = handle.getBoundingClientRect();
+        value = handle.getAttribute("aria-valuetext") ?? el.getAttribute("aria-valuetext") ?? handle.getAttribute("aria-valuenow") ?? el.getAttribute("aria-valuenow") ?? `${Math.round(Math.max(0, Math.min(1, (hb.x + hb.width / 2 - r.x) / r.width)) * 100)}%`;
+      }
+    }
+    return { role, states: R.regionStates(facts, role), value };
+  };
+  const snapshot = (): AgentSnapshot => {
+    S.frames = [];
+    const items: AgentItem[] = [];
+    const active = activeElement();
+    const walkDoc = (doc: Document, frame: number, depth: number): void => {
+      const info = targetsOf(doc);
+      const visit = (node: Node, depth: number, inAction: boolean, container: string): void => {
+        for (const child of node.childNodes) {
+          if (child.nodeType === 3) {
+            const t = squeeze(child.textContent);
+            const parent = child.parentElement;
+            // Inside a ref, text its name already says, and symbols (its icon), are left out.
+            const echo = container.includes(t) || (inAction && R.symbolOnly(t));
+            if (t && !echo && parent && visibleStyle(parent) && styleOf(parent).fontSize !== "0px" && !R.isIconFont({ attr: (name) => parent.getAttribute(name) })) {
+              const r = parent.getBoundingClientRect();
+              const clip = clipOf(parent);
+              if (r.width > 0 && r.height > 0) items.push({ k: "text", depth, frame, name: t.slice(0, 200), rect: [r.x, r.y, r.width, r.height], ...(clip ? { clip } : {}) });
+            }
+            continue;
+          }
+          if (child.nodeType !== 1) continue;
+          const el = child as Element;
+          if (["SCRIPT", "STYLE", "NOSCRIPT", "TEMPLATE", "HEAD"].includes(el.tagName)) continue;
+          if (el.checkVisibility && !el.checkVisibility({ visibilityProperty: false })) continue;
+          const visible = visibleStyle(el);
+          const rect = rectOf(el);
+          let childDepth = depth;
+          let childInAction = inAction;
+          let childContainer = container;
+          if (el.localName === "iframe" || el.localName === "frame") {
+            const frameEl = el as HTMLIFrameElement;
+            if (!visible || rect[2] <= 0 || rect[3] <= 0) continue;
+            let sub: Document | null = null;
+            try {
+              sub = frameEl.contentDocument;
+            } catch {
+              sub = null;
+            }
+            if (sub?.documentElement) {
+              const index = S.frames.length;
+              S.frames.push({ doc: sub, owner: el });
+              items.push({ k: "frame", depth, frame, child: index, name: squeeze(el.getAttribute("title")), src: sub.URL, owner: ownerRect(el), ownerId: idOf(el) });
+              walkDoc(sub, index, depth + 1);
+            } else {
+              items.push({ k: "xframe", depth, frame, src: frameEl.src || "", rect });
+            }
+            continue;
+          }
+          const known = info.get(el);
+          // A label around a control that is not rendered (a custom toggle) stands for it, as in the CDP engine.
+          const standIn = isTag(el, "label") && !el.hasAttribute("role") && el.control && !shown(el.control) ? el.control : null;
+          const standInRole = standIn ? roleOf(standIn) : "";
+          const domRole = standIn ? (standInRole === "checkbox" || standInRole === "radio" ? standInRole : "label") : roleOf(el);
+          const target = known?.target === true;
+          const zero = rect[2] <= 0 || rect[3] <= 0;
+          if (visible && !zero) {
+            if (target) {
+              const signs = known?.signs ?? 0;
+              const region = !(signs & (R.signs.NATIVE | R.signs.ROLE));
+              let role = domRole;
+              let name: string;
+              let value = "";
+              let states: string[];
+              if (region) {
+                const labelled = el.hasAttribute("aria-label") || el.hasAttribute("aria-labelledby");
+                const text = shownText(el, 80);
+                const look = regionLook(el, signs, info, text !== "");
+                role = look.role;
+                name = labelled ? nameOf(el, "") : text;
+                value = look.value;
+                states = look.states;
+              } else {
+                role = domRole || (signs & R.signs.DRAG ? "listitem" : "generic");
+                name = nameOf(el, role);
+                value = valueOf(el, role);
+                states = statesOf(standIn || el, role, active);
+              }
+              if (R.nameFromContent(role)) {
+                const v = view(el);
+                if (name && R.isLigatureName(v, name)) {
+                  name = name.replace(/[-_]+/g, " ").trim();
+                  states = [...states, "derived"];
+                } else if (!name || R.symbolOnly(name)) {
+                  const derived = R.derivedName(v);
+                  if (derived) {
+                    name = derived;
+                    states = [...states, "derived"];
+                  }
+                }
+              }
+              const clip = clipOf(el);
+              items.push({ k: "ref", depth, frame, id: idOf(el), role, name, value, states, rect, ...(clip ? { clip } : {}) });
+              childDepth = depth + 1;
+              childInAction = true;
+              childContainer = `${container} ${squeeze(name)} ${squeeze(value)}`;
+            } else if (R.contextRoles.has(domRole) || (domRole && el.getAttribute("role") === domRole && (domRole === "dialog" || domRole === "alertdialog"))) {
+              const level = /^H([1-6])$/.exec(el.tagName);
+              const ctxName = nameOf(el, domRole);
+              // An image inside a ref says nothing its name does not: an icon.
+              if (!(inAction && domRole === "img" && (!ctxName || container.includes(ctxName)))) {
+                items.push({ k: "ctx", depth, frame, role: domRole === "heading" && level ? `heading[${level[1]}]` : domRole, name: ctxName, rect });
+                if (domRole === "dialog" || domRole === "alertdialog") childDepth = depth + 1;
+                else if (domRole === "heading" || domRole === "img") childContainer = `${container} ${ctxName}`;
+              }
+            }
+          } else if (target && !visible) {
+            // An invisible control hides its text too (the CDP engine does the same).
+            continue;
+          }
+          if (domRole === "combobox" && el.tagName === "SELECT") continue;
+          if (el.shadowRoot) visit(el.shadowRoot, childDepth, childInAction, childContainer);
+          visit(el, childDepth, childInAction, childContainer);
+        }
+      };
+      if (doc.body) visit(doc.body, depth, false, "");
+    };
+    S.frames.push({ doc: document, owner: null });
+    walkDoc(document, 0, 0);
+    return {
+      token: S.token,
+      url: location.href,
+      title: document.title,
+      items,
+      frames: S.frames.length,
+      scroll: [scrollX, scrollY],
+      size: [innerWidth, innerHeight],
+      page: [document.documentElement.scrollWidth, document.documentElement.scrollHeight],
+    };
+  };
+  const parentOf = (n: Node): Node | null => n.parentNode ?? (n.nodeType === 11 && "host" in n ? (n as ShadowRoot).host : null);
+  const inside = (n: Node | null, el: Node): boolean => {
+    for (let c = n; c; c = parentOf(c)) if (c === el) return true;
+    return false;
+  };
+  const related = (hit: Element | null, el: Element): boolean => !hit || hit.tagName === "LABEL" || inside(hit, el) || inside(el, hit);
+  const hitAt = (doc: Document, x: number, y: number): Element | null => {
+    // Into open shadow roots: the document only reports the outermost host.
+    let h = doc.elementFromPoint(x, y);
+    for (let i = 0; i < 30 && h?.shadowRoot; i++) {
+      const inner: Element | null = h.shadowRoot.elementFromPoint(x, y);
+      if (!inner || inner === h) break;
+      h = inner;
+    }
+    return h;
+  };
+  const describe = (n: Element | null): string => {
+    if (!n) return "nothing";
+    const label = n.getAttribute("aria-label");
+    return `<${n.tagName.toLowerCase()}${n.id ? ` #${n.id}` : label ? ` "${label}"` : ""}>`;
+  };
+  type HitAsk = { id: number; chain: { frame: number; x: number; y: number }[] };
+  const hits = (arg: HitAsk[]): { ok: boolean; gone?: boolean; by?: string }[] =>
+    arg.map((c) => {
+      const el = byId(c.id);
+      if (!el) return { ok: false, gone: true };
+      for (let i = 0; i < c.chain.length; i++) {
+        const lvl = c.chain[i]!;
+        const f = S.frames[lvl.frame];
+        if (!f) return { ok: true };
+        const hit = hitAt(f.doc, lvl.x, lvl.y);
+        if (i < c.chain.length - 1) {
+          const next = S.frames[c.chain[i + 1]!.frame];
+          if (hit && next?.owner && hit !== next.owner && !related(hit, next.owner)) return { ok: false, by: describe(hit) };
+        } else if (!related(hit, el)) return { ok: false, by: describe(hit) };
+      }
+      return { ok: true };
+    });
+  const frameChain = (el: Element): number[] | null => {
+    const chain: number[] = [];
+    let doc = el.ownerDocument;
+    for (let guard = 0; guard < 20; guard++) {
+      const index = S.frames.findIndex((f) => f.doc === doc);
+      if (index < 0) return null;
+      chain.unshift(index);
+      const owner = S.frames[index]!.owner;
+      if (!owner) break;
+      doc = owner.ownerDocument;
+    }
+    return chain;
+  };
+  const locate = (id: unknown): { gone: true } | { rect: AgentBox; visible: boolean; chain: number[]; owners: (AgentBox | null)[] } => {
+    const el = byId(id);
+    if (!el) return { gone: true };
+    el.scrollIntoView({ block: "center", inline: "center", behavior: "instant" });
+    const chain = frameChain(el);
+    if (!chain) return { gone: true };
+    return { rect: rectOf(el), visible: visibleStyle(el), chain, owners: chain.map((f) => (S.frames[f]?.owner ? ownerRect(S.frames[f].owner) : null)) };
+  };
+  const mouse = (target: Element, type: string, x: number, y: number, extra?: MouseEventInit): boolean => {
+    const Ctor = type.startsWith("pointer") ? PointerEvent : MouseEvent;
+    const init: PointerEventInit = { bubbles: true, cancelable: true, composed: true, clientX: x, clientY: y, view: target.ownerDocument.defaultView, pointerId: 1, pointerType: "mouse", isPrimary: true, ...extra };
+    return target.dispatchEvent(new Ctor(type, init));
+  };
+  const pointAt = (el: Element, frame: number, x: number, y: number): Element => {
+    const f = S.frames[frame];
+    const hit = f ? hitAt(f.doc, x, y) : null;
+    return hit && inside(hit, el) ? hit : el;
+  };
+  const setValue = (el: HTMLInputElement | HTMLTextAreaElement, value: string): void => {
+    const win = el.ownerDocument.defaultView ?? window;
+    const proto = isTag(el, "textarea") ? win.HTMLTextAreaElement.prototype : win.HTMLInputElement.prototype;
+    Object.getOwnPropertyDescriptor(proto, "value")?.set?.call(el, value);
+  };
+  const key = (target: Element, type: string, k: string): boolean =>
+    target.dispatchEvent(new KeyboardEvent(type, { key: k, code: k.length === 1 ? (/[a-z]/i.test(k) ? `Key${k.toUpperCase()}` : /\d/.test(k) ? `Digit${k}` : "") : k, bubbles: true, cancelable: true, composed: true }));
+  const ops: Record<string, (a: Arg) => unknown> = {
+    ping: (a) => {
+      if (a?.reset) S.navigating = "";
+      return { token: S.token, url: location.href, title: document.title, ready: document.readyState, navigating: S.navigating || "" };
+    },
+    snapshot,
+    hits: (a) => hits(a as unknown as HitAsk[]),
+    locate: (a) => locate(a),
+    alive: (a) => !!byId(a),
+    // Positions of elements in the top document's getElementsByTagName("*"), -1 elsewhere
+    // (for tests that compare refs with elements found another way).
+    lightIndex: (a) => {
+      const all = document.getElementsByTagName("*");
+      return (a as unknown as number[]).map((id) => {
+        const el = byId(id);
+        return el ? Array.prototype.indexOf.call(all, el) : -1;
+      });
+    },
+    focused: () => {
+      const a = activeElement();
+      return a && a !== document.body ? (S.ids.get(a) ?? 0) : 0;
+    },
+    click: (a) => {
+      const el = byId(a.id);
+      if (!el) return { gone: true };
+      const x = a.x as number;
+      const y = a.y as number;
+      const button = (a.button as number) || 0;
+      const t = pointAt(el, a.frame as number, x, y);
+      const opts: MouseEventInit = { button, buttons: 1, detail: 1, ctrlKey: !!a.ctrl, shiftKey: !!a.shift, altKey: !!a.alt, metaKey: !!a.meta };
+      mouse(t, "pointerover", x, y);
+      mouse(t, "mouseover", x, y);
+      mouse(t, "pointermove", x, y);
+      mouse(t, "mousemove", x, y);
+      for (let i = 1; i <= ((a.count as number) || 1); i++) {
+        mouse(t, "pointerdown", x, y, opts);
+        const go = mouse(t, "mousedown", x, y, { ...opts, detail: i });
+        const h = html(el);
+        if (go && h && (h.tabIndex >= 0 || h.isContentEditable)) h.focus({ preventScroll: true });
+        mouse(t, "pointerup", x, y, { ...opts, buttons: 0 });
+        mouse(t, "mouseup", x, y, { ...opts, buttons: 0, detail: i });
+        if (button === 0) mouse(t, "click", x, y, { ...opts, buttons: 0, detail: i });
+        else if (button === 2) mouse(t, "contextmenu", x, y, { ...opts, buttons: 0 });
+        if (i === 2) mouse(t, "dblclick", x, y, { ...opts, buttons: 0, detail: 2 });
+      }
+      return { ok: true };
+    },
+    hover: (a) => {
+      const el = byId(a.id);
+      if (!el) return { gone: true };
+      const t = pointAt(el, a.frame as number, a.x as number, a.y as number);
+      for (const type of ["pointerover", "pointerenter", "mouseover", "mouseenter", "pointermove", "mousemove"]) mouse(t, type, a.x as number, a.y as number);
+      return { ok: true };
+    },
+    type: (a) => {
+      const el = byId(a.id);
+      if (!el) return { gone: true };
+      const text = a.text as string;
+      const field = el as Partial<HTMLInputElement>;
+      if (field.disabled || field.readOnly) return { error: field.disabled ? "disabled" : "read-only" };
+      html(el)?.focus({ preventScroll: true });
+      const input = isTag(el, "textarea") || (isTag(el, "input") && !["checkbox", "radio", "file", "button", "submit", "reset", "image", "range", "color"].includes(el.type));
+      if (input) {
+        setValue(el, (a.clear ? "" : el.value) + text);
+        el.dispatchEvent(new InputEvent("input", { bubbles: true, composed: true, inputType: "insertText", data: text }));
+        el.dispatchEvent(new Event("change", { bubbles: true }));
+      } else if (html(el)?.isContentEditable) {
+        const doc = el.ownerDocument;
+        const sel = doc.getSelection();
+        const r = doc.createRange();
+        r.selectNodeContents(el);
+        if (!a.clear) r.collapse(false);
+        sel?.removeAllRanges();
+        sel?.addRange(r);
+        doc.execCommand("insertText", false, text);
+      } else return { error: "not-text" };
+      if (a.enter) {
+        const go = key(el, "keydown", "Enter");
+        key(el, "keypress", "Enter");
+        key(el, "keyup", "Enter");
+        if (go && isTag(el, "input") && el.form) el.form.requestSubmit();
+      }
+      return { value: isTag(el, "input") || isTag(el, "textarea") ? el.value : (html(el)?.innerText ?? "") };
+    },
+    keys: (a) => {
+      let t = a.id ? byId(a.id) : activeElement();
+      if (a.id && !t) return { gone: true };
+      if (a.id) html(t!)?.focus({ preventScroll: true });
+      t = t || document.body;
+      for (const chord of a.keys as string[]) {
+        const parts = chord === "+" ? ["+"] : chord.split("+");
+        const k = parts[parts.length - 1] ?? "";
+        const mods = new Set(parts.slice(0, -1));
+        const init: KeyboardEventInit = { key: k, bubbles: true, cancelable: true, composed: true, ctrlKey: mods.has("Control"), shiftKey: mods.has("Shift"), altKey: mods.has("Alt"), metaKey: mods.has("Meta") };
+        const go = t.dispatchEvent(new KeyboardEvent("keydown", init));
+        if (go) {
+          const doc = t.ownerDocument || document;
+          const field = isTag(t, "input") || isTag(t, "textarea") ? t : null;
+          if ((init.ctrlKey || init.metaKey) && k.toLowerCase() === "a") {
+            if (field) field.select();
+            else doc.execCommand("selectAll");
+          } else if (k === "Backspace") doc.execCommand("delete");
+          else if (k === "Delete") doc.execCommand("forwardDelete");
+          else if (k.length === 1 && !init.ctrlKey && !init.metaKey && !init.altKey) doc.execCommand("insertText", false, k);
+          else if (k === "Enter" && isTag(t, "input") && t.form) t.form.requestSubmit();
+          else if (k === "End" && field) field.setSelectionRange(field.value.length, field.value.length);
+          else if (k === "Home" && field) field.setSelectionRange(0, 0);
+        }
+        t.dispatchEvent(new KeyboardEvent("keyup", init));
+      }
+      return { ok: true };
+    },
+    select: (a) => {
+      const el = byId(a.id);
+      if (!el) return { gone: true };
+      if (!isTag(el, "select")) return { error: "not-select" };
+      if (el.disabled) return { error: "disabled" };
+      const opts = [...el.options];
+      const norm = (s: string): string => squeeze(s).toLowerCase();
+      const pick: HTMLOptionElement[] = [];
+      for (const w of a.values as string[]) {
+        const o = opts.find((o) => o.label === w || o.value === w) ?? opts.find((o) => norm(o.label) === norm(w) || norm(o.value) === norm(w));
+        if (!o) return { error: "missing", available: opts.map((o) => o.label).slice(0, 50) };
+        pick.push(o);
+      }
+      if (!el.multiple && pick.length > 1) return { error: "single" };
+      for (const o of opts) o.selected = pick.includes(o);
+      el.dispatchEvent(new Event("input", { bubbles: true, composed: true }));
+      el.dispatchEvent(new Event("change", { bubbles: true }));
+      return { selected: [...el.selectedOptions].map((o) => o.label) };
+    },
+    drag: (a) => {
+      const from = byId(a.from);
+      const to = byId(a.to);
+      if (!from || !to) return { gone: true };
+      const [fx, fy, tx, ty] = [a.fx, a.fy, a.tx, a.ty] as number[];
+      const dt = new DataTransfer();
+      const drag = (t: Element, type: string, x: number, y: number): boolean => t.dispatchEvent(new DragEvent(type, { bubbles: true, cancelable: true, composed: true, clientX: x, clientY: y, dataTransfer: dt }));
+      mouse(from, "pointerdown", fx!, fy!, { buttons: 1 });
+      mouse(from, "mousedown", fx!, fy!, { buttons: 1 });
+      const native = from.getAttribute("draggable") === "true" || from.closest("[draggable=true]");
+      if (native) {
+        drag(from, "dragstart", fx!, fy!);
+        drag(to, "dragenter", tx!, ty!);
+        drag(to, "dragover", tx!, ty!);
+        drag(to, "drop", tx!, ty!);
+        drag(from, "dragend", tx!, ty!);
+      } else {
+        mouse(to, "pointermove", tx!, ty!, { buttons: 1 });
+        mouse(to, "mousemove", tx!, ty!, { buttons: 1 });
+      }
+      mouse(to, "pointerup", tx!, ty!);
+      mouse(to, "mouseup", tx!, ty!);
+      return { ok: true };
+    },
+    scroll: (a) => {
+      let el: Element | null = document.scrollingElement ?? document.documentElement;
+      if (a.id) {
+        el = byId(a.id);
+        if (!el) return { gone: true };
+      }
+      if (a.toId) {
+        const t = byId(a.toId);
+        if (!t) return { gone: true };
+        const b = t.getBoundingClientRect();
+        t.scrollIntoView({ block: "center", inline: "nearest", behavior: "instant" });
+        const c = t.getBoundingClientRect();
+        return { moved: b.x !== c.x || b.y !== c.y };
+      }
+      const before = [el.scrollLeft, el.scrollTop];
+      const sign = a.sign as number;
+      const amount = (a.pixels as number) || Math.round((a.vertical ? el.clientHeight || innerHeight : el.clientWidth || innerWidth) * 0.8);
+      const d = a.toEdge ? 1e9 * sign : amount * sign;
+      el.scrollBy({ left: a.vertical ? 0 : d, top: a.vertical ? d : 0, behavior: "instant" });
+      return { moved: before[0] !== el.scrollLeft || before[1] !== el.scrollTop };
+    },
+    text: () => pageText(),
+    navigate: (url) => {
+      location.assign(url as unknown as string);
+      return { ok: true };
+    },
+    back: () => {
+      const can = history.length > 1;
+      history.back();
+      return { ok: can };
+    },
+    quiet: (a) =>
+      new Promise<boolean>((resolve) => {
+        let timer: ReturnType<typeof setTimeout> | undefined;
+        const cap = setTimeout(() => {
+          mo.disconnect();
+          resolve(false);
+        }, a.cap as number);
+        const done = (): void => {
+          mo.disconnect();
+          clearTimeout(cap);
+          resolve(true);
+        };
+        const mo = new MutationObserver(() => {
+          clearTimeout(timer);
+          timer = setTimeout(done, a.window as number);
+        });
+        mo.observe(document, { subtree: true, childList: true, attributes: true, characterData: true });
+        requestAnimationFrame(() =>
+          requestAnimationFrame(() => {
+            timer = setTimeout(done, a.window as number);
+          }),
+        );
+      }),
+    extract: (a) => extract.call(a.id ? byId(a.id) : document, a.format as string),
+    valueTarget: (a) => {
+      const el = byId(a.id);
+      return el ? valueTarget.call(el) : { gone: true };
+    },
+    setInput: (a) => {
+      const el = byId(a.id);
+      return el && isTag(el, "input") ? setInput.call(el, a.value as string, (a.percent as number | null) ?? null) : { gone: true };
+    },
+    selectText: (a) => selectText.call(a.id ? byId(a.id) : undefined, a.text as string, a.occurrence as number),
+  };
+  host.__batonDomAgent = (op, arg) => {
+    const f = ops[op];
+    if (!f) throw new Error(`unknown op ${op}`);
+    return f(arg as Arg);
+  };
+  return true;
+}
+
+/**
+ * The DOM fallback's in-page agent, as source text. Evaluated once per document in an isolated
+ * world (a content script's, or a CDP isolated world), it defines
+ * `globalThis.__batonDomAgent(op, arg)`; every later call goes through that one function, so a
+ * runner never needs `eval` (MV3 forbids it): inject this source, then call the global.
+ */
+export const domAgentSource: string = invocation(installDomAgent, elementRules, extractContent, documentText, deepestActive, valueTargetInPage, setInputInPage, selectTextInPage);

@@ -1,0 +1,272 @@
+import type { AXNode } from "../../cdp/protocol.js";
+import { invocation } from "../base/page-function.js";
+import { topWorld } from "../page/worlds.js";
+import { type ComputedAxItem, computedAxSupported, readComputedAx } from "./computed-ax.js";
+import { documentToViewport, intersect } from "../base/coordinates.js";
+import { type DomNode, isInside } from "./dom-index.js";
+import type { SessionLayout } from "./layout.js";
+import type { PageSession } from "../page/page-session.js";
+
+/** How big a document is, for choosing how to read its AX tree. */
+export interface DocumentSize {
+  /** Elements in the document. */
+  readonly elements: number;
+  /** Scrollable content area over viewport area (1 when everything fits). */
+  readonly screens: number;
+}
+
+/**
+ * Documents with more elements than this are always read viewport-first: `getFullAXTree` on a
+ * 5,000-node page is a 4 MB reply that takes hundreds of milliseconds.
+ */
+export const largeDocumentElements = 3000;
+
+/**
+ * Below this many elements estimated off-screen, the whole tree is read: it is sent alongside
+ * the DOMSnapshot, while the viewport-first read must wait for the DOMSnapshot and then pays
+ * ~0.2 ms per element it fetches, so it only wins when most of the document is out of view
+ * (measured with `npm run bench:snapshot`: /shop, 587 elements over 4 screens, 50 → 25 ms;
+ * /app, 144 elements on about one screen, is faster whole).
+ */
+export const offscreenElements = 250;
+
+/**
+ * With Blink's computed role and name (`computed-ax.ts`), the viewport-first read fetches one
+ * node per stateful element only, so it wins from this many elements wherever they are
+ * (`sdk/bench/ax-read-modes.ts`: /app, 144 elements, 17.7 → 11.7 ms; the 10–31-element
+ * fixtures are 0–2 ms faster whole).
+ */
+export const computedViewportElements = 64;
+
+/**
+ * Whether to read a document's AX tree viewport-first rather than whole; `computed` when the
+ * top document's common elements can be read in one page call.
+ */
+export function viewportFirst(size: DocumentSize, computed = false): boolean {
+  const offscreen = size.elements * (1 - 1 / Math.max(1, size.screens));
+  return size.elements > largeDocumentElements || offscreen > offscreenElements || (computed && size.elements >= computedViewportElements);
+}
+
+/** The page expression `DocumentSize` is read with: element count and content/viewport area. */
+export const documentSizeExpression: string = invocation(documentSizeInPage);
+
+/** Element count and content/viewport area (runs in the page). */
+function documentSizeInPage(): [number, number] {
+  const d = document.documentElement;
+  const v = Math.max(1, innerWidth * innerHeight);
+  return [document.getElementsByTagName("*").length, d ? (d.scrollWidth * d.scrollHeight) / v : 1];
+}
+
+/** Whole AX trees of a session's frames, one `getFullAXTree` per frame, in parallel. */
+export async function readFullAx(
+  page: PageSession,
+  sessionId: string,
+  frames: readonly { id: string; root: boolean }[],
+): Promise<Map<string, AXNode[]>> {
+  const pairs = await Promise.all(
+    frames.map(async (f) => {
+      const r = await page
+        .send<{ nodes: AXNode[] }>("Accessibility.getFullAXTree", f.root ? {} : { frameId: f.id }, sessionId)
+        .catch(() => ({ nodes: [] as AXNode[] }));
+      return [f.id, r.nodes] as const;
+    }),
+  );
+  return new Map(pairs);
+}
+
+/**
+ * A whole AX tree leaves out some elements entirely (an inline `<span>` whose only signs are a
+ * listener or a pointer cursor). A target of the shared rules among them gets a node of its
+ * own, as the viewport-first read gives it, with the nodes of its DOM subtree moved under it,
+ * so both reads print the same.
+ */
+export function addMissingTargets(l: SessionLayout): void {
+  let order: Map<number, number> | undefined;
+  const position = (id: number | undefined): number => {
+    if (!order) {
+      order = new Map();
+      let k = 0;
+      for (const nid of l.index.nodes.keys()) order.set(nid, k++);
+    }
+    return id === undefined ? -1 : (order.get(id) ?? -1);
+  };
+  for (const [frameId, nodes] of l.ax) {
+    const docIdx = l.index.documents.findIndex((d) => d.frameId === frameId);
+    if (docIdx < 0 || nodes.length === 0) continue;
+    const byBackend = new Map<number, AXNode>();
+    for (const n of nodes) if (n.backendDOMNodeId !== undefined && !byBackend.has(n.backendDOMNodeId)) byBackend.set(n.backendDOMNodeId, n);
+    const byId = new Map(nodes.map((n) => [n.nodeId, n]));
+    for (const dom of l.index.nodes.values()) {
+      if (!dom.target || dom.doc !== docIdx || byBackend.has(dom.backendId)) continue;
+      let parent: AXNode | undefined;
+      for (let cur = dom.parent; cur !== undefined && !parent; cur = l.index.nodes.get(cur)?.parent) parent = byBackend.get(cur);
+      if (!parent) continue;
+      const node: AXNode = {
+        nodeId: `baton-target-${dom.backendId}`,
+        ignored: false,
+        role: { type: "role", value: "generic" },
+        name: { type: "computedString", value: "" },
+        backendDOMNodeId: dom.backendId,
+        parentId: parent.nodeId,
+        childIds: [],
+      };
+      const kids = parent.childIds ?? [];
+      const inside = (id: string): boolean => {
+        const c = byId.get(id)?.backendDOMNodeId;
+        return c !== undefined && isInside(l.index, c, dom.backendId);
+      };
+      node.childIds = kids.filter(inside);
+      for (const id of node.childIds) byId.get(id)!.parentId = node.nodeId;
+      const rest = kids.filter((id) => !inside(id));
+      const at = position(dom.backendId);
+      let insertAt = rest.findIndex((id) => position(byId.get(id)?.backendDOMNodeId) > at);
+      if (insertAt < 0) insertAt = rest.length;
+      rest.splice(insertAt, 0, node.nodeId);
+      parent.childIds = rest;
+      nodes.push(node);
+      byBackend.set(dom.backendId, node);
+      byId.set(node.nodeId, node);
+    }
+  }
+}
+
+/**
+ * The viewport-first read: AX nodes for only the elements in view that the snapshot may print
+ * (`DomNode.axWanted`: likely controls, frame owners, headings, images, dialogs): the top
+ * document's common elements in one page call where the browser computes roles and names for
+ * scripts (`computed-ax.ts`), the rest fetched node by node and pipelined; plus text nodes in
+ * view as `StaticText` taken from the DOMSnapshot (skipping aria-hidden and inert subtrees);
+ * all linked into one tree per document by DOM ancestry so the snapshot walker reads them like
+ * a full tree. Chromium's cost is per AX node
+ * serialised, so this beats `getFullAXTree` once a document is much larger than its viewport's
+ * worth of controls.
+ */
+export async function readViewportAx(page: PageSession, l: SessionLayout): Promise<void> {
+  const wanted: { backendId: number; doc: number }[] = [];
+  const texts: { backendId: number; doc: number; text: string }[] = [];
+  // Memo: whether a node lies in an aria-hidden or inert subtree (composed tree, same document),
+  // or inside a laid-out control of zero size or hidden visibility, which hides its text too
+  // (as the snapshot walker does with whole trees).
+  const hiddenMemo = new Map<number, boolean>();
+  const hidden = (id: number | undefined, doc: number): boolean => {
+    const chain: number[] = [];
+    let verdict = false;
+    for (let cur = id; cur !== undefined; ) {
+      const known = hiddenMemo.get(cur);
+      if (known !== undefined) {
+        verdict = known;
+        break;
+      }
+      const n = l.index.nodes.get(cur);
+      if (!n || n.doc !== doc) break;
+      chain.push(cur);
+      const collapsed = n.axWanted && n.box !== undefined && (n.invisible || n.box.width <= 0 || n.box.height <= 0);
+      if (n.axHidden || collapsed) {
+        verdict = true;
+        break;
+      }
+      cur = n.parent;
+    }
+    for (const c of chain) hiddenMemo.set(c, verdict);
+    return verdict;
+  };
+  const inView = (node: DomNode): boolean => {
+    const origin = l.docOrigins[node.doc];
+    return !!node.box && !!origin && node.box.width > 0 && node.box.height > 0 && intersect(documentToViewport(node.box, origin), origin.clip) !== undefined;
+  };
+  // Text outside the viewport still names a target in view (the tail of a row at the bottom).
+  const insideTargetInView = (node: DomNode): boolean => {
+    for (let cur = node.parent, hops = 0; cur !== undefined && hops < 30; hops++) {
+      const n = l.index.nodes.get(cur);
+      if (!n || n.doc !== node.doc) return false;
+      if (n.axWanted) return n.target && inView(n);
+      cur = n.parent;
+    }
+    return false;
+  };
+  for (const node of l.index.nodes.values()) {
+    const origin = l.docOrigins[node.doc];
+    if (!node.box || !origin) continue;
+    const owner = node.contentDoc !== undefined;
+    if (!owner && !node.axWanted && node.text === undefined) continue;
+    // Iframe owners always count: their documents are placed from them.
+    if (!owner && (node.box.width <= 0 || node.box.height <= 0)) continue;
+    if (!owner && !intersect(documentToViewport(node.box, origin), origin.clip) && !(node.text !== undefined && insideTargetInView(node))) continue;
+    if (node.text !== undefined) {
+      if (!hidden(node.parent, node.doc)) texts.push({ backendId: node.backendId, doc: node.doc, text: node.text });
+    } else {
+      wanted.push({ backendId: node.backendId, doc: node.doc });
+    }
+  }
+  const readOne = (backendId: number): Promise<AXNode | undefined> =>
+    page
+      .send<{ nodes: AXNode[] }>("Accessibility.getPartialAXTree", { backendNodeId: backendId, fetchRelatives: false }, l.session.id)
+      .then((r) => r.nodes.find((n) => n.backendDOMNodeId === backendId))
+      .catch(() => undefined);
+  // Common elements of the top document (computed-ax.ts): role, name and state in one page
+  // call, sent first; every other node, and any the call turns back, read one by one. The hit
+  // world was made with the snapshot's first reads, so this await does not wait for Chromium.
+  const contextId = l.session.id === page.rootId && computedAxSupported(page) ? await topWorld(page) : undefined;
+  const quick: ComputedAxItem[] = [];
+  const rest: number[] = [];
+  for (const w of wanted) {
+    const n = l.index.nodes.get(w.backendId);
+    if (contextId !== undefined && n?.computedAx && n.lightIndex !== undefined && !hidden(w.backendId, w.doc)) {
+      quick.push({ backendId: w.backendId, lightIndex: n.lightIndex, nodeName: n.nodeName });
+    } else {
+      rest.push(w.backendId);
+    }
+  }
+  const quickP = contextId === undefined ? Promise.resolve([]) : readComputedAx(page, contextId, l.index.lightElements, quick);
+  const restP = Promise.all(rest.map(readOne));
+  const quickNodes = await quickP;
+  const again = quick.filter((_, i) => quickNodes?.[i] === undefined).map((q) => q.backendId);
+  const [restNodes, againNodes] = await Promise.all([restP, Promise.all(again.map(readOne))]);
+  const byBackend = new Map<number, AXNode>();
+  const keep = (ids: readonly number[], nodes: readonly (AXNode | undefined)[]): void =>
+    ids.forEach((id, i) => {
+      const n = nodes[i];
+      if (n) byBackend.set(id, { ...n, childIds: [] });
+    });
+  keep(quick.map((q) => q.backendId), quickNodes ?? []);
+  keep(rest, restNodes);
+  keep(again, againNodes);
+  for (const t of texts) {
+    byBackend.set(t.backendId, {
+      nodeId: `baton-text-${t.backendId}`,
+      ignored: false,
+      role: { type: "role", value: "StaticText" },
+      name: { type: "computedString", value: t.text },
+      backendDOMNodeId: t.backendId,
+      childIds: [],
+    });
+  }
+  const members = [...wanted, ...texts].filter((m) => byBackend.has(m.backendId));
+  const order = new Map<number, number>();
+  let k = 0;
+  for (const id of l.index.nodes.keys()) order.set(id, k++);
+  members.sort((a, b) => (order.get(a.backendId) ?? 0) - (order.get(b.backendId) ?? 0));
+  l.index.documents.forEach((doc, docIdx) => {
+    const root: AXNode = { nodeId: `baton-root-${docIdx}`, ignored: false, role: { type: "role", value: "RootWebArea" }, childIds: [] };
+    const nodes: AXNode[] = [root];
+    for (const m of members) {
+      if (m.doc !== docIdx) continue;
+      const ax = byBackend.get(m.backendId)!;
+      // Parent: the nearest DOM ancestor in the same document that has an AX node here.
+      let parent: AXNode = root;
+      for (let cur = l.index.nodes.get(m.backendId)?.parent; cur !== undefined; cur = l.index.nodes.get(cur)?.parent) {
+        const dom = l.index.nodes.get(cur);
+        if (!dom || dom.doc !== docIdx) break;
+        const hit = byBackend.get(cur);
+        if (hit) {
+          parent = hit;
+          break;
+        }
+      }
+      ax.parentId = parent.nodeId;
+      parent.childIds!.push(ax.nodeId);
+      nodes.push(ax);
+    }
+    if (doc.frameId) l.ax.set(doc.frameId, nodes);
+  });
+}

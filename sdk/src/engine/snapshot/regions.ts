@@ -1,0 +1,127 @@
+/**
+ * How the snapshot reads an element through the shared rules (`rules/element-rules.ts`): a
+ * DOMSnapshot node as the rules' `ElementView`, the role and states of a clickable region, a
+ * slider's value, a derived name for an icon-only control, and names without text the user
+ * cannot see.
+ */
+import type { Rect } from "../base/coordinates.js";
+import { attrOf, childrenOf, type DomIndex, type DomNode, isInside } from "../read/dom-index.js";
+import { type ElementView, rules } from "../rules/element-rules.js";
+
+/** A DOMSnapshot node as the rules see it. */
+export function domView(index: DomIndex, node: DomNode): ElementView {
+  return {
+    tag: node.nodeName.toLowerCase(),
+    attr: (name) => attrOf(index, node, name),
+    children: () => childrenOf(index, node.backendId).flatMap((id) => {
+      const c = index.nodes.get(id);
+      return c ? [domView(index, c)] : [];
+    }),
+    text: node.text ?? "",
+    shown: !!node.box && node.box.width > 0 && node.box.height > 0 && !node.invisible && node.hiddenText === undefined,
+  };
+}
+
+/** What a region target (neither a native control nor an ARIA widget) reads as. */
+export interface RegionLook {
+  readonly role: string;
+  readonly states: string[];
+  /** A slider's position, such as "40%", when its handle shows it. */
+  readonly value: string;
+}
+
+/** The facts the rules take, for a DOMSnapshot element. */
+function factsOf(index: DomIndex, node: DomNode): { tag: string; attr(name: string): string | null } {
+  return { tag: node.nodeName.toLowerCase(), attr: (name) => attrOf(index, node, name) };
+}
+
+/**
+ * A region's role, states and value: the rules' role from its tag, container and class words,
+ * or "slider" for a wide track holding a small focusable handle (a slider built without ARIA),
+ * whose value is the handle's ARIA value or its position along the track.
+ */
+export function regionLook(index: DomIndex, node: DomNode, hasText: boolean): RegionLook {
+  const parent = node.parent === undefined ? undefined : index.nodes.get(node.parent);
+  const facts = { ...factsOf(index, node), listener: false, pointer: false, standIn: false, editableHost: false };
+  const floating = parent?.position === "absolute" || parent?.position === "fixed";
+  let role = rules.regionRole(facts, node.signs, parent && { ...factsOf(index, parent), floating }, hasText);
+  let value = "";
+  if ((role === "clickable" || role === "listitem") && parent && node.box) {
+    // A custom tab strip or segmented control: side by side, one marked as current.
+    const siblings = childrenOf(index, parent.backendId)
+      .map((id) => index.nodes.get(id))
+      .filter((n): n is DomNode => !!n && n.target && !!n.box && n.nodeName === node.nodeName)
+      .map((n) => ({ top: n.box!.y, on: rules.marksOn(factsOf(index, n)) }));
+    if (rules.isTabLike(siblings)) role = "tab";
+  }
+  const handle = sliderHandle(index, node);
+  if (handle) {
+    role = "slider";
+    value = sliderValue(index, node, handle);
+  }
+  return { role, states: rules.regionStates(facts, role), value };
+}
+
+/** A small focusable element inside a wide, short track: a slider's handle. */
+function sliderHandle(index: DomIndex, track: DomNode): DomNode | undefined {
+  const b = track.box;
+  if (!b || b.width < 3 * b.height || b.height > 40) return undefined;
+  let budget = 30;
+  const visit = (id: number): DomNode | undefined => {
+    for (const c of childrenOf(index, id)) {
+      if (--budget < 0) return undefined;
+      const n = index.nodes.get(c);
+      if (!n) continue;
+      const tabindex = attrOf(index, n, "tabindex");
+      const box = n.box;
+      if (tabindex !== null && Number(tabindex) >= 0 && box && box.width <= 40 && box.height <= 40 && box.width > 0) return n;
+      const deeper = visit(c);
+      if (deeper) return deeper;
+    }
+    return undefined;
+  };
+  return visit(track.backendId);
+}
+
+/** A slider's value: the handle's ARIA value text or value, else its centre's position along the track. */
+function sliderValue(index: DomIndex, track: DomNode, handle: DomNode): string {
+  const text = attrOf(index, handle, "aria-valuetext") ?? attrOf(index, track, "aria-valuetext");
+  if (text) return text;
+  const now = attrOf(index, handle, "aria-valuenow") ?? attrOf(index, track, "aria-valuenow");
+  if (now) return now;
+  const t = track.box as Rect;
+  const h = handle.box as Rect;
+  const at = (h.x + h.width / 2 - t.x) / t.width;
+  return `${Math.round(Math.max(0, Math.min(1, at)) * 100)}%`;
+}
+
+/**
+ * A name as the user sees it: text drawn at font-size 0 inside the element taken out (the AX
+ * tree reads it), and an icon font's ligature words too when other words remain ("inbox
+ * Inbox 12" is "Inbox 12"; a lone "delete" stays, to be marked derived).
+ */
+export function visibleName(index: DomIndex, node: DomNode, name: string): string {
+  if (!name || (index.hiddenTexts.length === 0 && index.iconTexts.length === 0)) return name;
+  let out = name;
+  for (const t of index.hiddenTexts) {
+    if (t.hiddenText && isInside(index, t.backendId, node.backendId)) out = out.replace(t.hiddenText, " ");
+  }
+  for (const t of index.iconTexts) {
+    if (!t.text || !isInside(index, t.backendId, node.backendId)) continue;
+    const rest = out.replace(t.text, " ").replace(/\s+/g, " ").trim();
+    if (rest) out = rest;
+  }
+  return out.replace(/\s+/g, " ").trim();
+}
+
+/**
+ * The name of an element the accessibility tree left unnamed, from what the page offers
+ * (`rules.derivedName`); or, for a name that is only an icon font's ligature text, that name.
+ * `derived` says the name was not given as a label.
+ */
+export function derivedName(index: DomIndex, node: DomNode, axName: string): { name: string; derived: boolean } {
+  const view = domView(index, node);
+  if (axName) return rules.isLigatureName(view, axName) ? { name: axName.replace(/[-_]+/g, " ").trim(), derived: true } : { name: axName, derived: false };
+  const name = rules.derivedName(view);
+  return { name, derived: name !== "" };
+}

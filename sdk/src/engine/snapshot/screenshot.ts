@@ -1,0 +1,121 @@
+import type { MessageInitShape } from "@bufbuild/protobuf";
+import type { ImageSchema } from "@baton/gen/baton/v1/tools_pb";
+import { clampPoint, type Rect } from "../base/coordinates.js";
+import { invocation } from "../base/page-function.js";
+import type { PageSession } from "../page/page-session.js";
+
+type ImageInit = MessageInitShape<typeof ImageSchema>;
+
+/** A label to draw: the ref's number at its element's box (top-level viewport coordinates). */
+export interface Label {
+  readonly ref: string;
+  readonly box: Rect;
+}
+
+/** Decodes base64 without Node's Buffer, so the engine stays runtime-neutral. */
+function fromBase64(b64: string): Uint8Array {
+  const bin = atob(b64);
+  const out = new Uint8Array(bin.length);
+  for (let i = 0; i < bin.length; i++) out[i] = bin.charCodeAt(i);
+  return out;
+}
+
+/** Reads a JPEG's pixel size from its SOF marker. */
+export function jpegSize(bytes: Uint8Array): { width: number; height: number } {
+  let i = 2;
+  while (i + 9 < bytes.length) {
+    if (bytes[i] !== 0xff) return { width: 0, height: 0 };
+    const marker = bytes[i + 1]!;
+    const len = (bytes[i + 2]! << 8) | bytes[i + 3]!;
+    if (marker >= 0xc0 && marker <= 0xcf && marker !== 0xc4 && marker !== 0xc8 && marker !== 0xcc) {
+      return { height: (bytes[i + 5]! << 8) | bytes[i + 6]!, width: (bytes[i + 7]! << 8) | bytes[i + 8]! };
+    }
+    i += 2 + len;
+  }
+  return { width: 0, height: 0 };
+}
+
+/** Options of a capture. */
+export interface CaptureOptions {
+  quality?: number;
+  /** Page-coordinate clip (document CSS pixels). */
+  clip?: Rect;
+  fullPage?: boolean;
+}
+
+/** Captures a JPEG of the viewport (or a clip, or the full page). */
+export async function captureJpeg(page: PageSession, options: CaptureOptions = {}): Promise<ImageInit> {
+  const params: Record<string, unknown> = { format: "jpeg", quality: options.quality ?? 70 };
+  if (options.clip) params.clip = { ...options.clip, scale: 1 };
+  if (options.fullPage) params.captureBeyondViewport = true;
+  if (options.fullPage && !options.clip) {
+    const m = await page.send<{ cssContentSize: { width: number; height: number } }>("Page.getLayoutMetrics");
+    params.clip = { x: 0, y: 0, width: m.cssContentSize.width, height: Math.min(m.cssContentSize.height, 16_384), scale: 1 };
+  }
+  const { data } = await page.send<{ data: string }>("Page.captureScreenshot", params, page.rootId, 30_000);
+  const bytes = fromBase64(data);
+  return { mimeType: "image/jpeg", data: bytes, ...jpegSize(bytes) };
+}
+
+/**
+ * A viewport screenshot with each ref's number drawn at its element. The labels are a
+ * pointer-transparent overlay in a closed shadow root, removed right after the capture; if
+ * drawing fails for any reason the plain screenshot is returned instead.
+ */
+export async function captureLabelledScreenshot(page: PageSession, labels: readonly Label[], quality = 70): Promise<ImageInit> {
+  const id = `baton-labels-${Math.random().toString(36).slice(2)}`;
+  try {
+    const m = await page.send<{ cssVisualViewport: { clientWidth: number; clientHeight: number } }>("Page.getLayoutMetrics");
+    const view: Rect = { x: 0, y: 0, width: m.cssVisualViewport.clientWidth, height: m.cssVisualViewport.clientHeight };
+    const items = labels.map((l) => {
+      const p = clampPoint({ x: l.box.x, y: l.box.y }, view, 0);
+      return { n: l.ref.replace(/^e/, ""), x: Math.min(p.x, view.width - 24), y: Math.min(p.y, view.height - 14), box: l.box };
+    });
+    const expression = invocation(drawLabels, id, items);
+    await page.send("Runtime.evaluate", { expression, awaitPromise: true }, page.rootId, 3000);
+  } catch {
+    // Labelling is best effort: the plain screenshot below still goes out.
+  }
+  try {
+    return await captureJpeg(page, { quality });
+  } finally {
+    // Removed even when drawing reported failure: a half-drawn overlay must not stay behind.
+    await page
+      .send("Runtime.evaluate", { expression: invocation(removeLabels, id) })
+      .catch(() => undefined);
+  }
+}
+
+/** One label as `drawLabels` takes it: the ref's number, where to print it, and the box to frame. */
+interface LabelItem {
+  readonly n: string;
+  readonly x: number;
+  readonly y: number;
+  readonly box: Rect;
+}
+
+/**
+ * Draws the labels as a pointer-transparent overlay in a closed shadow root under `id`, and
+ * resolves after two frames, once they are painted (runs in the page).
+ */
+function drawLabels(id: string, items: readonly LabelItem[]): Promise<boolean> {
+  const host = document.createElement("div");
+  host.id = id;
+  host.style.cssText = "position:fixed;inset:0;z-index:2147483647;pointer-events:none;contain:strict";
+  const root = host.attachShadow({ mode: "closed" });
+  for (const it of items) {
+    const b = document.createElement("div");
+    b.style.cssText = `position:fixed;border:2px solid #e5006e;box-sizing:border-box;left:${it.box.x}px;top:${it.box.y}px;width:${it.box.width}px;height:${it.box.height}px`;
+    const t = document.createElement("div");
+    t.textContent = it.n;
+    t.style.cssText = `position:fixed;font:bold 11px/13px sans-serif;color:#fff;background:#e5006e;padding:0 3px;border-radius:3px;left:${it.x}px;top:${it.y}px`;
+    root.append(b, t);
+  }
+  document.documentElement.append(host);
+  return new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(() => r(true))));
+}
+
+/** Removes the overlay `drawLabels` made (runs in the page). */
+function removeLabels(id: string): void {
+  document.getElementById(id)?.remove();
+}

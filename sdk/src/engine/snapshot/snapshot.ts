@@ -1,0 +1,357 @@
+import type { AXNode } from "../../cdp/protocol.js";
+import { actionableRoles, axProp, axStates, axString, contextRoles, displayRole, silentRoles } from "./roles.js";
+import { documentToViewport, type Rect } from "../base/coordinates.js";
+import { attrOf, type DomIndex, type DomNode } from "../read/dom-index.js";
+import { rules } from "../rules/element-rules.js";
+import { derivedName, regionLook, visibleName } from "./regions.js";
+import type { HiddenControl } from "../read/label-controls.js";
+import { topWorld } from "../page/worlds.js";
+import { type EarlyProbes, startEarlyProbes } from "../hit/early-occlusion.js";
+import { readPageLayout, type ReadLayoutOptions } from "../read/frame-layout.js";
+import { visibleRect } from "../read/visible-rect.js";
+import type { EarlyRootLayout, PageLayout, SessionLayout } from "../read/layout.js";
+import { filterOccluded, type HitCandidate, type HitVerdict } from "../hit/occlusion.js";
+import type { PageSession } from "../page/page-session.js";
+import type { RefEntry, RefTable } from "./refs.js";
+import { dropEchoes, type SnapshotLine } from "./render-text.js";
+import { frameLabel, quoted, sanitizeText, sanitizeUrl, urlOrigin } from "../base/sanitize.js";
+
+/** An element with a ref, with the client-side facts the model does not see. */
+export interface SnapshotElement {
+  readonly ref: string;
+  readonly role: string;
+  readonly name: string;
+  readonly value: string;
+  readonly frameId: string;
+  /** Box in top-level viewport coordinates. */
+  readonly box: Rect;
+  readonly offscreen: boolean;
+}
+
+/** A whole-page snapshot, before pagination. */
+export interface PageSnapshot {
+  readonly url: string;
+  readonly title: string;
+  readonly lines: SnapshotLine[];
+  readonly elements: SnapshotElement[];
+  readonly frameCount: number;
+  readonly layout: PageLayout;
+}
+
+/** Options of one snapshot. */
+export interface SnapshotOptions {
+  /** List elements outside the viewport too, marked "offscreen" (not hit-tested). */
+  includeOffscreen?: boolean;
+  /** Drop refs whose element is covered by another element (default true). */
+  filterOccluded?: boolean;
+  /** Only include the subtree of this ref's element. */
+  scope?: RefEntry;
+  /** How AX trees are read (see `ReadLayoutOptions.axRead`); "auto" unless testing. */
+  axRead?: ReadLayoutOptions["axRead"];
+}
+
+interface Pending {
+  node: AXNode;
+  l: SessionLayout;
+  frameId: string;
+  box: Rect;
+  visible: Rect | undefined;
+  lineIndex: number;
+  role: string;
+  name: string;
+  value: string;
+  states: string[];
+  depth: number;
+}
+
+/**
+ * Whether the accessibility tree says a node is something to act on: a widget role, a label
+ * standing for a control that is not rendered, an editing host. Everything else that is
+ * clickable is decided from the DOM by the shared rules (`DomNode.target`).
+ */
+function axActionable(role: string, node: AXNode, dom: Pick<DomNode, "hiddenControl"> | undefined): boolean {
+  if (actionableRoles.has(role)) return true;
+  // A label is its control's name, except for a control that is not rendered (a custom toggle).
+  if (role === "LabelText") return dom?.hiddenControl !== undefined;
+  if (role === "RootWebArea" || role === "Iframe" || role === "StaticText") return false;
+  const editable = axProp(node, "editable");
+  // Only the editing host, not every paragraph inside it.
+  return (editable === "richtext" || editable === "plaintext") && axProp(node, "focusable") === true;
+}
+
+/** How a label standing for a hidden control reads: as a checkbox or radio with its state, else as "label". */
+function standInLook(c: HiddenControl): { role: string; states: string[] } {
+  return c.type === "checkbox" || c.type === "radio" ? { role: c.type, states: [c.checked ? "checked" : "unchecked"] } : { role: "label", states: [] };
+}
+
+/**
+ * Takes a whole-page snapshot: reads all frames and sessions, walks the AX trees in document
+ * order (descending into same-process and out-of-process frames and shadow roots, which the AX
+ * tree flattens), filters hidden, empty, off-viewport and occluded elements, and assigns refs.
+ */
+export async function takePageSnapshot(page: PageSession, refs: RefTable, options: SnapshotOptions = {}): Promise<PageSnapshot> {
+  // Off-screen elements need every node, so they always read whole AX trees.
+  let early: EarlyProbes | undefined;
+  const probeEarly = options.filterOccluded !== false && options.scope === undefined;
+  // The isolated world for batched hit tests is made (once per document) alongside the reads.
+  const world = probeEarly ? topWorld(page) : undefined;
+  const layout = await readPageLayout(page, {
+    wholePage: options.includeOffscreen === true,
+    ...(options.axRead ? { axRead: options.axRead } : {}),
+    ...(world ? { onRootLayout: (e: EarlyRootLayout) => void (early = startEarlyProbes(page, e, world)) } : {}),
+  });
+  const root = layout.sessions.get(page.rootId);
+  const main = page.mainFrame();
+  const mainOrigin = urlOrigin(main?.url ?? "");
+  const lines: (SnapshotLine | undefined)[] = [];
+  const pending: Pending[] = [];
+  let frameCount = 0;
+  const scope = options.scope;
+
+  const walkFrame = (l: SessionLayout, frameId: string, depth: number, inScope: boolean): void => {
+    const nodes = l.ax.get(frameId);
+    if (!nodes || nodes.length === 0) return;
+    frameCount++;
+    const byId = new Map(nodes.map((n) => [n.nodeId, n]));
+    const rootNode = nodes.find((n) => !n.parentId) ?? nodes[0]!;
+    const visit = (node: AXNode, depth: number, inScope: boolean, containerName: string, inRef: boolean): void => {
+      const role = axString(node.role);
+      const here = inScope || (scope !== undefined && scope.sessionId === l.session.id && scope.backendNodeId === node.backendDOMNodeId);
+      let childDepth = depth;
+      let childContainer = containerName;
+      let childInRef = inRef;
+      const dom = node.backendDOMNodeId === undefined ? undefined : l.index.nodes.get(node.backendDOMNodeId);
+      // A target of the shared rules prints even where the accessibility tree ignores it.
+      const region = dom?.target === true;
+      const ignored = node.ignored && !region;
+      if (!ignored && role === "Iframe") {
+        walkIframe(l, node, depth, here);
+        return;
+      }
+      if (!ignored && role !== "RootWebArea") {
+        const name = axString(node.name);
+        const origin = dom ? l.docOrigins[dom.doc] : undefined;
+        const box = dom?.box && origin ? documentToViewport(dom.box, origin) : undefined;
+        const rendered = !!box && box.width > 0 && box.height > 0 && !dom?.invisible;
+        const visible = rendered && dom ? visibleRect(l, dom) : undefined;
+        const shown = visible !== undefined || (options.includeOffscreen === true && rendered);
+        const axAction = axActionable(role, node, dom);
+        const actionable = axAction || region;
+        // An invisible control hides its text too; a zero-size one only when it clips its
+        // overflow (a zero-height list of floats shows its items).
+        if (dom?.box && !rendered && role !== "StaticText" && actionable) {
+          if (dom.invisible || ((dom.box.width <= 0 || dom.box.height <= 0) && dom.clips)) return;
+        }
+        if (role === "StaticText") {
+          // Text drawn at font-size 0 is not shown to the user, whatever the AX tree says; an
+          // icon's text is not words to read.
+          const text = dom ?? textDom(node, byId, l.index);
+          // Inside a ref, a symbol ("⟳", "⚑") is the ref's icon, already read in its name.
+          const symbol = inRef && rules.symbolOnly(name);
+          if (shown && here && name.trim() && text?.hiddenText === undefined && !text?.iconText && !symbol && !containerName.includes(name.trim())) {
+            lines.push({ depth, text: quoted(name, 100), plain: sanitizeText(name, 100) });
+          }
+        } else if (actionable) {
+          if (shown && here && box) {
+            const look = describe(l, node, role, name, dom, axAction, byId);
+            pending.push({ node, l, frameId, box, visible, lineIndex: lines.length, ...look, depth });
+            lines.push(undefined);
+            childDepth = depth + 1;
+            childContainer = `${containerName} ${look.name} ${look.value}`;
+            childInRef = true;
+          }
+        } else if (contextRoles.has(role) && !silentRoles.has(role) && shown && here && !(inRef && (role === "image" || role === "img") && (!name || containerName.includes(name)))) {
+          // (An image inside a ref says nothing its name does not: an icon.)
+          const level = axProp(node, "level");
+          const r = role === "heading" && typeof level === "number" ? `heading[${level}]` : displayRole(role);
+          lines.push({ depth, text: name ? `${r} ${quoted(name)}` : r });
+          if (role === "heading" || role === "image") childContainer = `${containerName} ${name}`;
+          if (role === "dialog" || role === "alertdialog") childDepth = depth + 1;
+        }
+      }
+      for (const id of node.childIds ?? []) {
+        const child = byId.get(id);
+        if (child) visit(child, childDepth, here, childContainer, childInRef);
+      }
+    };
+    visit(rootNode, depth, inScope, "", false);
+  };
+
+  const walkIframe = (l: SessionLayout, node: AXNode, depth: number, inScope: boolean): void => {
+    const owner = node.backendDOMNodeId;
+    if (owner === undefined) return;
+    const dom = l.index.nodes.get(owner);
+    const origin = dom ? l.docOrigins[dom.doc] : undefined;
+    const box = dom?.box && origin ? documentToViewport(dom.box, origin) : undefined;
+    const visible = box && dom ? visibleRect(l, dom) : undefined;
+    if (!visible && !options.includeOffscreen) return;
+    // Same-process child document, or an out-of-process frame's session.
+    let target: { l: SessionLayout; frameId: string } | undefined;
+    if (dom?.contentDoc !== undefined) {
+      const doc = l.index.documents[dom.contentDoc];
+      if (doc) target = { l, frameId: doc.frameId };
+    } else {
+      for (const child of layout.sessions.values()) {
+        if (child.session.parentId === l.session.id && child.ownerBackendId === owner && child.session.frameId) {
+          target = { l: child, frameId: child.session.frameId };
+        }
+      }
+    }
+    if (!target) return;
+    const frame = page.frames.get(target.frameId);
+    const url = frame?.url ?? target.l.index.documents[0]?.url ?? "";
+    const cross = urlOrigin(url) !== mainOrigin;
+    const title = axString(node.name);
+    const marker = cross ? `iframe [cross-origin ${frameLabel(url)}]` : `iframe${title ? ` ${quoted(title, 60)}` : ""}`;
+    if (inScope) lines.push({ depth, text: marker });
+    walkFrame(target.l, target.frameId, inScope ? depth + 1 : depth, inScope);
+  };
+
+  if (root && main) walkFrame(root, main.id, 0, scope === undefined);
+
+  // Occlusion: hit-test every in-viewport candidate once, in parallel; reuse the early probes.
+  const inView = pending.filter((p) => p.visible !== undefined);
+  const verdictOf = new Map<Pending, HitVerdict | undefined>();
+  if (options.filterOccluded !== false) {
+    const candidate = (p: Pending): HitCandidate => ({ sessionId: p.l.session.id, backendId: p.node.backendDOMNodeId!, visible: p.visible! });
+    const probe = async (ps: Pending[]): Promise<void> => {
+      const verdicts = await filterOccluded(page, layout, ps.map(candidate));
+      ps.forEach((p, i) => verdictOf.set(p, verdicts[i]));
+    };
+    const late: Pending[] = [];
+    const jobs: Promise<void>[] = [];
+    for (const p of inView) {
+      // (The cast: TypeScript cannot see that the layout hook assigned `early`.)
+      const v = (early as EarlyProbes | undefined)?.take(p.l.session.id, p.node.backendDOMNodeId!, p.visible!);
+      // An early probe that failed outright is simply made again.
+      if (v) jobs.push(v.then((verdict) => (verdict ? void verdictOf.set(p, verdict) : probe([p]))));
+      else late.push(p);
+    }
+    await Promise.all([...jobs, probe(late)]);
+  }
+  const elements: SnapshotElement[] = [];
+  for (const p of pending) {
+    const v = verdictOf.get(p);
+    if (v && !v.ok) continue;
+    const entry = refs.refFor(p.l.session.id, p.l.session.targetId, p.frameId, p.node.backendDOMNodeId!);
+    entry.role = p.role;
+    entry.name = p.name;
+    entry.box = p.box;
+    entry.hitPoint = v?.ok ? v.point : undefined;
+    const offscreen = p.visible === undefined;
+    const states = offscreen ? [...p.states, "offscreen"] : p.states;
+    // A snapshot scoped to one element shows a field's value whole; a page snapshot cuts it.
+    const valuePart = p.value && p.value !== p.name ? ` = ${quoted(p.value, scope ? 20_000 : 80)}` : "";
+    const namePart = p.name ? ` ${quoted(p.name)}` : "";
+    lines[p.lineIndex] = {
+      depth: p.depth,
+      ref: entry.ref,
+      plain: sanitizeText(p.name),
+      text: `[${entry.ref}] ${p.role}${namePart}${valuePart}${states.length ? ` ${states.join(" ")}` : ""}`,
+    };
+    elements.push({
+      ref: entry.ref,
+      role: p.role,
+      name: sanitizeText(p.name),
+      value: sanitizeText(p.value, 200),
+      frameId: p.frameId,
+      box: p.box,
+      offscreen,
+    });
+  }
+  const doc0 = root?.index.documents[0];
+  return {
+    url: sanitizeUrl(main?.url ?? doc0?.url ?? ""),
+    title: sanitizeText(doc0?.title ?? "", 200),
+    lines: fixDepths(dropEchoes(lines.filter((x): x is SnapshotLine => x !== undefined))),
+    elements,
+    frameCount,
+    layout,
+  };
+}
+
+/** How a ref line reads: role, name, value and states. */
+interface Look {
+  readonly role: string;
+  readonly name: string;
+  readonly value: string;
+  readonly states: string[];
+}
+
+/**
+ * The role, name, value and states of an element that gets a ref. A widget the accessibility
+ * tree knows reads with its role, name and states; a clickable region the shared rules found
+ * reads with the rules' role (`regions.ts`), its visible text as its name, and a slider's
+ * position as its value. A name the page did not give as a label (an icon-only control's
+ * title, an icon class, a ligature) is marked "derived"; text drawn at font-size 0 is left out
+ * of names; a field is never named by its own content.
+ */
+function describe(l: SessionLayout, node: AXNode, role: string, axName: string, dom: DomNode | undefined, axAction: boolean, byId: Map<string, AXNode>): Look {
+  let out: Look;
+  if (!axAction && dom && !(dom.signs & (rules.signs.NATIVE | rules.signs.ROLE))) {
+    const labelled = attrOf(l.index, dom, "aria-label") !== null || attrOf(l.index, dom, "aria-labelledby") !== null;
+    const text = textOf(node, byId, l.index);
+    const look = regionLook(l.index, dom, text !== "");
+    out = { role: look.role, name: labelled ? axName : text, value: look.value, states: look.states };
+  } else {
+    // A label standing for its hidden control reads as that control.
+    const standIn = role === "LabelText" && dom?.hiddenControl ? standInLook(dom.hiddenControl) : undefined;
+    const editable = role === "generic" && !!axProp(node, "editable");
+    const shownRole = editable ? "textbox" : standIn ? standIn.role : displayRole(role);
+    out = {
+      role: shownRole,
+      name: axName || (rules.nameFromContent(shownRole) ? textOf(node, byId, l.index) : ""),
+      // An editing host's value is its text, as for any other field.
+      value: axString(node.value) || (editable ? textOf(node, byId, l.index) : ""),
+      states: standIn?.states ?? axStates(node, role),
+    };
+  }
+  if (!dom || !rules.nameFromContent(role) || !rules.nameFromContent(out.role)) return out;
+  const shown = visibleName(l.index, dom, out.name);
+  // A name of symbols only ("▤") says less than what the page offers beside it (a title, an icon class).
+  const derived = derivedName(l.index, dom, rules.symbolOnly(shown) ? "" : shown);
+  if (!derived.name && shown) return { ...out, name: shown };
+  return { ...out, name: derived.name, states: derived.derived ? [...out.states, "derived"] : out.states };
+}
+
+/**
+ * The DOM node behind an AX text node: its own, or for generated content (which has none) the
+ * `::before`/`::after` pseudo-element the AX tree puts it under.
+ */
+function textDom(n: AXNode, byId: Map<string, AXNode>, index: DomIndex): DomNode | undefined {
+  const id = n.backendDOMNodeId ?? (n.parentId === undefined ? undefined : byId.get(n.parentId)?.backendDOMNodeId);
+  return id === undefined ? undefined : index.nodes.get(id);
+}
+
+/** Text content of a nameless clickable, from its StaticText descendants. */
+function textOf(node: AXNode, byId: Map<string, AXNode>, index: DomIndex): string {
+  const parts: string[] = [];
+  const visit = (n: AXNode, depth: number): void => {
+    if (depth > 20 || parts.join(" ").length > 80) return;
+    // Text drawn at font-size 0 is not shown to the user; an icon's text is not words.
+    const dom = textDom(n, byId, index);
+    if (axString(n.role) === "StaticText" && dom?.hiddenText === undefined && !dom?.iconText) parts.push(axString(n.name));
+    for (const id of n.childIds ?? []) {
+      const c = byId.get(id);
+      if (c) visit(c, depth + 1);
+    }
+  };
+  visit(node, 0);
+  return parts.join(" ").trim();
+}
+
+/**
+ * Children of a dropped (occluded) element were indented under it; pull every line up so no
+ * line is deeper than one level below the line before it.
+ */
+function fixDepths(lines: SnapshotLine[]): SnapshotLine[] {
+  const out: SnapshotLine[] = [];
+  let prev = -1;
+  for (const line of lines) {
+    const depth = Math.min(line.depth, prev + 1);
+    out.push(depth === line.depth ? line : { ...line, depth });
+    prev = depth;
+  }
+  return out;
+}
+
