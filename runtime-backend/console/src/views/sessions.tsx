@@ -3,6 +3,7 @@ import { type Session, SessionStatus } from "@baton/gen/baton/v1/agent_pb";
 import { useEffect, useState } from "preact/hooks";
 import { consoleApi, errorText } from "../client.js";
 import { ago, count, isActive, money } from "../format.js";
+import { markInteractive } from "../ready.js";
 import { Empty, ErrorNote, PageHeader, StatusPill } from "../ui.js";
 
 const filters: [string, SessionStatus[]][] = [
@@ -46,6 +47,10 @@ export function SessionsPage() {
     const t = setInterval(() => void load(), 2000);
     return () => clearInterval(t);
   }, [live, filter, query, model]);
+  // The landing page has rendered its first list (effects run after the render is painted).
+  useEffect(() => {
+    if (sessions || error) markInteractive();
+  }, [sessions, error]);
 
   return (
     <section>

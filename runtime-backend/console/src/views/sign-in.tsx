@@ -2,6 +2,7 @@
 import type { Account } from "@baton/gen/baton/v1/console_pb";
 import { useEffect, useState } from "preact/hooks";
 import { consoleApi, errorText } from "../client.js";
+import { markInteractive } from "../ready.js";
 
 /** The page a sign-in link opens: trades the code in its fragment for a session cookie. */
 export function SignIn(p: { onSignedIn: (a: Account) => void }) {
@@ -30,6 +31,7 @@ export function SignIn(p: { onSignedIn: (a: Account) => void }) {
 
 /** A visitor without a session: how to get in. */
 export function SignedOut() {
+  useEffect(markInteractive, []);
   return (
     <div class="center-card">
       <img src="/assets/icon.svg" alt="" width="40" height="40" />
