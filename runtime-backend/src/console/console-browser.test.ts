@@ -21,6 +21,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createModelResolver } from "../providers/registry.js";
 import { type Backend, startBackend } from "../server/app.js";
 import { createSignInCode, makeAdmin } from "../store/accounts.js";
+import { saveMemory } from "../store/memory.js";
 import { ensureUser, issueToken } from "../store/users.js";
 
 const artifacts = resolve(import.meta.dirname, "../../../.artifacts/console");
@@ -147,7 +148,8 @@ beforeAll(async () => {
       ],
     }),
   );
-  writeFileSync(join(scripts, "busy.json"), JSON.stringify({ turns: [{ calls: [{ name: "save_memory", args: { text: "Ada likes aisle seats" } }] }], loopFrom: 0 }));
+  // A session that runs on backend tools alone, for as long as it is let (it reads memory, so it adds none).
+  writeFileSync(join(scripts, "busy.json"), JSON.stringify({ turns: [{ calls: [{ name: "search_user_memory", args: { query: "seat preference" } }] }], loopFrom: 0 }));
   backend = await startBackend({ port: 0, resolveModel: createModelResolver({ ...process.env, BATON_SCRIPT_DIR: scripts }), defaultModel: "script:orders.json", console: true });
   url = backend.server.url;
   await ensureUser(backend.db, "local", "Ada Lovelace");
@@ -245,7 +247,9 @@ describe("the web console in Chromium", () => {
     const text = await waitText(/Order #1042 shipped on 20 November\./);
     expect(text).toMatch(/Opening https:\/\/shop\.example\.com\/orders/);
     expect(text).toMatch(/Taking a screenshot/);
-    expect(await engineProbe(engine).evaluate(`document.querySelectorAll(".shot img").length`)).toBe(1);
+    // The screenshot is stored once on the server; the page reads it with GetScreenshot.
+    await until("the screenshot shown", async () => (await engineProbe(engine).evaluate(`document.querySelectorAll(".shot img").length`)) === 1);
+    expect(await engineProbe(engine).evaluate(`document.querySelector(".shot img").naturalWidth > 0`)).toBe(true);
     await everyControlNamed("session");
     await shot("session");
 
@@ -314,9 +318,31 @@ describe("the web console in Chromium", () => {
     await waitText(/Step quota/);
     await everyControlNamed("usage");
     await shot("usage");
+  });
+
+  it("searches the user's memory and deletes a record", async () => {
+    for (const [text, tags] of [
+      ["Ada likes aisle seats on flights longer than two hours", ["travel"]],
+      ["Ada's shipping address is 12 Marylebone Road, London", ["shopping", "address"]],
+      ["Ada prefers vegetarian meals", ["travel", "food"]],
+      ["Ada's team stand-up is at 09:30 on weekdays", ["work"]],
+    ] as const) {
+      await saveMemory(backend.db, "local", text, tags);
+    }
     await go("/memory");
-    await waitText(/Ada likes aisle seats/);
+    await waitText(/12 Marylebone Road/);
     await everyControlNamed("memory");
     await shot("memory");
+    await type("searchbox", "Search memory", "aisle");
+    await until("the search to narrow the list", async () => {
+      const t = await pageText();
+      return /aisle seats/.test(t) && !/Marylebone/.test(t);
+    });
+    await click("button", /^Delete memory “Ada likes aisle seats/);
+    await waitText(/Nothing matches/);
+    await go("/memory");
+    const after = await waitText(/Marylebone/);
+    expect(after).not.toMatch(/aisle seats/);
+    expect(after).toMatch(/vegetarian/);
   });
 });
