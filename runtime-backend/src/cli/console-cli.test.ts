@@ -1,23 +1,26 @@
 /**
  * The console's commands: `baton user create|link` on a store (and refused, with what to do,
  * while a server holds it), and `baton login` linking this machine through a real backend's
- * device link, approved in the console, with the token saved for `baton run --backend`.
+ * device link, approved in the console, with the token saved for `baton run --backend`; and
+ * `baton run` against a backend whose daily quota stops the session, saying why.
  */
-import { mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createClient } from "@connectrpc/connect";
 import { createConnectTransport } from "@connectrpc/connect-node";
 import { AgentService } from "@baton/gen/baton/v1/agent_pb";
+import { createModelResolver } from "../providers/registry.js";
 import { ScriptProvider } from "../providers/script.js";
 import { type Backend, startBackend } from "../server/app.js";
 import { consoleClient } from "../testing/console-client.js";
 import { createSignInCode } from "../store/accounts.js";
-import { ensureUser } from "../store/users.js";
+import { ensureUser, issueToken } from "../store/users.js";
 import { parseArgs } from "./args.js";
 import { credentialsFile, savedLogin } from "./credentials.js";
 import { loginCommand } from "./login-command.js";
+import { exitCodes, type RunDeps, runCommand } from "./run/run-command.js";
 import { userCommand } from "./user-command.js";
 
 const dirs: string[] = [];
@@ -133,4 +136,32 @@ describe("baton login", () => {
       expect(savedLogin(backend.server.url, env)).toBeUndefined();
     }
   });
+});
+
+describe("a daily quota, seen from baton run", () => {
+  it("stops the run before the model call past the quota, and the CLI says why", async () => {
+    const scripts = temp();
+    writeFileSync(join(scripts, "busy.json"), JSON.stringify({ turns: [{ calls: [{ name: "search_user_memory", args: { query: "seat preference" } }] }], loopFrom: 0 }));
+    const backend = await startBackend({ port: 0, resolveModel: createModelResolver({ BATON_SCRIPT_DIR: scripts }) });
+    try {
+      await ensureUser(backend.db, "ada");
+      await backend.quotas.set("ada", { dailySteps: 2, dailyCostUsd: 0 });
+      const { token } = await issueToken(backend.db, "ada", { name: "run" });
+      let out = "";
+      let err = "";
+      const deps: RunDeps = {
+        out: { write: (t: string) => void (out += t) },
+        err: { write: (t: string) => void (err += t) },
+        env: {},
+        ask: async () => undefined,
+        onInterrupt: () => () => undefined,
+      };
+      const code = await runCommand(["Remember my seat preference", "--backend", backend.server.url, "--token", token, "--model", "script:busy.json", "--yes"], deps);
+      expect(code, `${out}\n${err}`).toBe(exitCodes.failed);
+      expect(err).toMatch(/baton run: failed: Daily quota reached: 2 of 2 model calls used today\. The quota resets at \d{4}-\d\d-\d\d 00:00 UTC/);
+      expect(out).toMatch(/✗ Failed after \d step\(s\): Daily quota reached/);
+    } finally {
+      await backend.close();
+    }
+  }, 180_000);
 });
