@@ -13,7 +13,7 @@ import { cpSync, mkdirSync, readdirSync, rmSync, readFileSync, statSync, writeFi
 import { join, relative } from "node:path";
 import type { Plugin, RollupOptions } from "rollup";
 import esbuild from "rollup-plugin-esbuild";
-import { domAgentSource } from "@baton/sdk/engine/dom";
+import { tsImport } from "tsx/esm/api";
 import { manifest } from "./src/manifest.js";
 
 const here = import.meta.dirname;
@@ -29,7 +29,9 @@ const plugins = () => [
 function assets(): Plugin {
   return {
     name: "baton-assets",
-    generateBundle() {
+    async generateBundle() {
+      // The SDK ships TypeScript sources: tsx loads its DOM-fallback entry point here.
+      const { domAgentSource } = (await tsImport("@baton/sdk/engine/dom", import.meta.url)) as typeof import("@baton/sdk/engine/dom");
       this.emitFile({ type: "asset", fileName: "manifest.json", source: `${JSON.stringify(manifest(version), null, 2)}\n` });
       this.emitFile({ type: "asset", fileName: "dom-agent.js", source: `${domAgentSource}\n` });
     },

@@ -5,10 +5,20 @@
  * elements, phantom refs (hidden or covered elements listed), and Baton/Playwright ratios,
  * then a summary over the typical pages (median time ratio, total token ratio).
  *
- *   npm run bench:snapshot [-- --runs N] [-- --pages /shop,/docs]
+ * The app-like pages (`fixtures/apps/`) get their own table: recall and phantoms against the
+ * targets derived from the live page (`fixtures/ground-truth.ts`), Playwright's recall by the
+ * same targets, how many of Baton's refs a click reaches the handler of, and a summary line
+ * against the targets (tokens ≤ 0.35× Playwright's, time p50 ≤ 1.0×).
+ *
+ *   npm run bench:snapshot [-- --runs N] [-- --pages /shop,/docs] [-- --apps-only] [-- --no-apps]
  */
 import { encode } from "gpt-tokenizer/encoding/o200k_base";
 import { chromium } from "playwright-core";
+import { create } from "@bufbuild/protobuf";
+import { ClickParamsSchema } from "@baton/gen/baton/v1/tools_pb";
+import type { Engine } from "../src/engine/engine.js";
+import { engineHandlers } from "../src/engine/handlers.js";
+import { compareRefs, groundTruth, lightIndexes } from "../src/engine/fixtures/ground-truth.js";
 import { fixtures } from "../src/engine/fixtures/pages.js";
 import { startFixtureServer } from "../src/engine/fixtures/server.js";
 import { DomEngine } from "../src/engine/dom/dom-engine.js";
@@ -23,6 +33,9 @@ const viewport = { width: 1280, height: 800 };
 const pagesArg = process.argv.indexOf("--pages");
 /** `--pages /shop,/docs` measures only those fixtures (for quick comparisons). */
 const only = pagesArg > 0 ? new Set((process.argv[pagesArg + 1] ?? "").split(",")) : undefined;
+/** `--apps-only` measures the app-like pages only; `--no-apps` leaves them out. */
+const appsOnly = process.argv.includes("--apps-only");
+const noApps = process.argv.includes("--no-apps");
 
 function percentile(values: number[], p: number): number {
   const s = [...values].sort((a, b) => a - b);
@@ -66,6 +79,50 @@ function median(values: readonly number[]): number {
   return s.length % 2 ? s[m]! : ((s[m - 1] ?? 0) + (s[m] ?? 0)) / 2;
 }
 
+/**
+ * Clicks every ref of the page (reloading it after a click that changed it) and counts the
+ * clicks whose element's handler ran (the app pages record handled elements in
+ * `window.__handled`); a ref replaced on hover counts when a handler ran at all.
+ */
+async function clickEveryRef(engine: Engine, url: string): Promise<{ refs: number; reached: number }> {
+  const tools = engineHandlers(engine);
+  const load = async (): Promise<{ ref: string; role: string; name: string }[]> => {
+    await tools.navigate({ url } as never, undefined);
+    await tools.takeSnapshot({ offset: 0, includeScreenshot: false, includeOffscreen: false, ref: "" } as never, undefined);
+    return (engine.lastSnapshot?.elements ?? []).map((e) => ({ ref: e.ref, role: e.role, name: e.name }));
+  };
+  const evaluate = async <T>(expression: string): Promise<T> =>
+    (await engine.page.send<{ result: { value?: T } }>("Runtime.evaluate", { expression, returnByValue: true })).result.value as T;
+  const first = await load();
+  let refs = first;
+  let dirty = false;
+  let reached = 0;
+  for (let i = 0; i < first.length; i++) {
+    if (dirty) refs = await load();
+    dirty = false;
+    const r = refs[i];
+    if (!r || r.role !== first[i]!.role || r.name !== first[i]!.name) continue;
+    const before = await evaluate<number>("window.__handled.length");
+    const { object } = await engine.page.send<{ object: { objectId: string } }>("DOM.resolveNode", { backendNodeId: engine.refs.get(r.ref)!.backendNodeId });
+    const result = await tools.click(create(ClickParamsSchema, { ref: r.ref }), undefined).catch(() => undefined);
+    if (!result) {
+      dirty = true;
+      continue;
+    }
+    const e = result.evidence;
+    const replaced = e?.notes?.some((n) => n.startsWith(`${r.ref} was replaced by`)) && (await evaluate<number>("window.__handled.length")) > before;
+    const handled = await engine.page.send<{ result: { value?: boolean } }>("Runtime.callFunctionOn", {
+      objectId: object.objectId,
+      functionDeclaration: "function(from) { return window.__handled.slice(from).some((x) => x === this || this.contains(x) || x.contains(this)); }",
+      arguments: [{ value: before }],
+      returnByValue: true,
+    });
+    if (replaced || handled.result.value === true) reached++;
+    dirty = !!(e?.navigated || e?.refsAdded?.length || e?.refsRemoved?.length || e?.dialog);
+  }
+  return { refs: first.length, reached };
+}
+
 const server = await startFixtureServer();
 const browser = await launchChromium({ args: ["--site-per-process"] });
 const transport = await WebSocketTransport.connect(browser.wsEndpoint);
@@ -86,7 +143,13 @@ try {
   rows.push(header, `|${"---|".repeat(11)}`);
   const totals = { bt: 0, pt: 0 };
   const typical: { ratio: number; bTokens: number; pTokens: number; bp50: number }[] = [];
-  for (const f of fixtures.filter((x) => !only || only.has(x.path))) {
+  const appRows: string[] = [
+    "| page | Baton p50 / p95 ms | PW p50 / p95 ms | time ratio | Baton tokens | PW tokens | token ratio | targets | Baton recall | Baton phantoms | PW recall | clicks reaching the handler |",
+    `|${"---|".repeat(12)}`,
+  ];
+  const apps: { ratio: number; bTokens: number; pTokens: number; targets: number; found: number; phantoms: number; pwFound: number; clicks: number; refs: number }[] = [];
+  const selected = fixtures.filter((x) => (!only || only.has(x.path)) && !(appsOnly && !x.app) && !(noApps && x.app));
+  for (const f of selected) {
     const url = server.originA + f.path;
     await engine.page.send("Page.navigate", { url });
     await engine.evidence(engine.mark());
@@ -97,6 +160,32 @@ try {
       () => pwPage.ariaSnapshot({ mode: "ai" } as Parameters<typeof pwPage.ariaSnapshot>[0]),
       async () => (await dom.snapshot({ maxChars: 200_000 })).text ?? "",
     ])) as [Timed, Timed, Timed];
+    const bTokens0 = encode(b.text).length;
+    const pTokens0 = encode(p.text).length;
+    const bp500 = percentile(b.ms, 50);
+    const pp500 = percentile(p.ms, 50);
+    if (f.app) {
+      // Against the page's own targets: Baton's refs, Playwright's refs, and a click on every Baton ref.
+      const targets = await groundTruth(engine.page);
+      const refs = (engine.lastSnapshot?.elements ?? []).map((e) => ({ ref: e.ref, role: e.role, name: e.name, backendNodeId: engine.refs.get(e.ref)!.backendNodeId }));
+      const report = compareRefs(targets, refs);
+      for (const x of report.phantoms) process.stderr.write(`${f.path}: phantom ${x.ref} ${x.role} "${x.name}"\n`);
+      for (const x of report.missed) process.stderr.write(`${f.path}: missed <${x.tag}> "${x.text}" (${x.signs})\n`);
+      const targetIndexes = new Set(await lightIndexes(engine.page, targets.map((t) => t.backendNodeId)));
+      const pwIndexes = new Set<number>();
+      for (const m of p.text.matchAll(/\[ref=([^\]]+)\]/g)) {
+        const handle = await pwPage.locator(`aria-ref=${m[1]}`).elementHandle({ timeout: 1000 }).catch(() => null);
+        const index = handle ? await handle.evaluate((el) => Array.prototype.indexOf.call(document.getElementsByTagName("*"), el)).catch(() => -1) : -1;
+        if (targetIndexes.has(index)) pwIndexes.add(index);
+      }
+      const clicks = await clickEveryRef(engine, url);
+      apps.push({ ratio: bp500 / pp500, bTokens: bTokens0, pTokens: pTokens0, targets: report.targets, found: report.found, phantoms: report.phantoms.length, pwFound: pwIndexes.size, clicks: clicks.reached, refs: clicks.refs });
+      const pct = (n: number, d: number): string => `${d ? Math.round((100 * n) / d) : 100}%`;
+      appRows.push(
+        `| ${f.path} | ${bp500.toFixed(1)} / ${percentile(b.ms, 95).toFixed(1)} | ${pp500.toFixed(1)} / ${percentile(p.ms, 95).toFixed(1)} | ${(bp500 / pp500).toFixed(2)} | ${bTokens0} | ${pTokens0} | ${(bTokens0 / pTokens0).toFixed(2)} | ${report.targets} | ${pct(report.found, report.targets)} | ${report.phantoms.length} | ${pct(pwIndexes.size, report.targets)} | ${clicks.reached}/${clicks.refs} |`,
+      );
+      continue;
+    }
     const reachable = f.expected.filter((e) => !e.crossOrigin);
     const dFound = reachable.filter((e) => batonHas(d.text, e.role, e.name)).length;
     domRows.push(
@@ -128,6 +217,17 @@ try {
     );
   }
   rows.push("", "DOM fallback (page-injected agent, same text format; cross-origin frame contents are out of its reach):", "", ...domRows);
+  if (apps.length) {
+    const sum = (k: keyof (typeof apps)[number]): number => apps.reduce((n, a) => n + a[k], 0);
+    rows.push(
+      "",
+      "App-like pages: targets derived from the live page (fixtures/ground-truth.ts); clicks: Baton refs whose click reached the handler of the element named.",
+      "",
+      ...appRows,
+      "",
+      `App-like pages (${apps.length}): total token ratio ${(sum("bTokens") / sum("pTokens")).toFixed(2)} (Baton ${sum("bTokens")}, Playwright ${sum("pTokens")}; target ≤ 0.35), median time ratio ${median(apps.map((a) => a.ratio)).toFixed(2)} (target ≤ 1.0), max ${Math.max(...apps.map((a) => a.ratio)).toFixed(2)}; recall ${sum("found")}/${sum("targets")}, phantoms ${sum("phantoms")}; Playwright recall ${sum("pwFound")}/${sum("targets")}; clicks ${sum("clicks")}/${sum("refs")}.`,
+    );
+  }
   process.stdout.write(`${rows.join("\n")}\n`);
 } finally {
   await pw.close().catch(() => undefined);

@@ -3,12 +3,18 @@
  * a ref (ground truth from the page's own listeners and styles, `fixtures/ground-truth.ts`),
  * no ref is a phantom, and clicking any ref reaches the handler of the element it names.
  */
+import { mkdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
 import { create } from "@bufbuild/protobuf";
 import { ClickParamsSchema, TakeSnapshotParamsSchema } from "@baton/gen/baton/v1/tools_pb";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { appFixtures } from "./fixtures/apps/index.js";
 import { compareRefs, groundTruth } from "./fixtures/ground-truth.js";
 import { type Harness, startHarness } from "./fixtures/harness.js";
+import { captureLabelledScreenshot } from "./snapshot/screenshot.js";
+
+/** Where the labelled screenshots of the app pages go (`.tmp-*` is git-ignored). */
+const artefacts = join(import.meta.dirname, "../../../.tmp-artefacts/apps");
 
 let h: Harness;
 beforeAll(async () => {
@@ -38,7 +44,8 @@ async function elementOf(backendNodeId: number): Promise<string> {
 async function handled(objectId: string, from: number): Promise<boolean> {
   const r = await h.engine.page.send<{ result: { value?: boolean } }>("Runtime.callFunctionOn", {
     objectId,
-    functionDeclaration: `function(from) { return window.__handled.slice(from).some((x) => x === this || this.contains(x) || x.contains(this)); }`,
+    // A label's control (a custom switch's hidden checkbox) is the label's own.
+    functionDeclaration: `function(from) { return window.__handled.slice(from).some((x) => x === this || this.contains(x) || x.contains(this) || x === this.control); }`,
     arguments: [{ value: from }],
     returnByValue: true,
   });
@@ -49,6 +56,11 @@ describe.each(appFixtures.map((f) => [f.path, f] as const))("app %s", (path) => 
   it("gives every target a ref and lists no phantom", async () => {
     await h.goto(path);
     const refs = await snapshotRefs();
+    // The screenshot with each ref's number drawn is kept as a test artefact (git-ignored) for a
+    // person to look at.
+    const shot = await captureLabelledScreenshot(h.engine.page, h.engine.lastSnapshot!.elements, 70, "png");
+    mkdirSync(artefacts, { recursive: true });
+    writeFileSync(join(artefacts, `${path.split("/").pop()}.png`), shot.data as Uint8Array);
     const report = compareRefs(await groundTruth(h.engine.page), refs);
     const text = h.engine.lastSnapshot?.lines.map((l) => `${"  ".repeat(l.depth)}${l.text}`).join("\n");
     expect(report.missed.map((t) => `<${t.tag}> "${t.text}" (${t.signs})`), `missed in\n${text}`).toEqual([]);

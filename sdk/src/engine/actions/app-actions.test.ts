@@ -7,6 +7,7 @@ import { create } from "@bufbuild/protobuf";
 import {
   ClickParamsSchema,
   ExtractParamsSchema,
+  PressKeysParamsSchema,
   SelectTextParamsSchema,
   SetValueParamsSchema,
   TakeSnapshotParamsSchema,
@@ -145,6 +146,31 @@ describe("set_value and type_text on date, time, colour and range fields", () =>
     expect(await h.evaluate("document.getElementById('vol-out').textContent")).toBe("70");
     const snap = await h.tools.takeSnapshot(create(TakeSnapshotParamsSchema, {}), undefined);
     expect(snap.text).toContain(`[${slider}] slider = "70%"`);
+  });
+});
+
+describe("custom switches over a visually hidden checkbox", () => {
+  it("reads the label as the checkbox with its name and state, and toggles it by click and by Space", async () => {
+    await h.goto("/apps/settings");
+    const checked = (id: string) => h.evaluate<boolean>(`document.getElementById(${JSON.stringify(id)}).checked`);
+    // Transparent 1 px checkbox, label named by its title.
+    const news = await refFor("checkbox", "Product news");
+    expect((await h.tools.takeSnapshot(create(TakeSnapshotParamsSchema, {}), undefined)).text).toContain(`[${news}] checkbox "Product news" unchecked`);
+    await h.tools.click(create(ClickParamsSchema, { ref: news }), undefined);
+    expect(await checked("news")).toBe(true);
+    await h.tools.pressKeys(create(PressKeysParamsSchema, { ref: await refFor("checkbox", "Product news"), keys: ["Space"] }), undefined);
+    expect(await checked("news")).toBe(false);
+    await h.tools.pressKeys(create(PressKeysParamsSchema, { ref: await refFor("checkbox", "Product news"), keys: [" "] }), undefined);
+    expect(await checked("news")).toBe(true);
+    expect(await refFor("checkbox", "Product news")).toBeTruthy();
+    // A clipped pixel inside its label, named by the label's text, checked.
+    const tfa = await refFor("checkbox", "Two-factor sign-in");
+    expect((await h.tools.takeSnapshot(create(TakeSnapshotParamsSchema, {}), undefined)).text).toContain(`[${tfa}] checkbox "Two-factor sign-in" checked`);
+    await h.tools.pressKeys(create(PressKeysParamsSchema, { ref: tfa, keys: ["Space"] }), undefined);
+    expect(await checked("tfa")).toBe(false);
+    await h.tools.click(create(ClickParamsSchema, { ref: await refFor("checkbox", "Two-factor sign-in") }), undefined);
+    expect(await checked("tfa")).toBe(true);
+    expect(await h.evaluate("document.getElementById('status').textContent")).toBe("tfa on");
   });
 });
 

@@ -205,6 +205,14 @@ function caretAtEnd(this: Element): void {
   s?.addRange(r);
 }
 
+/** In the page: focuses the control of a `<label>` (true), or does nothing for another element. */
+function focusLabelControl(this: Element): boolean {
+  const control = this instanceof HTMLLabelElement ? this.control : null;
+  if (!control) return false;
+  (control as HTMLElement).focus({ preventScroll: true });
+  return true;
+}
+
 /** press_keys: keys and chords in order, to the focused element or to `ref` after focusing it. */
 export async function pressKeys(engine: Engine, params: PressKeysParams) {
   return engine.guard(async () => {
@@ -216,7 +224,11 @@ export async function pressKeys(engine: Engine, params: PressKeysParams) {
     }
     if (params.ref) {
       const el = await engine.resolve(params.ref, "ref");
-      await engine.page.send("DOM.focus", { backendNodeId: el.entry.backendNodeId }, el.entry.sessionId);
+      // A label standing for a hidden control (a custom switch) passes the focus to the control,
+      // which is what the keys operate.
+      if (!(await engine.call(el, focusLabelControl))) {
+        await engine.page.send("DOM.focus", { backendNodeId: el.entry.backendNodeId }, el.entry.sessionId);
+      }
     }
     const page = engine.page;
     const reactionFrom = await engine.activityBefore();

@@ -103,7 +103,8 @@ export function keyDef(name: string): KeyDef | undefined {
 /** Splits a chord such as "Control+Shift+k" (a lone "+" is the plus key). */
 export function parseChord(chord: string): string[] | undefined {
   if (chord === "+") return ["+"];
-  const parts = chord.split("+").map((p) => p.trim());
+  // A part of only spaces is the space bar (" ", "Control+ "), not an empty name.
+  const parts = chord.split("+").map((p) => (p !== "" && p.trim() === "" ? " " : p.trim()));
   if (chord.endsWith("++")) parts.splice(parts.length - 2, 2, "+");
   if (parts.some((p) => p === "")) return undefined;
   return parts;

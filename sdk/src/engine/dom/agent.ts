@@ -206,6 +206,12 @@ function installDomAgent(
     if (field.readOnly === true) out.push("readonly");
     if (field.required === true) out.push("required");
     if (isTag(el, "textarea")) out.push("multiline");
+    if (role === "slider") {
+      const input = isTag(el, "input");
+      const min = input ? Number(el.min || 0) : Number(aria("aria-valuemin") ?? Number.NaN);
+      const max = input ? Number(el.max || 100) : Number(aria("aria-valuemax") ?? Number.NaN);
+      if (Number.isFinite(min) && Number.isFinite(max)) out.push(`range ${min}–${max}`);
+    }
     return out;
   };
   const rectOf = (el: Element): AgentBox => {
@@ -217,6 +223,8 @@ function installDomAgent(
     const r = el.getBoundingClientRect();
     return r.width > 0 && r.height > 0 && visibleStyle(el);
   };
+  /** A control hidden from a person (the shared rule): its label stands in for it. */
+  const controlHidden = (el: Element): boolean => R.controlHidden(el.getBoundingClientRect(), visibleStyle(el));
   /** The client rectangle its clipping ancestors leave an element (null: none clips it). */
   const clipOf = (el: Element): AgentBox | null => {
     let clip: AgentBox | null = null;
@@ -281,7 +289,7 @@ function installDomAgent(
           attr: (name) => el.getAttribute(name),
           listener: handlerProps.some((p) => typeof (el as unknown as Record<string, unknown>)[p] === "function"),
           pointer: cursor === "pointer" && (parentEl ? cursors.get(parentEl) : "") !== "pointer",
-          standIn: !!control && !el.hasAttribute("role") && !shown(control),
+          standIn: !!control && !el.hasAttribute("role") && controlHidden(control),
           editableHost: isEditHost(el),
         };
         items.push({ parent, signs: R.signsOf(facts), list: R.isList(facts) });
@@ -320,7 +328,12 @@ function installDomAgent(
         value = handle.getAttribute("aria-valuetext") ?? el.getAttribute("aria-valuetext") ?? handle.getAttribute("aria-valuenow") ?? el.getAttribute("aria-valuenow") ?? `${Math.round(Math.max(0, Math.min(1, (hb.x + hb.width / 2 - r.x) / r.width)) * 100)}%`;
       }
     }
-    return { role, states: R.regionStates(facts, role), value };
+    const states = R.regionStates(facts, role);
+    const handleEl = role === "slider" ? [...el.querySelectorAll("[tabindex]")].find((h) => h.hasAttribute("aria-valuemin")) : undefined;
+    const min = handleEl?.getAttribute("aria-valuemin") ?? (role === "slider" ? el.getAttribute("aria-valuemin") : null);
+    const max = handleEl?.getAttribute("aria-valuemax") ?? (role === "slider" ? el.getAttribute("aria-valuemax") : null);
+    if (min !== null && max !== null) states.push(`range ${min}–${max}`);
+    return { role, states, value };
   };
   const snapshot = (): AgentSnapshot => {
     S.frames = [];
@@ -372,7 +385,7 @@ function installDomAgent(
           }
           const known = info.get(el);
           // A label around a control that is not rendered (a custom toggle) stands for it, as in the CDP engine.
-          const standIn = isTag(el, "label") && !el.hasAttribute("role") && el.control && !shown(el.control) ? el.control : null;
+          const standIn = isTag(el, "label") && !el.hasAttribute("role") && el.control && controlHidden(el.control) ? el.control : null;
           const standInRole = standIn ? roleOf(standIn) : "";
           const domRole = standIn ? (standInRole === "checkbox" || standInRole === "radio" ? standInRole : "label") : roleOf(el);
           const target = known?.target === true;
@@ -383,6 +396,7 @@ function installDomAgent(
               const region = !(signs & (R.signs.NATIVE | R.signs.ROLE));
               let role = domRole;
               let name: string;
+              let context = "";
               let value = "";
               let states: string[];
               if (region) {
@@ -390,7 +404,8 @@ function installDomAgent(
                 const text = shownText(el, 80);
                 const look = regionLook(el, signs, info, text !== "");
                 role = look.role;
-                name = labelled ? nameOf(el, "") : text;
+                name = labelled ? nameOf(el, "") : R.regionName(text);
+                context = text;
                 value = look.value;
                 states = look.states;
               } else {
@@ -416,7 +431,7 @@ function installDomAgent(
               items.push({ k: "ref", depth, frame, id: idOf(el), role, name, value, states, rect, ...(clip ? { clip } : {}) });
               childDepth = depth + 1;
               childInAction = true;
-              childContainer = `${container} ${squeeze(name)} ${squeeze(value)}`;
+              childContainer = `${container} ${squeeze(context || name)} ${squeeze(value)}`;
             } else if (R.contextRoles.has(domRole) || (domRole && el.getAttribute("role") === domRole && (domRole === "dialog" || domRole === "alertdialog"))) {
               const level = /^H([1-6])$/.exec(el.tagName);
               const ctxName = nameOf(el, domRole);
@@ -614,11 +629,16 @@ function installDomAgent(
     keys: (a) => {
       let t = a.id ? byId(a.id) : activeElement();
       if (a.id && !t) return { gone: true };
+      // A label standing for a hidden control (a custom switch) hands the keys to the control.
+      if (t && isTag(t, "label") && t.control) t = t.control;
       if (a.id) html(t!)?.focus({ preventScroll: true });
       t = t || document.body;
       for (const chord of a.keys as string[]) {
-        const parts = chord === "+" ? ["+"] : chord.split("+");
-        const k = parts[parts.length - 1] ?? "";
+        const parts = chord === "+" ? ["+"] : chord.split("+").map((p) => (p !== "" && p.trim() === "" ? " " : p.trim()));
+        const named = parts[parts.length - 1] ?? "";
+        const k = named === "Space" ? " " : named;
+        // Space activates a checkbox, radio or button it is pressed on (on key up, as browsers do).
+        let activate = false;
         const mods = new Set(parts.slice(0, -1));
         const init: KeyboardEventInit = { key: k, bubbles: true, cancelable: true, composed: true, ctrlKey: mods.has("Control"), shiftKey: mods.has("Shift"), altKey: mods.has("Alt"), metaKey: mods.has("Meta") };
         const go = t.dispatchEvent(new KeyboardEvent("keydown", init));
@@ -630,12 +650,14 @@ function installDomAgent(
             else doc.execCommand("selectAll");
           } else if (k === "Backspace") doc.execCommand("delete");
           else if (k === "Delete") doc.execCommand("forwardDelete");
+          else if (k === " " && (isTag(t, "button") || (isTag(t, "input") && (t.type === "checkbox" || t.type === "radio")))) activate = true;
           else if (k.length === 1 && !init.ctrlKey && !init.metaKey && !init.altKey) doc.execCommand("insertText", false, k);
           else if (k === "Enter" && isTag(t, "input") && t.form) t.form.requestSubmit();
           else if (k === "End" && field) field.setSelectionRange(field.value.length, field.value.length);
           else if (k === "Home" && field) field.setSelectionRange(0, 0);
         }
         t.dispatchEvent(new KeyboardEvent("keyup", init));
+        if (activate) html(t)?.click();
       }
       return { ok: true };
     },

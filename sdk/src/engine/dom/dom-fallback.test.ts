@@ -119,6 +119,18 @@ describe("DOM fallback actions, verified by their effect", () => {
     expect(await h.evaluate("document.getElementById('title').value")).toBe("ok");
   });
 
+  it("reads a custom switch's label as its hidden checkbox and toggles it by click and by Space", async () => {
+    await h.goto("/apps/settings");
+    const checked = () => h.evaluate<boolean>("document.getElementById('news').checked");
+    expect((await snapshot()).text).toMatch(/\[e\d+\] checkbox "Product news" unchecked/);
+    await dom.click(create(ClickParamsSchema, { ref: await refFor("checkbox", "Product news") }), undefined);
+    expect(await checked()).toBe(true);
+    await dom.pressKeys(create(PressKeysParamsSchema, { ref: await refFor("checkbox", "Product news"), keys: [" "] }), undefined);
+    expect(await checked()).toBe(false);
+    await dom.pressKeys(create(PressKeysParamsSchema, { ref: await refFor("checkbox", "Two-factor sign-in"), keys: ["Space"] }), undefined);
+    expect(await h.evaluate("document.getElementById('tfa').checked")).toBe(false);
+  });
+
   it("selects an option, drags a list item, scrolls", async () => {
     await h.goto("/select");
     const ref = await refFor("combobox", "Country");

@@ -113,7 +113,11 @@ function installTracker(): boolean {
     if (roots.has(root)) return;
     roots.add(root);
     mo.observe(root, { subtree: true, childList: true, attributes: true, characterData: true });
-    for (const e of events) root.addEventListener(e, bump, { capture: true, passive: true });
+    // The document's events are caught on the window (capture sees every target's, bubbling
+    // or not), which keeps the document's own listener list to what the page added: the
+    // snapshot reads that list. A shadow root keeps its own, for events that stay inside it.
+    const on: EventTarget = root === document ? window : root;
+    for (const e of events) on.addEventListener(e, bump, { capture: true, passive: true });
     if (root !== document) scan(root);
   };
   const running = (): boolean => {

@@ -198,7 +198,7 @@ export function indexDomSnapshot(snap: CaptureSnapshotResult, listeners?: Readon
       const position = str(style?.[5]);
       if (position !== "" && position !== "static" && !positions.has(ni)) positions.set(ni, position);
     }
-    const hiddenControls = hiddenLabelControls(d, str, boxes, invisible);
+    const hiddenControls = hiddenLabelControls(d, str, boxes, invisible, transparent);
     const clickable = new Set(n.isClickable?.index ?? []);
     const contentDocs = new Map<number, number>();
     const cdi = n.contentDocumentIndex;
@@ -211,6 +211,13 @@ export function indexDomSnapshot(snap: CaptureSnapshotResult, listeners?: Readon
     const clear = new Uint8Array(backend.length);
     const axHiddenTree = new Uint8Array(backend.length);
     const editable = new Uint8Array(backend.length);
+    // The first <summary> child of each <details>: the one that stays shown when it is closed.
+    const summaries = new Map<number, number>();
+    const firstSummary = (details: number): number | undefined => summaries.get(details);
+    for (let i = 0; i < backend.length; i++) {
+      const pi = parents[i] ?? -1;
+      if (pi >= 0 && str(names[i]) === "SUMMARY" && !summaries.has(pi)) summaries.set(pi, i);
+    }
     const items: RuleItem[] = [];
     const facts: { draggable: boolean; marked: boolean; axHidden: boolean; emptyAlt: boolean; named: boolean; editableHost: boolean }[] = [];
     for (let i = 0; i < backend.length; i++) {
@@ -235,7 +242,10 @@ export function indexDomSnapshot(snap: CaptureSnapshotResult, listeners?: Readon
       if (pi >= 0 && (fragment[pi] === 1 || types[pi] === 11)) fragment[i] = 1;
       const nodeName = str(names[i]);
       const parentClear = pi >= 0 && clear[pi] === 1;
-      if (parentClear || transparent.has(i)) clear[i] = 1;
+      // A closed <details> shows only its summary: the rest is not rendered, though a box
+      // laid out earlier may linger in the snapshot.
+      const closedDetails = pi >= 0 && str(names[pi]) === "DETAILS" && attrValue(n.attributes?.[pi] ?? [], str, "open") === null && !(nodeName === "SUMMARY" && firstSummary(pi) === i);
+      if (parentClear || transparent.has(i) || closedDetails) clear[i] = 1;
       if (axHidden || (pi >= 0 && axHiddenTree[pi] === 1)) axHiddenTree[i] = 1;
       const editableAttr = contentEditable !== undefined && contentEditable !== "false";
       const parentEditable = pi >= 0 && editable[pi] === 1;

@@ -57,6 +57,10 @@ export async function readPageLayout(page: PageSession, options: ReadLayoutOptio
       { computedStyles: [...snapshotStyles], includeDOMRects: false, includePaintOrder: false },
       session.id,
     );
+    // Click-type listeners, read beside the DOMSnapshot and before the AX trees, so the index
+    // (and the early hit tests) need not wait for those (snapshots only: actions need boxes).
+    const loaderId = page.frames.get(session.frameId ?? page.mainFrame()?.id ?? "")?.loaderId ?? "";
+    const listenersP = withAx ? clickListeners(page, session.id, loaderId) : Promise.resolve(undefined);
     const full = frames.map((f) => ({
       id: f.id,
       root: session.parentId === undefined ? !f.parentId : f.id === session.frameId,
@@ -90,9 +94,6 @@ export async function readPageLayout(page: PageSession, options: ReadLayoutOptio
             .then((r) => r.backendNodeId)
             .catch(() => undefined)
         : Promise.resolve(undefined);
-    // Click-type listeners, read beside the DOMSnapshot (snapshots only: actions need boxes).
-    const loaderId = page.frames.get(session.frameId ?? page.mainFrame()?.id ?? "")?.loaderId ?? "";
-    const listenersP = withAx ? clickListeners(page, session.id, loaderId) : Promise.resolve(undefined);
     // Index the DOMSnapshot as soon as it arrives, while the AX trees are still on the wire.
     const snapOrEmpty = session.id === page.rootId ? snapP : snapP.catch(() => ({ documents: [], strings: [] }));
     const layoutP = Promise.all([snapOrEmpty, listenersP]).then(

@@ -1,5 +1,6 @@
 import type { CaptureSnapshotResult } from "../../cdp/protocol.js";
 import type { Rect } from "../base/coordinates.js";
+import { rules } from "../rules/element-rules.js";
 
 /** The control a `<label>` stands for when that control is not rendered (a custom toggle). */
 export interface HiddenControl {
@@ -12,8 +13,9 @@ export interface HiddenControl {
 const labelable: ReadonlySet<string> = new Set(["INPUT", "SELECT", "TEXTAREA", "BUTTON", "METER", "OUTPUT", "PROGRESS"]);
 
 /**
- * Finds, in one document of a DOMSnapshot, the labels whose control is not rendered (no layout
- * box, zero size or `visibility: hidden`), keyed by the label's node index. Pages build custom
+ * Finds, in one document of a DOMSnapshot, the labels whose control is hidden from a person
+ * (`rules.controlHidden`: no box, a box of a pixel or two, `visibility: hidden`, opacity 0 on
+ * it or an ancestor), keyed by the label's node index. Pages build custom
  * checkboxes and switches that way: the input is hidden and the label is what the user clicks.
  * The control is the element the label's `for` names (the first with that id, if labelable),
  * or else its first labelable descendant (HTML's rules).
@@ -23,6 +25,7 @@ export function hiddenLabelControls(
   str: (i: number | undefined) => string,
   boxes: ReadonlyMap<number, Rect>,
   invisible: ReadonlySet<number>,
+  transparent: ReadonlySet<number>,
 ): Map<number, HiddenControl> {
   const n = d.nodes;
   const names = n.nodeName ?? [];
@@ -57,8 +60,9 @@ export function hiddenLabelControls(
     const target = attrOf(label, "for");
     const control = target === undefined ? firstControl.get(label) : byId.get(target);
     if (control === undefined || control < 0) continue;
-    const box = boxes.get(control);
-    if (box && box.width > 0 && box.height > 0 && !invisible.has(control)) continue;
+    let painted = !invisible.has(control);
+    for (let p = control; painted && p >= 0; p = parents[p] ?? -1) if (transparent.has(p)) painted = false;
+    if (!rules.controlHidden(boxes.get(control), painted)) continue;
     const tag = str(names[control]);
     out.set(label, { type: tag === "INPUT" ? (attrOf(control, "type") ?? "text").toLowerCase() : tag.toLowerCase(), checked: checked.has(control) });
   }

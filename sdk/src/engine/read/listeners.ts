@@ -10,51 +10,54 @@ const clickTypes: ReadonlySet<string> = new Set(["click", "mousedown", "mouseup"
 interface DocumentObject {
   readonly loaderId: string;
   readonly objectId: Promise<string | undefined>;
+  /** Set once `objectId` resolved, so a later read can send at once. */
+  resolved?: string;
 }
 
 /** The `document` object of each session's current document, kept per loader. */
 const documents = new WeakMap<PageSession, Map<string, DocumentObject>>();
 
-function documentObject(page: PageSession, sessionId: string, loaderId: string): Promise<string | undefined> {
+function documentObject(page: PageSession, sessionId: string, loaderId: string): DocumentObject {
   let bySession = documents.get(page);
   if (!bySession) documents.set(page, (bySession = new Map()));
   const known = bySession.get(sessionId);
-  if (known && known.loaderId === loaderId) return known.objectId;
+  if (known && known.loaderId === loaderId) return known;
   const entry: DocumentObject = {
     loaderId,
     objectId: page
       .send<{ result: { objectId?: string } }>("Runtime.evaluate", { expression: "document", objectGroup: "baton-listeners" }, sessionId)
-      .then((r) => r.result.objectId)
+      .then((r) => (entry.resolved = r.result.objectId))
       .catch(() => undefined),
   };
   bySession.set(sessionId, entry);
-  return entry.objectId;
+  return entry;
+}
+
+/** One `DOMDebugger.getEventListeners` over a document's whole tree, reduced to the click-type listeners' nodes. */
+function request(page: PageSession, sessionId: string, objectId: string): Promise<Set<number>> {
+  return page
+    .send<{ listeners: { type: string; backendNodeId?: number }[] }>("DOMDebugger.getEventListeners", { objectId, depth: -1, pierce: true }, sessionId)
+    .then(({ listeners }) => {
+      const out = new Set<number>();
+      for (const l of listeners) if (l.backendNodeId !== undefined && clickTypes.has(l.type)) out.add(l.backendNodeId);
+      return out;
+    });
 }
 
 /**
  * The backend ids of the elements of a session's documents (same-process frames and open
  * shadow roots included) that have their own click-type listener: one
  * `DOMDebugger.getEventListeners` over the whole tree, about 1–2 ms, sent beside the
- * DOMSnapshot. Undefined when it could not be read (the caller falls back to DOMSnapshot's
- * click flag).
+ * DOMSnapshot (at once, before the AX reads, when the document is known). Undefined when it
+ * could not be read (the caller falls back to DOMSnapshot's click flag).
  */
-export async function clickListeners(page: PageSession, sessionId: string, loaderId: string): Promise<Set<number> | undefined> {
-  for (let attempt = 0; attempt < 2; attempt++) {
-    const objectId = await documentObject(page, sessionId, loaderId);
-    if (!objectId) break;
-    try {
-      const { listeners } = await page.send<{ listeners: { type: string; backendNodeId?: number }[] }>(
-        "DOMDebugger.getEventListeners",
-        { objectId, depth: -1, pierce: true },
-        sessionId,
-      );
-      const out = new Set<number>();
-      for (const l of listeners) if (l.backendNodeId !== undefined && clickTypes.has(l.type)) out.add(l.backendNodeId);
-      return out;
-    } catch {
-      // The object died with its context (a same-loader reload, document.open): ask again once.
-      documents.get(page)?.delete(sessionId);
-    }
-  }
-  return undefined;
+export function clickListeners(page: PageSession, sessionId: string, loaderId: string): Promise<Set<number> | undefined> {
+  const doc = documentObject(page, sessionId, loaderId);
+  const first = doc.resolved ? request(page, sessionId, doc.resolved) : doc.objectId.then((id) => (id ? request(page, sessionId, id) : undefined));
+  return first.catch(async () => {
+    // The object died with its context (a same-loader reload, document.open): ask again once.
+    documents.get(page)?.delete(sessionId);
+    const id = await documentObject(page, sessionId, loaderId).objectId;
+    return id ? request(page, sessionId, id).catch(() => undefined) : undefined;
+  });
 }

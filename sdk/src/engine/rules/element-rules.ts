@@ -27,7 +27,7 @@ export interface ElementFacts {
   readonly listener: boolean;
   /** Computed cursor is pointer where the parent's is not. */
   readonly pointer: boolean;
-  /** A `<label>` whose control is not rendered (a custom toggle): the label stands for it. */
+  /** A `<label>` whose control is hidden from a person (`controlHidden`): the label stands for it. */
   readonly standIn: boolean;
   /** The host of a contenteditable region (not a paragraph inside one). */
   readonly editableHost: boolean;
@@ -109,6 +109,16 @@ export function elementRules() {
     if (f.tag === "label" && !(s & (NATIVE | LISTENER)) && f.attr("role") === null && f.attr("tabindex") === null) return 0;
     return s;
   };
+
+  /**
+   * Whether a form control is hidden from a person though it is in the page: no box, a box at
+   * most 2 px across (the "visually hidden" pattern: 1 px, clipped) or not painted
+   * (`visibility: hidden`, opacity 0 on it or an ancestor). A `<label>` of such a control is
+   * what the user clicks (a custom checkbox or switch): it stands in for the control, with the
+   * control's role, name and state.
+   */
+  const controlHidden = (box: { width: number; height: number } | undefined, painted: boolean): boolean =>
+    !box || box.width <= 2 || box.height <= 2 || !painted;
 
   /** A list container, whose items a listener on it handles when it is the only sign. */
   const isList = (f: { tag: string; attr(name: string): string | null }): boolean =>
@@ -210,6 +220,18 @@ export function elementRules() {
 
   /** The role as the model sees it. */
   const displayRole = (role: string): string => roleAliases[role] ?? role;
+
+  /**
+   * A clickable region's name from its visible text: enough words to tell it from its
+   * neighbours (a row's sender and subject), cut at a word near 60 characters.
+   */
+  const regionName = (text: string): string => {
+    const t = text.replace(/\s+/g, " ").trim();
+    if (t.length <= 60) return t;
+    const cut = t.slice(0, 60);
+    const space = cut.lastIndexOf(" ");
+    return `${(space > 40 ? cut.slice(0, space) : cut).replace(/[\s,;:–-]+$/, "")}…`;
+  };
 
   /** Whether an element of this role may be named by its content (not fields: their content is their value). */
   const nameFromContent = (role: string): boolean => !fieldRoles.has(role);
@@ -335,11 +357,13 @@ export function elementRules() {
     widgetRoles,
     isNative,
     signsOf,
+    controlHidden,
     isList,
     classify,
     regionRole,
     regionStates,
     displayRole,
+    regionName,
     nameFromContent,
     derivedName,
     isLigatureName,

@@ -59,7 +59,13 @@ export function regionLook(index: DomIndex, node: DomNode, hasText: boolean): Re
     role = "slider";
     value = sliderValue(index, node, handle);
   }
-  return { role, states: rules.regionStates(facts, role), value };
+  const states = rules.regionStates(facts, role);
+  if (handle) {
+    const min = attrOf(index, handle, "aria-valuemin") ?? attrOf(index, node, "aria-valuemin");
+    const max = attrOf(index, handle, "aria-valuemax") ?? attrOf(index, node, "aria-valuemax");
+    if (min !== null && max !== null) states.push(`range ${min}–${max}`);
+  }
+  return { role, states, value };
 }
 
 /** A small focusable element inside a wide, short track: a slider's handle. */

@@ -42,5 +42,9 @@ export function axStates(node: AXNode, role: string): string[] {
   if (axProp(node, "readonly") === true) out.push("readonly");
   if (axProp(node, "required") === true) out.push("required");
   if (axProp(node, "multiline") === true) out.push("multiline");
+  // A slider's range, where the page gives one.
+  const min = axProp(node, "valuemin");
+  const max = axProp(node, "valuemax");
+  if (role === "slider" && typeof min === "number" && typeof max === "number") out.push(`range ${min}–${max}`);
   return out;
 }

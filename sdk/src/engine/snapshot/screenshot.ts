@@ -41,11 +41,20 @@ export interface CaptureOptions {
   /** Page-coordinate clip (document CSS pixels). */
   clip?: Rect;
   fullPage?: boolean;
+  /** "png" for a lossless image (test artefacts, docs); JPEG by default. */
+  format?: "jpeg" | "png";
+}
+
+/** Reads a PNG's pixel size from its IHDR chunk. */
+function pngSize(bytes: Uint8Array): { width: number; height: number } {
+  const at = (i: number): number => ((bytes[i]! << 24) | (bytes[i + 1]! << 16) | (bytes[i + 2]! << 8) | bytes[i + 3]!) >>> 0;
+  return bytes.length > 24 ? { width: at(16), height: at(20) } : { width: 0, height: 0 };
 }
 
 /** Captures a JPEG of the viewport (or a clip, or the full page). */
 export async function captureJpeg(page: PageSession, options: CaptureOptions = {}): Promise<ImageInit> {
-  const params: Record<string, unknown> = { format: "jpeg", quality: options.quality ?? 70 };
+  const png = options.format === "png";
+  const params: Record<string, unknown> = png ? { format: "png" } : { format: "jpeg", quality: options.quality ?? 70 };
   if (options.clip) params.clip = { ...options.clip, scale: 1 };
   if (options.fullPage) params.captureBeyondViewport = true;
   if (options.fullPage && !options.clip) {
@@ -54,7 +63,7 @@ export async function captureJpeg(page: PageSession, options: CaptureOptions = {
   }
   const { data } = await page.send<{ data: string }>("Page.captureScreenshot", params, page.rootId, 30_000);
   const bytes = fromBase64(data);
-  return { mimeType: "image/jpeg", data: bytes, ...jpegSize(bytes) };
+  return png ? { mimeType: "image/png", data: bytes, ...pngSize(bytes) } : { mimeType: "image/jpeg", data: bytes, ...jpegSize(bytes) };
 }
 
 /**
@@ -62,7 +71,7 @@ export async function captureJpeg(page: PageSession, options: CaptureOptions = {
  * pointer-transparent overlay in a closed shadow root, removed right after the capture; if
  * drawing fails for any reason the plain screenshot is returned instead.
  */
-export async function captureLabelledScreenshot(page: PageSession, labels: readonly Label[], quality = 70): Promise<ImageInit> {
+export async function captureLabelledScreenshot(page: PageSession, labels: readonly Label[], quality = 70, format: "jpeg" | "png" = "jpeg"): Promise<ImageInit> {
   const id = `baton-labels-${Math.random().toString(36).slice(2)}`;
   try {
     const m = await page.send<{ cssVisualViewport: { clientWidth: number; clientHeight: number } }>("Page.getLayoutMetrics");
@@ -77,7 +86,7 @@ export async function captureLabelledScreenshot(page: PageSession, labels: reado
     // Labelling is best effort: the plain screenshot below still goes out.
   }
   try {
-    return await captureJpeg(page, { quality });
+    return await captureJpeg(page, { quality, format });
   } finally {
     // Removed even when drawing reported failure: a half-drawn overlay must not stay behind.
     await page

@@ -154,10 +154,10 @@ export async function takePageSnapshot(page: PageSession, refs: RefTable, option
         } else if (actionable) {
           if (shown && here && box) {
             const look = describe(l, node, role, name, dom, axAction, byId);
-            pending.push({ node, l, frameId, box, visible, lineIndex: lines.length, ...look, depth });
+            pending.push({ node, l, frameId, box, visible, lineIndex: lines.length, role: look.role, name: look.name, value: look.value, states: look.states, depth });
             lines.push(undefined);
             childDepth = depth + 1;
-            childContainer = `${containerName} ${look.name} ${look.value}`;
+            childContainer = `${containerName} ${look.context ?? look.name} ${look.value}`;
             childInRef = true;
           }
         } else if (contextRoles.has(role) && !silentRoles.has(role) && shown && here && !(inRef && (role === "image" || role === "img") && (!name || containerName.includes(name)))) {
@@ -276,6 +276,8 @@ interface Look {
   readonly name: string;
   readonly value: string;
   readonly states: string[];
+  /** All the text the ref stands for (a region's name is cut): its children do not repeat it. */
+  readonly context?: string;
 }
 
 /**
@@ -292,7 +294,7 @@ function describe(l: SessionLayout, node: AXNode, role: string, axName: string, 
     const labelled = attrOf(l.index, dom, "aria-label") !== null || attrOf(l.index, dom, "aria-labelledby") !== null;
     const text = textOf(node, byId, l.index);
     const look = regionLook(l.index, dom, text !== "");
-    out = { role: look.role, name: labelled ? axName : text, value: look.value, states: look.states };
+    out = { role: look.role, name: labelled ? axName : rules.regionName(text), value: look.value, states: look.states, context: text };
   } else {
     // A label standing for its hidden control reads as that control.
     const standIn = role === "LabelText" && dom?.hiddenControl ? standInLook(dom.hiddenControl) : undefined;
