@@ -6,6 +6,7 @@
 import { createBatonClient } from "@baton/sdk/client";
 import { afterAll, beforeAll, beforeEach, describe, expect, it, onTestFailed } from "vitest";
 import { SessionStatus } from "@baton/gen/baton/v1/agent_pb";
+import { runInPanel } from "../testing/launch.js";
 import { type Panel, startWorld, until, type WebTab, type World } from "./harness.js";
 
 let world: World;
@@ -432,7 +433,7 @@ describe("the Baton extension", () => {
     await world.signIn(
       world.script("history.json", {
         turns: [
-          { text: "<goal>Look at the shop</goal>Looking.", calls: [{ name: "take_snapshot" }] },
+          { text: "<goal>Look at the shop</goal>Looking.", calls: [{ name: "take_snapshot" }, { name: "screenshot" }] },
           { calls: [{ name: "done", args: { answer: "Four products are on sale." } }] },
         ],
       }),
@@ -442,6 +443,23 @@ describe("the Baton extension", () => {
     const { panel } = await shopAndPanel();
     await panel.run("What does the shop sell?");
     await panel.outcome();
+    // The screenshot the agent took shows in its step, of the page without Baton's mask: the
+    // mask's frame would tint the picture's left edge indigo.
+    const shot = await panel.eval<{ width: number; src: string; edge: number[] } | null>(
+      `(() => {
+        const img = document.querySelector('[data-tool="screenshot"] img');
+        if (!img) return null;
+        const c = document.createElement("canvas");
+        c.width = img.naturalWidth; c.height = img.naturalHeight;
+        const g = c.getContext("2d"); g.drawImage(img, 0, 0);
+        return { width: img.naturalWidth, src: img.src, edge: [...g.getImageData(0, Math.floor(c.height / 2), 1, 1).data].slice(0, 3) };
+      })()`,
+    );
+    expect(shot?.src).toMatch(/^blob:chrome-extension:/);
+    expect(shot?.width).toBeGreaterThan(300);
+    const [r = 0, , b = 0] = shot?.edge ?? [];
+    expect(b - r, `the screenshot's left edge is rgb(${shot?.edge.join(", ")})`).toBeLessThan(40);
+    await panel.screenshot("16b-screenshot");
     await panel.click("button", "New task");
     await panel.click("button", "Past sessions");
     const list = await panel.snapshot();
@@ -451,13 +469,52 @@ describe("the Baton extension", () => {
     const outcome = await panel.outcome();
     expect(outcome.text).toContain("Four products are on sale.");
     const entries = await panel.timeline();
-    expect(entries.map((e) => e.kind)).toEqual(["task", "text", "step", "outcome"]);
+    expect(entries.map((e) => e.kind)).toEqual(["task", "text", "step", "step", "outcome"]);
     expect(entries[2]?.text).toContain("Reading the page");
+    expect(entries[3]?.text).toContain("Taking a screenshot");
     await panel.click("button", "Diagnostics");
     const diag = await panel.snapshot();
     await panel.screenshot("18-diagnostics");
     expect(diag).toContain('"script"');
     expect(diag).toMatch(/model/);
     expect(diag).toMatch(/tool:take_snapshot/);
+  });
+  it("runs a task from Node through the panel, as the eval harness does (@baton/extension/testing)", async () => {
+    await world.signIn(
+      world.script("driven.json", {
+        turns: [
+          { text: "<goal>Add a tote and a red mug</goal>", calls: [{ name: "take_snapshot" }] },
+          {
+            calls: [
+              { name: "click", args: { ref: { role: "button", name: "Add Canvas tote to cart" }, irreversible: true } },
+              { name: "click", args: { ref: { role: "button", name: "Add Red mug to cart" } } },
+            ],
+          },
+          { calls: [{ name: "ask_user", args: { question: "Gift wrap?", choices: ["Yes", "No"] } }] },
+          { calls: [{ name: "done", args: { answer: "Tote and red mug in the cart." } }] },
+        ],
+      }),
+    );
+    const asked: string[] = [];
+    const run = await runInPanel(world, {
+      startUrl: `${world.shop.url}/`,
+      task: "Add a tote and a red mug",
+      onApproval: (a) => (asked.push(a.text), true),
+      userReply: "No",
+      timeoutMs: 60_000,
+    });
+    open.push({ close: run.end });
+    await run.panel.screenshot("19-driven");
+    expect(run.outcome).toMatchObject({ state: "completed", text: expect.stringContaining("Tote and red mug") });
+    expect(asked).toHaveLength(1);
+    expect(asked[0]).toContain("Clicking 'Add Canvas tote to cart' (irreversible)");
+    const got = await backendSession(run.sessionId);
+    expect(got.session?.status).toBe(SessionStatus.COMPLETED);
+    expect(run.timeline.find((e) => e.kind === "question")?.text).toContain("You answered: No");
+    // The timeline shows the calls in the order they ran on the page, whatever order the backend
+    // runs them in (today it runs a turn's later calls while an earlier one waits for approval).
+    expect([...world.shop.state().cart].sort()).toEqual(["mug-red", "tote"]);
+    const clicked = run.timeline.filter((e) => e.tool === "click").map((e) => (e.text.includes("tote") ? "tote" : "mug-red"));
+    expect(clicked).toEqual(world.shop.state().cart);
   });
 });

@@ -1,10 +1,15 @@
 /**
  * The generated catalog of Baton's own proto: every tool of the ToolCall oneof is in every
  * generated format, and every JSON Schema is valid JSON Schema that matches the proto fields and
- * their (baton.v1.field) constraints — checked against the descriptors, not against the plugin.
+ * their (baton.v1.field) constraints — checked against the descriptors `buf build` compiles, not
+ * against the plugin. The same for the limits in `*_limits.ts`, and the runtime descriptors are
+ * checked to carry no custom options.
  */
-import { create, type DescField, type DescMessage, getOption, hasOption, ScalarType } from "@bufbuild/protobuf";
-import { field as fieldExt, tool as toolExt } from "@baton/gen/baton/v1/options_pb";
+import { create, type DescField, type DescMessage, ScalarType } from "@bufbuild/protobuf";
+import { nestedTypes } from "@bufbuild/protobuf/reflect";
+import { AgentService, file_baton_v1_agent } from "@baton/gen/baton/v1/agent_pb";
+import { fieldLimits as agentFieldLimits, methodLimits } from "@baton/gen/baton/v1/agent_limits";
+import { fieldLimits as toolFieldLimits } from "@baton/gen/baton/v1/tools_limits";
 import {
   geminiFunctionDeclarations,
   mcpTools,
@@ -15,13 +20,16 @@ import {
   toolFieldNames,
   toolNames,
 } from "@baton/gen/baton/v1/tools_baton";
-import { ClickParamsSchema, HoverParamsSchema, ToolCallSchema, ToolResultSchema } from "@baton/gen/baton/v1/tools_pb";
+import { ClickParamsSchema, file_baton_v1_tools, HoverParamsSchema, ToolCallSchema, ToolResultSchema } from "@baton/gen/baton/v1/tools_pb";
 import { Ajv } from "ajv";
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { callRisk } from "../src/contract/catalog.js";
 import type { JsonSchema } from "../src/contract/json-schema.js";
 import { modelEnumName, modelEnumValues } from "../src/contract/names.js";
+import { protoImage } from "./proto-image.js";
+
+const image = protoImage();
 
 const oneofCases = ToolCallSchema.oneofs[0]!.fields;
 const names = oneofCases.map((f) => f.name);
@@ -47,7 +55,7 @@ function expectedType(field: DescField, kind: string | undefined): string {
 
 /** Checks one property schema against its field descriptor and constraints. */
 function checkField(field: DescField, s: JsonSchema): void {
-  const c = hasOption(field, fieldExt) ? getOption(field, fieldExt) : undefined;
+  const c = image.fieldOption(field);
   expect(s.description, `${field.name} description`).toBeTruthy();
   const item = field.fieldKind === "list" ? s.items! : s;
   if (field.fieldKind === "list") {
@@ -89,7 +97,7 @@ describe("generated tool catalog", () => {
       expect(t.case).toBe(f.localName);
       expect(t.params).toBe(f.message);
       expect(t.result).toBe(results.get(f.name));
-      const opt = getOption(f.message!, toolExt);
+      const opt = image.toolOption(f.message!.typeName)!;
       expect(t.side).toBe(["", "client", "backend"][opt.side]);
       expect(t.risk).toBe(["", "read_only", "mutating", "irreversible"][opt.risk]);
       expect(t.description.length).toBeGreaterThan(20);
@@ -112,7 +120,7 @@ describe("generated tool catalog", () => {
       expect(schema.additionalProperties).toBe(false);
       expect(Object.keys(schema.properties ?? {})).toEqual(params.fields.map((f) => f.name));
       const required = params.fields
-        .filter((f) => hasOption(f, fieldExt) && getOption(f, fieldExt).required)
+        .filter((f) => image.fieldOption(f)?.required)
         .map((f) => f.name);
       expect(schema.required ?? []).toEqual(required);
       for (const f of params.fields) {
@@ -124,7 +132,7 @@ describe("generated tool catalog", () => {
   it("marks the calls whose flag escalates them to irreversible", () => {
     for (const t of tools) {
       const flagged = t.params.fields
-        .filter((f) => hasOption(f, fieldExt) && getOption(f, fieldExt).marksIrreversible)
+        .filter((f) => image.fieldOption(f)?.marksIrreversible)
         .map((f) => f.name);
       expect("irreversibleFlag" in t ? [t.irreversibleFlag] : []).toEqual(flagged);
     }
@@ -173,6 +181,52 @@ describe("generated tool catalog", () => {
         expect(gProps[k]!.enum).toEqual(p.enum);
       }
       expect("additionalProperties" in g.parameters).toBe(false);
+    }
+  });
+});
+
+describe("generated limits", () => {
+  it("*_limits.ts carry every (baton.v1.field) of tools.proto and agent.proto, value for value", () => {
+    for (const [file, limits] of [
+      [file_baton_v1_tools, toolFieldLimits],
+      [file_baton_v1_agent, agentFieldLimits],
+    ] as const) {
+      const expected: Record<string, Record<string, object>> = {};
+      for (const t of nestedTypes(file)) {
+        if (t.kind !== "message") continue;
+        for (const f of t.fields) {
+          const c = image.fieldOption(f);
+          if (!c) continue;
+          const { description: _d, $typeName: _t, $unknown: _u, ...rest } = c as typeof c & { $unknown?: unknown };
+          const set = Object.entries(rest).filter(([, v]) => v !== undefined && v !== false && v !== "");
+          (expected[t.typeName] ??= {})[f.name] = Object.fromEntries(set);
+        }
+      }
+      expect(Object.keys(expected).length, file.name).toBeGreaterThan(5);
+      expect(limits).toEqual(expected);
+    }
+  });
+
+  it("methodLimits carry every RPC's (baton.v1.method)", () => {
+    for (const m of AgentService.methods) {
+      const opt = image.methodOption(m);
+      const bytes = opt?.maxRequestBytes;
+      expect(bytes, m.name).toBeGreaterThan(0);
+      const access = opt?.access ?? [];
+      expect(methodLimits[`${AgentService.typeName}.${m.name}`]).toEqual({ maxRequestBytes: bytes, ...(access.length ? { access: [...access] } : {}) });
+    }
+    expect(Object.keys(methodLimits)).toHaveLength(AgentService.methods.length);
+  });
+
+  it("the runtime descriptors carry no custom options and do not import descriptor.proto", () => {
+    const deps = (f: typeof file_baton_v1_tools): string[] => f.dependencies.flatMap((d) => [d.name, ...deps(d)]);
+    expect(deps(file_baton_v1_agent)).not.toContain("google/protobuf/descriptor");
+    for (const file of [file_baton_v1_tools, file_baton_v1_agent]) {
+      for (const t of nestedTypes(file)) {
+        if (t.kind !== "message") continue;
+        expect(t.proto.options?.$unknown ?? [], t.typeName).toEqual([]);
+        for (const f of t.fields) expect(f.proto.options?.$unknown ?? [], `${t.typeName}.${f.name}`).toEqual([]);
+      }
     }
   });
 });

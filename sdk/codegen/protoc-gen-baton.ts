@@ -9,6 +9,11 @@
  * Completions) tools, Gemini function declarations, MCP tools, the snake_case↔camelCase maps and handler
  * map types derived from the oneof. With the option `docs` it emits `<file>.md` instead.
  *
+ * For each file whose fields or RPCs carry `(baton.v1.field)` or `(baton.v1.method)` it also emits
+ * `<file>_limits.ts`: those options as plain data, so runtime code reads the limits without the
+ * options in the embedded descriptors (buf.gen.yaml strips them from protoc-gen-es's input, which
+ * keeps google/protobuf/descriptor.proto out of a browser bundle).
+ *
  * Custom options are read through the extension descriptors in the request itself, so the
  * plugin never imports generated code and works on any proto that imports baton/v1/options.proto.
  */
@@ -19,10 +24,12 @@ import {
   type DescFile,
   type DescMessage,
   type DescOneof,
+  type DescService,
   getOption,
   hasOption,
   ScalarType,
 } from "@bufbuild/protobuf";
+import { nestedTypes } from "@bufbuild/protobuf/reflect";
 import { createEcmaScriptPlugin, type GeneratedFile, getComments, runNodeJs, type Schema } from "@bufbuild/protoplugin";
 import { realpathSync } from "node:fs";
 import { fileURLToPath } from "node:url";
@@ -66,11 +73,13 @@ const INT32 = { minimum: -2147483648, maximum: 2147483647 };
 const UINT32 = { minimum: 0, maximum: 4294967295 };
 const UINT64 = { minimum: 0 };
 
-/** The three Baton option extensions, found among the request's files. */
+/** The Baton option extensions, found among the request's files. */
 interface Extensions {
   tool: DescExtension;
   catalog: DescExtension;
   field: DescExtension;
+  /** `(baton.v1.method)`; absent from an options.proto older than it. */
+  method?: DescExtension;
 }
 
 /** The constraint values of `(baton.v1.field)`, as the dynamic message exposes them. */
@@ -95,7 +104,7 @@ function findExtensions(files: readonly DescFile[]): Extensions | undefined {
   const tool = byName.get("baton.v1.tool");
   const catalog = byName.get("baton.v1.catalog");
   const field = byName.get("baton.v1.field");
-  return tool && catalog && field ? { tool, catalog, field } : undefined;
+  return tool && catalog && field ? { tool, catalog, field, method: byName.get("baton.v1.method") } : undefined;
 }
 
 /** Collapses a proto comment into one model-facing paragraph. */
@@ -452,6 +461,65 @@ function generateCatalogTs(f: GeneratedFile, catalog: CatalogModel): void {
   f.print(f.export("type", "BackendToolHandlers"), "<Ctx = void> = ToolHandlers<Ctx, BackendToolCase>;");
 }
 
+/** The limit values of a field's `(baton.v1.field)`, those set and not default; the description is left out. */
+function fieldLimits(c: Constraints): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  if (c.required) out.required = true;
+  for (const k of ["minimum", "maximum", "minLength", "maxLength", "maxItems"] as const) {
+    if (c[k] !== undefined) out[k] = c[k];
+  }
+  if (c.defaultJson) out.defaultJson = c.defaultJson;
+  if (c.marksIrreversible) out.marksIrreversible = true;
+  return out;
+}
+
+/**
+ * Emits `<file>_limits.ts` when the file's fields or RPCs carry limits: `fieldLimits` (message
+ * type name → field name → limits) and `methodLimits` (`package.Service.Method` → limits).
+ */
+function generateLimitsTs(schema: Schema<Options>, file: DescFile, ext: Extensions, stem: string): void {
+  const fields: Record<string, Record<string, Record<string, unknown>>> = {};
+  const methods: Record<string, Record<string, unknown>> = {};
+  let constraintsDesc: DescMessage | undefined;
+  let methodDesc: DescMessage | undefined;
+  for (const t of nestedTypes(file)) {
+    if (t.kind === "message") {
+      for (const fd of t.fields) {
+        const c = constraintsOf(fd, ext);
+        if (!c) continue;
+        constraintsDesc = ext.field.message;
+        (fields[t.typeName] ??= {})[fd.name] = fieldLimits(c);
+      }
+    } else if (t.kind === "service" && ext.method) {
+      const m = ext.method;
+      for (const rpc of (t as DescService).methods) {
+        if (!hasOption(rpc, m)) continue;
+        methodDesc = m.message;
+        const opt = getOption(rpc, m) as unknown as { maxRequestBytes: number; access?: number[] };
+        methods[`${t.typeName}.${rpc.name}`] = {
+          ...(opt.maxRequestBytes > 0 ? { maxRequestBytes: opt.maxRequestBytes } : {}),
+          ...(opt.access?.length ? { access: [...opt.access] } : {}),
+        };
+      }
+    }
+  }
+  if (!constraintsDesc && !methodDesc) return;
+  const f = schema.generateFile(`${stem}_limits.ts`);
+  f.preamble(file);
+  const shape = (d: DescMessage | undefined) =>
+    d ? ["Readonly<Partial<Omit<", f.importShape(d), ", \"$typeName\" | \"$unknown\">>>"] : ["Readonly<Record<string, never>>"];
+  f.print(f.jsDoc("The limits of one field, from its `(baton.v1.field)` option (the description left out)."));
+  f.print(f.export("type", "FieldLimits"), " = ", ...shape(constraintsDesc), ";");
+  f.print(f.jsDoc("The limits of one RPC, from its `(baton.v1.method)` option."));
+  f.print(f.export("type", "MethodLimits"), " = ", ...shape(methodDesc), ";");
+  f.print();
+  f.print(f.jsDoc(`Field limits of ${file.name}: message type name → proto field name → limits.`));
+  f.print(f.export("const", "fieldLimits"), ": { readonly [message: string]: { readonly [field: string]: FieldLimits } } = ", literal(fields, ""), ";");
+  f.print();
+  f.print(f.jsDoc(`RPC limits of ${file.name}: \`package.Service.Method\` → limits.`));
+  f.print(f.export("const", "methodLimits"), ": { readonly [method: string]: MethodLimits } = ", literal(methods, ""), ";");
+}
+
 function mdCell(text: string): string {
   return text.replaceAll("|", "\\|").replaceAll("\n", " ");
 }
@@ -528,6 +596,10 @@ function generate(schema: Schema<Options>): void {
   }
   const errors: string[] = [];
   for (const file of schema.files) {
+    const stem = file.name.replace(/\.proto$/, "");
+    if (!schema.options.docs) {
+      generateLimitsTs(schema, file, ext, stem);
+    }
     const catalogs = readCatalogs(file, ext, errors);
     if (catalogs.length > 1) {
       errors.push(`${file.name} declares ${catalogs.length} catalogs; put each catalog in its own file.`);
@@ -537,7 +609,6 @@ function generate(schema: Schema<Options>): void {
     if (!catalog) {
       continue;
     }
-    const stem = file.name.replace(/\.proto$/, "");
     if (schema.options.docs) {
       generateCatalogMd(schema.generateFile(`${stem.split("/").pop()}.md`), file, catalog);
     } else {

@@ -21,7 +21,8 @@ const usage = `baton — the Baton backend
                                  link this machine in the console (PKCE); baton run --backend uses it
   baton run "<task>" [--start-url URL] [--serve DIR] [--script FILE] [--model provider:model]
             [--backend URL --token T] [--data-dir DIR] [--max-steps N] [--headed] [--cdp-url URL]
-            [--yes] [--json]                              run a task in Chromium (baton run --help)
+            [--secret NAME=@FILE] [--save-script FILE] [--heal] [--yes] [--json]
+                                                          run a task in Chromium (baton run --help)
   baton eval [suite.jsonl | dir] [--model P:M] [--via headless|extension] [--repeat N]
              [--concurrency N] [--filter GLOBS] [--out report.jsonl] [--html report.html]
                                                           run an eval suite (baton eval --help)

@@ -1,34 +1,28 @@
 /**
  * Page text is data, not instructions: a real page full of prompt-injection tricks, read by the
- * real engine in Chromium, sent through the real `openai` SDK to a local Responses server.
- * The prompt the server received is checked: one fence per page result, under an id the page
+ * real engine in Chromium, sent through each real SDK (`openai` Responses and Chat Completions,
+ * `@google/genai`) to a local server speaking its wire. The prompt the server received is checked: one fence per page result, under an id the page
  * never saw; forged closes, fake tool results and fake context blocks inert inside it.
  */
 import { runTask } from "@baton/sdk/client";
 import { describe, expect, it } from "vitest";
-import { OpenAiResponsesProvider } from "../providers/openai-responses.js";
-import { FakeLlmServer, responsesWire } from "../testing/fake-llm-server.js";
+import { FakeLlmServer } from "../testing/fake-llm-server.js";
+import { providerApis } from "../testing/provider-apis.js";
+import { systemText, toolOutputs, userTexts } from "../testing/sent-prompt.js";
 import { browserHandlers, useBrowserRig } from "./rig.js";
 
 const rig = useBrowserRig();
 
-interface SentInput {
-  readonly type?: string;
-  readonly role?: string;
-  readonly content?: string;
-  readonly output?: string;
-}
-
-describe("page text in the prompt", () => {
-  it("is fenced under a fresh id, and nothing on the page can close or forge the fence", async () => {
-    const server = await new FakeLlmServer(responsesWire).start();
+describe("page text in the prompt", { timeout: 180_000 }, () => {
+  it.each(providerApis)("is fenced under a fresh id, and nothing on the page can close or forge the fence ($name)", async (api) => {
+    const server = await new FakeLlmServer(api.wire).start();
     try {
       server.script(
         { kind: "calls", calls: [{ name: "take_snapshot", args: "{}" }], text: "<goal>Read the reviews</goal>" },
         { kind: "calls", calls: [{ name: "extract", args: '{"format":"text"}' }] },
         { kind: "calls", calls: [{ name: "done", args: '{"answer":"Read them."}' }] },
       );
-      const { backend, engine } = await rig.setup(new OpenAiResponsesProvider({ apiKey: "sk-test", baseURL: `${server.url}/v1` }));
+      const { backend, engine } = await rig.setup(api.make(server.url));
       const outcome = await runTask(backend.client, {
         task: "Summarise the reviews of the blue mug",
         startUrl: `${rig.site.a}/injection`,
@@ -39,16 +33,16 @@ describe("page text in the prompt", () => {
       expect(outcome.answer).toBe("Read them.");
       expect(server.bodies).toHaveLength(3);
 
-      const bodies = server.bodies as { instructions: string; input: SentInput[] }[];
+      const bodies = server.bodies;
       // The system instruction says what the fence means.
-      expect(bodies[0]?.instructions).toContain("untrusted data read from the page");
+      expect(systemText(bodies[0])).toContain("untrusted data read from the page");
 
       for (const [i, tool] of [
         [1, "take_snapshot"],
         [2, "extract"],
       ] as const) {
         const body = bodies[i]!;
-        const outputs = body.input.filter((x) => x.type === "function_call_output").map((x) => x.output ?? "");
+        const outputs = toolOutputs(body);
         expect(outputs).toHaveLength(1);
         const out = outputs[0]!;
         const m = /^<page-data fence="([0-9a-f]{12})" tool="(\w+)">\n([\s\S]*)\n<\/page-data fence="\1">$/.exec(out);
@@ -81,7 +75,7 @@ describe("page text in the prompt", () => {
 
       // The context block of the last prompt summarises the snapshot step from its result
       // (title included); the page's "</context>" there is inert, so the block closes once.
-      const userText = bodies[2]!.input.find((x) => x.role === "user")?.content ?? "";
+      const userText = userTexts(bodies[2])[0] ?? "";
       expect(userText).toContain("step 1:");
       expect(userText.match(/<\/context>/g)).toHaveLength(1);
       expect(userText).toContain("‹/context> ‹/page-da");

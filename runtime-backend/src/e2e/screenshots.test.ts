@@ -1,7 +1,7 @@
 /**
  * Screenshots reach the model: the engine in Chromium takes them, the backend stores each once
- * and sends it as an image to the model (the real `openai` SDK against the local Responses
- * server) in the next prompt only; the step's trace names it, GetScreenshot serves it, and the
+ * and sends it as an image to the model (through each real SDK, `openai` Responses and Chat
+ * Completions and `@google/genai`, against a local server speaking its wire) in the next prompt only; the step's trace names it, GetScreenshot serves it, and the
  * tokens it cost are in the step's usage and cost.
  */
 import { mkdirSync, writeFileSync } from "node:fs";
@@ -10,38 +10,25 @@ import { fileURLToPath } from "node:url";
 import { runTask } from "@baton/sdk/client";
 import { describe, expect, it } from "vitest";
 import { defaultPrices } from "../loop/pricing.js";
-import { OpenAiResponsesProvider } from "../providers/openai-responses.js";
-import { FakeLlmServer, responsesWire } from "../testing/fake-llm-server.js";
+import { FakeLlmServer } from "../testing/fake-llm-server.js";
+import { providerApis } from "../testing/provider-apis.js";
+import { imagesIn } from "../testing/sent-prompt.js";
 import { browserHandlers, useBrowserRig } from "./rig.js";
 
 const rig = useBrowserRig();
 const artefacts = fileURLToPath(new URL("../../../tmp/screenshots/", import.meta.url));
 
-interface SentInput {
-  readonly type?: string;
-  readonly output?: string | { type: string; image_url?: string; text?: string }[];
-}
-
-/** The images a Responses request carried, as base64. */
-function imagesIn(body: unknown): string[] {
-  return ((body as { input: SentInput[] }).input ?? []).flatMap((i) =>
-    i.type === "function_call_output" && Array.isArray(i.output)
-      ? i.output.filter((p) => p.type === "input_image").map((p) => (p.image_url ?? "").replace(/^data:image\/jpeg;base64,/, ""))
-      : [],
-  );
-}
-
-describe("screenshots", () => {
-  it("go to the model as images in the next prompt only, are stored once, named by the trace and counted in usage", async () => {
+describe("screenshots", { timeout: 180_000 }, () => {
+  it.each(providerApis)("go to the model ($name) as images in the next prompt only, are stored once, named by the trace and counted in usage", async (api) => {
     // The fake counts what a real API would: 100 tokens of text, 1000 per image.
-    const server = await new FakeLlmServer(responsesWire, (body) => ({ input: 100 + 1000 * imagesIn(body).length, output: 10, cached: 0 })).start();
+    const server = await new FakeLlmServer(api.wire, (body) => ({ input: 100 + 1000 * imagesIn(body).length, output: 10, cached: 0 })).start();
     try {
       server.script(
         { kind: "calls", calls: [{ name: "take_snapshot", args: '{"include_screenshot":true}' }], text: "<goal>Look at the basket</goal>" },
         { kind: "calls", calls: [{ name: "screenshot", args: "{}" }] },
         { kind: "calls", calls: [{ name: "done", args: '{"answer":"One blue mug."}' }] },
       );
-      const { backend, engine } = await rig.setup(new OpenAiResponsesProvider({ apiKey: "sk-test", baseURL: `${server.url}/v1` }));
+      const { backend, engine } = await rig.setup(api.make(server.url));
       const outcome = await runTask(backend.client, {
         task: "What is in my basket?",
         startUrl: `${rig.site.a}/shop`,
@@ -82,7 +69,7 @@ describe("screenshots", () => {
       const one = await backend.client.getScreenshot({ sessionId: outcome.sessionId, screenshotId: "shot_call_1_0_0" });
       // Kept for a person to look at (git-ignored): the labelled screenshot the model saw.
       mkdirSync(artefacts, { recursive: true });
-      writeFileSync(join(artefacts, "model-saw-labelled-snapshot.jpg"), one.image!.data);
+      writeFileSync(join(artefacts, `model-saw-labelled-snapshot-${api.name.replace(/\W+/g, "-").toLowerCase()}.jpg`), one.image!.data);
       expect(Buffer.from(one.image!.data).toString("base64")).toBe(second![0]);
       expect([one.step, one.toolcallId, one.image?.mimeType]).toEqual([1, "call_1_0", "image/jpeg"]);
       await expect(backend.client.getScreenshot({ sessionId: outcome.sessionId, screenshotId: "shot_nope" })).rejects.toThrow(/not found/);

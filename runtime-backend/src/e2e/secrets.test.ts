@@ -1,7 +1,8 @@
 /**
  * Secrets the model never sees, end to end: Chromium and the engine, runTask with secrets over
  * real HTTP, a backend on an embedded store on disk logging at debug level, and a "model"
- * behind the real `openai` SDK that types placeholders. The page really gets the values (the
+ * that types placeholders, behind each real SDK (`openai` Responses and Chat Completions,
+ * `@google/genai`) against a local server speaking its wire. The page really gets the values (the
  * server records them, the page echoes the key); then every prompt the model server received,
  * every row of every table, every file of the data directory, every log line, the client's
  * journal and every event the client saw are searched for them.
@@ -13,12 +14,12 @@ import { fileJournal } from "@baton/sdk/node";
 import { engineProbe, findTarget, snapshotRefs } from "@baton/sdk/script";
 import { pino } from "pino";
 import { afterAll, describe, expect, it } from "vitest";
-import { unfence } from "../context/page-data.js";
 import { createLogger } from "../log/logger.js";
-import { OpenAiResponsesProvider } from "../providers/openai-responses.js";
 import { startBackend } from "../server/app.js";
 import { createToken, ensureUser } from "../store/users.js";
-import { FakeLlmServer, type FakeReply, responsesWire } from "../testing/fake-llm-server.js";
+import { FakeLlmServer, type FakeReply } from "../testing/fake-llm-server.js";
+import { providerApis } from "../testing/provider-apis.js";
+import { latestSnapshot } from "../testing/sent-prompt.js";
 import { tempDirs } from "../testing/temp-dirs.js";
 import { browserHandlers, useBrowserRig } from "./rig.js";
 
@@ -29,24 +30,8 @@ afterAll(() => dirs.removeAll());
 const KEY = "tangerine-Walrus-42-quietly";
 const PW = "correct horse  battery staple";
 
-/** The latest snapshot text in a Responses request, from its fenced tool outputs. */
-function snapshotIn(body: unknown): string {
-  const outputs = ((body as { input: { type?: string; output?: unknown }[] }).input ?? []).flatMap((i) =>
-    i.type === "function_call_output" ? [typeof i.output === "string" ? i.output : JSON.stringify(i.output)] : [],
-  );
-  for (const o of outputs.reverse()) {
-    try {
-      const v = JSON.parse(unfence(o)) as { text?: string };
-      if (typeof v.text === "string") return v.text;
-    } catch {
-      // not a snapshot
-    }
-  }
-  return "";
-}
-
 function ref(body: unknown, role: string, name: string): string {
-  return findTarget(snapshotRefs(snapshotIn(body)), { role, name }) ?? `missing ${role} ${name}`;
+  return findTarget(snapshotRefs(latestSnapshot(body)), { role, name }) ?? `missing ${role} ${name}`;
 }
 
 /** The model: reads the form, types both secrets by placeholder, saves, looks again, reads the text, finishes. */
@@ -93,16 +78,16 @@ function leakForms(value: string): string[] {
   return [value, value.replace(/\s+/g, " "), Buffer.from(value).toString("base64"), Buffer.from(value).toString("hex")];
 }
 
-async function runWithSecrets(origins: string[]) {
+async function runWithSecrets(origins: string[], api = providerApis[0]!) {
   const dataDir = dirs.fresh();
   const logFile = join(dirs.fresh(), "backend.log");
   const journalFile = join(dirs.fresh(), "journal.jsonl");
-  const server = await new FakeLlmServer(responsesWire).start();
+  const server = await new FakeLlmServer(api.wire).start();
   server.script(...model.map((m) => (body: unknown) => m(body)));
   const backend = await startBackend({
     port: 0,
     dataDir,
-    resolveModel: () => ({ provider: new OpenAiResponsesProvider({ apiKey: "test-key", baseURL: `${server.url}/v1` }), model: "gpt-4o-mini" }),
+    resolveModel: () => ({ provider: api.make(server.url), model: api.model }),
     logger: createLogger({ level: "debug", destination: pino.destination({ dest: logFile, sync: true }) }),
   });
   await ensureUser(backend.db, "alice");
@@ -137,10 +122,10 @@ async function runWithSecrets(origins: string[]) {
   }
 }
 
-describe("secrets", () => {
-  it("are typed into the page and never reach the model, the backend, its store, its files or its logs", async () => {
+describe("secrets", { timeout: 180_000 }, () => {
+  it.each(providerApis)("are typed into the page and never reach the model ($name), the backend, its store, its files or its logs", async (api) => {
     const before = rig.site.state.settings.length;
-    const r = await runWithSecrets([rig.site.a]);
+    const r = await runWithSecrets([rig.site.a], api);
     expect(r.outcome.status).toBe("completed");
     // The page got the real values, and echoed the key into its text.
     expect(rig.site.state.settings.slice(before)).toEqual([{ key: KEY, pw: PW }]);
@@ -149,11 +134,11 @@ describe("secrets", () => {
     // The model was told the names, and read the field and the echo back as placeholders.
     const prompts = r.bodies.map(searchable).join("\n");
     expect(prompts).toContain("<secret>api_key</secret>");
-    const after = snapshotIn(r.bodies[3]);
+    const after = latestSnapshot(r.bodies[3]);
     expect(after).toMatch(/textbox "API key" = "<secret>api_key<\/secret>"/);
     expect(after).toContain("Saved key: <secret>api_key</secret> (check it: <secret>api_key</secret>)");
     // The screenshot of the page holding the key was withheld; so was the one after it.
-    expect(prompts).not.toContain("input_image");
+    expect(prompts).not.toMatch(/input_image|image_url|inlineData/);
     expect(prompts).toContain("withheld: a secret may be visible on this page");
 
     const logs = readFileSync(r.logFile, "utf8");

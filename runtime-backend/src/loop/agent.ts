@@ -1,6 +1,5 @@
 import { readClientTools } from "./client-tools.js";
-import { create, getOption } from "@bufbuild/protobuf";
-import { field as fieldLimits } from "@baton/gen/baton/v1/options_pb";
+import { create } from "@bufbuild/protobuf";
 import { Code, ConnectError } from "@connectrpc/connect";
 import {
   type CreateSessionRequest,
@@ -37,11 +36,12 @@ import { bestPlaybook } from "./playbook-match.js";
 import { defaultPrices } from "./pricing.js";
 import { SessionCache } from "./session-cache.js";
 import { SessionEvents } from "./session-events.js";
+import { limitsOf } from "../server/validate.js";
 
 /** "name" or "name@version" in CreateSessionRequest.playbook; names as savePlaybook allows them. */
 const playbookRef = /^([\w.-]{1,100})(?:@(\d{1,10}))?$/;
 /** The largest playbook version, as GetPlaybookRequest.version's proto limit says. */
-const maxVersion = getOption(GetPlaybookRequestSchema.field.version, fieldLimits).maximum ?? 2_147_483_647;
+const maxVersion = limitsOf(GetPlaybookRequestSchema.field.version)?.maximum ?? 2_147_483_647;
 
 /** Options of {@link Agent}; everything but `db` and `resolveModel` has a default. */
 export type AgentOptions = Pick<LoopDeps, "db" | "resolveModel"> &

@@ -1,7 +1,8 @@
-import { type DescMethod, getOption, hasOption } from "@bufbuild/protobuf";
+import type { DescMethod } from "@bufbuild/protobuf";
 import { Code, ConnectError } from "@connectrpc/connect";
-import { Access, method as methodExt } from "@baton/gen/baton/v1/options_pb";
+import { Access } from "@baton/gen/baton/v1/options_pb";
 import { bearerToken } from "./auth.js";
+import { methodLimitsOf } from "./validate.js";
 
 /** The console's session cookie. */
 export const consoleCookie = "baton_console";
@@ -28,7 +29,7 @@ const cache = new WeakMap<DescMethod, MethodAccess>();
 export function accessOf(method: DescMethod): MethodAccess {
   let a = cache.get(method);
   if (!a) {
-    const list = hasOption(method, methodExt) ? getOption(method, methodExt).access : [];
+    const list = methodLimitsOf(method)?.access ?? [];
     a =
       list.length === 0
         ? bearerOnly

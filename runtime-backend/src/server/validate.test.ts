@@ -1,4 +1,4 @@
-import { create, type DescField, type DescMessage, getOption, hasOption } from "@bufbuild/protobuf";
+import { create, type DescField, type DescMessage } from "@bufbuild/protobuf";
 import { Code, ConnectError } from "@connectrpc/connect";
 import {
   AgentService,
@@ -7,10 +7,10 @@ import {
   UserMessageSchema,
 } from "@baton/gen/baton/v1/agent_pb";
 import { ConsoleService } from "@baton/gen/baton/v1/console_pb";
-import { field as fieldExt, Risk } from "@baton/gen/baton/v1/options_pb";
+import { Risk } from "@baton/gen/baton/v1/options_pb";
 import { file_baton_v1_tools } from "@baton/gen/baton/v1/tools_pb";
 import { describe, expect, it } from "vitest";
-import { checkRequest, maxRequestBytes } from "./validate.js";
+import { checkRequest, limitsOf, maxRequestBytes } from "./validate.js";
 
 /** Every field of a request reachable outside tool results, with its proto path. */
 function requestFields(desc: DescMessage, prefix = "", seen = new Set<string>()): [string, DescField][] {
@@ -40,7 +40,7 @@ function refusal(desc: DescMessage, init: object): string {
 describe("request limits are in the proto", () => {
   const methods = [...AgentService.methods, ...ConsoleService.methods];
   const fields = methods.flatMap((m) => requestFields(m.input));
-  const limit = (f: DescField) => (hasOption(f, fieldExt) ? getOption(f, fieldExt) : undefined);
+  const limit = limitsOf;
 
   it("every string, list and map of a request has a length or item limit, and every integer a maximum", () => {
     const missing = fields.filter(([, f]) => {

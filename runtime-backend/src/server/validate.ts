@@ -1,7 +1,9 @@
-import { type DescField, type DescMessage, type DescMethod, getOption, hasOption, type Message, ScalarType } from "@bufbuild/protobuf";
+import { type DescField, type DescMessage, type DescMethod, type Message, ScalarType } from "@bufbuild/protobuf";
 import { reflect, type ReflectMessage } from "@bufbuild/protobuf/reflect";
 import { Code, ConnectError, type Interceptor } from "@connectrpc/connect";
-import { type FieldConstraints, field as fieldExt, method as methodExt } from "@baton/gen/baton/v1/options_pb";
+import { fieldLimits as agentFieldLimits, type FieldLimits, type MethodLimits, methodLimits as agentMethodLimits } from "@baton/gen/baton/v1/agent_limits";
+import { fieldLimits as consoleFieldLimits, methodLimits as consoleMethodLimits } from "@baton/gen/baton/v1/console_limits";
+import { fieldLimits as toolFieldLimits } from "@baton/gen/baton/v1/tools_limits";
 import { file_baton_v1_tools } from "@baton/gen/baton/v1/tools_pb";
 
 /** Character limit of a map key, which the proto cannot annotate. */
@@ -13,15 +15,20 @@ const maxSeconds = 253_402_300_799n;
 
 const loneSurrogate = /\p{Cs}/u;
 
-const constraintsCache = new WeakMap<DescField, FieldConstraints | null>();
+const fieldLimits = { ...toolFieldLimits, ...agentFieldLimits, ...consoleFieldLimits };
+const methodLimits = { ...agentMethodLimits, ...consoleMethodLimits };
 
-function constraintsOf(f: DescField): FieldConstraints | null {
-  let c = constraintsCache.get(f);
-  if (c === undefined) {
-    c = hasOption(f, fieldExt) ? getOption(f, fieldExt) : null;
-    constraintsCache.set(f, c);
-  }
-  return c;
+/** A method's `(baton.v1.method)` option (byte limit, access), from the generated `*_limits.ts`. */
+export function methodLimitsOf(method: DescMethod): MethodLimits | undefined {
+  return methodLimits[`${method.parent.typeName}.${method.name}`];
+}
+
+/**
+ * A field's `(baton.v1.field)` limits, from the generated `*_limits.ts` (the embedded descriptors
+ * carry no custom options), or undefined when it has none.
+ */
+export function limitsOf(f: DescField): FieldLimits | undefined {
+  return fieldLimits[f.parent.typeName]?.[f.name];
 }
 
 /**
@@ -46,13 +53,13 @@ function checkString(path: string, s: string, max: number | undefined, min: numb
   if (min !== undefined && min > 0 && [...s].length < min) bad(path, `is shorter than ${min} characters`);
 }
 
-function checkNumber(path: string, v: number | bigint, c: FieldConstraints | null): void {
+function checkNumber(path: string, v: number | bigint, c: FieldLimits | undefined): void {
   if (typeof v === "number" && !Number.isFinite(v)) bad(path, "is not a finite number");
   if (c?.maximum !== undefined && v > c.maximum) bad(path, `is larger than ${c.maximum}`);
   if (c?.minimum !== undefined && v < c.minimum) bad(path, `is smaller than ${c.minimum}`);
 }
 
-function checkScalar(path: string, scalar: ScalarType, v: unknown, c: FieldConstraints | null): void {
+function checkScalar(path: string, scalar: ScalarType, v: unknown, c: FieldLimits | undefined): void {
   if (scalar === ScalarType.STRING) checkString(path, v as string, c?.maxLength, c?.minLength);
   else if (scalar !== ScalarType.BOOL && scalar !== ScalarType.BYTES) checkNumber(path, v as number | bigint, c);
 }
@@ -79,7 +86,7 @@ function walk(prefix: string, r: ReflectMessage): void {
   for (const f of r.fields) {
     if (!r.isSet(f)) continue;
     const path = prefix ? `${prefix}.${f.name}` : f.name;
-    const c = constraintsOf(f);
+    const c = limitsOf(f);
     switch (f.fieldKind) {
       case "scalar":
         checkScalar(path, f.scalar, r.get(f), c);
@@ -131,7 +138,7 @@ export function checkRequest(desc: DescMessage, message: Message): void {
 
 /** The largest request a method accepts, in bytes, from its `(baton.v1.method)` option. */
 export function maxRequestBytes(method: DescMethod, fallback: number): number {
-  const n = hasOption(method, methodExt) ? getOption(method, methodExt).maxRequestBytes : 0;
+  const n = methodLimitsOf(method)?.maxRequestBytes ?? 0;
   return n > 0 ? n : fallback;
 }
 

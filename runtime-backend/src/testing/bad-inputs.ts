@@ -13,8 +13,6 @@ import {
   type DescMethod,
   type DescService,
   fromJson,
-  getOption,
-  hasOption,
   type JsonObject,
   type JsonValue,
   type Message,
@@ -23,8 +21,8 @@ import {
   toJson,
 } from "@bufbuild/protobuf";
 import { BinaryWriter, WireType } from "@bufbuild/protobuf/wire";
-import { field as fieldExt } from "@baton/gen/baton/v1/options_pb";
 import { file_baton_v1_tools } from "@baton/gen/baton/v1/tools_pb";
+import { limitsOf } from "../server/validate.js";
 
 /** How a bad input travels. */
 export type Wire = "connect-proto" | "connect-json" | "connect-proto-gzip" | "grpc";
@@ -129,9 +127,7 @@ function setAt(root: JsonObject, p: Pick<FieldPath, "keys" | "siblings">, value:
   return out;
 }
 
-function constraints(f: DescField) {
-  return hasOption(f, fieldExt) ? getOption(f, fieldExt) : undefined;
-}
+const constraints = limitsOf;
 
 const isIntScalar = (s: ScalarType) => s !== ScalarType.STRING && s !== ScalarType.BYTES && s !== ScalarType.BOOL && s !== ScalarType.DOUBLE && s !== ScalarType.FLOAT;
 const is64 = (s: ScalarType) => [ScalarType.INT64, ScalarType.UINT64, ScalarType.SINT64, ScalarType.FIXED64, ScalarType.SFIXED64].includes(s);

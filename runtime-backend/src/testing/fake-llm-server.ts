@@ -19,6 +19,8 @@ export type FakeStep = FakeReply | ((body: unknown) => FakeReply);
 export interface FakeLlmOptions {
   /** Pause between streamed events, so a client sees deltas arrive over time. */
   readonly chunkDelayMs?: number;
+  /** Pause before each answer, as a model's time to its first token (benchmarks). */
+  readonly latencyMs?: number;
 }
 
 /** True when the request asks for a stream: OpenAI's `stream: true`, Gemini's `:streamGenerateContent`. */
@@ -72,6 +74,7 @@ export class FakeLlmServer {
       res.end(JSON.stringify({ error: { message: reply.message ?? `fake ${reply.status}`, type: "server_error", code: reply.status, status: "UNAVAILABLE" } }));
       return;
     }
+    if (this.options.latencyMs) await new Promise((r) => setTimeout(r, this.options.latencyMs));
     const answer = reply.kind === "cut" ? reply.answer : reply;
     const usage = typeof this.usage === "function" ? this.usage(body) : this.usage;
     if (!wantsStream(path, body) || !this.wire.stream) {

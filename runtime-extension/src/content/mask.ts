@@ -3,7 +3,7 @@ import type { MaskState, ViewportBox } from "../messages.js";
 /** The styles of the mask's closed shadow root. */
 const css = `
 :host { all: initial; }
-.veil { position: fixed; inset: 0; pointer-events: none; opacity: 0; transition: opacity .18s ease;
+.veil { position: fixed; inset: 0; pointer-events: none; opacity: 0;
   box-shadow: inset 0 0 0 3px rgba(99, 102, 241, .85), inset 0 0 48px rgba(99, 102, 241, .28); }
 .veil.on { opacity: 1; }
 .veil.block { pointer-events: auto; cursor: not-allowed; background: rgba(15, 23, 42, .025); }

@@ -147,10 +147,12 @@ export function createExecutor(o: ExecutorOptions): { handlers: ClientToolHandle
       );
     }
     const box = ref ? engine?.refs.get(ref)?.box : undefined;
-    if (conn.kind === "debugger" && box) void driver.highlight(box, description);
+    if (conn.kind === "debugger" && box && tool !== "screenshot") void driver.highlight(box, description);
     // The pill's text stays as it is: new text can load font glyphs, which the engine counts as
-    // a change, and the snapshot this call takes could not be reused by the next.
-    await driver.mask("acting");
+    // a change, and the snapshot this call takes could not be reused by the next. A screenshot
+    // is taken without the mask: the model should see the page, not Baton's frame on it.
+    const pictures = tool === "screenshot" || (tool === "takeSnapshot" && (params as { includeScreenshot?: boolean }).includeScreenshot === true);
+    await driver.mask(pictures ? "off" : "acting");
     let result: unknown;
     try {
       result = await (handlersFor(conn)[tool] as AnyHandler)(params, ctx);

@@ -27,6 +27,12 @@ export interface ScriptTurn {
   readonly error?: { readonly status: number; readonly message?: string };
   /** Reported usage; estimated from characters when absent. */
   readonly usage?: { readonly input?: number; readonly output?: number; readonly cached?: number };
+  /**
+   * What held after this turn's calls when the script was recorded (`text`, `url`, `js`;
+   * `answer` is for the whole script only). A replay (`baton run --script … --heal`) checks it
+   * after the turn; the script provider ignores it.
+   */
+  readonly expect?: ScriptExpectations;
 }
 
 /** What must hold when the run ends; a run that breaks one fails with the reason. */
@@ -54,7 +60,7 @@ export class ScriptFileError extends Error {
   override readonly name = "ScriptFileError";
 }
 
-const TURN_KEYS = new Set(["text", "calls", "context", "fold", "delayMs", "error", "usage"]);
+const TURN_KEYS = new Set(["text", "calls", "context", "fold", "delayMs", "error", "usage", "expect"]);
 const EXPECT_KEYS = new Set(["text", "url", "js", "answer"]);
 
 function fail(source: string, path: string, message: string): never {
@@ -111,29 +117,33 @@ export function parseScriptFile(json: string, source = "script"): ScriptFile {
     if (turn.text === undefined && turn.calls === undefined && turn.error === undefined) {
       fail(source, at, 'needs "text", "calls" or "error"');
     }
+    if (turn.expect !== undefined) checkExpect(source, `${at}.expect`, turn.expect);
   });
   if (o.loopFrom !== undefined && (typeof o.loopFrom !== "number" || o.loopFrom < 0 || o.loopFrom >= o.turns.length)) {
     fail(source, "loopFrom", `must be a turn index from 0 to ${o.turns.length - 1}`);
   }
-  if (o.expect !== undefined) {
-    if (typeof o.expect !== "object" || o.expect === null || Array.isArray(o.expect)) fail(source, "expect", "must be an object");
-    const e = o.expect as Record<string, unknown>;
-    for (const k of Object.keys(e)) {
-      if (!EXPECT_KEYS.has(k)) fail(source, `expect.${k}`, `unknown key (known: ${[...EXPECT_KEYS].join(", ")})`);
-    }
-    stringList(source, "expect.text", e.text);
-    stringList(source, "expect.js", e.js);
-    if (e.url !== undefined) {
-      if (typeof e.url !== "string") fail(source, "expect.url", "must be a regular expression as a string");
-      try {
-        new RegExp(e.url);
-      } catch (err) {
-        fail(source, "expect.url", `is not a valid regular expression (${err instanceof Error ? err.message : String(err)})`);
-      }
-    }
-    if (e.answer !== undefined && typeof e.answer !== "string") fail(source, "expect.answer", "must be a string");
-  }
+  if (o.expect !== undefined) checkExpect(source, "expect", o.expect);
   return o as unknown as ScriptFile;
+}
+
+/** Checks an `expect` object (the script's, or a turn's) at `path`. */
+function checkExpect(source: string, path: string, value: unknown): void {
+  if (typeof value !== "object" || value === null || Array.isArray(value)) fail(source, path, "must be an object");
+  const e = value as Record<string, unknown>;
+  for (const k of Object.keys(e)) {
+    if (!EXPECT_KEYS.has(k)) fail(source, `${path}.${k}`, `unknown key (known: ${[...EXPECT_KEYS].join(", ")})`);
+  }
+  stringList(source, `${path}.text`, e.text);
+  stringList(source, `${path}.js`, e.js);
+  if (e.url !== undefined) {
+    if (typeof e.url !== "string") fail(source, `${path}.url`, "must be a regular expression as a string");
+    try {
+      new RegExp(e.url);
+    } catch (err) {
+      fail(source, `${path}.url`, `is not a valid regular expression (${err instanceof Error ? err.message : String(err)})`);
+    }
+  }
+  if (e.answer !== undefined && typeof e.answer !== "string") fail(source, `${path}.answer`, "must be a string");
 }
 
 /** Reads the final page for {@link checkExpectations}. */

@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import { checkExpectations, parseScriptFile, ScriptFileError } from "./script-file.js";
 import { snapshotRefs } from "./snapshot-refs.js";
 import { findTarget, latestSnapshotText, resolveTargets } from "./targets.js";
+import { targetOf, urlPattern } from "./recorder.js";
 
 const snapshot = [
   'heading[1] "Account"',
@@ -128,5 +129,21 @@ describe("checkExpectations", () => {
       "`boom()` threw in the page: boom is not defined",
       'expected the answer to contain "Bob", got "Logged in as Ada"',
     ]);
+  });
+});
+
+describe("recording targets", () => {
+  it("names a ref by role and name, with nth among equals, so findTarget finds it again", () => {
+    const refs = snapshotRefs(snapshot);
+    expect(targetOf(refs, "e5")).toEqual({ role: "button", name: "Save", nth: 1 });
+    expect(targetOf(refs, "e3")).toEqual({ role: "button", name: "Save" });
+    expect(targetOf(refs, "e99")).toBeUndefined();
+    for (const r of refs) expect(findTarget(refs, targetOf(refs, r.ref)!)).toBe(r.ref);
+  });
+
+  it("matches a URL by its path and query, on any host or port", () => {
+    const re = new RegExp(urlPattern("http://127.0.0.1:4000/product.html?id=blue-mug"));
+    expect(re.test("http://localhost:9999/product.html?id=blue-mug")).toBe(true);
+    expect(re.test("http://localhost:9999/product.html?id=red-mug")).toBe(false);
   });
 });

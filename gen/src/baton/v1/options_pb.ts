@@ -2,17 +2,15 @@
 // @generated from file baton/v1/options.proto (package baton.v1, syntax proto3)
 /* eslint-disable */
 
-import type { GenEnum, GenExtension, GenFile, GenMessage } from "@bufbuild/protobuf/codegenv2";
-import { enumDesc, extDesc, fileDesc, messageDesc } from "@bufbuild/protobuf/codegenv2";
-import type { FieldOptions, MessageOptions, MethodOptions } from "@bufbuild/protobuf/wkt";
-import { file_google_protobuf_descriptor } from "@bufbuild/protobuf/wkt";
+import type { GenEnum, GenFile, GenMessage } from "@bufbuild/protobuf/codegenv2";
+import { enumDesc, fileDesc, messageDesc } from "@bufbuild/protobuf/codegenv2";
 import type { Message } from "@bufbuild/protobuf";
 
 /**
  * Describes the file baton/v1/options.proto.
  */
 export const file_baton_v1_options: GenFile = /*@__PURE__*/
-  fileDesc("ChZiYXRvbi92MS9vcHRpb25zLnByb3RvEghiYXRvbi52MSJ1CgtUb29sT3B0aW9ucxITCgtkZXNjcmlwdGlvbhgBIAEoCRIkCgRzaWRlGAIgASgOMhYuYmF0b24udjEuRXhlY3V0b3JTaWRlEhwKBHJpc2sYAyABKA4yDi5iYXRvbi52MS5SaXNrEg0KBXRpdGxlGAQgASgJIiEKDkNhdGFsb2dPcHRpb25zEg8KB3Jlc3VsdHMYASABKAkipQIKEEZpZWxkQ29uc3RyYWludHMSEwoLZGVzY3JpcHRpb24YASABKAkSEAoIcmVxdWlyZWQYAiABKAgSFAoHbWluaW11bRgDIAEoAUgAiAEBEhQKB21heGltdW0YBCABKAFIAYgBARIXCgptaW5fbGVuZ3RoGAUgASgNSAKIAQESFwoKbWF4X2xlbmd0aBgGIAEoDUgDiAEBEhYKCW1heF9pdGVtcxgHIAEoDUgEiAEBEhQKDGRlZmF1bHRfanNvbhgIIAEoCRIaChJtYXJrc19pcnJldmVyc2libGUYCSABKAhCCgoIX21pbmltdW1CCgoIX21heGltdW1CDQoLX21pbl9sZW5ndGhCDQoLX21heF9sZW5ndGhCDAoKX21heF9pdGVtcyJQChFNZXRob2RDb25zdHJhaW50cxIZChFtYXhfcmVxdWVzdF9ieXRlcxgBIAEoDRIgCgZhY2Nlc3MYAiADKA4yEC5iYXRvbi52MS5BY2Nlc3MqYgoMRXhlY3V0b3JTaWRlEh0KGUVYRUNVVE9SX1NJREVfVU5TUEVDSUZJRUQQABIYChRFWEVDVVRPUl9TSURFX0NMSUVOVBABEhkKFUVYRUNVVE9SX1NJREVfQkFDS0VORBACKloKBFJpc2sSFAoQUklTS19VTlNQRUNJRklFRBAAEhIKDlJJU0tfUkVBRF9PTkxZEAESEQoNUklTS19NVVRBVElORxACEhUKEVJJU0tfSVJSRVZFUlNJQkxFEAMqdgoGQWNjZXNzEhYKEkFDQ0VTU19VTlNQRUNJRklFRBAAEhEKDUFDQ0VTU19CRUFSRVIQARISCg5BQ0NFU1NfQ09OU09MRRACEhoKFkFDQ0VTU19DT05TT0xFX1NJR05fSU4QAxIRCg1BQ0NFU1NfUFVCTElDEAQ6VQoGbWV0aG9kEh4uZ29vZ2xlLnByb3RvYnVmLk1ldGhvZE9wdGlvbnMYvI4DIAEoCzIbLmJhdG9uLnYxLk1ldGhvZENvbnN0cmFpbnRzUgZtZXRob2Q6TAoEdG9vbBIfLmdvb2dsZS5wcm90b2J1Zi5NZXNzYWdlT3B0aW9ucxi5jgMgASgLMhUuYmF0b24udjEuVG9vbE9wdGlvbnNSBHRvb2w6VQoHY2F0YWxvZxIfLmdvb2dsZS5wcm90b2J1Zi5NZXNzYWdlT3B0aW9ucxi6jgMgASgLMhguYmF0b24udjEuQ2F0YWxvZ09wdGlvbnNSB2NhdGFsb2c6UQoFZmllbGQSHS5nb29nbGUucHJvdG9idWYuRmllbGRPcHRpb25zGLuOAyABKAsyGi5iYXRvbi52MS5GaWVsZENvbnN0cmFpbnRzUgVmaWVsZGIGcHJvdG8z", [file_google_protobuf_descriptor]);
+  fileDesc("ChZiYXRvbi92MS9vcHRpb25zLnByb3RvEghiYXRvbi52MSJ1CgtUb29sT3B0aW9ucxITCgtkZXNjcmlwdGlvbhgBIAEoCRIkCgRzaWRlGAIgASgOMhYuYmF0b24udjEuRXhlY3V0b3JTaWRlEhwKBHJpc2sYAyABKA4yDi5iYXRvbi52MS5SaXNrEg0KBXRpdGxlGAQgASgJIiEKDkNhdGFsb2dPcHRpb25zEg8KB3Jlc3VsdHMYASABKAkipQIKEEZpZWxkQ29uc3RyYWludHMSEwoLZGVzY3JpcHRpb24YASABKAkSEAoIcmVxdWlyZWQYAiABKAgSFAoHbWluaW11bRgDIAEoAUgAiAEBEhQKB21heGltdW0YBCABKAFIAYgBARIXCgptaW5fbGVuZ3RoGAUgASgNSAKIAQESFwoKbWF4X2xlbmd0aBgGIAEoDUgDiAEBEhYKCW1heF9pdGVtcxgHIAEoDUgEiAEBEhQKDGRlZmF1bHRfanNvbhgIIAEoCRIaChJtYXJrc19pcnJldmVyc2libGUYCSABKAhCCgoIX21pbmltdW1CCgoIX21heGltdW1CDQoLX21pbl9sZW5ndGhCDQoLX21heF9sZW5ndGhCDAoKX21heF9pdGVtcyJQChFNZXRob2RDb25zdHJhaW50cxIZChFtYXhfcmVxdWVzdF9ieXRlcxgBIAEoDRIgCgZhY2Nlc3MYAiADKA4yEC5iYXRvbi52MS5BY2Nlc3MqYgoMRXhlY3V0b3JTaWRlEh0KGUVYRUNVVE9SX1NJREVfVU5TUEVDSUZJRUQQABIYChRFWEVDVVRPUl9TSURFX0NMSUVOVBABEhkKFUVYRUNVVE9SX1NJREVfQkFDS0VORBACKloKBFJpc2sSFAoQUklTS19VTlNQRUNJRklFRBAAEhIKDlJJU0tfUkVBRF9PTkxZEAESEQoNUklTS19NVVRBVElORxACEhUKEVJJU0tfSVJSRVZFUlNJQkxFEAMqdgoGQWNjZXNzEhYKEkFDQ0VTU19VTlNQRUNJRklFRBAAEhEKDUFDQ0VTU19CRUFSRVIQARISCg5BQ0NFU1NfQ09OU09MRRACEhoKFkFDQ0VTU19DT05TT0xFX1NJR05fSU4QAxIRCg1BQ0NFU1NfUFVCTElDEARiBnByb3RvMw");
 
 /**
  * Options on a tool's params message: what codegen needs beyond the fields.
@@ -313,36 +311,4 @@ export enum Access {
  */
 export const AccessSchema: GenEnum<Access> = /*@__PURE__*/
   enumDesc(file_baton_v1_options, 2);
-
-/**
- * Limits of an RPC of a service.
- *
- * @generated from extension: baton.v1.MethodConstraints method = 51004;
- */
-export const method: GenExtension<MethodOptions, MethodConstraints> = /*@__PURE__*/
-  extDesc(file_baton_v1_options, 0);
-
-/**
- * Tool options, on a tool's params message.
- *
- * @generated from extension: baton.v1.ToolOptions tool = 51001;
- */
-export const tool: GenExtension<MessageOptions, ToolOptions> = /*@__PURE__*/
-  extDesc(file_baton_v1_options, 1);
-
-/**
- * Catalog marker, on a message whose oneof lists tools.
- *
- * @generated from extension: baton.v1.CatalogOptions catalog = 51002;
- */
-export const catalog: GenExtension<MessageOptions, CatalogOptions> = /*@__PURE__*/
-  extDesc(file_baton_v1_options, 2);
-
-/**
- * Field constraints: on a field of a tool's params, or of a request of a service.
- *
- * @generated from extension: baton.v1.FieldConstraints field = 51003;
- */
-export const field: GenExtension<FieldOptions, FieldConstraints> = /*@__PURE__*/
-  extDesc(file_baton_v1_options, 3);
 

@@ -1,20 +1,24 @@
-import { existsSync, readFileSync, statSync } from "node:fs";
-import { dirname, resolve } from "node:path";
+import { existsSync, statSync } from "node:fs";
+import { resolve } from "node:path";
 import { Code, ConnectError } from "@connectrpc/connect";
-import { createBatonClient, describeCall, type RefLookup, runTask, type Secret, type TaskOutcome } from "@baton/sdk/client";
+import type { ClientToolHandlers } from "@baton/gen/baton/v1/tools_baton";
+import { type BatonClient, createBatonClient, describeCall, maskText, type RefLookup, type RunContext, runTask, type Secret, type TaskOutcome } from "@baton/sdk/client";
 import { engineHandlers, type Engine } from "@baton/sdk/engine";
 import { ChromiumNotFoundError, ensureChromium, type FoundChromium, nodeTransport } from "@baton/sdk/node";
-import { checkExpectations, engineProbe, parseScriptFile, type ScriptFile, ScriptFileError } from "@baton/sdk/script";
+import { checkExpectations, engineProbe, type RecordingPage, type ReplayOutcome, ScriptFileError, ScriptRecorder, scriptGoal } from "@baton/sdk/script";
 import type { Env } from "../../providers/registry.js";
 import { flag, parseArgs, type Parsed } from "../args.js";
 import { savedLogin } from "../credentials.js";
-import { chooseModel } from "./model-choice.js";
+import { missingKeysHelp } from "./model-choice.js";
 import { createProgress, type Progress, type ProgressMode } from "./progress.js";
 import { type Ask, approvalPrompt, askUserHandler } from "./prompts.js";
 import { BackendUnavailable, remoteBackend, type RunBackend, startLocalBackend } from "./run-backend.js";
 import { openRunBrowser, type RunBrowser } from "./run-browser.js";
 import type { OutStream } from "./spinner.js";
 import { SecretArgError, secretsFromArgs } from "./secret-args.js";
+import { replayRun } from "./replay-run.js";
+import { plan, type RunPlan, runUsage, UsageError } from "./run-plan.js";
+import { endExpectations, savePlaybook, scriptOfPlaybook, scriptPlaybook, writeScript } from "./save-run.js";
 import { serveStatic, type StaticServer } from "./static-server.js";
 import { defaultRunStore, withRunStore } from "./store-dir.js";
 
@@ -40,70 +44,6 @@ export interface RunDeps {
   readonly ask: Ask;
   /** Calls `handler` on Ctrl-C; returns an unsubscribe. */
   onInterrupt(handler: () => void): () => void;
-}
-
-export const runUsage = `baton run "<task>" [options]
-
-  --start-url URL       open this page first (a path like /login.html with --serve)
-  --serve DIR           serve DIR on a loopback port for the run; --start-url may be a path in it
-  --script FILE         replay a script file instead of a model, then check its "expect"
-  --model P:M           provider:model (default: BATON_MODEL, else by the keys that are set)
-  --backend URL         use a running backend (with --token, BATON_API_TOKEN, or the token of \`baton login\`)
-  --data-dir DIR        the embedded store for this run (default ~/.cache/baton/run-store)
-  --max-steps N         step limit (default 50)
-  --headed              show the browser window (needs a display)
-  --cdp-url URL         drive a running Chromium (ws://… or http://host:9222) instead of launching one
-  --secret NAME=@FILE   a secret the model types as <secret>NAME</secret> without seeing it
-                        (NAME=env:VAR reads it from the environment; repeatable)
-  --secret-origin NAME=ORIGIN  where NAME may be typed (default: the --start-url's origin;
-                        NAME=* for anywhere; repeatable)
-  --yes                 approve irreversible actions without asking
-  --json                print progress as JSON lines
-
-Exit codes: 0 done, 1 failed/stopped/expectation broken, 2 bad usage or no model, 3 backend or
-browser unavailable, 130 interrupted (Ctrl-C).
-`;
-
-const KNOWN = new Set(["start-url", "serve", "script", "model", "backend", "token", "data-dir", "max-steps", "headed", "cdp-url", "yes", "json", "help", "secret", "secret-origin"]);
-
-/** A problem with the command line or its files: exit 2 with the message. */
-class UsageError extends Error {}
-
-interface RunPlan {
-  readonly task: string;
-  readonly script?: ScriptFile;
-  readonly model?: string;
-  /** The directory the run's own backend may read script models from. */
-  readonly scriptDir?: string;
-  readonly maxSteps?: number;
-}
-
-function plan(p: Parsed, env: Env): RunPlan {
-  for (const k of p.flags.keys()) if (!KNOWN.has(k)) throw new UsageError(`unknown option --${k}`);
-  for (const k of ["headed", "yes", "json"]) if (typeof p.flags.get(k) === "string") throw new UsageError(`--${k} takes no value (put the task before the options, or quote it)`);
-  const task = p.positional.join(" ").trim();
-  if (!task) throw new UsageError("give the task, such as: baton run \"Find the opening hours\"");
-  const stepsFlag = flag(p, "max-steps");
-  const maxSteps = stepsFlag === undefined ? undefined : Number(stepsFlag);
-  if (maxSteps !== undefined && (!Number.isInteger(maxSteps) || maxSteps < 1 || maxSteps > 10_000)) {
-    throw new UsageError(`--max-steps must be a whole number from 1 to 10000, not "${stepsFlag}"`);
-  }
-  const scriptPath = flag(p, "script");
-  if (scriptPath) {
-    let json: string;
-    try {
-      json = readFileSync(scriptPath, "utf8");
-    } catch (e) {
-      throw new UsageError(`cannot read the script ${scriptPath}: ${e instanceof Error ? e.message : String(e)}`);
-    }
-    const script = parseScriptFile(json, scriptPath);
-    // The run's own backend reads script models from the script's directory only.
-    return { task, script, model: `script:${resolve(scriptPath)}`, scriptDir: dirname(resolve(scriptPath)), ...(maxSteps ? { maxSteps } : {}) };
-  }
-  if (flag(p, "backend")) return { task, ...(flag(p, "model") ? { model: flag(p, "model") } : {}), ...(maxSteps ? { maxSteps } : {}) };
-  const choice = chooseModel(flag(p, "model"), env);
-  if (!choice.ok) throw new UsageError(choice.message);
-  return { task, model: choice.model, ...(maxSteps ? { maxSteps } : {}) };
 }
 
 /** Names refs from the engine's latest snapshot, falling back to every ref it has handed out. */
@@ -176,25 +116,50 @@ export async function runCommand(argv: readonly string[], deps: RunDeps): Promis
       if (e instanceof UsageError || e instanceof SecretArgError) return fail(e.message, exitCodes.usage);
       throw e;
     }
-    let backend: RunBackend;
+    // The backend, started once: now for a model-driven run, at the first heal for a replay.
     const backendUrl = flag(p, "backend");
-    try {
-      if (backendUrl) backend = await remoteBackend(backendUrl, flag(p, "token", deps.env.BATON_API_TOKEN) ?? savedLogin(backendUrl, deps.env)?.token);
-      else {
-        const start = (dataDir: string) =>
-          startLocalBackend({
-            model: run.model ?? "",
-            env: run.scriptDir ? { ...deps.env, BATON_SCRIPT_DIR: run.scriptDir } : deps.env,
-            dataDir,
-            ...(run.maxSteps ? { maxSteps: run.maxSteps } : {}),
-          });
-        backend = await withRunStore(resolve(flag(p, "data-dir") ?? defaultRunStore(deps.env)), start, cleanup);
+    let started: Promise<RunBackend> | undefined;
+    const backend = (): Promise<RunBackend> =>
+      (started ??= (async () => {
+        let b: RunBackend;
+        if (backendUrl) b = await remoteBackend(backendUrl, flag(p, "token", deps.env.BATON_API_TOKEN) ?? savedLogin(backendUrl, deps.env)?.token);
+        else {
+          const start = (dataDir: string) =>
+            startLocalBackend({
+              model: run.model ?? "",
+              env: run.scriptDir ? { ...deps.env, BATON_SCRIPT_DIR: run.scriptDir } : deps.env,
+              dataDir,
+              ...(run.maxSteps ? { maxSteps: run.maxSteps } : {}),
+            });
+          b = await withRunStore(resolve(flag(p, "data-dir") ?? defaultRunStore(deps.env)), start, cleanup);
+        }
+        cleanup.push(() => b.close());
+        return b;
+      })());
+    // connect-node, not the default fetch transport: with fetch, a backend that dies mid-stream
+    // also leaves an unhandled rejection behind, which would crash this process.
+    const client = async () => {
+      const b = await backend();
+      return createBatonClient({ transport: nodeTransport({ baseUrl: b.baseUrl, token: b.token }) });
+    };
+    let where = "";
+    if (!run.heal || run.scriptPlaybook) {
+      try {
+        where = (await backend()).where;
+      } catch (e) {
+        if (e instanceof BackendUnavailable) return fail(e.message, exitCodes.unavailable);
+        throw e;
       }
-    } catch (e) {
-      if (e instanceof BackendUnavailable) return fail(e.message, exitCodes.unavailable);
-      throw e;
     }
-    cleanup.push(() => backend.close());
+    let script = run.script;
+    if (run.scriptPlaybook) {
+      try {
+        const got = await (await client()).getPlaybook({ name: run.scriptPlaybook });
+        script = scriptOfPlaybook(run.scriptPlaybook, got.playbook?.instructions ?? "");
+      } catch (e) {
+        return fail(`--script playbook:${run.scriptPlaybook}: ${e instanceof ConnectError ? e.rawMessage : e instanceof Error ? e.message : String(e)}`, exitCodes.usage);
+      }
+    }
     let browser: RunBrowser;
     try {
       browser = await openRunBrowser({
@@ -208,8 +173,14 @@ export async function runCommand(argv: readonly string[], deps: RunDeps): Promis
     cleanup.push(() => browser.close());
     const { engine } = browser;
     const lookup = refLookup(engine);
+    const probe = engineProbe(engine);
     const out = progress = createProgress(mode, deps.out, lookup);
-    out.note(`Backend: ${backend.where}${run.model ? ` · model ${run.model.startsWith("script:") ? `script ${flag(p, "script")}` : run.model}` : ""}`);
+    if (run.heal) {
+      const source = run.scriptPlaybook ? `playbook ${run.scriptPlaybook}` : flag(p, "script");
+      out.note(`Replaying ${source} without a model${run.model || backendUrl ? ` (a step that fails goes to ${run.model ?? "the backend's model"})` : " (no model is configured: a step that fails ends the run)"}`);
+    } else {
+      out.note(`Backend: ${where}${run.model ? ` · model ${run.model.startsWith("script:") ? `script ${flag(p, "script")}` : run.model}` : ""}`);
+    }
     if (site) out.note(`Serving ${resolve(serveDir as string)} at ${site.url}`);
 
     const stop = new AbortController();
@@ -222,32 +193,68 @@ export async function runCommand(argv: readonly string[], deps: RunDeps): Promis
     });
     cleanup.push(async () => off());
 
+    // With --save-script, every call that succeeds is written down as it runs (secrets as placeholders).
+    const recorder = run.saveScript || run.savePlaybook ? new ScriptRecorder<RunContext>(recordingPage(engine), (t) => maskText(t, secrets)) : undefined;
+    const base: ClientToolHandlers<RunContext> = { ...engineHandlers<RunContext>(engine), askUser: askUserHandler(deps.ask, () => out.pause()) };
+    const handlers = recorder ? recorder.wrap(base) : base;
+    const onApproval = approvalPrompt(p.flags.has("yes"), deps.ask, (r) => describeCall(r.call, lookup), () => out.pause());
+    const unreachable = (e: unknown): number => {
+      const err = ConnectError.from(e);
+      // A backend that died mid-stream surfaces as Unknown "terminated" (undici), not Unavailable.
+      const gone =
+        err.code === Code.Unavailable ||
+        err.code === Code.DeadlineExceeded ||
+        (err.code === Code.Unknown && /terminated|other side closed|fetch failed|ECONN|socket/i.test(err.rawMessage));
+      return fail(gone ? `the backend became unreachable: ${err.rawMessage}` : `the backend refused the run: ${err.rawMessage}`, gone ? exitCodes.unavailable : exitCodes.failed);
+    };
+
+    if (run.heal && script) {
+      if (startUrl) await handlers.navigate({ url: startUrl } as never, { sessionId: "replay", toolcallId: "start", signal: stop.signal, step: 0 });
+      let replayed: ReplayOutcome;
+      try {
+        replayed = await replayRun({
+          script,
+          goal: scriptGoal(script) ?? run.task,
+          handlers,
+          secrets,
+          probe,
+          progress: out,
+          signal: stop.signal,
+          backend: client,
+          model: run.model,
+          noModel: run.model || backendUrl ? undefined : missingKeysHelp,
+          maxSteps: run.maxSteps,
+          onApproval,
+        });
+      } catch (e) {
+        if (e instanceof BackendUnavailable) return fail(e.message, exitCodes.unavailable);
+        if (e instanceof ConnectError) return unreachable(e);
+        throw e;
+      }
+      const code = finishReplay(replayed, out, interrupted, deps);
+      if (recorder && replayed.status === "completed") await saveRecording(recorder, run, replayed.answer, startUrl, engine, out, client);
+      return code;
+    }
+
     let outcome: TaskOutcome;
     try {
-      // connect-node, not the default fetch transport: with fetch, a backend that dies mid-stream
-      // also leaves an unhandled rejection behind, which would crash this process.
-      const transport = nodeTransport({ baseUrl: backend.baseUrl, token: backend.token });
-      outcome = await runTask(createBatonClient({ transport }), {
+      outcome = await runTask(await client(), {
         task: run.task,
         ...(startUrl ? { startUrl } : {}),
         ...(run.model ? { model: run.model } : {}),
         ...(run.maxSteps ? { maxSteps: run.maxSteps } : {}),
-        handlers: { ...engineHandlers(engine), askUser: askUserHandler(deps.ask, () => out.pause()) },
+        handlers,
         onEvent: (e) => out.event(e),
-        onApproval: approvalPrompt(p.flags.has("yes"), deps.ask, (r) => describeCall(r.call, lookup), () => out.pause()),
+        onApproval,
         signal: stop.signal,
-        ...(secrets.length ? { secrets, page: engineProbe(engine) } : {}),
+        ...(secrets.length ? { secrets, page: probe } : {}),
       });
     } catch (e) {
-      const err = ConnectError.from(e);
-      // A backend that died mid-stream surfaces as Unknown "terminated" (undici), not Unavailable.
-      const unreachable =
-        err.code === Code.Unavailable ||
-        err.code === Code.DeadlineExceeded ||
-        (err.code === Code.Unknown && /terminated|other side closed|fetch failed|ECONN|socket/i.test(err.rawMessage));
-      return fail(unreachable ? `the backend at ${backend.baseUrl} became unreachable: ${err.rawMessage}` : `the backend refused the run: ${err.rawMessage}`, unreachable ? exitCodes.unavailable : exitCodes.failed);
+      return unreachable(e);
     }
-    return await finish(outcome, run, engine, out, interrupted, deps);
+    const code = await finish(outcome, run, engine, out, interrupted, deps);
+    if (recorder && code === exitCodes.done) await saveRecording(recorder, run, outcome.answer, startUrl, engine, out, client, outcome.session.goal);
+    return code;
   } catch (e) {
     // Anything unexpected (a store that cannot open, a browser that dies): one clear line.
     progress?.end();
@@ -256,6 +263,53 @@ export async function runCommand(argv: readonly string[], deps: RunDeps): Promis
     progress?.end();
     for (const c of cleanup.reverse()) await c().catch(() => undefined);
   }
+}
+
+/** What a recorder reads of the page: the refs of the engine's latest snapshot, and the URL. */
+function recordingPage(engine: Engine): RecordingPage {
+  return {
+    refs: () => (engine.lastSnapshot?.elements ?? []).map((e) => ({ ref: e.ref, role: e.role, name: e.name })),
+    url: () => engineProbe(engine).url(),
+  };
+}
+
+/** Writes the recorded run (--save-script) and stores it as a playbook (--save-playbook). */
+async function saveRecording(
+  recorder: ScriptRecorder<RunContext>,
+  run: RunPlan,
+  answer: string,
+  startUrl: string | undefined,
+  engine: Engine,
+  out: Progress,
+  client: () => Promise<BatonClient>,
+  goal?: string,
+): Promise<void> {
+  const script = recorder.script({ goal: goal || run.task, answer, expect: await endExpectations(engine, answer) });
+  if (run.saveScript) {
+    writeScript(run.saveScript, script);
+    out.note(`Saved the run as a script: ${run.saveScript} (replay it with --script ${run.saveScript} --heal)`, { saved: run.saveScript });
+  }
+  if (run.savePlaybook) {
+    const saved = await savePlaybook(await client(), scriptPlaybook(run.savePlaybook, run.task, startUrl, script));
+    out.note(`Stored the script as the playbook ${saved}`, { playbook: saved });
+  }
+}
+
+/** The exit code of a replay, after saying how it went. */
+function finishReplay(r: ReplayOutcome, out: Progress, interrupted: boolean, deps: RunDeps): number {
+  const how = r.heals === 0 ? "with no model calls" : `with ${r.heals} step(s) healed by the model in ${r.modelCalls} model call(s)`;
+  if (r.status === "stopped") {
+    out.note(`■ Replay stopped: ${r.reason}`, { status: "stopped" });
+    return interrupted ? exitCodes.interrupted : exitCodes.failed;
+  }
+  if (r.status === "failed") {
+    out.note(`✗ Replay failed ${how}: ${r.reason}`, { status: "failed", heals: r.heals, modelCalls: r.modelCalls, broken: r.broken });
+    deps.err.write(`baton run: replay failed: ${r.reason}${r.broken.length ? `:\n${r.broken.map((b) => `  - ${b}\n`).join("")}` : "\n"}`);
+    return exitCodes.failed;
+  }
+  out.note(`✓ Replayed ${how}${r.answer ? `: ${r.answer}` : ""}`, { status: "completed", heals: r.heals, modelCalls: r.modelCalls });
+  out.note("✓ All expectations of the script hold", { expectations: "ok" });
+  return exitCodes.done;
 }
 
 async function finish(outcome: TaskOutcome, run: RunPlan, engine: Engine, out: Progress, interrupted: boolean, deps: RunDeps): Promise<number> {

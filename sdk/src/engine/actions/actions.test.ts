@@ -167,6 +167,13 @@ describe("actions, verified by their effect on the page", () => {
     expect(r.satisfied).toBe(true);
     const n = await h.tools.waitFor(create(WaitForParamsSchema, { text: "Never there", timeoutMs: 300 }), undefined);
     expect(n.satisfied).toBe(false);
+    // Text drawn by CSS generated content, which innerText leaves out.
+    await h.evaluate(`document.body.append(Object.assign(document.createElement("span"), { id: "badge" })); setTimeout(() => document.head.append(Object.assign(document.createElement("style"), { textContent: '#badge::after { content: "Synced ✓"; }' })), 200), 1`);
+    const g = await h.tools.waitFor(create(WaitForParamsSchema, { text: "synced ✓", timeoutMs: 5000 }), undefined);
+    expect(g.satisfied).toBe(true);
+    expect(g.waitedMs).toBeGreaterThan(100);
+    const gone = await h.tools.waitFor(create(WaitForParamsSchema, { textGone: "Synced", timeoutMs: 300 }), undefined);
+    expect(gone.satisfied).toBe(false);
   });
 
   it("screenshot of an element and extract as markdown", async () => {

@@ -55,8 +55,8 @@ export async function goBack(engine: Engine, _params: GoBackParams) {
   });
 }
 
-/** Visible text of every frame the page has, for text waits. */
-async function pageText(engine: Engine): Promise<string> {
+/** Visible text of every frame the page has, for text waits; with `generated`, CSS `content` text too. */
+async function pageText(engine: Engine, generated = false): Promise<string> {
   const page = engine.page;
   const texts = await Promise.all(
     [...page.sessions.keys()].map((sid) =>
@@ -64,7 +64,7 @@ async function pageText(engine: Engine): Promise<string> {
         .send<{ result: { value?: string } }>(
           "Runtime.evaluate",
           {
-            expression: invocation(documentText),
+            expression: invocation(documentText, generated),
             returnByValue: true,
           },
           sid,
@@ -103,9 +103,12 @@ export async function waitFor(engine: Engine, params: WaitForParams) {
             () => false,
           );
         }
-        const text = (await pageText(engine)).toLowerCase();
-        if (params.text) return text.includes(params.text.toLowerCase());
-        return !text.includes(params.textGone.toLowerCase());
+        // Text drawn by CSS (`::after { content: "Saved" }`) counts too; it costs a computed
+        // style per element, so it is read only when the plain text does not settle the wait.
+        const wanted = (params.text || params.textGone).toLowerCase();
+        const plain = (await pageText(engine)).toLowerCase().includes(wanted);
+        const found = plain || (await pageText(engine, true)).toLowerCase().includes(wanted);
+        return params.text ? found : !found;
       };
       while (!engine.page.gone && Date.now() - started < cap) {
         if (await check()) {

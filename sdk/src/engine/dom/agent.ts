@@ -48,7 +48,7 @@ export interface AgentSnapshot {
 function installDomAgent(
   makeRules: typeof elementRules,
   extract: (this: unknown, format: string) => ExtractedContent,
-  pageText: () => string,
+  pageText: (generated: boolean) => string,
   activeElement: () => Element | null,
   valueTarget: (this: Element) => ValueTarget,
   setInput: (this: HTMLInputElement, value: string, percent: number | null) => { value: string; error?: string; min: string; max: string; step: string },
@@ -725,7 +725,8 @@ function installDomAgent(
       el.scrollBy({ left: a.vertical ? 0 : d, top: a.vertical ? d : 0, behavior: "instant" });
       return { moved: before[0] !== el.scrollLeft || before[1] !== el.scrollTop };
     },
-    text: () => pageText(),
+    // CSS-drawn text (`::after { content }`) counts for text waits, as in the CDP engine.
+    text: () => pageText(true),
     navigate: (url) => {
       location.assign(url as unknown as string);
       return { ok: true };

@@ -163,6 +163,9 @@ describe("DOM fallback actions, verified by their effect", () => {
     await h.evaluate("setTimeout(() => document.body.append('Later text'), 150), 1");
     const w = await dom.waitFor(create(WaitForParamsSchema, { text: "Later text", timeoutMs: 5000 }), undefined);
     expect(w.satisfied).toBe(true);
+    // Text drawn by CSS generated content counts too.
+    await h.evaluate(`document.head.append(Object.assign(document.createElement("style"), { textContent: 'body::after { content: "Synced ✓"; }' })), 1`);
+    expect((await dom.waitFor(create(WaitForParamsSchema, { text: "Synced ✓", timeoutMs: 2000 }), undefined)).satisfied).toBe(true);
     const x = await dom.extract(create(ExtractParamsSchema, {}), undefined);
     expect(x.content).toContain("# Account");
   });

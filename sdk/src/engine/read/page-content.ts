@@ -81,12 +81,29 @@ export function extractContent(this: unknown, format: string): ExtractedContent 
 
 /**
  * The visible text of the document and of every same-origin frame inside it, plus the text of
- * open shadow roots (for text waits).
+ * open shadow roots (for text waits). With `generated`, also the text CSS draws with `content`
+ * in `::before`/`::after` of shown elements (a status badge's "Saved ✓"), which `innerText`
+ * leaves out; that reads every element's computed style, so callers ask for it only when the
+ * plain text does not answer.
  */
-export function documentText(): string {
+export function documentText(generated = false): string {
   const out: string[] = [];
+  const pseudoText = (d: Document): void => {
+    const view = d.defaultView;
+    if (!view) return;
+    for (const e of d.querySelectorAll("*")) {
+      for (const pseudo of ["::before", "::after"]) {
+        const c = view.getComputedStyle(e, pseudo).content;
+        if (!c || !c.includes('"')) continue;
+        if (e.checkVisibility && !e.checkVisibility({ visibilityProperty: true, opacityProperty: true })) break;
+        const t = [...c.matchAll(/"((?:[^"\\]|\\.)*)"/g)].map((m) => (m[1] ?? "").replace(/\\(.)/g, "$1")).join("").trim();
+        if (t) out.push(t);
+      }
+    }
+  };
   const walk = (d: Document): void => {
     out.push(d.body ? d.body.innerText : "");
+    if (generated) pseudoText(d);
     for (const f of d.querySelectorAll("iframe,frame")) {
       try {
         const inner = (f as HTMLIFrameElement).contentDocument;

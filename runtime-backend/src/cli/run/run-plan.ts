@@ -1,0 +1,120 @@
+import { readFileSync } from "node:fs";
+import { dirname, resolve } from "node:path";
+import { parseScriptFile, type ScriptFile } from "@baton/sdk/script";
+import type { Env } from "../../providers/registry.js";
+import { flag, type Parsed } from "../args.js";
+import { chooseModel } from "./model-choice.js";
+
+/** `baton run --help`. */
+export const runUsage = `baton run "<task>" [options]
+
+  --start-url URL       open this page first (a path like /login.html with --serve)
+  --serve DIR           serve DIR on a loopback port for the run; --start-url may be a path in it
+  --script FILE         replay a script file instead of a model, then check its "expect"
+  --heal                with --script: replay it here with no model at all; a step whose target is
+                        gone or whose expectation fails goes to the model (--model), then the
+                        replay goes on. --script playbook:NAME replays a script saved as a playbook
+  --save-script FILE    write the finished run as a script (role + name targets, the
+                        expectations that held), to replay with --script FILE --heal
+  --save-playbook NAME  store that script as the playbook NAME too
+  --model P:M           provider:model (default: BATON_MODEL, else by the keys that are set)
+  --backend URL         use a running backend (with --token, BATON_API_TOKEN, or the token of \`baton login\`)
+  --data-dir DIR        the embedded store for this run (default ~/.cache/baton/run-store)
+  --max-steps N         step limit (default 50)
+  --headed              show the browser window (needs a display)
+  --cdp-url URL         drive a running Chromium (ws://… or http://host:9222) instead of launching one
+  --secret NAME=@FILE   a secret the model types as <secret>NAME</secret> without seeing it
+                        (NAME=env:VAR reads it from the environment; repeatable)
+  --secret-origin NAME=ORIGIN  where NAME may be typed (default: the --start-url's origin;
+                        NAME=* for anywhere; repeatable)
+  --yes                 approve irreversible actions without asking
+  --json                print progress as JSON lines
+
+Exit codes: 0 done, 1 failed/stopped/expectation broken, 2 bad usage or no model, 3 backend or
+browser unavailable, 130 interrupted (Ctrl-C).
+`;
+
+const KNOWN = new Set([
+  "start-url", "serve", "script", "model", "backend", "token", "data-dir", "max-steps", "headed", "cdp-url", "yes", "json", "help",
+  "secret", "secret-origin", "heal", "save-script", "save-playbook",
+]);
+
+/** A problem with the command line or its files: exit 2 with the message. */
+export class UsageError extends Error {}
+
+/** What the command line asks for. */
+export interface RunPlan {
+  readonly task: string;
+  /** The script to replay (for --heal from a playbook, loaded once the backend is up). */
+  readonly script?: ScriptFile;
+  /** --script playbook:NAME with --heal. */
+  readonly scriptPlaybook?: string;
+  /** --heal: replay here, a model only for the steps that fail. */
+  readonly heal?: boolean;
+  /** The run's model (for --heal, the one that heals; maybe none). */
+  readonly model?: string;
+  /** The directory the run's own backend may read script models from. */
+  readonly scriptDir?: string;
+  readonly maxSteps?: number;
+  /** --save-script FILE. */
+  readonly saveScript?: string;
+  /** --save-playbook NAME. */
+  readonly savePlaybook?: string;
+}
+
+const playbookName = /^[\w.-]{1,100}$/;
+
+/** Reads the command line into a plan; throws UsageError (or ScriptFileError) saying what is wrong. */
+export function plan(p: Parsed, env: Env): RunPlan {
+  for (const k of p.flags.keys()) if (!KNOWN.has(k)) throw new UsageError(`unknown option --${k}`);
+  for (const k of ["headed", "yes", "json", "heal"]) if (typeof p.flags.get(k) === "string") throw new UsageError(`--${k} takes no value (put the task before the options, or quote it)`);
+  for (const k of ["save-script", "save-playbook"]) if (p.flags.get(k) === true) throw new UsageError(`--${k} needs a value`);
+  const saveScript = flag(p, "save-script");
+  const savePlaybook = flag(p, "save-playbook");
+  if (savePlaybook !== undefined && !playbookName.test(savePlaybook)) throw new UsageError(`--save-playbook ${savePlaybook}: use 1-100 letters, digits, ".", "_" or "-"`);
+  const saving = { ...(saveScript ? { saveScript: resolve(saveScript) } : {}), ...(savePlaybook ? { savePlaybook } : {}) };
+  const task = p.positional.join(" ").trim();
+  if (!task) throw new UsageError("give the task, such as: baton run \"Find the opening hours\"");
+  const stepsFlag = flag(p, "max-steps");
+  const maxSteps = stepsFlag === undefined ? undefined : Number(stepsFlag);
+  if (maxSteps !== undefined && (!Number.isInteger(maxSteps) || maxSteps < 1 || maxSteps > 10_000)) {
+    throw new UsageError(`--max-steps must be a whole number from 1 to 10000, not "${stepsFlag}"`);
+  }
+  const scriptPath = flag(p, "script");
+  const heal = p.flags.has("heal");
+  if (heal && !scriptPath) throw new UsageError("--heal replays a script: give --script FILE (or --script playbook:NAME)");
+  if (heal) {
+    // The model that heals: the one named, else the environment's; with none, a replay that
+    // needs no healing still runs, and one that does fails saying what to set.
+    const model = flag(p, "backend") ? flag(p, "model") : chooseModel(flag(p, "model"), env);
+    const healModel = typeof model === "string" ? model : model?.ok ? model.model : undefined;
+    const common = { task, heal, ...(healModel ? { model: healModel } : {}), ...(maxSteps ? { maxSteps } : {}), ...saving };
+    if (scriptPath?.startsWith("playbook:")) {
+      const name = scriptPath.slice("playbook:".length);
+      if (!playbookName.test(name)) throw new UsageError(`--script ${scriptPath}: name a playbook (1-100 letters, digits, ".", "_" or "-")`);
+      return { ...common, scriptPlaybook: name };
+    }
+    return { ...common, script: readScript(scriptPath as string) };
+  }
+  if (scriptPath?.startsWith("playbook:")) throw new UsageError(`--script ${scriptPath}: a playbook's script replays with --heal`);
+  if (scriptPath) {
+    const script = readScript(scriptPath);
+    // The run's own backend reads script models from the script's directory only.
+    return { task, script, model: `script:${resolve(scriptPath)}`, scriptDir: dirname(resolve(scriptPath)), ...(maxSteps ? { maxSteps } : {}), ...saving };
+  }
+  if (flag(p, "backend")) return { task, ...(flag(p, "model") ? { model: flag(p, "model") } : {}), ...(maxSteps ? { maxSteps } : {}), ...saving };
+  const choice = chooseModel(flag(p, "model"), env);
+  if (!choice.ok) throw new UsageError(choice.message);
+  return { task, model: choice.model, ...(maxSteps ? { maxSteps } : {}), ...saving };
+}
+
+function readScript(path: string): ScriptFile {
+  let json: string;
+  try {
+    json = readFileSync(path, "utf8");
+  } catch (e) {
+    throw new UsageError(`cannot read the script ${path}: ${e instanceof Error ? e.message : String(e)}`);
+  }
+  return parseScriptFile(json, path);
+}
+
