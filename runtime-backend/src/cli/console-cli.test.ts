@@ -69,7 +69,7 @@ describe("baton user", () => {
     } finally {
       await backend.close();
     }
-  });
+  }, 180_000); // three embedded stores opened in turn: 30 s alone, over a minute at load 25
 });
 
 describe("baton login", () => {

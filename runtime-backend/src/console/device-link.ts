@@ -111,7 +111,7 @@ export async function decideDeviceLink(deps: ConsoleDeps, userId: string, linkId
           userId,
           tokenName: tokenName.trim() || link.deviceName,
           code,
-          codeHash: hashToken(code),
+          codeHash: await hashToken(code),
           codeExpiresAt: new Date(Date.now() + codeTtlMs),
         });
       })()
@@ -136,7 +136,7 @@ export async function exchangeDeviceCode(deps: ConsoleDeps, code: string, verifi
     throw new ConnectError("code_verifier must be 43-128 characters of A-Z, a-z, 0-9, '-', '.', '_', '~' (RFC 7636 §4.1)", Code.InvalidArgument);
   }
   const outcome = await deps.db.transaction(async (tx) => {
-    const link = await deviceLinkByCodeHash(tx, hashToken(code));
+    const link = await deviceLinkByCodeHash(tx, await hashToken(code));
     if (!link) return { error: new ConnectError("unknown device code", Code.NotFound) };
     const matches = sameSecret(s256(verifier), link.codeChallenge);
     if (link.status === DeviceLinkStatus.EXCHANGED) {

@@ -6,8 +6,8 @@ import type { Logger } from "../log/logger.js";
 import { createRedactor, envSecrets, type Redact } from "../log/redact.js";
 import type { Db } from "../store/db.js";
 import { openDb, type StoreLocation } from "../store/open.js";
-import { clearLeases } from "../store/sessions.js";
 import { tokenRevokedChannel } from "../store/tokens.js";
+import { SessionStore } from "../store/session-store.js";
 import { startEmbeddedUpkeep } from "../store/upkeep.js";
 import { QuotaGuard } from "../loop/quota.js";
 import { bearerAuth } from "./auth.js";
@@ -58,9 +58,10 @@ export interface Backend {
 /** Opens the store, builds the agent and serves the routes. */
 export async function startBackend(o: BackendOptions): Promise<Backend> {
   const db = await openDb(o);
+  const store = new SessionStore(db);
   if (db.kind === "embedded") {
     // One process owns an embedded store, so any lease in it is from a process that died.
-    await clearLeases(db);
+    await store.clearLeases();
   }
   // The embedded engine has no autovacuum or checkpointer of its own (Postgres does).
   const upkeep = startEmbeddedUpkeep(db, o.logger ? { logger: o.logger } : {});
@@ -68,7 +69,7 @@ export async function startBackend(o: BackendOptions): Promise<Backend> {
   await quotas.load();
   const agent = new Agent({
     quota: quotas,
-    db,
+    store,
     resolveModel: o.resolveModel,
     ...(o.defaultModel ? { defaultModel: o.defaultModel } : {}),
     ...(o.defaultMaxSteps ? { defaultMaxSteps: o.defaultMaxSteps } : {}),

@@ -45,7 +45,7 @@ export function newSecret(prefix: string): string {
 export async function createSignInCode(q: Queryable, userId: string, ttlMs: number): Promise<{ code: string; expiresAt: Date }> {
   const code = newSecret("si");
   const expiresAt = new Date(Date.now() + ttlMs);
-  await q.query("insert into sign_in_links (code_hash, user_id, expires_at) values ($1, $2, $3)", [hashToken(code), userId, expiresAt]);
+  await q.query("insert into sign_in_links (code_hash, user_id, expires_at) values ($1, $2, $3)", [await hashToken(code), userId, expiresAt]);
   return { code, expiresAt };
 }
 
@@ -56,7 +56,7 @@ export async function createSignInCode(q: Queryable, userId: string, ttlMs: numb
 export async function consumeSignInCode(q: Queryable, code: string): Promise<string | undefined> {
   const rows = await q.query<{ user_id: string }>(
     "update sign_in_links set used_at = now() where code_hash = $1 and used_at is null and expires_at > now() returning user_id",
-    [hashToken(code)],
+    [await hashToken(code)],
   );
   return rows[0]?.user_id;
 }
@@ -65,7 +65,7 @@ export async function consumeSignInCode(q: Queryable, code: string): Promise<str
 export async function createConsoleSession(q: Queryable, userId: string, ttlMs: number): Promise<{ secret: string; expiresAt: Date }> {
   const secret = newSecret("cs");
   const expiresAt = new Date(Date.now() + ttlMs);
-  await q.query("insert into console_sessions (id_hash, user_id, expires_at) values ($1, $2, $3)", [hashToken(secret), userId, expiresAt]);
+  await q.query("insert into console_sessions (id_hash, user_id, expires_at) values ($1, $2, $3)", [await hashToken(secret), userId, expiresAt]);
   return { secret, expiresAt };
 }
 
@@ -76,18 +76,18 @@ export async function createConsoleSession(q: Queryable, userId: string, ttlMs: 
 export async function consoleSessionUser(q: Queryable, secret: string, ttlMs: number): Promise<string | undefined> {
   const rows = await q.query<{ user_id: string; last_seen_at: Date }>(
     "select user_id, last_seen_at from console_sessions where id_hash = $1 and expires_at > now()",
-    [hashToken(secret)],
+    [await hashToken(secret)],
   );
   const r = rows[0];
   if (!r) return undefined;
   const seen = r.last_seen_at instanceof Date ? r.last_seen_at : new Date(String(r.last_seen_at));
   if (Date.now() - seen.getTime() > 3_600_000) {
-    await q.query("update console_sessions set last_seen_at = now(), expires_at = $2 where id_hash = $1", [hashToken(secret), new Date(Date.now() + ttlMs)]);
+    await q.query("update console_sessions set last_seen_at = now(), expires_at = $2 where id_hash = $1", [await hashToken(secret), new Date(Date.now() + ttlMs)]);
   }
   return r.user_id;
 }
 
 /** Ends a console session. */
 export async function endConsoleSession(q: Queryable, secret: string): Promise<void> {
-  await q.query("delete from console_sessions where id_hash = $1", [hashToken(secret)]);
+  await q.query("delete from console_sessions where id_hash = $1", [await hashToken(secret)]);
 }

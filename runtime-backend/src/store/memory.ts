@@ -4,10 +4,14 @@ import { type MemoryRecord, MemoryRecordSchema } from "@baton/gen/baton/v1/tools
 import type { Queryable, Row } from "./db.js";
 import { newId } from "./ids.js";
 
-/** Saves one memory record for a user. */
-export async function saveMemory(q: Queryable, userId: string, text: string, tags: readonly string[], sessionId = ""): Promise<string> {
-  const id = newId("mem");
-  await q.query("insert into memories (id, user_id, text, tags, session_id) values ($1, $2, $3, $4, $5)", [
+/**
+ * Saves one memory record for a user. With `key` (the toolcall that saves it) the id is derived
+ * from the session and the key, so a save repeated after a crash (the call ran, its result was
+ * not committed) stores nothing twice.
+ */
+export async function saveMemory(q: Queryable, userId: string, text: string, tags: readonly string[], sessionId = "", key = ""): Promise<string> {
+  const id = key ? `mem_${sessionId.replace(/^ses_/, "")}_${key}` : newId("mem");
+  await q.query("insert into memories (id, user_id, text, tags, session_id) values ($1, $2, $3, $4, $5) on conflict (id) do nothing", [
     id,
     userId,
     text,

@@ -235,6 +235,13 @@ create index screenshots_call on screenshots (session_id, toolcall_id)`,
   },
   {
     version: 11,
+    // The embedded store's write-behind turn journal is gone: turns commit with the same
+    // statement on both engines (`commit-sql.ts`).
+    name: "no turn journal",
+    sql: "drop table if exists journal_state",
+  },
+  {
+    version: 12,
     // The web console (src/console/): accounts with an admin flag, API tokens with an id, a
     // name, the device they are bound to and a revocation time, one-time sign-in links, the
     // console's cookie sessions, PKCE device links and daily quotas. Secrets (sign-in codes,

@@ -1,6 +1,5 @@
 import pg from "pg";
 import type { Db, Queryable, Row } from "./db.js";
-import { inlineParams } from "./literal.js";
 
 /**
  * Connects to a PostgreSQL server through a `pg` pool. Same SQL as the embedded engine; this
@@ -30,14 +29,6 @@ export async function openPgDb(connectionString: string, poolSize = 10): Promise
       } finally {
         client.release();
       }
-    },
-    async batch(stmts) {
-      if (stmts.length === 0) return [];
-      // One simple-protocol message, run by the server as one implicit transaction: a turn
-      // costs one network round trip instead of one per statement.
-      const script = stmts.map((st) => inlineParams(st.sql, st.params ?? [])).join(";\n");
-      const res = (await pool.query(script)) as unknown as pg.QueryResult<Row> | pg.QueryResult<Row>[];
-      return (Array.isArray(res) ? res : [res]).map((r) => r.rows);
     },
     async prepared<R extends Row>(name: string, sql: string, params: readonly unknown[]) {
       // node-postgres prepares a named statement once per pooled connection.

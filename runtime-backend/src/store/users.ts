@@ -20,7 +20,7 @@ export async function issueToken(q: Queryable, userId: string, facts: TokenFacts
   const token = newToken();
   const id = newId("tok");
   await q.query("insert into api_tokens (token_hash, id, user_id, label, source, device) values ($1, $2, $3, $4, $5, $6)", [
-    hashToken(token),
+    await hashToken(token),
     id,
     userId,
     facts.name ?? facts.source ?? "",
@@ -39,7 +39,7 @@ export async function createToken(q: Queryable, userId: string, label = ""): Pro
 export async function registerToken(q: Queryable, userId: string, token: string, label = ""): Promise<void> {
   await q.query(
     "insert into api_tokens (token_hash, id, user_id, label, source) values ($1, $2, $3, $4, $4) on conflict (token_hash) do nothing",
-    [hashToken(token), newId("tok"), userId, label],
+    [await hashToken(token), newId("tok"), userId, label],
   );
 }
 
@@ -56,7 +56,7 @@ export interface TokenOwner {
 export async function resolveToken(q: Queryable, token: string): Promise<TokenOwner | undefined> {
   const rows = await q.query<{ user_id: string; id: string }>(
     "update api_tokens set last_used_at = now() where token_hash = $1 and revoked_at is null returning user_id, id",
-    [hashToken(token)],
+    [await hashToken(token)],
   );
   const r = rows[0];
   return r ? { userId: r.user_id, tokenId: r.id } : undefined;
