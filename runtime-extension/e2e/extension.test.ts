@@ -10,6 +10,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it, onTestFailed } f
 import { SessionStatus } from "@baton/gen/baton/v1/agent_pb";
 import { runInPanel } from "../testing/launch.js";
 import { type Panel, startWorld, until, type WebTab, type World } from "./harness.js";
+import { Target } from "../testing/launch.js";
 
 let world: World;
 let open: { close(): Promise<void> }[] = [];
@@ -598,4 +599,75 @@ describe("the Baton extension", () => {
     await until("the secret to go", async () => !(await panel.snapshot()).includes("Delete password"));
     expect(await world.control.eval(`chrome.storage.local.get("secrets").then((s) => s.secrets)`)).toEqual([]);
   });
+
+  it("signs in with the console (device link, PKCE), runs a task with the linked token, and shows signed out once it is revoked", async () => {
+    await world.control.eval(`Promise.all([chrome.storage.local.clear(), chrome.storage.session.clear()])`);
+    const model = world.script("linked.json", {
+      turns: [
+        { text: "<goal>Add a blue mug</goal>", calls: [{ name: "take_snapshot" }] },
+        { calls: [{ name: "click", args: { ref: { role: "button", name: "Add Blue mug to cart" } } }] },
+        { calls: [{ name: "done", args: { answer: "A blue mug is in the cart." } }] },
+      ],
+    });
+    await world.configure({ backendUrl: world.backend.url, token: "", model });
+    // Sign in to the console in this browser with the one-time link `baton serve` printed.
+    const signInLink = /Console: (\S+)/.exec(world.backend.output())?.[1] ?? "";
+    expect(signInLink).toContain("/sign-in#");
+    const consoleTab = await world.openTab(signInLink);
+    open.push(consoleTab);
+    await until("the console signed in", async () => (await consoleTab.url()).endsWith("/sessions"));
+
+    const { tab, panel } = await shopAndPanel();
+    const tabsBefore = await world.control.eval<number>(`chrome.tabs.query({}).then((t) => t.length)`);
+    await panel.click("button", "Sign in with the console");
+    const code = await until("the user code in the panel", () => panel.eval<string | null>(`document.querySelector(".user-code")?.textContent ?? null`));
+    expect(code).toMatch(/^[B-Z]{4}-[B-Z]{4}$/);
+    // The verifier waits in session storage, never in local storage.
+    const pending = await world.control.eval<{ deviceLink?: { verifier: string; linkId: string } }>(`chrome.storage.session.get("deviceLink")`);
+    expect(pending.deviceLink?.verifier).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    expect(JSON.stringify(await world.control.eval(`chrome.storage.local.get(null)`))).not.toContain(pending.deviceLink?.verifier);
+    await panel.screenshot("21-console-link-code");
+
+    // The panel opened the console's approval page in a tab; approve there.
+    const approveUrl = `${world.backend.url}/link/${pending.deviceLink?.linkId}`;
+    const approveId = await until("the approval tab", async () => {
+      const { targetInfos } = await world.transport.send<{ targetInfos: { targetId: string; url: string; type: string }[] }>("Target.getTargets");
+      return targetInfos.find((t) => t.type === "page" && t.url === approveUrl)?.targetId;
+    });
+    expect(await world.control.eval<number>(`chrome.tabs.query({}).then((t) => t.length)`)).toBe(tabsBefore + 1);
+    const { sessionId } = await world.transport.send<{ sessionId: string }>("Target.attachToTarget", { targetId: approveId, flatten: true });
+    const approveTab = new Target(world, approveId, sessionId);
+    open.push(approveTab);
+    await until("the approval page with the code", () => approveTab.eval<boolean>(`document.body.innerText.includes(${JSON.stringify(code)})`));
+    await approveTab.eval(`[...document.querySelectorAll("button")].find((b) => b.textContent.trim() === "Approve").click()`);
+    await until("the console to confirm", () => approveTab.eval<boolean>(`/Linked\\. Return to your device/.test(document.body.innerText)`));
+
+    // The panel trades the code for a token, saves it where a pasted token goes, and is signed in.
+    const token = await until("the linked token", async () => (await world.control.eval<{ settings?: { token: string } }>(`chrome.storage.local.get("settings")`)).settings?.token);
+    expect(token).not.toBe(world.token);
+    await until("the pending link to be forgotten", async () => !(await world.control.eval<{ deviceLink?: unknown }>(`chrome.storage.session.get("deviceLink")`)).deviceLink, 5_000);
+    await until("the task box", async () => (await panel.snapshot()).includes('textbox "Task"'));
+    await approveTab.close();
+    await world.transport.send("Target.activateTarget", { targetId: tab.targetId });
+    await panel.screenshot("22-console-signed-in");
+    await panel.run("Add a blue mug");
+    expect(await panel.outcome()).toMatchObject({ state: "completed", text: expect.stringContaining("blue mug is in the cart") });
+    expect(world.shop.state().cart, JSON.stringify(await panel.timeline())).toEqual(["mug-blue"]);
+
+    // Revoked in the console's Devices page: the panel says it is signed out.
+    await world.transport.send("Page.navigate", { url: `${world.backend.url}/devices` }, consoleTab.sessionId);
+    await until("the device in the console", () => consoleTab.eval<boolean>(`[...document.querySelectorAll("button")].some((b) => /^Revoke Chrome on /.test(b.getAttribute("aria-label") ?? ""))`));
+    // The console asks "Revoke …?" with confirm(): the user says OK.
+    await world.transport.send("Page.enable", {}, consoleTab.sessionId);
+    const clicked = consoleTab.eval(`[...document.querySelectorAll("button")].find((b) => /^Revoke Chrome on /.test(b.getAttribute("aria-label") ?? "")).click()`);
+    await until("the confirm dialog", () => world.transport.send("Page.handleJavaScriptDialog", { accept: true }, consoleTab.sessionId).then(() => true, () => false));
+    await clicked;
+    await until("the token revoked", async () => {
+      const e = await createBatonClient({ baseUrl: world.backend.url, token }).listPlaybooks({}).then(() => undefined, (x: unknown) => x);
+      return e !== undefined;
+    });
+    await world.transport.send("Page.reload", {}, panel.sessionId);
+    await until("signed out in the panel", () => panel.eval<boolean>(`/Signed out/.test(document.body.innerText)`).catch(() => false));
+    await panel.screenshot("23-console-signed-out");
+  }, 150_000);
 });

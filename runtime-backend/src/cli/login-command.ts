@@ -1,8 +1,8 @@
-import { createHash, randomBytes } from "node:crypto";
 import { hostname } from "node:os";
 import { ConnectError, createClient } from "@connectrpc/connect";
 import { createConnectTransport } from "@connectrpc/connect-node";
 import { ConsoleService, DeviceLinkStatus } from "@baton/gen/baton/v1/console_pb";
+import { createPkce } from "@baton/sdk/client";
 import { flag, type Parsed } from "./args.js";
 import { backendKey, saveLogin } from "./credentials.js";
 import type { Io } from "./io.js";
@@ -25,8 +25,7 @@ export async function loginCommand(p: Parsed, io: Io, deps: LoginDeps = processD
   const backend = backendKey(flag(p, "backend", deps.env.BATON_BACKEND_URL ?? "http://127.0.0.1:8787") as string);
   const deviceName = flag(p, "name", `baton CLI on ${hostname()}`) as string;
   const api = createClient(ConsoleService, createConnectTransport({ baseUrl: backend, httpVersion: "1.1" }));
-  const verifier = randomBytes(32).toString("base64url");
-  const challenge = createHash("sha256").update(verifier, "ascii").digest("base64url");
+  const { verifier, challenge } = await createPkce();
   let start;
   try {
     start = await api.startDeviceLink({ codeChallenge: challenge, codeChallengeMethod: "S256", deviceName, client: "baton-cli" });

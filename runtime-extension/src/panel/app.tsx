@@ -1,4 +1,5 @@
 import { useEffect, useRef, useState } from "preact/hooks";
+import { checkToken } from "../background/token-check.js";
 import { type AuthState, loadAuth, loadSettings, type Settings } from "../settings.js";
 import { Composer, type TargetTab } from "./composer.js";
 import { DiagnosticsView } from "./diagnostics-view.js";
@@ -53,6 +54,8 @@ export function App({ model }: { model: PanelModel }) {
       setAuth(await loadAuth());
     };
     void read();
+    // A token revoked since the last check (in the console, say) shows as signed out at once.
+    void checkToken();
     const onChanged = (_c: unknown, area: string) => area === "local" && void read();
     chrome.storage.onChanged.addListener(onChanged);
     return () => chrome.storage.onChanged.removeListener(onChanged);
@@ -110,13 +113,13 @@ export function App({ model }: { model: PanelModel }) {
       </header>
       {auth?.state === "rejected" && view === "task" ? (
         <div class="banner err" role="alert">
-          The backend refused your token. <button type="button" class="link" onClick={() => setView("settings")}>Sign in again</button>
+          Signed out: the backend refused your token. <button type="button" class="link" onClick={() => setView("settings")}>Sign in again</button>
         </div>
       ) : null}
       <main class="scroll" ref={main}>
         {view === "settings" ? (
           <>
-            <SettingsView settings={settings} auth={auth} />
+            <SettingsView key={settings.token} settings={settings} auth={auth} />
             <SecretsSection />
           </>
         ) : view === "history" ? (
