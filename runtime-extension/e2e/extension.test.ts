@@ -617,16 +617,21 @@ describe("the Baton extension", () => {
     open.push(consoleTab);
     await until("the console signed in", async () => (await consoleTab.url()).endsWith("/sessions"));
 
-    const { tab, panel } = await shopAndPanel();
+    const { tab, panel: first } = await shopAndPanel();
     const tabsBefore = await world.control.eval<number>(`chrome.tabs.query({}).then((t) => t.length)`);
-    await panel.click("button", "Sign in with the console");
-    const code = await until("the user code in the panel", () => panel.eval<string | null>(`document.querySelector(".user-code")?.textContent ?? null`));
+    await first.click("button", "Sign in with the console");
+    const code = await until("the user code in the panel", () => first.eval<string | false>(`document.querySelector(".user-code")?.textContent || false`));
     expect(code).toMatch(/^[B-Z]{4}-[B-Z]{4}$/);
     // The verifier waits in session storage, never in local storage.
     const pending = await world.control.eval<{ deviceLink?: { verifier: string; linkId: string } }>(`chrome.storage.session.get("deviceLink")`);
     expect(pending.deviceLink?.verifier).toMatch(/^[A-Za-z0-9_-]{43}$/);
     expect(JSON.stringify(await world.control.eval(`chrome.storage.local.get(null)`))).not.toContain(pending.deviceLink?.verifier);
-    await panel.screenshot("21-console-link-code");
+    await first.screenshot("21-console-link-code");
+    // Closing the panel while the link waits loses nothing: reopened, it shows the same code and goes on.
+    await first.close();
+    const panel = await world.openPanel(tab);
+    open.push(panel);
+    expect(await until("the code in the reopened panel", () => panel.eval<string | false>(`document.querySelector(".user-code")?.textContent || false`))).toBe(code);
 
     // The panel opened the console's approval page in a tab; approve there.
     const approveUrl = `${world.backend.url}/link/${pending.deviceLink?.linkId}`;
