@@ -19,11 +19,15 @@
  * BENCH_SLOW_SESSIONS (1000), BENCH_SLOW_SECONDS (15), BENCH_SCENARIOS (clients,lockstep,h2c),
  * BENCH_DATABASE_URL (run on Postgres instead of the embedded store), BENCH_PEER=0 (skip
  * phase 3), BENCH_THINK_MS (a random pause of up to this long between a session's steps,
- * outside the timed round trip: phase 2 only), BENCH_CONNECTIONS (h2c connections).
+ * outside the timed round trip: phase 2 only), BENCH_CONNECTIONS (h2c connections),
+ * BENCH_BEFORE (another checkout of the repository, e.g. a `git worktree` of main before a
+ * change: 4. before and after, side by side: phase 1 at its best concurrency and the "clients"
+ * overhead, each on a fresh backend of either checkout, alternating, BENCH_ROUNDS (1) times;
+ * on Postgres the before side uses BENCH_BEFORE_DATABASE_URL, as its schema may be older).
  */
 import { mkdtempSync, rmSync } from "node:fs";
 import { cpus, loadavg, tmpdir } from "node:os";
-import { join } from "node:path";
+import { join, resolve } from "node:path";
 import { startBackendProcess } from "../src/testing/backend-process.js";
 import { benchToken, type ClientResult, clickScript, flatOut, pct, runClient, turnStats } from "./harness.js";
 
@@ -57,13 +61,22 @@ type Scenario = keyof typeof scenarios;
 const chosen = (process.env.BENCH_SCENARIOS ?? "clients,lockstep,h2c").split(",").filter((s): s is Scenario => s in scenarios);
 
 /** A `baton serve` for the bench; on the embedded store, in its own data directory. */
-const startBackend = (name: string, env: Record<string, string> = {}) =>
-  startBackendProcess([...(databaseUrl ? ["--database-url", databaseUrl] : ["--data-dir", join(dir, name)]), "--script-dir", dir], {
-    BATON_API_TOKEN: benchToken,
-    BATON_LOG_LEVEL: "error",
-    ...(process.env.BENCH_SERVER_NODE_OPTIONS ? { NODE_OPTIONS: process.env.BENCH_SERVER_NODE_OPTIONS } : {}),
-    ...env,
-  });
+const startBackend = (name: string, env: Record<string, string> = {}, bin?: string, url = databaseUrl) =>
+  startBackendProcess(
+    [...(url ? ["--database-url", url] : ["--data-dir", join(dir, name)]), "--script-dir", dir],
+    {
+      BATON_API_TOKEN: benchToken,
+      BATON_LOG_LEVEL: "error",
+      ...(process.env.BENCH_SERVER_NODE_OPTIONS ? { NODE_OPTIONS: process.env.BENCH_SERVER_NODE_OPTIONS } : {}),
+      ...env,
+    },
+    undefined,
+    bin,
+  );
+
+/** The other checkout of phase 4, and how many times each side runs. */
+const before = process.env.BENCH_BEFORE ? resolve(process.env.BENCH_BEFORE, "runtime-backend/bin/baton.js") : undefined;
+const rounds = Math.max(1, Number(process.env.BENCH_ROUNDS ?? 1));
 
 /** Phase 1 against one backend: turns/s and latency at zero model latency (h2c, flat out). */
 async function throughput(url: string, pid: number, sessions: number) {
@@ -121,6 +134,31 @@ try {
     }
   }
 
+  // Phase 4: before and after on fresh backends, alternating, so both see the same machine.
+  const sides: { side: string; round: number; turnsPerSecond: number; p50Ms: number; p99Ms: number; loadAverage: number }[] = [];
+  if (before && fast) {
+    for (let round = 1; round <= rounds; round++) {
+      for (const [side, bin] of [["before", before], ["after", undefined]] as const) {
+        const loadAverage = +(loadavg()[0] ?? 0).toFixed(1);
+        const url = side === "before" ? (process.env.BENCH_BEFORE_DATABASE_URL ?? databaseUrl) : databaseUrl;
+        const a = await startBackend(`data-${side}-${round}`, {}, bin, url);
+        let t: Awaited<ReturnType<typeof throughput>>;
+        try {
+          t = await throughput(a.url, a.child.pid ?? 0, fast.sessions);
+        } finally {
+          await a.kill("SIGTERM");
+        }
+        const b = await startBackend(`data-${side}-${round}-clients`, {}, bin, url);
+        try {
+          const o = await overhead(b.url, b.child.pid ?? 0, "clients");
+          sides.push({ side, round, turnsPerSecond: t.turnsPerSecond, p50Ms: o.p50Ms, p99Ms: o.p99Ms, loadAverage });
+        } finally {
+          await b.kill("SIGTERM");
+        }
+      }
+    }
+  }
+
   const load = loadavg().map((l) => +l.toFixed(2));
   const result = {
     machine: `${cpus().length} × ${cpus()[0]?.model ?? "cpu"}, Node ${process.version}`,
@@ -129,6 +167,7 @@ try {
     throughput: runs,
     overhead: overheads,
     ...(peer && fast ? { genericConnect: peer, fastOverGeneric: +(fast.turnsPerSecond / Math.max(1, peer.turnsPerSecond)).toFixed(2) } : {}),
+    ...(sides.length ? { beforeAndAfter: sides } : {}),
   };
   console.log(JSON.stringify(result, null, 2));
   const parts: string[] = [];
@@ -147,6 +186,12 @@ try {
   if (peer && fast) parts.push(`Connect's generic path ${peer.turnsPerSecond} turns/s at ${peer.sessions} sessions (fast path ${result.fastOverGeneric}×)`);
   parts.push(`load average ${load.join(" ")} on ${cpus().length} cores`);
   console.log(`summary: ${parts.join("; ")}`);
+  if (sides.length) {
+    console.log(`before (${process.env.BENCH_BEFORE}) and after, ${fast?.sessions} sessions flat out / clients overhead at ${slowSessions} sessions × 1 s:`);
+    console.log("| side | round | load (1 min) | turns/s | overhead p50 / p99 |");
+    console.log("|---|---|---|---|---|");
+    for (const r of sides) console.log(`| ${r.side} | ${r.round} | ${r.loadAverage} | ${r.turnsPerSecond} | ${r.p50Ms} / ${r.p99Ms} ms |`);
+  }
 } finally {
   await backend.kill("SIGTERM");
   rmSync(dir, { recursive: true, force: true });

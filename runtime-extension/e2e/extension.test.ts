@@ -3,6 +3,8 @@
  * opened as a tab beside the fixture shop, a real `baton serve` replaying script files. Each
  * test saves screenshots of the panel at its key moments under `runtime-extension/.artefacts/`.
  */
+import { readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
 import { createBatonClient } from "@baton/sdk/client";
 import { afterAll, beforeAll, beforeEach, describe, expect, it, onTestFailed } from "vitest";
 import { SessionStatus } from "@baton/gen/baton/v1/agent_pb";
@@ -546,5 +548,54 @@ describe("the Baton extension", () => {
     expect([...world.shop.state().cart].sort()).toEqual(["mug-red", "tote"]);
     const clicked = run.timeline.filter((e) => e.tool === "click").map((e) => (e.text.includes("tote") ? "tote" : "mug-red"));
     expect(clicked).toEqual(world.shop.state().cart);
+  });
+  it("types a secret from its settings where the model wrote the placeholder; the value reaches the page only, never the backend or the timeline", async () => {
+    const value = "Hunter2-e2e-s3cret-value";
+    await world.signIn(
+      world.script("secret.json", {
+        turns: [
+          { text: "<goal>Sign in</goal>", calls: [{ name: "take_snapshot" }] },
+          { calls: [{ name: "type_text", args: { ref: { role: "textbox", name: "Password" }, text: "<secret>password</secret>" } }, { name: "take_snapshot" }] },
+          { calls: [{ name: "done", args: { answer: "Typed the password." } }] },
+        ],
+      }),
+    );
+    const { tab, panel } = await shopAndPanel("/login");
+    // The user adds the secret in Settings, scoped to the shop's origin.
+    await panel.click("button", "Settings");
+    await panel.type("textbox", "Name", "password");
+    await panel.type("textbox", "Value", value);
+    await panel.type("textbox", "Allowed origins", new URL(world.shop.url).origin);
+    await panel.click("button", "Add secret");
+    await until("the secret in the list", async () => (await panel.snapshot()).includes('button "Delete password"'));
+    const settingsText = await panel.eval<string>("document.body.innerText");
+    expect(settingsText).toContain(new URL(world.shop.url).origin);
+    expect(settingsText).not.toContain(value);
+    await panel.eval(`document.querySelector("form.secrets").scrollIntoView({ block: "start" })`);
+    await panel.screenshot("20-secrets-settings");
+    const stored = await world.control.eval<{ secrets?: { name: string; value: string }[] }>(`chrome.storage.local.get("secrets")`);
+    expect(stored.secrets).toEqual([{ name: "password", value, origins: [new URL(world.shop.url).origin] }]);
+    await panel.click("button", "Back to the task");
+    await panel.run("Sign in to the shop");
+    const outcome = await panel.outcome();
+    expect(outcome.state).toBe("completed");
+    // The page got the value; the panel's timeline shows only the placeholder.
+    expect(await tab.eval<string>(`document.getElementById("password").value`)).toBe(value);
+    const typed = (await panel.timeline()).find((e) => e.tool === "type_text");
+    expect(typed?.state).toBe("done");
+    expect(await panel.eval<string>("document.body.innerText")).not.toContain(value);
+    // Nothing the backend stored holds the value: the session, its history, the files on disk.
+    const got = await backendSession(await lastSession());
+    const json = JSON.stringify(got, (_k, v: unknown) => (typeof v === "bigint" ? String(v) : v instanceof Uint8Array ? Buffer.from(v).toString("latin1") : v));
+    expect(json).toContain("<secret>password</secret>");
+    expect(json).not.toContain(value);
+    const files = readdirSync(join(world.scriptDir, "..", "data"), { recursive: true, withFileTypes: true }).filter((f) => f.isFile());
+    expect(files.length).toBeGreaterThan(0);
+    for (const f of files) expect(readFileSync(join(f.parentPath, f.name)).includes(value), join(f.parentPath, f.name)).toBe(false);
+    // Deleting it leaves nothing in the extension's storage.
+    await panel.click("button", "Settings");
+    await panel.click("button", "Delete password");
+    await until("the secret to go", async () => !(await panel.snapshot()).includes("Delete password"));
+    expect(await world.control.eval(`chrome.storage.local.get("secrets").then((s) => s.secrets)`)).toEqual([]);
   });
 });

@@ -21,7 +21,7 @@ import {
 } from "@baton/gen/baton/v1/agent_pb";
 import { Risk } from "@baton/gen/baton/v1/options_pb";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type BackendProcess, startBackendProcess } from "../testing/backend-process.js";
+import { type BackendProcess, restartTimeoutMs, startBackendProcess } from "../testing/backend-process.js";
 import { type BadInput, badInputs, corruptGzip, isServerFault } from "../testing/bad-inputs.js";
 import { type RawAnswer, sendRaw } from "../testing/raw-rpc.js";
 import { tempDirs } from "../testing/temp-dirs.js";
@@ -91,7 +91,7 @@ beforeAll(async () => {
     GetPlaybook: create(GetPlaybookRequestSchema, { name: "pb", version: 1 }),
     ListPlaybooks: create(ListPlaybooksRequestSchema, {}),
   };
-});
+}, restartTimeoutMs);
 
 afterAll(async () => {
   await backend?.kill("SIGTERM");

@@ -12,7 +12,9 @@ import { createConnectTransport } from "@connectrpc/connect-node";
 import { AgentService, SessionStatus, type StepRequest, StepRequestSchema, type StepResponse } from "@baton/gen/baton/v1/agent_pb";
 import { afterAll, describe, expect, it } from "vitest";
 import type { Script } from "../providers/script.js";
-import { type BackendProcess, startBackendProcess } from "../testing/backend-process.js";
+import { openDb } from "../store/open.js";
+import { type BackendProcess, restartTimeoutMs, startBackendProcess } from "../testing/backend-process.js";
+import { expectResumedOnce } from "../testing/resume-checks.js";
 
 const token = "bt_crash_test_token_0123456789abcdef";
 const steps = 8;
@@ -42,8 +44,11 @@ const auth: Interceptor = (next) => (req) => {
   return next(req);
 };
 
-async function start() {
-  const p = await startBackendProcess(["--data-dir", join(dir, "data"), "--script-dir", dir, "--model", `script:${scriptFile}`], { BATON_API_TOKEN: token });
+const pgUrl = process.env.BATON_TEST_DATABASE_URL;
+
+/** A backend on the engine's store: the embedded one in a data directory, or Postgres. */
+async function start(store: string[]) {
+  const p = await startBackendProcess([...store, "--script-dir", dir, "--model", `script:${scriptFile}`], { BATON_API_TOKEN: token });
   procs.push(p);
   return { p, client: createClient(AgentService, createConnectTransport({ baseUrl: p.url, httpVersion: "1.1", interceptors: [auth] })) };
 }
@@ -62,9 +67,25 @@ function resultsFor(sessionId: string, r: StepResponse): StepRequest {
   return create(StepRequestSchema, { sessionId, input: { case: "toolResults", value: { results } } });
 }
 
-describe("SIGKILL mid-session", () => {
-  it("resumes after a restart with no step lost or doubled", async () => {
-    let { p, client } = await start();
+const engines = [
+  { name: "embedded store", store: async () => ["--data-dir", join(dir, "data")] },
+  {
+    name: "Postgres",
+    store: async () => {
+      // A clean schema: the test database is disposable.
+      const db = await openDb({ databaseUrl: pgUrl });
+      await db.exec("drop schema public cascade; create schema public");
+      await db.close();
+      return ["--database-url", pgUrl ?? ""];
+    },
+    skip: !pgUrl,
+  },
+];
+
+describe.each(engines)("SIGKILL mid-session, $name", ({ store, skip }) => {
+  it.skipIf(skip)("resumes after a restart with no step lost or doubled", async () => {
+    const args = await store();
+    let { p, client } = await start(args);
     const { session } = await client.createSession({ task: "visit the pages" });
     const id = session!.id;
     let r = await client.step({ sessionId: id });
@@ -78,7 +99,7 @@ describe("SIGKILL mid-session", () => {
     await p.kill("SIGKILL");
     expect(await lost).toBeInstanceOf(Error);
 
-    ({ p, client } = await start());
+    ({ p, client } = await start(args));
     // The client retries exactly what it sent; the backend continues the interrupted step.
     r = await client.step(inFlight);
     expect(r.session?.step).toBe(slowStep);
@@ -86,19 +107,6 @@ describe("SIGKILL mid-session", () => {
     expect(r.session?.status).toBe(SessionStatus.COMPLETED);
     expect(r.session?.answer).toBe("visited all pages");
 
-    const got = await client.getSession({ sessionId: id });
-    // One trace per step, 1..N+1, none missing, none twice.
-    expect(got.traces.map((t) => t.step)).toEqual(Array.from({ length: steps + 1 }, (_, i) => i + 1));
-    const callIds = got.history.flatMap((h) => (h.entry.case === "agentMessage" && h.entry.value.content.case === "functionCall" ? [h.entry.value.content.value.toolcallId] : []));
-    const resultIds = got.history.flatMap((h) => (h.entry.case === "toolResult" ? [h.entry.value.toolcallId] : []));
-    expect(new Set(callIds).size).toBe(callIds.length);
-    expect(callIds).toHaveLength(steps + 1);
-    expect(resultIds.slice().sort()).toEqual(callIds.slice().sort());
-    const urls = got.history.flatMap((h) =>
-      h.entry.case === "agentMessage" && h.entry.value.content.case === "functionCall" && h.entry.value.content.value.call?.tool.case === "navigate"
-        ? [h.entry.value.content.value.call.tool.value.url]
-        : [],
-    );
-    expect(urls).toEqual(Array.from({ length: steps }, (_, i) => `https://example.com/${i + 1}`));
-  });
+    expectResumedOnce(expect as never, await client.getSession({ sessionId: id }), steps);
+  }, restartTimeoutMs);
 });

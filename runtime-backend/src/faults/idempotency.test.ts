@@ -5,7 +5,7 @@ import { createConnectTransport } from "@connectrpc/connect-node";
 import { AgentService, SessionStatus } from "@baton/gen/baton/v1/agent_pb";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ScriptProvider } from "../providers/script.js";
-import { type BackendProcess, startBackendProcess } from "../testing/backend-process.js";
+import { type BackendProcess, restartTimeoutMs, startBackendProcess } from "../testing/backend-process.js";
 import { type HostileRig, startHostileRig } from "../testing/hostile-backend.js";
 import { tempDirs } from "../testing/temp-dirs.js";
 
@@ -89,5 +89,5 @@ describe("a user message retried after the server died mid-turn", () => {
     expect(got.history.filter((h) => h.entry.case === "userMessage")).toHaveLength(1);
     // Retried again: the stored answer of the resumed step.
     expect(await c.step(userStep(session!.id, "please do it", "msg-7"))).toEqual(retried);
-  });
+  }, restartTimeoutMs);
 });

@@ -9,7 +9,7 @@ import {
   ReportLogRequestSchema,
 } from "@baton/gen/baton/v1/agent_pb";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type BackendProcess, startBackendProcess } from "../testing/backend-process.js";
+import { type BackendProcess, restartTimeoutMs, startBackendProcess } from "../testing/backend-process.js";
 import { sendRaw } from "../testing/raw-rpc.js";
 import { tempDirs } from "../testing/temp-dirs.js";
 
@@ -49,7 +49,7 @@ function postBomb(url: string, path: string, length: number, headers: Record<str
 
 beforeAll(async () => {
   backend = await startBackendProcess(["--data-dir", join(dirs.fresh(), "data")], { BATON_API_TOKEN: token });
-});
+}, restartTimeoutMs);
 
 afterAll(async () => {
   await backend?.kill("SIGTERM");

@@ -1,5 +1,6 @@
 import { readClientTools } from "./client-tools.js";
 import { create } from "@bufbuild/protobuf";
+import { fieldLimits } from "@baton/gen/baton/v1/agent_limits";
 import { Code, ConnectError } from "@connectrpc/connect";
 import {
   type CreateSessionRequest,
@@ -21,12 +22,8 @@ import type { Logger } from "../log/logger.js";
 import { silentLogger } from "../log/logger.js";
 import { redactAttributes, redactText } from "../log/redact.js";
 import { newId } from "../store/ids.js";
-import { countLogs, insertLogs, readLogs } from "../store/logs.js";
-import { getPlaybook, listPlaybooks, savePlaybookVersion } from "../store/playbooks.js";
-import { callsOfStep, findResponse, readHistory } from "../store/records.js";
-import { getSessionRow, insertSession, requestStop, type SessionRow, sessionMessage } from "../store/sessions.js";
-import { readTraces } from "../store/traces.js";
-import { deleteScreenshots, insertScreenshots, readScreenshot } from "../store/screenshots.js";
+import { SessionConflict } from "../store/session-store.js";
+import { type SessionRow, sessionMessage } from "../store/sessions.js";
 import { rememberScreenshots, takeScreenshots } from "./screenshots.js";
 import { applyInput, type Applied } from "./apply-input.js";
 import { riskPolicy } from "./approval.js";
@@ -35,16 +32,16 @@ import { type DriveStart, drive } from "./drive.js";
 import { bestPlaybook } from "./playbook-match.js";
 import { defaultPrices } from "./pricing.js";
 import { SessionCache } from "./session-cache.js";
-import { limitsOf } from "../server/validate.js";
+import { SessionEvents } from "./session-events.js";
 
 /** "name" or "name@version" in CreateSessionRequest.playbook; names as savePlaybook allows them. */
 const playbookRef = /^([\w.-]{1,100})(?:@(\d{1,10}))?$/;
 /** The largest playbook version, as GetPlaybookRequest.version's proto limit says. */
-const maxVersion = limitsOf(GetPlaybookRequestSchema.field.version)?.maximum ?? 2_147_483_647;
+const maxVersion = fieldLimits[GetPlaybookRequestSchema.typeName]?.[GetPlaybookRequestSchema.field.version.name]?.maximum ?? 2_147_483_647;
 
-/** Options of {@link Agent}; everything but `db` and `resolveModel` has a default. */
-export type AgentOptions = Pick<LoopDeps, "db" | "resolveModel"> &
-  Partial<Omit<LoopDeps, "db" | "resolveModel">> & {
+/** Options of {@link Agent}; everything but `store` and `resolveModel` has a default. */
+export type AgentOptions = Pick<LoopDeps, "store" | "resolveModel"> &
+  Partial<Omit<LoopDeps, "store" | "resolveModel">> & {
     /** "provider:model" for sessions that name none. */
     readonly defaultModel?: string;
     /** Step limit for sessions that set none. */
@@ -68,13 +65,15 @@ export class Agent {
   readonly deps: LoopDeps;
   private readonly defaultModel: string;
   private readonly defaultMaxSteps: number;
+  /** Progress and changes of the sessions this process steps, for watchers (the console). */
+  readonly events = new SessionEvents();
   /** Steps running in this process, by session: joined by retries, aborted by Stop. */
   private readonly running = new Map<string, { key: string | undefined; abort: AbortController; done: Promise<StepResponse> }>();
 
   constructor(o: AgentOptions) {
     const logger: Logger = o.logger ?? silentLogger();
     this.deps = {
-      db: o.db,
+      store: o.store,
       resolveModel: o.resolveModel,
       approval: o.approval ?? riskPolicy(),
       fold: o.fold ?? defaultFoldOptions,
@@ -86,6 +85,7 @@ export class Agent {
       cache: o.cache ?? new SessionCache(),
       redact: o.redact ?? redactText,
       maxLogsPerSession: o.maxLogsPerSession ?? 10_000,
+      quota: o.quota,
     };
     this.defaultModel = o.defaultModel ?? "script:default";
     this.defaultMaxSteps = o.defaultMaxSteps ?? 50;
@@ -110,7 +110,7 @@ export class Agent {
   /** Loads a session the user owns: NotFound when it does not exist, PermissionDenied when it is someone else's. */
   private async owned(userId: string, sessionId: string): Promise<SessionRow> {
     if (!sessionId) throw new ConnectError("session_id is required", Code.InvalidArgument);
-    const s = await getSessionRow(this.deps.db, sessionId);
+    const s = await this.deps.store.readSession(sessionId);
     if (!s) throw new ConnectError(`session ${sessionId} not found`, Code.NotFound);
     if (s.userId !== userId) throw new ConnectError(`session ${sessionId} belongs to another user`, Code.PermissionDenied);
     return s;
@@ -131,16 +131,16 @@ export class Agent {
       if (!ref) throw new ConnectError(`playbook "${req.playbook}" is not "name" or "name@version" (a version from 1 to ${maxVersion})`, Code.InvalidArgument);
       const version = ref[2] ? Number(ref[2]) : 0;
       if (version > maxVersion) throw new ConnectError(`playbook "${req.playbook}": version ${ref[2]} is over ${maxVersion}`, Code.InvalidArgument);
-      playbook = await getPlaybook(this.deps.db, userId, ref[1] ?? "", version);
+      playbook = await this.deps.store.playbook(userId, ref[1] ?? "", version);
       if (!playbook) throw new ConnectError(`playbook "${req.playbook}" not found`, Code.NotFound);
     } else if (req.task) {
-      playbook = bestPlaybook(await listPlaybooks(this.deps.db, userId), req.task);
+      playbook = bestPlaybook(await this.deps.store.playbooks(userId), req.task);
     }
     // Checked before anything is stored: a bad declaration is InvalidArgument, nothing created.
     const clientTools = readClientTools(req.clientTools);
     const id = newId("ses");
     const maxSteps = req.maxSteps || this.defaultMaxSteps;
-    const row = await insertSession(this.deps.db, {
+    const row = await this.deps.store.createSession({
       id,
       userId,
       idempotencyKey: req.idempotencyKey || undefined,
@@ -171,7 +171,7 @@ export class Agent {
     let inflight = this.running.get(s0.id);
     if (inflight && key !== undefined && inflight.key === key) return inflight.done;
     if (inflight && key) {
-      const stored = await findResponse(this.deps.db, s0.id, key);
+      const stored = await this.deps.store.storedResponse(s0.id, key);
       if (stored) return stored;
       // Re-read after the await: the map is the in-process lock, set synchronously below.
       inflight = this.running.get(s0.id);
@@ -179,16 +179,23 @@ export class Agent {
     }
     if (inflight) throw new ConnectError("a step is already running for this session; retry when it returns", Code.Aborted);
     const abort = new AbortController();
-    const done = this.process(s0.id, req, key, abort, hooks.onEvent ?? (() => undefined));
+    const onEvent = hooks.onEvent;
+    const emit = (e: StepEvent) => {
+      onEvent?.(e);
+      this.events.publish(s0.id, e);
+    };
+    const done = this.process(s0.id, req, key, abort, emit);
     this.running.set(s0.id, { key, abort, done });
     try {
       return await done;
     } catch (e) {
       // Whatever failed, the next step of this session reads the store.
       this.deps.cache?.delete(s0.id);
+      if (e instanceof SessionConflict) throw new ConnectError("the session changed concurrently (another step is running); retry", Code.Aborted);
       throw e;
     } finally {
       if (this.running.get(s0.id)?.done === done) this.running.delete(s0.id);
+      this.events.publish(s0.id, { kind: "changed" });
     }
   }
 
@@ -202,13 +209,13 @@ export class Agent {
     // Screenshots are stored apart, once, before the input they came with is applied (and so
     // before it is acknowledged); the input keeps "screenshot:<id>" references.
     const { request, shots } = takeScreenshots(req);
-    const stored = shots.length > 0 ? await insertScreenshots(this.deps.db, sessionId, shots) : [];
+    const stored = shots.length > 0 ? await this.deps.store.saveScreenshots(sessionId, shots) : [];
     let applied: Applied;
     try {
       applied = await applyInput(this.deps, sessionId, request, key);
     } catch (e) {
       // A refused input leaves nothing behind (what an earlier, accepted input stored stays).
-      await deleteScreenshots(this.deps.db, sessionId, stored).catch(() => undefined);
+      await this.deps.store.dropScreenshots(sessionId, stored).catch(() => undefined);
       throw e;
     }
     rememberScreenshots(sessionId, shots);
@@ -219,12 +226,17 @@ export class Agent {
   private async runDrive(start: DriveStart, key: string | undefined, abort: AbortController, emit: (e: StepEvent) => void): Promise<StepResponse> {
     const sessionId = start.session.id;
     this.beats.set(sessionId, { since: Date.now(), abort });
-    this.beatTimer ??= setInterval(() => this.beat(), Math.max(1, this.deps.heartbeatMs / 2)).unref();
+    if (!this.beatTimer) {
+      this.beatTimer = setInterval(() => this.beat(), Math.max(1, this.deps.heartbeatMs / 2));
+      // In Node, the timer alone does not keep the process alive (a browser's timers have no such notion).
+      (this.beatTimer as { unref?: () => void }).unref?.();
+    }
     try {
       return await drive(this.deps, start, { abort, emit }, key);
     } catch (e) {
-      this.deps.logger.error({ sessionId, err: e }, "step failed");
-      await this.deps.db.query("update sessions set lease_until = null where id = $1", [sessionId]).catch(() => undefined);
+      // A lost race is the other request's win, not a fault.
+      if (!(e instanceof SessionConflict)) this.deps.logger.error({ sessionId, err: e }, "step failed");
+      await this.deps.store.releaseLease(sessionId, this.deps.instanceId).catch(() => undefined);
       throw e;
     } finally {
       this.beats.delete(sessionId);
@@ -249,15 +261,10 @@ export class Agent {
     for (const [sessionId, b] of this.beats) {
       if (now - b.since < this.deps.heartbeatMs) continue;
       b.since = now;
-      this.deps.db
-        .query<{ stop_requested: boolean }>(
-          `update sessions set lease_until = $2, lease_owner = $3
-            where id = $1 and (lease_until is null or lease_until < now() or lease_owner = $3)
-            returning stop_requested`,
-          [sessionId, new Date(now + this.deps.leaseMs), this.deps.instanceId],
-        )
-        .then((rows) => {
-          if (rows[0]?.stop_requested) b.abort.abort();
+      this.deps.store
+        .renewLease(sessionId, this.deps.instanceId, new Date(now + this.deps.leaseMs))
+        .then((r) => {
+          if (r?.stopRequested) b.abort.abort();
         })
         .catch(() => undefined);
     }
@@ -267,32 +274,31 @@ export class Agent {
   async stop(userId: string, sessionId: string, reason: string): Promise<Session> {
     const s = await this.owned(userId, sessionId);
     this.deps.cache?.delete(s.id);
-    await requestStop(this.deps.db, s.id, reason || "stopped by the user");
+    await this.deps.store.requestStop(s.id, reason || "stopped by the user");
     // Again after the write: a turn that committed meanwhile may have cached the unstopped state.
     this.deps.cache?.delete(s.id);
     this.running.get(s.id)?.abort.abort();
     const idle = !this.running.has(s.id) && [SessionStatus.IDLE, SessionStatus.AWAITING_TOOLS, SessionStatus.AWAITING_APPROVAL].includes(s.status);
     if (idle) {
       // Nothing runs for it: settle the status now so every client sees STOPPED.
-      await this.deps.db.query("update sessions set status = $2, updated_at = now() where id = $1 and lease_until is null", [
-        s.id,
-        SessionStatus.STOPPED,
-      ]);
+      await this.deps.store.settleStop(s.id, SessionStatus.STOPPED);
     }
     this.deps.logger.info({ sessionId: s.id }, "stop requested");
-    const after = await getSessionRow(this.deps.db, s.id);
+    this.events.publish(s.id, { kind: "changed" });
+    const after = await this.deps.store.readSession(s.id);
     return sessionMessage(after ?? s);
+  }
+
+  /** True while a step of the session runs in this process (its status may not say so yet). */
+  isRunning(sessionId: string): boolean {
+    return this.running.has(sessionId);
   }
 
   /** The session, its history, pending calls, traces and client logs. */
   async getSession(userId: string, sessionId: string): Promise<GetSessionResponse> {
     const s = await this.owned(userId, sessionId);
-    const [history, calls, traces, logs] = await Promise.all([
-      readHistory(this.deps.db, s.id),
-      callsOfStep(this.deps.db, s.id, s.step),
-      readTraces(this.deps.db, s.id),
-      readLogs(this.deps.db, s.id),
-    ]);
+    const { store } = this.deps;
+    const [history, calls, traces, logs] = await Promise.all([store.history(s.id), store.callsOfStep(s.id, s.step), store.traces(s.id), store.logs(s.id)]);
     const pending = calls.filter((c) => c.state !== "done" && c.side === "client" && c.message).map((c) => c.message!);
     const session = sessionMessage(s);
     // A step running in this process may not have written its status yet (its input commits
@@ -305,7 +311,7 @@ export class Agent {
   async getScreenshot(userId: string, sessionId: string, screenshotId: string): Promise<GetScreenshotResponse> {
     const s = await this.owned(userId, sessionId);
     if (!screenshotId) throw new ConnectError("screenshot_id is required", Code.InvalidArgument);
-    const shot = await readScreenshot(this.deps.db, s.id, screenshotId.replace(/^screenshot:/, ""));
+    const shot = await this.deps.store.screenshot(s.id, screenshotId.replace(/^screenshot:/, ""));
     if (!shot) throw new ConnectError(`screenshot ${screenshotId} not found in session ${s.id}`, Code.NotFound);
     return create(GetScreenshotResponseSchema, {
       image: { mimeType: shot.mimeType, data: shot.data, width: shot.width, height: shot.height, url: `screenshot:${shot.id}` },
@@ -317,7 +323,7 @@ export class Agent {
   /** Stores client log entries under the session, redacted, up to the session's cap. */
   async reportLog(userId: string, sessionId: string, entries: readonly LogEntry[]): Promise<number> {
     const s = await this.owned(userId, sessionId);
-    const kept = await countLogs(this.deps.db, s.id);
+    const kept = await this.deps.store.countLogs(s.id);
     if (kept + entries.length > this.deps.maxLogsPerSession) {
       throw new ConnectError(
         `session ${s.id} keeps at most ${this.deps.maxLogsPerSession} log entries (${kept} stored, ${entries.length} sent)`,
@@ -326,7 +332,9 @@ export class Agent {
     }
     const { redact } = this.deps;
     const clean = entries.map((e) => ({ ...e, message: redact(e.message), tool: redact(e.tool), toolcallId: redact(e.toolcallId), attributes: redactAttributes(e.attributes, redact) }));
-    return insertLogs(this.deps.db, s.id, userId, clean);
+    const stored = await this.deps.store.addLogs(s.id, userId, clean);
+    this.events.publish(s.id, { kind: "changed" });
+    return stored;
   }
 
   /** Saves a playbook: version 1 when `create`, the next version otherwise. */
@@ -335,7 +343,7 @@ export class Agent {
       throw new ConnectError("playbook.name is required: 1-100 letters, digits, '.', '_' or '-'", Code.InvalidArgument);
     }
     if (!p.instructions.trim()) throw new ConnectError("playbook.instructions is required", Code.InvalidArgument);
-    const saved = await this.deps.db.transaction((tx) => savePlaybookVersion(tx, userId, p, isNew));
+    const saved = await this.deps.store.savePlaybook(userId, p, isNew);
     if (!saved) {
       throw isNew
         ? new ConnectError(`playbook "${p.name}" already exists; use UpdatePlaybook`, Code.AlreadyExists)
@@ -346,14 +354,14 @@ export class Agent {
 
   /** One version of a playbook. */
   async getPlaybook(userId: string, name: string, version: number): Promise<Playbook> {
-    const p = await getPlaybook(this.deps.db, userId, name, version);
+    const p = await this.deps.store.playbook(userId, name, version);
     if (!p) throw new ConnectError(`playbook "${name}"${version ? ` version ${version}` : ""} not found`, Code.NotFound);
     return p;
   }
 
   /** The latest version of each playbook. */
   listPlaybooks(userId: string): Promise<Playbook[]> {
-    return listPlaybooks(this.deps.db, userId);
+    return this.deps.store.playbooks(userId);
   }
 }
 

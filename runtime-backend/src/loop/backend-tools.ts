@@ -1,12 +1,13 @@
 import type { BackendToolHandlers } from "@baton/gen/baton/v1/tools_baton";
-import type { Queryable } from "../store/db.js";
-import { saveMemory, searchMemory } from "../store/memory.js";
+import type { SessionStore } from "../store/session-store.js";
 
 /** What a backend-side tool runs with. */
 export interface BackendToolContext {
-  readonly db: Queryable;
+  readonly store: SessionStore;
   readonly userId: string;
   readonly sessionId: string;
+  /** The call being run: what a tool writes is keyed by it, so a rerun after a crash writes nothing twice. */
+  readonly toolcallId: string;
 }
 
 /**
@@ -17,9 +18,9 @@ export const backendTools: BackendToolHandlers<BackendToolContext> = {
   // Completion itself is applied by the loop; the handler only confirms it.
   done: async () => ({ completed: true }),
   searchUserMemory: async (p, ctx) => ({
-    records: await searchMemory(ctx.db, ctx.userId, p.query, p.limit ?? 5),
+    records: await ctx.store.searchMemory(ctx.userId, p.query, p.limit ?? 5),
   }),
   saveMemory: async (p, ctx) => ({
-    id: await saveMemory(ctx.db, ctx.userId, p.text, p.tags, ctx.sessionId),
+    id: await ctx.store.saveMemory(ctx.userId, p.text, p.tags, ctx.sessionId, ctx.toolcallId),
   }),
 };

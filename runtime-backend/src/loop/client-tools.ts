@@ -2,12 +2,10 @@ import { Code, ConnectError } from "@connectrpc/connect";
 import type { ClientTool } from "@baton/gen/baton/v1/agent_pb";
 import { Risk } from "@baton/gen/baton/v1/options_pb";
 import { toolCatalog } from "@baton/gen/baton/v1/tools_baton";
-import type { DeclaredTool, JsonSchema, ToolRisk } from "@baton/sdk/contract";
+import type { JsonSchema, ToolRisk } from "@baton/sdk/contract";
+import type { SessionClientTool } from "../store/sessions.js";
 
-/** A tool the client declared for a session, as the loop keeps it (JSON in the session row). */
-export interface SessionClientTool extends DeclaredTool {
-  readonly risk: ToolRisk;
-}
+export type { SessionClientTool };
 
 const namePattern = /^[a-z][a-z0-9_]{0,63}$/;
 const risks: Partial<Record<Risk, ToolRisk>> = {

@@ -37,6 +37,7 @@ async function run(cache: SessionCache, steps: number): Promise<string[]> {
 }
 
 describe("the context as stored lines", () => {
+  // 80 steps on two stores: a few seconds alone, over a minute on the shared machine under load.
   it("reads back exactly what the turns kept in memory: every prompt is the same with and without the session cache", async () => {
     const steps = 40;
     const cached = await run(new SessionCache(), steps);
@@ -50,5 +51,5 @@ describe("the context as stored lines", () => {
     const pairs = cached.slice(1).map((p, i) => ({ before: cached[i] ?? "", after: p }));
     expect(pairs.some(({ before, after }) => folded(after) !== folded(before))).toBe(true);
     expect(pairs.some(({ before, after }) => folded(after) === folded(before) && recent(before).length > 0 && !after.includes(recent(before)[0] ?? ""))).toBe(true);
-  });
+  }, 180_000);
 });

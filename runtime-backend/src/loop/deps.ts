@@ -1,24 +1,19 @@
 import type { Logger } from "../log/logger.js";
 import type { Redact } from "../log/redact.js";
-import type { Provider } from "../providers/types.js";
-import type { Db } from "../store/db.js";
+import type { ModelResolver } from "../providers/types.js";
+import type { SessionStore } from "../store/session-store.js";
+import type { SessionRow } from "../store/sessions.js";
 import type { FoldOptions } from "../context/fold.js";
 import type { ApprovalPolicy } from "./approval.js";
 import type { Price } from "./pricing.js";
 import type { SessionCache } from "./session-cache.js";
 
-/** A provider and the model name it should use, from a "provider:model" string. */
-export interface ResolvedModel {
-  readonly provider: Provider;
-  readonly model: string;
-}
-
-/** Turns "provider:model" into a provider; throws an Error with a clear message when unknown. */
-export type ModelResolver = (spec: string) => ResolvedModel;
+export type { ModelResolver, ResolvedModel } from "../providers/types.js";
 
 /** What the loop runs on. */
 export interface LoopDeps {
-  readonly db: Db;
+  /** Everything the loop reads and persists. */
+  readonly store: SessionStore;
   readonly resolveModel: ModelResolver;
   readonly approval: ApprovalPolicy;
   readonly fold: FoldOptions;
@@ -39,11 +34,16 @@ export interface LoopDeps {
   readonly redact: Redact;
   /** How many client log entries a session keeps; ReportLog past it is ResourceExhausted. */
   readonly maxLogsPerSession: number;
+  /**
+   * Daily quotas (`quota.ts`): why the session's user may not call the model now, asked
+   * before every model call; undefined (or no guard) lets the call go ahead.
+   */
+  readonly quota?: { check(s: SessionRow): string | undefined | Promise<string | undefined> } | undefined;
 }
 
-/** A fresh lease for this instance. */
-export function lease(deps: LoopDeps): { leaseUntil: Date; leaseOwner: string } {
-  return { leaseUntil: new Date(Date.now() + deps.leaseMs), leaseOwner: deps.instanceId };
+/** The end of a fresh lease for this instance. */
+export function leaseUntil(deps: LoopDeps): Date {
+  return new Date(Date.now() + deps.leaseMs);
 }
 
 /** Events of a streamed step. */

@@ -3,11 +3,11 @@ import { type AgentMessage, MessageStatus, SessionStatus, type StepResponse, Too
 import type { ToolCall } from "@baton/gen/baton/v1/tools_pb";
 import { toolCatalog } from "@baton/gen/baton/v1/tools_baton";
 import { dispatchToolCall, encodeToolError, encodeToolResult, toolError } from "@baton/sdk/contract";
-import { appendHistory, appendHistoryStmt, type CallRow, callsOfStep, setCallState } from "../store/records.js";
-import { getSessionRow, type SessionRow, updateSession, updateSessionStmt } from "../store/sessions.js";
-import { commit, type PendingWrites } from "./apply-input.js";
+import type { CallRow } from "../store/records.js";
+import type { SessionRow } from "../store/sessions.js";
+import type { PendingWrites } from "./apply-input.js";
 import { backendTools } from "./backend-tools.js";
-import type { LoopDeps } from "./deps.js";
+import { type LoopDeps, leaseUntil } from "./deps.js";
 import { finish, stoppedText } from "./finish.js";
 import { resultEntry } from "./messages.js";
 import { allTools, type DriveHooks, modelTurn } from "./model-turn.js";
@@ -28,8 +28,11 @@ function progressDetail(call: ToolCall, title: string): string {
   }
 }
 
-/** Runs the backend-side calls of a step that are still pending; true when `done` completed the session. */
-async function runBackendCalls(deps: LoopDeps, s: SessionRow, calls: CallRow[], hooks: DriveHooks): Promise<{ doneAnswer?: string }> {
+/**
+ * Runs the backend-side calls of a step that are still pending, committing each result as it
+ * comes; returns the answer when `done` completed the session.
+ */
+async function runBackendCalls(deps: LoopDeps, s: SessionRow, calls: CallRow[], hooks: DriveHooks): Promise<string | undefined> {
   let doneAnswer: string | undefined;
   for (const c of calls) {
     if (c.side !== "backend" || c.state !== "pending" || !c.message) continue;
@@ -38,32 +41,35 @@ async function runBackendCalls(deps: LoopDeps, s: SessionRow, calls: CallRow[], 
     const call: ToolCall = fc.call;
     const spec = allTools.find((t) => t.case === call.tool.case);
     hooks.emit({ kind: "tool", tool: spec?.name ?? c.name, detail: progressDetail(call, spec?.title ?? c.name) });
-    await deps.db.transaction(async (tx) => {
-      let output: string;
-      let result;
-      if (doneAnswer !== undefined) {
-        // Anything after done in the same turn is not run: the session is over.
-        const err = toolError(ToolErrorCode.INVALID_ARGUMENTS, "The session already completed; this call was not run.", { tool: c.name });
-        output = encodeToolError(err);
-        result = create(ToolcallResultSchema, { toolcallId: c.toolcallId, outcome: { case: "error", value: err } });
+    let output: string;
+    let result;
+    if (doneAnswer !== undefined) {
+      // Anything after done in the same turn is not run: the session is over.
+      const err = toolError(ToolErrorCode.INVALID_ARGUMENTS, "The session already completed; this call was not run.", { tool: c.name });
+      output = encodeToolError(err);
+      result = create(ToolcallResultSchema, { toolcallId: c.toolcallId, outcome: { case: "error", value: err } });
+    } else {
+      // A tool that writes does so under this call's id, so running it again after a crash
+      // (before its result was committed) stores nothing twice.
+      const d = await dispatchToolCall(toolCatalog, call, backendTools as never, { store: deps.store, userId: s.userId, sessionId: s.id, toolcallId: c.toolcallId });
+      if (d.ok) {
+        output = encodeToolResult(toolCatalog, d.result);
+        result = create(ToolcallResultSchema, { toolcallId: c.toolcallId, outcome: { case: "result", value: d.result } });
+        if (call.tool.case === "done") doneAnswer = call.tool.value.answer;
       } else {
-        const d = await dispatchToolCall(toolCatalog, call, backendTools as never, { db: tx, userId: s.userId, sessionId: s.id });
-        if (d.ok) {
-          output = encodeToolResult(toolCatalog, d.result);
-          result = create(ToolcallResultSchema, { toolcallId: c.toolcallId, outcome: { case: "result", value: d.result } });
-          if (call.tool.case === "done") doneAnswer = call.tool.value.answer;
-        } else {
-          output = encodeToolError(d.error);
-          result = create(ToolcallResultSchema, { toolcallId: c.toolcallId, outcome: { case: "error", value: d.error } });
-        }
+        output = encodeToolError(d.error);
+        result = create(ToolcallResultSchema, { toolcallId: c.toolcallId, outcome: { case: "error", value: d.error } });
       }
-      await setCallState(tx, s.id, c.toolcallId, "done", output);
-      const cur = await getSessionRow(tx, s.id);
-      const len = await appendHistory(tx, s.id, cur?.historyLen ?? s.historyLen, [resultEntry(c.step, result)]);
-      await updateSession(tx, s.id, { historyLen: len });
-    });
+    }
+    ({ session: s } = await deps.store.commit({
+      from: s,
+      owner: deps.instanceId,
+      callUpdates: [{ id: c.toolcallId, step: c.step, state: "done", output }],
+      history: [resultEntry(c.step, result)],
+      lease: leaseUntil(deps),
+    }));
   }
-  return doneAnswer === undefined ? {} : { doneAnswer };
+  return doneAnswer;
 }
 
 /** Where a drive starts: the session and its current step's calls, as the input left them. */
@@ -77,17 +83,13 @@ export interface DriveStart {
 /** Commits deferred input writes on their own (paths that do not run a model turn first). */
 async function flush(deps: LoopDeps, s: SessionRow, pending: PendingWrites | undefined): Promise<SessionRow> {
   if (!pending) return s;
-  const stmts = [...pending.stmts];
-  const history = appendHistoryStmt(s.id, s.historyLen, pending.entries);
-  if (history) stmts.push(history);
-  stmts.push(updateSessionStmt(s.id, { historyLen: s.historyLen + pending.entries.length }));
-  return commit(deps, stmts);
+  return (await deps.store.commit({ from: s, owner: deps.instanceId, ...pending, lease: leaseUntil(deps) })).session;
 }
 
 async function reload(deps: LoopDeps, id: string): Promise<DriveStart> {
-  const session = await getSessionRow(deps.db, id);
-  if (!session) throw new Error(`session ${id} vanished`);
-  return { session, calls: await callsOfStep(deps.db, id, session.step) };
+  const at = await deps.store.readStep(id, "");
+  if (!at) throw new Error(`session ${id} vanished`);
+  return { session: at.session, calls: at.calls };
 }
 
 /**
@@ -116,7 +118,7 @@ export async function drive(deps: LoopDeps, start: DriveStart, hooks: DriveHooks
       return finish(deps, s, SessionStatus.STOPPED, messages, key, { text: stoppedText(s), textStatus: MessageStatus.STOPPED });
     }
     if (calls.some((c) => c.side === "backend" && c.state === "pending")) {
-      const { doneAnswer } = await runBackendCalls(deps, s, calls, hooks);
+      const doneAnswer = await runBackendCalls(deps, s, calls, hooks);
       ({ session: s, calls } = await reload(deps, s.id));
       if (doneAnswer !== undefined) return finish(deps, s, SessionStatus.COMPLETED, messages, key, { answer: doneAnswer });
       continue;
@@ -124,7 +126,7 @@ export async function drive(deps: LoopDeps, start: DriveStart, hooks: DriveHooks
     const open = calls.filter((c) => c.side === "client" && c.state !== "done");
     if (open.length > 0) {
       // Tool calls go back to the client only if nobody pressed stop meanwhile.
-      const fresh = (await getSessionRow(deps.db, s.id)) ?? s;
+      const fresh = (await deps.store.readSession(s.id)) ?? s;
       if (fresh.stopRequested) {
         return finish(deps, fresh, SessionStatus.STOPPED, messages, key, { text: stoppedText(fresh), textStatus: MessageStatus.STOPPED });
       }
@@ -143,18 +145,23 @@ export async function drive(deps: LoopDeps, start: DriveStart, hooks: DriveHooks
         text: `I stopped after ${s.maxSteps} steps without finishing.`,
       });
     }
+    const verdict = deps.quota?.check(s);
+    const overQuota = verdict instanceof Promise ? await verdict : verdict;
+    if (overQuota) {
+      // Before the model is called: the client's results are kept, and the session ends with why.
+      if (pending) s = await flush(deps, s, pending);
+      return finish(deps, s, SessionStatus.FAILED, messages, key, { reason: overQuota, text: `I stopped: ${overQuota}` });
+    }
     const turn = await modelTurn(deps, s, calls, hooks, messages, key, pending);
     if ("failed" in turn) {
-      if (pending) {
-        // The model never answered, but the client's results are kept.
-        s = await flush(deps, s, pending);
-        pending = undefined;
-      }
-      const now = (await getSessionRow(deps.db, s.id)) ?? s;
+      // The model never answered, but the client's results are kept (committed with the end).
+      const now = (await deps.store.readSession(s.id)) ?? s;
+      const kept = { pending, trace: turn.trace };
       if (turn.failed.kind === "aborted" || now.stopRequested) {
-        return finish(deps, now, SessionStatus.STOPPED, messages, key, { text: stoppedText(now), textStatus: MessageStatus.STOPPED });
+        return finish(deps, now, SessionStatus.STOPPED, messages, key, { ...kept, text: stoppedText(now), textStatus: MessageStatus.STOPPED });
       }
       return finish(deps, now, SessionStatus.FAILED, messages, key, {
+        ...kept,
         reason: `Model call failed: ${turn.failed.message}`,
         text: "The model could not be reached; send a message to try again.",
       });

@@ -1,3 +1,4 @@
+import { nextTurn } from "../base/next-turn.js";
 /**
  * Lets waiting callers continue a few at a time, one batch per turn of the event loop, so that
  * I/O (commits finishing in the store's worker, responses going out, new requests) is served
@@ -22,7 +23,7 @@ export class FairShare {
       this.queue.push(resolve);
       if (!this.scheduled) {
         this.scheduled = true;
-        setImmediate(this.drain);
+        nextTurn(this.drain);
       }
     });
   }
@@ -31,7 +32,7 @@ export class FairShare {
     for (const resolve of this.queue.splice(0, this.perTick)) resolve();
     // Scheduled from within the check phase, the next batch waits for the next loop turn,
     // after the poll phase has delivered whatever I/O is ready.
-    if (this.queue.length > 0) setImmediate(this.drain);
+    if (this.queue.length > 0) nextTurn(this.drain);
     else this.scheduled = false;
   };
 }

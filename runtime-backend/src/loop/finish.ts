@@ -1,8 +1,8 @@
 import { create } from "@bufbuild/protobuf";
-import { type AgentMessage, MessageStatus, SessionStatus, type StepResponse, StepResponseSchema } from "@baton/gen/baton/v1/agent_pb";
-import type { Stmt } from "../store/db.js";
-import { appendHistoryStmt, saveResponse } from "../store/records.js";
-import { type SessionRow, sessionFromRow, sessionMessage, updateSessionStmt } from "../store/sessions.js";
+import { type AgentMessage, type HistoryEntry, MessageStatus, SessionStatus, type StepResponse, StepResponseSchema } from "@baton/gen/baton/v1/agent_pb";
+import { type SessionRow, sessionMessage } from "../store/sessions.js";
+import type { TraceRow } from "../store/traces.js";
+import type { PendingWrites } from "./apply-input.js";
 import type { LoopDeps } from "./deps.js";
 import { agentEntry, textMessage } from "./messages.js";
 
@@ -11,9 +11,23 @@ export function stoppedText(s: SessionRow): string {
   return s.reason ? `Stopped: ${s.reason}` : "Stopped.";
 }
 
+/** What else a step's end writes. */
+export interface FinishExtra {
+  readonly reason?: string;
+  readonly answer?: string;
+  /** A closing text message from the agent, with its status. */
+  readonly text?: string;
+  readonly textStatus?: MessageStatus;
+  /** The input's writes, when no model turn committed them. */
+  readonly pending?: PendingWrites | undefined;
+  /** A failed model call's trace. */
+  readonly trace?: TraceRow | undefined;
+}
+
 /**
- * Ends a step outside the fast path: writes the final status (and an optional closing text
- * message), clears the lease, and stores the response under the input's key.
+ * Ends a step outside a model turn's own commit: writes the final status (and an optional
+ * closing text message), releases the lease and stores the response under the input's key,
+ * in one commit guarded by the session's version.
  */
 export async function finish(
   deps: LoopDeps,
@@ -21,30 +35,33 @@ export async function finish(
   status: SessionStatus,
   messages: AgentMessage[],
   key: string | undefined,
-  extra: { reason?: string; answer?: string; text?: string; textStatus?: MessageStatus } = {},
+  extra: FinishExtra = {},
 ): Promise<StepResponse> {
-  const stmts: Stmt[] = [];
-  let len = s.historyLen;
+  const history: HistoryEntry[] = [...(extra.pending?.history ?? [])];
   if (extra.text) {
     const m = textMessage(s.step, 900 + messages.length, extra.text, extra.textStatus ?? MessageStatus.COMPLETED);
     messages.push(m);
-    const st = appendHistoryStmt(s.id, len, [agentEntry(m)]);
-    if (st) stmts.push(st);
-    len += 1;
+    history.push(agentEntry(m));
   }
-  stmts.push(
-    updateSessionStmt(s.id, {
-      status,
-      leaseUntil: null,
-      historyLen: len,
-      ...(extra.reason !== undefined ? { reason: extra.reason } : {}),
-      ...(extra.answer !== undefined ? { answer: extra.answer } : {}),
-    }),
-  );
-  const out = await deps.db.batch(stmts);
-  const row = out.at(-1)?.[0];
-  const response = create(StepResponseSchema, { messages, session: sessionMessage(row ? sessionFromRow(row) : s) });
-  if (key) await saveResponse(deps.db, s.id, key, response);
+  const predicted: SessionRow = {
+    ...s,
+    status,
+    reason: extra.reason ?? s.reason,
+    answer: extra.answer ?? s.answer,
+    historyLen: s.historyLen + history.length,
+    leaseUntil: null,
+    updatedAt: new Date(),
+  };
+  const response = create(StepResponseSchema, { messages, session: sessionMessage(predicted) });
+  await deps.store.commit({
+    from: s,
+    owner: deps.instanceId,
+    callUpdates: extra.pending?.callUpdates,
+    history,
+    trace: extra.trace,
+    set: { status, ...(extra.reason !== undefined ? { reason: extra.reason } : {}), ...(extra.answer !== undefined ? { answer: extra.answer } : {}) },
+    lease: null,
+    response: key ? { key, message: response } : undefined,
+  });
   return response;
 }
-

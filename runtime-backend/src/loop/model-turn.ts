@@ -16,16 +16,11 @@ import { applyTurn } from "../context/fold.js";
 import { buildPrompt } from "../context/prompt.js";
 import { parseTags, VisibleStream } from "../context/tags.js";
 import { type ModelTurn, ProviderError } from "../providers/types.js";
-import type { Stmt } from "../store/db.js";
-import { agentMessageJson, historyEntryJson } from "../store/json-text.js";
-import { encodeResponse } from "../store/stored-response.js";
-import { commitTurn } from "../store/turns.js";
-import { appendHistoryStmt, type CallRow, insertCallsStmt, saveResponseStmt } from "../store/records.js";
-import { contextRowJson, microDelta } from "../store/context-lines.js";
-import { type SessionPatch, type SessionRow, sessionFromRow, sessionMessage, updateSessionStmt, type UsageTotals } from "../store/sessions.js";
-import { insertTrace, insertTraceStmt, type TraceRow } from "../store/traces.js";
-import { type PendingWrites, runGuarded } from "./apply-input.js";
-import { type LoopDeps, lease, type StepEvent } from "./deps.js";
+import type { CallRow } from "../store/records.js";
+import { type SessionRow, sessionMessage, type UsageTotals } from "../store/sessions.js";
+import type { TraceRow } from "../store/traces.js";
+import type { PendingWrites } from "./apply-input.js";
+import { type LoopDeps, leaseUntil, type StepEvent } from "./deps.js";
 import { finish, stoppedText } from "./finish.js";
 import { agentEntry, callMessage, extensionCallMessage, reasoningMessage, resultEntry, textMessage } from "./messages.js";
 import { costOf } from "./pricing.js";
@@ -49,9 +44,9 @@ export function outputsOf(calls: readonly CallRow[]): Map<string, string> {
   return new Map(calls.filter((c) => c.output !== null).map((c) => [c.toolcallId, c.output as string]));
 }
 
-/** What a model turn led to: a provider failure, the step's final response, or the next state. */
+/** What a model turn led to: a provider failure (with its trace, not yet stored), the step's final response, or the next state. */
 export type TurnOutcome =
-  | { failed: ProviderError }
+  | { failed: ProviderError; trace: TraceRow }
   | { response: StepResponse }
   | { session: SessionRow; calls: CallRow[] };
 
@@ -76,7 +71,7 @@ export async function modelTurn(
 ): Promise<TurnOutcome> {
   const { provider, model } = deps.resolveModel(s.model);
   const outputs = outputsOf(prevCalls);
-  const images = await promptImages(deps.db, s.id, prevCalls);
+  const images = await promptImages(deps.store, s.id, prevCalls);
   const prompt = buildPrompt(s.context, s.task, s.playbookInstructions, outputs, deps.fold, images);
   const step = s.step + 1;
   hooks.emit({ kind: "thinking", attempt: 1 });
@@ -111,15 +106,8 @@ export async function modelTurn(
     const raw = e instanceof ProviderError ? e : new ProviderError("server", e instanceof Error ? e.message : String(e));
     const err = new ProviderError(raw.kind, deps.redact(raw.message), raw.status, raw.attempts);
     deps.logger.warn({ sessionId: s.id, step, kind: err.kind, status: err.status, attempts: err.attempts }, `model call failed: ${err.message}`);
-    await insertTrace(deps.db, s.id, {
-      step,
-      model: s.model,
-      latencyMs: performance.now() - t0,
-      usage: { input: 0, output: 0, cached: 0, cost: 0 },
-      toolCalls: [],
-      errors: [`${err.kind}: ${err.message}`],
-    });
-    return { failed: err };
+    const trace = { step, model: s.model, latencyMs: performance.now() - t0, usage: { input: 0, output: 0, cached: 0, cost: 0 }, toolCalls: [], errors: [`${err.kind}: ${err.message}`] };
+    return { failed: err, trace };
   }
   const latencyMs = performance.now() - t0;
   // Model answers that land together (timers, a burst of HTTP responses) are worked on a few
@@ -186,8 +174,7 @@ export async function modelTurn(
   );
   const usage = { ...turn.usage, cost: costOf(model, turn.usage, deps.prices) };
   messages.push(...fresh);
-  const entries = [...(pending?.entries ?? []), ...fresh.map(agentEntry), ...invalidResults.map((r) => resultEntry(step, r))];
-  const historyLen = s.historyLen + entries.length;
+  const history = [...(pending?.history ?? []), ...fresh.map(agentEntry), ...invalidResults.map((r) => resultEntry(step, r))];
   const backendPending = callRows.some((c) => c.side === "backend" && c.state === "pending");
   const openClient = callRows.filter((c) => c.side === "client");
   // The step ends here when the client must act, or when the model only talked.
@@ -205,24 +192,28 @@ export async function modelTurn(
     step,
     context,
     goal: context.goal,
-    historyLen,
+    historyLen: s.historyLen + history.length,
     usage: addUsage(s.usage, usage),
     status: final ?? SessionStatus.RUNNING,
     leaseUntil: null,
     updatedAt: new Date(),
   };
   const response = create(StepResponseSchema, { messages, session: sessionMessage(predicted) });
-  const trace = { step, model: s.model, latencyMs, usage, toolCalls: callRows.map((c) => c.name), errors };
-  const patch: SessionPatch = {
-    step,
-    context,
-    goal: context.goal,
-    historyLen,
-    addUsage: usage,
-    ...(final !== undefined ? { status: final, leaseUntil: null } : { status: SessionStatus.RUNNING, ...lease(deps) }),
-  };
-  const commit: TurnCommit = { s, callRows, entries, trace, patch, stored: final !== undefined && key ? { key, response } : undefined };
-  const after = !pending || pending.done ? await commitGrouped(deps, commit, pending) : await commitBatch(deps, commit, pending);
+  // One commit: the input's writes, the turn's messages, calls, trace, usage and context, and
+  // when the step ends here its final status — STOPPED instead if a stop arrived meanwhile —
+  // and its stored response.
+  const { session: after } = await deps.store.commit({
+    from: s,
+    owner: deps.instanceId,
+    callUpdates: pending?.callUpdates,
+    newCalls: callRows,
+    history,
+    trace: { step, model: s.model, latencyMs, usage, toolCalls: callRows.map((c) => c.name), errors },
+    set: { step, context, goal: context.goal, status: final ?? SessionStatus.RUNNING },
+    lease: final !== undefined ? null : leaseUntil(deps),
+    stopGuard: final !== undefined,
+    response: final !== undefined && key ? { key, message: response } : undefined,
+  });
   deps.logger.debug({ sessionId: s.id, step, latencyMs: Math.round(latencyMs), calls: callRows.length }, "model turn");
   if (final !== undefined) {
     if (after.status === SessionStatus.STOPPED) {
@@ -234,86 +225,4 @@ export async function modelTurn(
     return { response };
   }
   return { session: after, calls: callRows };
-}
-
-
-/** What a model turn commits, on either path. */
-interface TurnCommit {
-  /** The session the turn started from. */
-  readonly s: SessionRow;
-  readonly callRows: CallRow[];
-  readonly entries: HistoryEntry[];
-  readonly trace: TraceRow;
-  readonly patch: SessionPatch;
-  /** The response stored under the input's idempotency key, when the step ends. */
-  readonly stored: { key: string; response: StepResponse } | undefined;
-}
-
-/**
- * The hot path: the turn (and the client results it answers) as one row set in the grouped
- * turn statement, committed together with other sessions' turns. Resolves after the commit.
- */
-async function commitGrouped(deps: LoopDeps, t: TurnCommit, pending: PendingWrites | undefined): Promise<SessionRow> {
-  const { s, callRows, entries, trace, patch, stored } = t;
-  const context = patch.context ?? s.context;
-  const delta = microDelta(s.contextFrom, s.context.micro, context.micro);
-  const row = await commitTurn(deps.db, {
-    sessionId: s.id,
-    expectLen: s.historyLen,
-    owner: deps.instanceId,
-    done: pending?.done ?? [],
-    calls: callRows.map((c) => ({ ...c, message: c.message ? agentMessageJson(c.message) : null })),
-    history: entries.map((e) => ({ step: e.step, entry: historyEntryJson(e) })),
-    trace,
-    lines: delta.lines,
-    session: {
-      step: patch.step ?? s.step,
-      context: contextRowJson(context),
-      contextFrom: delta.from,
-      trim: delta.trim,
-      goal: patch.goal ?? s.goal,
-      status: patch.status ?? s.status,
-      stopGuard: patch.leaseUntil === null,
-      leaseUntil: patch.leaseUntil ?? null,
-      leaseOwner: patch.leaseOwner,
-    },
-    response: stored ? { key: stored.key, body: encodeResponse(stored.response) } : undefined,
-  });
-  if (!row) throw new ConnectError("the session changed concurrently (another step is running); retry", Code.Aborted);
-  // The statement returns only what the store decides (status under the stop guard, totals,
-  // timestamps); the rest is what this turn just wrote, so the context is not parsed back.
-  return {
-    ...s,
-    step: patch.step ?? s.step,
-    context,
-    contextFrom: delta.from,
-    goal: patch.goal ?? s.goal,
-    historyLen: s.historyLen + entries.length,
-    status: Number(row.status) as SessionStatus,
-    stopRequested: Boolean(row.stop_requested),
-    reason: String(row.reason),
-    answer: String(row.answer),
-    usage: { input: Number(row.input_tokens), output: Number(row.output_tokens), cached: Number(row.cached_tokens), cost: Number(row.cost_usd) },
-    leaseUntil: row.lease_until == null ? null : new Date(row.lease_until as string | Date),
-    leaseOwner: String(row.lease_owner),
-    updatedAt: new Date(row.updated_at as string | Date),
-  };
-}
-
-/** The general path (approvals in the input): the same writes as a guarded statement batch. */
-async function commitBatch(deps: LoopDeps, t: TurnCommit, pending: PendingWrites): Promise<SessionRow> {
-  const { s, callRows, entries, trace, patch, stored } = t;
-  const stmts: Stmt[] = [...pending.stmts];
-  const callsStmt = insertCallsStmt(s.id, callRows);
-  if (callsStmt) stmts.push(callsStmt);
-  const historyStmt = appendHistoryStmt(s.id, s.historyLen, entries);
-  if (historyStmt) stmts.push(historyStmt);
-  stmts.push(insertTraceStmt(s.id, trace));
-  const updateAt = stmts.length;
-  stmts.push(updateSessionStmt(s.id, patch, patch.leaseUntil === null));
-  if (stored) stmts.push(saveResponseStmt(s.id, stored.key, stored.response, true));
-  const out = await runGuarded(deps, stmts);
-  const row = out[updateAt]?.[0];
-  if (!row) throw new Error(`session ${s.id} vanished`);
-  return sessionFromRow(row);
 }

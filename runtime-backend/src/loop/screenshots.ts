@@ -2,9 +2,9 @@ import { clone } from "@bufbuild/protobuf";
 import { type StepRequest, StepRequestSchema } from "@baton/gen/baton/v1/agent_pb";
 import type { Image } from "@baton/gen/baton/v1/tools_pb";
 import type { ModelImage } from "../providers/types.js";
-import type { Queryable } from "../store/db.js";
 import type { CallRow } from "../store/records.js";
-import { readScreenshots, type StoredScreenshot } from "../store/screenshots.js";
+import type { StoredScreenshot } from "../store/screenshots.js";
+import type { SessionStore } from "../store/session-store.js";
 
 /** Image types a model can read; anything else is kept out of the store and the prompt. */
 const imageTypes = new Set(["image/jpeg", "image/png", "image/webp"]);
@@ -88,12 +88,12 @@ export function rememberScreenshots(sessionId: string, shots: readonly StoredScr
  * The screenshots the latest interaction's results refer to, by toolcall id, for the prompt:
  * from those just stored, else from the store (a step resumed after a restart).
  */
-export async function promptImages(q: Queryable, sessionId: string, calls: readonly CallRow[]): Promise<Map<string, ModelImage[]>> {
+export async function promptImages(store: SessionStore, sessionId: string, calls: readonly CallRow[]): Promise<Map<string, ModelImage[]>> {
   const wanted = calls.flatMap((c) => (c.output ? screenshotIds(c.output).map((id) => ({ call: c.toolcallId, id })) : []));
   const out = new Map<string, ModelImage[]>();
   if (wanted.length === 0) return out;
   const missing = wanted.filter((w) => !recent.has(`${sessionId}/${w.id}`)).map((w) => w.id);
-  const read = new Map((await readScreenshots(q, sessionId, missing)).map((s) => [s.id, s]));
+  const read = new Map((await store.screenshots(sessionId, missing)).map((s) => [s.id, s]));
   for (const w of wanted) {
     const s = recent.get(`${sessionId}/${w.id}`) ?? read.get(w.id);
     if (!s) continue;

@@ -126,7 +126,8 @@ export class OpenAiChatProvider implements Provider {
 
   constructor(private readonly o: OpenAiChatOptions) {
     this.name = o.name ?? (o.jsonMode ? "chat-json" : "chat");
-    this.client = new OpenAI({ apiKey: o.apiKey, baseURL: o.baseURL, maxRetries: 0, timeout: 30 * 60_000 });
+    // The same provider runs in an extension page (standalone mode), with the user's own key.
+    this.client = new OpenAI({ apiKey: o.apiKey, baseURL: o.baseURL, maxRetries: 0, timeout: 30 * 60_000, dangerouslyAllowBrowser: true });
   }
 
   private call(req: ModelRequest, messages: ChatCompletionMessageParam[], tools: ChatCompletionTool[] | undefined) {

@@ -1,9 +1,8 @@
-import type { ModelResolver } from "../loop/deps.js";
 import { GeminiProvider } from "./gemini.js";
 import { OpenAiChatProvider } from "./openai-chat.js";
 import { OpenAiResponsesProvider } from "./openai-responses.js";
 import { ScriptDirProvider } from "./script.js";
-import type { Provider } from "./types.js";
+import type { ModelResolver, Provider } from "./types.js";
 import { acceptsImages } from "./vision.js";
 
 /** Environment the resolver reads keys and base URLs from. */

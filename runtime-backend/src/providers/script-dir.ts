@@ -1,8 +1,7 @@
 import { constants } from "node:fs";
 import { open, realpath } from "node:fs/promises";
 import { isAbsolute, relative, resolve, sep } from "node:path";
-import { parseScriptFile, ScriptFileError } from "@baton/sdk/script";
-import type { Script } from "./script.js";
+import { parseScriptFile, type ScriptFile, ScriptFileError } from "@baton/sdk/script";
 
 /** The largest script file the backend reads (a script is a few KB; benchmarks loop). */
 export const maxScriptBytes = 2 * 1024 * 1024;
@@ -28,7 +27,7 @@ function inside(dir: string, path: string): boolean {
  * loop; the size is checked on the open handle and the read is capped, so `/dev/zero`-like files
  * cannot grow memory.
  */
-export async function readScriptModel(dir: string, name: string): Promise<Script> {
+export async function readScriptModel(dir: string, name: string): Promise<ScriptFile> {
   const label = JSON.stringify(name);
   if (!name || name.includes("\0")) throw new ScriptModelError(`script model ${label}: give a file name inside the script directory`);
   const root = await realpath(dir).catch(() => {

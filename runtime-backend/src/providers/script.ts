@@ -1,5 +1,5 @@
 import { latestSnapshotText, resolveTargets, type ScriptFile, type ScriptTurn } from "@baton/sdk/script";
-import { unfence } from "../context/page-data.js";
+import { unfence } from "../base/page-fence.js";
 import { ProviderError, type ModelRequest, type ModelTurn, type Provider } from "./types.js";
 import { kindForStatus, sleep } from "./retry.js";
 import { readScriptModel } from "./script-dir.js";

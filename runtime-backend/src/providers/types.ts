@@ -114,3 +114,12 @@ export interface Provider {
    */
   check?(model: string): Promise<void>;
 }
+
+/** A provider and the model name it should use, from a "provider:model" string. */
+export interface ResolvedModel {
+  readonly provider: Provider;
+  readonly model: string;
+}
+
+/** Turns "provider:model" into a provider; throws an Error with a clear message when unknown. */
+export type ModelResolver = (spec: string) => ResolvedModel;

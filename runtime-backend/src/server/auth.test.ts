@@ -15,7 +15,8 @@ function store(tokens: Record<string, string>) {
   const q: Queryable = {
     async query<R>(_sql: string, params?: readonly unknown[]) {
       lookups++;
-      const user = Object.entries(tokens).find(([t]) => hashToken(t) === params?.[0])?.[1];
+      let user: string | undefined;
+      for (const [t, u] of Object.entries(tokens)) if ((await hashToken(t)) === params?.[0]) user = u;
       return (user ? [{ user_id: user }] : []) as R[];
     },
   };

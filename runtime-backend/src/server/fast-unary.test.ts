@@ -10,6 +10,7 @@ import { Agent } from "../loop/agent.js";
 import { ScriptProvider } from "../providers/script.js";
 import type { Db } from "../store/db.js";
 import { openDb } from "../store/open.js";
+import { SessionStore } from "../store/session-store.js";
 import { createToken, ensureUser } from "../store/users.js";
 import { bearerAuth } from "./auth.js";
 import { fastUnary } from "./fast-unary.js";
@@ -86,7 +87,7 @@ describe("the fast unary path answers as Connect's generic path does", () => {
     await ensureUser(db, "alice");
     token = await createToken(db, "alice");
     const provider = new ScriptProvider({ turns: [{ calls: [{ name: "done", args: { answer: "ok" } }] }] });
-    const agent = new Agent({ db, resolveModel: () => ({ provider, model: "m" }) });
+    const agent = new Agent({ store: new SessionStore(db), resolveModel: () => ({ provider, model: "m" }) });
     const routes = agentRoutes(agent, bearerAuth(db));
     // A second interceptor beside the service's own rpcLogger, to see which calls reach the implementation.
     const counting: Interceptor = (next) => (req) => {

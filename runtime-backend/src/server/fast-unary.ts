@@ -12,7 +12,6 @@ import {
 } from "@connectrpc/connect";
 import { type Compression, compressionNegotiate, invokeUnaryImplementation, mergeNonProtocolHeaders } from "@connectrpc/connect/protocol";
 import { codeToHttpStatus, errorToJsonBytes, trailerMux } from "@connectrpc/connect/protocol-connect";
-import { encodedBodyOf } from "../store/stored-response.js";
 import { refuseEarly } from "./edge.js";
 import { maxRequestBytes } from "./validate.js";
 
@@ -196,8 +195,7 @@ async function answer(route: Route, req: NodeRequest, res: NodeResponse, o: Fast
       throw new ConnectError(`the request is not a valid ${route.method.input.name} (${e instanceof Error ? e.message : String(e)})`, Code.InvalidArgument);
     }
     const output = await invokeUnaryImplementation(route.spec, ctx, input, route.interceptors);
-    // A step's response was encoded once already, when it was stored (stored-response.ts).
-    body = encodedBodyOf(output) ?? toBinary(route.method.output, output);
+    body = toBinary(route.method.output, output);
   } catch (e) {
     const error = e instanceof ConnectError ? e : new ConnectError("internal error", Code.Internal, undefined, undefined, e);
     if (!abort.signal.aborted) abort.abort(error);

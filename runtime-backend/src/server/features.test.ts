@@ -10,6 +10,7 @@ import { RecordingProvider } from "../testing/harness.js";
 import { ScriptProvider } from "../providers/script.js";
 import type { Db } from "../store/db.js";
 import { openDb } from "../store/open.js";
+import { SessionStore } from "../store/session-store.js";
 import { createToken, ensureUser } from "../store/users.js";
 import { chatWire, FakeLlmServer } from "../testing/fake-llm-server.js";
 import { bearerAuth } from "./auth.js";
@@ -35,7 +36,7 @@ beforeAll(async () => {
     },
   });
   const resolve = createModelResolver({ BATON_CHAT_BASE_URL: `${fake.url}/v1`, BATON_CHAT_API_KEY: "sk-secret-key-123456" }, { script: model });
-  const agent = new Agent({ db, resolveModel: resolve, logger: createLogger({ level: "debug", destination: sink }), defaultModel: "script:x" });
+  const agent = new Agent({ store: new SessionStore(db), resolveModel: resolve, logger: createLogger({ level: "debug", destination: sink }), defaultModel: "script:x" });
   const auth: Interceptor = (next) => (req) => {
     req.header.set("authorization", `Bearer ${token}`);
     return next(req);

@@ -20,6 +20,7 @@ import { Agent } from "../loop/agent.js";
 import { ScriptProvider } from "../providers/script.js";
 import type { Db } from "../store/db.js";
 import { openDb } from "../store/open.js";
+import { SessionStore } from "../store/session-store.js";
 import { createToken, ensureUser } from "../store/users.js";
 import { bearerAuth } from "./auth.js";
 import { agentRoutes } from "./routes.js";
@@ -51,7 +52,7 @@ beforeAll(async () => {
       { calls: [{ name: "done", args: { answer: "Done." } }] },
     ],
   });
-  const agent = new Agent({ db, resolveModel: () => ({ provider, model: "m" }) });
+  const agent = new Agent({ store: new SessionStore(db), resolveModel: () => ({ provider, model: "m" }) });
   routes = agentRoutes(agent, bearerAuth(db));
   server = await serve({ routes, cors: { extensionIds: ["abcdefghijklmnopabcdefghijklmnop"] } });
 });
@@ -144,7 +145,7 @@ describe("AgentService over Connect", () => {
     // TCP_NODELAY on them: each streamed step's later messages waited for the client's delayed
     // ACK, 40 ms or more per step (median 45–48 ms here, against 7–10 ms with it set).
     const loop = new ScriptProvider({ turns: [{ calls: [{ name: "take_snapshot" }] }], loopFrom: 0 });
-    const looping = new Agent({ db, resolveModel: () => ({ provider: loop, model: "m" }), defaultMaxSteps: 1000 });
+    const looping = new Agent({ store: new SessionStore(db), resolveModel: () => ({ provider: loop, model: "m" }), defaultMaxSteps: 1000 });
     const own = await serve({ routes: agentRoutes(looping, bearerAuth(db)) });
     try {
       const client = createClient(AgentService, createConnectTransport({ baseUrl: own.url, httpVersion: "1.1", useBinaryFormat: true, interceptors: [bearer(alice)] }));

@@ -16,6 +16,7 @@ import { OpenAiResponsesProvider } from "../providers/openai-responses.js";
 import type { Provider } from "../providers/types.js";
 import type { Db } from "../store/db.js";
 import { openDb } from "../store/open.js";
+import { SessionStore } from "../store/session-store.js";
 import { readTraces } from "../store/traces.js";
 import { createToken, ensureUser } from "../store/users.js";
 import { chatWire, FakeLlmServer, geminiWire, responsesWire, type WireFormat } from "../testing/fake-llm-server.js";
@@ -40,7 +41,7 @@ afterAll(() => db?.close());
 
 /** A backend over HTTP whose model is `provider`. */
 async function backendFor(provider: Provider): Promise<{ server: RunningServer; agent: Agent }> {
-  const agent = new Agent({ db, resolveModel: () => ({ provider, model: "fake" }) });
+  const agent = new Agent({ store: new SessionStore(db), resolveModel: () => ({ provider, model: "fake" }) });
   return { server: await serve({ routes: agentRoutes(agent, bearerAuth(db)) }), agent };
 }
 

@@ -74,7 +74,7 @@ function readHolder(path: string): LockHolder | undefined {
 
 /**
  * Makes `dir` private to this user: the directory 0700 and everything in it 0600 (0700 for
- * directories). Typed text (passwords included) sits in the store's journal and WAL, so no
+ * directories). Typed text (passwords included) sits in the store's files and WAL, so no
  * other local user may read them. Store files created later get the same modes from the
  * process umask ({@link lockDataDir} sets 077).
  */
@@ -140,4 +140,25 @@ export function lockDataDir(dir: string, command: string): DataDirLock {
       if (readHolder(path)?.pid === process.pid) rmSync(path, { force: true });
     },
   };
+}
+
+/**
+ * Refuses a data directory that an earlier version (0.1) left with unapplied model turns in its
+ * write-behind journal (`baton_journal/`, no longer read): starting over it would lose turns
+ * that were acknowledged. A clean stop of that version applies them and empties the journal.
+ */
+export function refuseOldJournal(dir: string): void {
+  const journal = join(dir, "baton_journal");
+  let left: string[];
+  try {
+    left = readdirSync(journal).filter((n) => n.endsWith(".jnl") && lstatSync(join(journal, n)).size > 8);
+  } catch {
+    return;
+  }
+  if (left.length > 0) {
+    throw new Error(
+      `${journal} holds model turns an earlier version of baton acknowledged but did not apply (${left.join(", ")}): ` +
+        "start that version once and stop it cleanly (it applies them), or delete the directory to drop them",
+    );
+  }
 }

@@ -4,7 +4,6 @@
  */
 
 import type { DataDirLock } from "./data-dir.js";
-import type { TurnJournal } from "./turn-journal.js";
 
 /** A row as returned by a query: column name → value. */
 export type Row = Record<string, unknown>;
@@ -13,12 +12,6 @@ export type Row = Record<string, unknown>;
 export interface Queryable {
   /** Runs one statement with `$1`-style parameters and returns its rows. */
   query<R extends Row = Row>(sql: string, params?: readonly unknown[]): Promise<R[]>;
-}
-
-/** One statement with its parameters, for {@link Db.batch}. */
-export interface Stmt {
-  readonly sql: string;
-  readonly params?: readonly unknown[];
 }
 
 /** A database handle: queries, transactions and shutdown. */
@@ -31,12 +24,6 @@ export interface Db extends Queryable {
    */
   transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T>;
   /**
-   * Runs statements atomically (all or none) and returns each one's rows. The embedded engine
-   * sends them in a single round trip, which is what makes a turn cheap; the hot path of the
-   * loop writes each turn as one batch.
-   */
-  batch(stmts: readonly Stmt[]): Promise<Row[][]>;
-  /**
    * Runs a statement the hot path repeats, prepared once (per connection) under `name`, so
    * later runs skip parsing and planning. `sql` must be the same text on every call and type
    * its parameters (`$1::json`). Returns the rows, as {@link Queryable.query} does.
@@ -47,10 +34,11 @@ export interface Db extends Queryable {
   /** Closes the handle; the store flushes and releases its files or pool. */
   close(): Promise<void>;
   /**
-   * Where model turns are committed instead of the grouped SQL write, when set: the embedded
-   * store's write-behind journal (`turn-journal.ts`), started by {@link openDb}.
+   * Calls `fn` with the payload of every notification on `channel` (Postgres LISTEN/NOTIFY, on a
+   * connection of its own), until the returned function is called. Only a Postgres server has
+   * it: several replicas share one, while an embedded store has one process.
    */
-  turnJournal?: TurnJournal;
+  listen?(channel: string, fn: (payload: string) => void): Promise<() => Promise<void>>;
   /** The embedded store's hold on its data directory (`data-dir.ts`), when it has one. */
   dataDirLock?: DataDirLock;
 }

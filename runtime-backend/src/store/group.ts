@@ -1,3 +1,5 @@
+import { nextTurn } from "../base/next-turn.js";
+
 /**
  * Group commit: callers submit items one by one; whatever arrives while a run is in flight is
  * handed to the next run together. The embedded engine executes one statement at a time on
@@ -17,11 +19,14 @@ export class Grouper<I, O> {
    * @param concurrency runs allowed at once: 1 for the single-connection embedded engine,
    *   more for a Postgres pool.
    * @param max largest group, to bound statement size.
+   * @param keyOf items with the same key never share a group (one statement updates a row once):
+   *   a second one waits for the next run.
    */
   constructor(
     private readonly run: (items: I[]) => Promise<O[]>,
     private readonly concurrency = 1,
     private readonly max = 256,
+    private readonly keyOf?: (item: I) => string,
   ) {}
 
   /** Queues an item; resolves with its outcome once its group has run (and committed). */
@@ -30,8 +35,8 @@ export class Grouper<I, O> {
       this.queue.push({ item, resolve, reject });
       if (!this.scheduled && this.inFlight < this.concurrency) {
         this.scheduled = true;
-        // setImmediate, not a microtask: requests parsed in the same I/O turn join the group.
-        setImmediate(() => {
+        // A later turn, not a microtask: requests parsed in the same I/O turn join the group.
+        nextTurn(() => {
           this.scheduled = false;
           this.pump();
         });
@@ -41,13 +46,30 @@ export class Grouper<I, O> {
 
   private pump(): void {
     while (this.inFlight < this.concurrency && this.queue.length > 0) {
-      const group = this.queue.splice(0, this.max);
+      const group = this.take();
       this.inFlight++;
       void this.execute(group).finally(() => {
         this.inFlight--;
         this.pump();
       });
     }
+  }
+
+  /** The next group: up to `max` items in arrival order, none sharing a key. */
+  private take(): typeof this.queue {
+    if (!this.keyOf) return this.queue.splice(0, this.max);
+    const seen = new Set<string>();
+    const group: typeof this.queue = [];
+    const rest: typeof this.queue = [];
+    for (const q of this.queue) {
+      const k = this.keyOf(q.item);
+      if (group.length < this.max && !seen.has(k)) {
+        seen.add(k);
+        group.push(q);
+      } else rest.push(q);
+    }
+    this.queue = rest;
+    return group;
   }
 
   private async execute(group: typeof this.queue): Promise<void> {

@@ -20,9 +20,13 @@ export function literal(v: unknown): string {
   return `'${s.replace(/'/g, "''")}'`;
 }
 
+const hexByte = Array.from({ length: 256 }, (_, i) => i.toString(16).padStart(2, "0"));
+
 /** Bytes in bytea's hex input form (`\\x0a1b…`), as text. */
 export function byteaHex(v: Uint8Array): string {
-  return `\\x${Buffer.from(v.buffer, v.byteOffset, v.byteLength).toString("hex")}`;
+  let hex = "";
+  for (const b of v) hex += hexByte[b];
+  return `\\x${hex}`;
 }
 
 /** Replaces `$1`… in a statement written by this package with literals of `params`. */
@@ -32,4 +36,11 @@ export function inlineParams(sql: string, params: readonly unknown[]): string {
     if (i < 0 || i >= params.length) throw new Error(`no parameter $${n}`);
     return literal(params[i]);
   });
+}
+
+/** Bytes from bytea's hex text form (`\\x0a1b…`), as `pg` returns a bytea inside JSON or as text. */
+export function fromHex(text: string): Uint8Array {
+  const out = new Uint8Array((text.length - 2) / 2);
+  for (let i = 0; i < out.length; i++) out[i] = Number.parseInt(text.slice(2 + 2 * i, 4 + 2 * i), 16);
+  return out;
 }

@@ -1,11 +1,9 @@
-import { join } from "node:path";
-import type { Logger } from "../log/logger.js";
-import { lockDataDir, makePrivate } from "./data-dir.js";
+import { lockDataDir, makePrivate, refuseOldJournal } from "./data-dir.js";
 import type { Db } from "./db.js";
 import { migrate } from "./migrations.js";
 import { openPgDb } from "./pg-db.js";
 import { openPgliteDb } from "./pglite-db.js";
-import { openWorkerDb, type WorkerDb } from "./worker-db.js";
+import { openWorkerDb } from "./worker-db.js";
 
 /** Where the store lives. */
 export interface StoreLocation {
@@ -18,14 +16,6 @@ export interface StoreLocation {
    * never block the event loop; "inline" on the calling thread.
    */
   readonly embeddedThread?: "worker" | "inline" | undefined;
-  /**
-   * The embedded store in a worker commits model turns through a write-behind journal
-   * (`turn-journal.ts`, in `<dataDir>/baton_journal`); false commits them with SQL as Postgres
-   * does. Default true.
-   */
-  readonly turnJournal?: boolean | undefined;
-  /** Tells what the store recovered at start (journaled turns a crash left unapplied). */
-  readonly logger?: Logger | undefined;
   /** Who opens an embedded `dataDir` ("baton serve"), recorded in its lock for a refused second process. */
   readonly owner?: string | undefined;
 }
@@ -34,27 +24,26 @@ export interface StoreLocation {
  * The embedded engine in a worker thread, or on this thread when no worker can start (the
  * worker is TypeScript loaded by Node's own type stripping: Node 23.6+; the repo pins 24).
  */
-async function openEmbeddedInWorker(dataDir: string | undefined): Promise<{ db: Db; worker?: WorkerDb }> {
+async function openEmbeddedInWorker(dataDir: string | undefined): Promise<Db> {
   try {
-    const worker = await openWorkerDb(dataDir);
-    return { db: worker, worker };
+    return await openWorkerDb(dataDir);
   } catch (e) {
     process.emitWarning(`embedded store: no worker thread (${e instanceof Error ? e.message : String(e)}); running it on the main thread`);
-    return { db: await openPgliteDb(dataDir) };
+    return openPgliteDb(dataDir);
   }
 }
 
 /** Opens the database the location names and migrates it to the latest schema. */
 export async function openDb(location: StoreLocation): Promise<Db> {
   let db: Db;
-  let worker: WorkerDb | undefined;
   if (location.databaseUrl) {
     db = await openPgDb(location.databaseUrl);
   } else {
     // One process per data directory (throws DataDirBusy naming the holder), files private.
     const lock = location.dataDir ? lockDataDir(location.dataDir, location.owner ?? "baton") : undefined;
     try {
-      ({ db, worker } = location.embeddedThread === "inline" ? { db: await openPgliteDb(location.dataDir) } : await openEmbeddedInWorker(location.dataDir));
+      if (location.dataDir) refuseOldJournal(location.dataDir);
+      db = location.embeddedThread === "inline" ? await openPgliteDb(location.dataDir) : await openEmbeddedInWorker(location.dataDir);
     } catch (e) {
       lock?.release();
       throw e;
@@ -78,9 +67,6 @@ export async function openDb(location: StoreLocation): Promise<Db> {
   }
   try {
     await migrate(db);
-    if (worker && location.turnJournal !== false) {
-      await worker.startJournal({ dir: location.dataDir ? join(location.dataDir, "baton_journal") : undefined, logger: location.logger });
-    }
   } catch (e) {
     await db.close();
     throw e;

@@ -1,6 +1,5 @@
 import pg from "pg";
 import type { Db, Queryable, Row } from "./db.js";
-import { inlineParams } from "./literal.js";
 
 /**
  * Connects to a PostgreSQL server through a `pg` pool. Same SQL as the embedded engine; this
@@ -31,20 +30,26 @@ export async function openPgDb(connectionString: string, poolSize = 10): Promise
         client.release();
       }
     },
-    async batch(stmts) {
-      if (stmts.length === 0) return [];
-      // One simple-protocol message, run by the server as one implicit transaction: a turn
-      // costs one network round trip instead of one per statement.
-      const script = stmts.map((st) => inlineParams(st.sql, st.params ?? [])).join(";\n");
-      const res = (await pool.query(script)) as unknown as pg.QueryResult<Row> | pg.QueryResult<Row>[];
-      return (Array.isArray(res) ? res : [res]).map((r) => r.rows);
-    },
     async prepared<R extends Row>(name: string, sql: string, params: readonly unknown[]) {
       // node-postgres prepares a named statement once per pooled connection.
       return (await pool.query<R>({ name, text: sql, values: params as unknown[] })).rows;
     },
     async exec(sql) {
       await pool.query(sql);
+    },
+    async listen(channel, fn) {
+      const client = new pg.Client({ connectionString });
+      await client.connect();
+      client.on("notification", (n) => {
+        if (n.channel === channel) fn(n.payload ?? "");
+      });
+      // A lost connection would stop notifications silently: the caller's cache then falls
+      // back to its expiry. Errors are not left unhandled.
+      client.on("error", () => undefined);
+      await client.query(`listen ${pg.escapeIdentifier(channel)}`);
+      return async () => {
+        await client.end().catch(() => undefined);
+      };
     },
     async close() {
       await pool.end();

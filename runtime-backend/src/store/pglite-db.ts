@@ -30,14 +30,6 @@ export async function openPgliteDb(dataDir?: string): Promise<Db> {
     kind: "embedded",
     query: root.query,
     transaction: (fn) => pg.transaction((tx) => fn(wrap(tx))),
-    async batch(stmts) {
-      if (stmts.length === 0) return [];
-      // Parameters become quoted literals so the whole batch is one simple-protocol message,
-      // which Postgres runs as one implicit transaction: all statements or none.
-      const script = stmts.map((st) => inlineParams(st.sql, st.params ?? [])).join(";\n");
-      const results = await pg.exec(script);
-      return results.map((r) => r.rows as Row[]);
-    },
     async prepared<R extends Row>(name: string, sql: string, params: readonly unknown[]) {
       if (!prepared.has(name)) {
         await pg.exec(`prepare ${name} as ${sql}`);

@@ -25,22 +25,12 @@ export type WorkerRequest =
   | { readonly id: number; readonly op: "prepare"; readonly name: string; readonly sql: string }
   | { readonly id: number; readonly op: "begin" }
   | { readonly id: number; readonly op: "end"; readonly tx: number; readonly commit: boolean }
-  | { readonly id: number; readonly op: "close" }
-  | { readonly id: number; readonly op: "journal"; readonly statement: string; readonly delayMs: number; readonly maxBatch: number }
-  | { readonly op: "apply"; readonly records: readonly ArrayBuffer[] };
+  | { readonly id: number; readonly op: "close" };
 
 /** A reply: `rows` for query, `results` (rows per statement) for exec. */
 export type WorkerReply =
   | { readonly id: number; readonly ok: true; readonly rows?: unknown[]; readonly results?: unknown[][] }
   | { readonly id: number; readonly ok: false; readonly error: { message: string; props: Record<string, unknown> } };
-
-/**
- * What the worker reports of journaled turns (`apply` requests, which get no reply): every
- * record up to `seq` is in the database, or the record `seq` could not be applied.
- */
-export type WorkerNotice =
-  | { readonly kind: "applied"; readonly seq: number }
-  | { readonly kind: "applyError"; readonly seq: number; readonly sessionId: string; readonly message: string };
 
 class Rollback extends Error {}
 
@@ -50,82 +40,6 @@ if (port) {
   const pg = new PGlite({ ...(init.dataDir ? { dataDir: init.dataDir } : {}), postgresqlconf: [...init.conf] });
   const txs = new Map<number, { tx: Transaction; end: (commit: boolean) => void; finished: Promise<void> }>();
   const prepared = new Set<string>();
-
-  // Journaled turns (turn-journal.ts) are acknowledged before they reach the database; here
-  // they wait a little to be applied many at a time, since nobody waits for them. Every other
-  // request first flushes them: PGlite runs statements in the order they are issued, so any
-  // read or write that arrives after a turn sees it.
-  const journal = { statement: "", delayMs: 20, maxBatch: 256 };
-  // A journal record (journal-file.ts): u32 length, u32 crc32, then f64 seq and
-  // length-prefixed UTF-8 texts: the session id and the turn's six recordset texts.
-  const decoder = new TextDecoder();
-  const decode = (bytes: ArrayBuffer) => {
-    const view = new DataView(bytes);
-    const seq = view.getFloat64(8, true);
-    const texts: string[] = [];
-    for (let at = 16; at < bytes.byteLength; ) {
-      const n = view.getUint32(at, true);
-      texts.push(decoder.decode(new Uint8Array(bytes, at + 4, n)));
-      at += 4 + n;
-    }
-    const [sessionId = "", ...rows] = texts;
-    return { seq, sessionId, texts: rows };
-  };
-  let queued: { seq: number; sessionId: string; texts: readonly string[] }[] = [];
-  let flushTimer: ReturnType<typeof setTimeout> | undefined;
-  const quote = (t: string) => `'${t.replace(/'/g, "''")}'`;
-  const applyScript = (batch: typeof queued) => {
-    const params = [0, 1, 2, 3, 4, 5].map((k) => {
-      let list = "";
-      for (const r of batch) {
-        const t = r.texts[k] ?? "";
-        if (t) list += list ? `,${t}` : t;
-      }
-      return quote(`[${list}]`);
-    });
-    const last = batch[batch.length - 1]?.seq ?? 0;
-    return `execute ${journal.statement}(${params.join(", ")});\nupdate journal_state set applied_seq = greatest(applied_seq, ${last})`;
-  };
-  const notice = (n: WorkerNotice) => port.postMessage(n);
-  const errorOf = (e: unknown) => (e instanceof Error ? e.message : String(e));
-  /** Applies a batch; resolves when it (or, after a failure, each of its turns) is done. */
-  const applyBatch = async (batch: typeof queued): Promise<void> => {
-    try {
-      const res = await pg.exec(applyScript(batch));
-      // The statement returns the sessions it updated: a turn whose session is missing is reported.
-      const found = new Set((res[0]?.rows ?? []).map((r) => String((r as { id: unknown }).id)));
-      for (const r of batch) if (!found.has(r.sessionId)) notice({ kind: "applyError", seq: r.seq, sessionId: r.sessionId, message: "its session is not in the store" });
-      notice({ kind: "applied", seq: batch[batch.length - 1]?.seq ?? 0 });
-    } catch (e) {
-      // The statement failed as a whole (it should not: the journal decided every guard). The
-      // turns are applied one by one, in order, so one bad record costs only itself; each
-      // failure is reported, and the journal's position moves past it.
-      if (batch.length === 1) {
-        const r = batch[0]!;
-        notice({ kind: "applyError", seq: r.seq, sessionId: r.sessionId, message: errorOf(e) });
-        await pg.exec(`update journal_state set applied_seq = greatest(applied_seq, ${r.seq})`).catch(() => undefined);
-        notice({ kind: "applied", seq: r.seq });
-        return;
-      }
-      for (const r of batch) await applyBatch([r]);
-    }
-  };
-  // Batches run one after another (a second turn of a session must follow the first even when
-  // the first is retried), and every other request waits for those already queued.
-  let applying: Promise<void> = Promise.resolve();
-  const flush = () => {
-    if (flushTimer) clearTimeout(flushTimer);
-    flushTimer = undefined;
-    while (queued.length > 0) {
-      // One statement updates a session once: a second turn of the same session starts the next batch.
-      const seen = new Set<string>();
-      let n = 0;
-      while (n < queued.length && n < journal.maxBatch && !seen.has(queued[n]!.sessionId)) seen.add(queued[n++]!.sessionId);
-      const batch = queued.slice(0, n);
-      queued = queued.slice(n);
-      applying = applying.then(() => applyBatch(batch));
-    }
-  };
 
   const reply = (r: WorkerReply) => port.postMessage(r);
   const fail = (id: number, e: unknown) => {
@@ -187,12 +101,6 @@ if (port) {
         }
         return reply({ id: m.id, ok: true });
       }
-      case "journal": {
-        Object.assign(journal, { statement: m.statement, delayMs: m.delayMs, maxBatch: m.maxBatch });
-        return reply({ id: m.id, ok: true });
-      }
-      case "apply":
-        return;
       case "close": {
         if (!pg.closed) await pg.close();
         reply({ id: m.id, ok: true });
@@ -203,17 +111,7 @@ if (port) {
   };
 
   port.on("message", (m: WorkerRequest) => {
-    if (m.op === "apply") {
-      for (const r of m.records) queued.push(decode(r));
-      if (queued.length >= journal.maxBatch) flush();
-      else flushTimer ??= setTimeout(flush, journal.delayMs);
-      return;
-    }
-    flush();
-    // Statements of an open transaction do not wait: a batch queued behind the transaction
-    // waits for it (one connection), and the transaction's own statements must get through.
-    const inTransaction = ("tx" in m && m.tx !== undefined) || m.op === "end";
-    (inTransaction ? handle(m) : applying.then(() => handle(m))).catch((e: unknown) => fail(m.id, e));
+    handle(m).catch((e: unknown) => fail(m.id, e));
   });
   pg.waitReady.then(
     () => port.postMessage({ id: 0, ok: true }),

@@ -1,4 +1,5 @@
 import type { Queryable } from "./db.js";
+import { fromHex } from "./literal.js";
 
 /** A screenshot a tool call returned, as stored. */
 export interface StoredScreenshot {
@@ -12,7 +13,7 @@ export interface StoredScreenshot {
 
 function bytes(v: unknown): Uint8Array {
   if (v instanceof Uint8Array) return v;
-  if (typeof v === "string" && v.startsWith("\\x")) return Buffer.from(v.slice(2), "hex");
+  if (typeof v === "string" && v.startsWith("\\x")) return fromHex(v);
   return new Uint8Array();
 }
 

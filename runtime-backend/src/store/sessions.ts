@@ -1,10 +1,15 @@
-import type { SessionClientTool } from "../loop/client-tools.js";
 import { create } from "@bufbuild/protobuf";
 import { timestampFromDate } from "@bufbuild/protobuf/wkt";
 import { type Session, SessionSchema, SessionStatus, UsageSchema } from "@baton/gen/baton/v1/agent_pb";
 import { type ContextState, readContext } from "../context/state.js";
 import { contextRowJson, microLinesSql } from "./context-lines.js";
-import type { Queryable, Row, Stmt } from "./db.js";
+import type { DeclaredTool, ToolRisk } from "@baton/sdk/contract";
+import type { Queryable, Row } from "./db.js";
+
+/** A tool the client declared for a session (kept as JSON in the session row; checked by the loop's `readClientTools`). */
+export interface SessionClientTool extends DeclaredTool {
+  readonly risk: ToolRisk;
+}
 
 /** Token and cost totals. */
 export interface UsageTotals {
@@ -151,87 +156,6 @@ export async function getSessionRow(q: Queryable, id: string, forUpdate = false)
   return rows[0] ? fromRow(rows[0]) : undefined;
 }
 
-/** Fields the loop changes on a session. */
-export interface SessionPatch {
-  status?: SessionStatus;
-  goal?: string;
-  step?: number;
-  answer?: string;
-  reason?: string;
-  stopRequested?: boolean;
-  context?: ContextState;
-  historyLen?: number;
-  leaseUntil?: Date | null;
-  /** Which agent instance holds the lease. */
-  leaseOwner?: string;
-  /** Added to the running totals. */
-  addUsage?: UsageTotals;
-  /** The input key of the user message being applied. */
-  inputKey?: string;
-}
-
-/** Applies a patch and bumps updated_at. */
-export async function updateSession(q: Queryable, id: string, p: SessionPatch): Promise<void> {
-  const st = updateSessionStmt(id, p);
-  await q.query(st.sql, st.params);
-}
-
-/**
- * The update of {@link updateSession}, returning the row. With `stopGuard`, the new status
- * applies only while the stop flag is clear; a stopped session becomes STOPPED instead, in
- * the same statement (the check before tool calls are returned, without a race). A new
- * context replaces the session's context lines whole, numbered above the old ones (the
- * grouped turn write in turns.ts appends instead).
- */
-export function updateSessionStmt(id: string, p: SessionPatch, stopGuard = false): Stmt {
-  const sets: string[] = ["updated_at = now()"];
-  const params: unknown[] = [id];
-  const set = (col: string, v: unknown) => {
-    params.push(v);
-    sets.push(`${col} = $${params.length}`);
-  };
-  if (p.status !== undefined) {
-    params.push(p.status);
-    sets.push(stopGuard ? `status = case when stop_requested then ${SessionStatus.STOPPED} else $${params.length} end` : `status = $${params.length}`);
-  }
-  if (p.goal !== undefined) set("goal", p.goal);
-  if (p.step !== undefined) set("step", p.step);
-  if (p.answer !== undefined) set("answer", p.answer);
-  if (p.reason !== undefined) set("reason", p.reason);
-  if (p.stopRequested !== undefined) set("stop_requested", p.stopRequested);
-  if (p.inputKey !== undefined) set("input_key", p.inputKey);
-  let lines = "";
-  let micro = microLinesSql("sessions");
-  if (p.context !== undefined) {
-    set("context", contextRowJson(p.context));
-    params.push(JSON.stringify(p.context.micro));
-    micro = `$${params.length}::json`;
-    lines = `with base as (select coalesce(max(seq) + 1, 0) as b from context_lines where session_id = $1),
-gone as (delete from context_lines where session_id = $1),
-added as (
-  insert into context_lines (session_id, seq, line)
-  select $1, base.b + (m.ord - 1)::int, m.line from base, json_array_elements_text(${micro}) with ordinality as m(line, ord)
-)
-`;
-    sets.push("context_from = (select b from base)");
-  }
-  if (p.historyLen !== undefined) set("history_len", p.historyLen);
-  if (p.leaseUntil !== undefined) set("lease_until", p.leaseUntil);
-  if (p.leaseOwner !== undefined) set("lease_owner", p.leaseOwner);
-  if (p.addUsage) {
-    for (const [col, v] of [
-      ["input_tokens", p.addUsage.input],
-      ["output_tokens", p.addUsage.output],
-      ["cached_tokens", p.addUsage.cached],
-      ["cost_usd", p.addUsage.cost],
-    ] as const) {
-      params.push(v);
-      sets.push(`${col} = ${col} + $${params.length}`);
-    }
-  }
-  return { sql: `${lines}update sessions set ${sets.join(", ")} where id = $1 returning *, ${micro} as context_micro`, params };
-}
-
 /** Reads a sessions row. */
 export function sessionFromRow(r: Row): SessionRow {
   return fromRow(r);
@@ -240,12 +164,6 @@ export function sessionFromRow(r: Row): SessionRow {
 /** Sets the stop flag; any replica sees it before its next model call or tool dispatch. */
 export async function requestStop(q: Queryable, id: string, reason: string): Promise<void> {
   await q.query("update sessions set stop_requested = true, reason = $2, updated_at = now() where id = $1", [id, reason]);
-}
-
-/** Reads only the stop flag (cheap, for checks inside a running step). */
-export async function isStopRequested(q: Queryable, id: string): Promise<boolean> {
-  const rows = await q.query<{ stop_requested: boolean }>("select stop_requested from sessions where id = $1", [id]);
-  return Boolean(rows[0]?.stop_requested);
 }
 
 /**

@@ -1,6 +1,6 @@
 import { create } from "@bufbuild/protobuf";
 import { type StepTrace, StepTraceSchema, UsageSchema } from "@baton/gen/baton/v1/agent_pb";
-import type { Queryable, Stmt } from "./db.js";
+import type { Queryable } from "./db.js";
 import type { UsageTotals } from "./sessions.js";
 
 /** What one model call cost and did. */
@@ -13,16 +13,10 @@ export interface TraceRow {
   readonly errors: readonly string[];
 }
 
-/** Records the trace of a step; a retried step (after a failed model call) adds to the same row. */
-export async function insertTrace(q: Queryable, sessionId: string, t: TraceRow): Promise<void> {
-  const st = insertTraceStmt(sessionId, t);
-  await q.query(st.sql, st.params);
-}
-
 /**
  * What a second trace of the same step does (a step whose model call was retried after a
- * restart): usage and latency add up, the latest tool calls win, errors accumulate. Shared by
- * the single insert here and the grouped turn write (`turns.ts`).
+ * restart): usage and latency add up, the latest tool calls win, errors accumulate. Used by the
+ * commit statement (`commit-sql.ts`).
  */
 export const traceUpsert = `on conflict (session_id, step) do update set
      latency_ms = traces.latency_ms + excluded.latency_ms,
@@ -32,27 +26,6 @@ export const traceUpsert = `on conflict (session_id, step) do update set
      cost_usd = traces.cost_usd + excluded.cost_usd,
      tool_calls = excluded.tool_calls,
      errors = traces.errors || excluded.errors`;
-
-/** The statement of {@link insertTrace}. */
-export function insertTraceStmt(sessionId: string, t: TraceRow): Stmt {
-  return {
-    sql: 
-    `insert into traces (session_id, step, model, latency_ms, input_tokens, output_tokens, cached_tokens, cost_usd, tool_calls, errors)
-     values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) ${traceUpsert}`,
-    params: [
-      sessionId,
-      t.step,
-      t.model,
-      Math.round(t.latencyMs),
-      t.usage.input,
-      t.usage.output,
-      t.usage.cached,
-      t.usage.cost,
-      JSON.stringify(t.toolCalls),
-      JSON.stringify(t.errors),
-    ],
-  };
-}
 
 /** All traces of a session as wire messages, by step. */
 export async function readTraces(q: Queryable, sessionId: string): Promise<StepTrace[]> {

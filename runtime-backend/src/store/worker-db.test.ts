@@ -12,13 +12,13 @@ describe("the embedded engine in a worker thread", () => {
     await db.close();
   });
 
-  it("runs queries, batches and prepared statements, with typed rows", async () => {
+  it("runs queries, scripts and prepared statements, with typed rows", async () => {
     await db.query("insert into t (id, v) values ($1, $2)", [1, "it's"]);
     const [row] = await db.query<{ id: number; v: string; at: Date }>("select * from t where id = $1", [1]);
     expect(row).toMatchObject({ id: 1, v: "it's" });
     expect(row?.at).toBeInstanceOf(Date);
-    const out = await db.batch([{ sql: "insert into t (id, v) values ($1, $2)", params: [2, "b"] }, { sql: "select count(*)::int as n from t" }]);
-    expect(out[1]).toEqual([{ n: 2 }]);
+    await db.exec("insert into t (id, v) values (2, 'b')");
+    expect(await db.query("select count(*)::int as n from t")).toEqual([{ n: 2 }]);
     for (const id of [1, 2]) {
       expect(await db.prepared("t_by_id", "select v from t where id = $1::int", [id])).toEqual([{ v: id === 1 ? "it's" : "b" }]);
     }
@@ -39,8 +39,8 @@ describe("the embedded engine in a worker thread", () => {
     const e = await db.query("insert into t (id, v) values (10, 'again')").catch((x: unknown) => x);
     expect(e).toBeInstanceOf(Error);
     expect(e).toMatchObject({ code: "23505" });
-    // A failed batch leaves nothing behind.
-    await expect(db.batch([{ sql: "insert into t (id) values (20)" }, { sql: "select 1 / 0" }])).rejects.toThrow(/division by zero/);
+    // A failed script leaves nothing behind (one implicit transaction).
+    await expect(db.exec("insert into t (id) values (20); select 1 / 0")).rejects.toThrow(/division by zero/);
     expect(await db.query("select id from t where id = 20")).toEqual([]);
   });
 

@@ -14,12 +14,20 @@ export interface BackendProcess {
 }
 
 /**
+ * Time for a test that starts `baton serve` more than once (a restart after SIGKILL, a second
+ * server): each start compiles the sources and opens the store, which took 30–45 s apiece on
+ * the shared 2-core machine under a load of 20, so these tests get three minutes.
+ */
+export const restartTimeoutMs = 180_000;
+
+/**
  * Starts `baton serve` in a separate process and waits until it prints where it listens
  * (`startTimeoutMs`, 90 s by default: a store recovering a long WAL, or a loaded machine, may need more).
+ * `batonBin` runs another checkout's `bin/baton.js` (the bench's before and after).
  */
-export async function startBackendProcess(args: string[], env: Record<string, string> = {}, startTimeoutMs = 90_000): Promise<BackendProcess> {
+export async function startBackendProcess(args: string[], env: Record<string, string> = {}, startTimeoutMs = 90_000, batonBin = bin): Promise<BackendProcess> {
   // The young-generation size the bin's own shebang sets (see bin/baton.js).
-  const child = spawn(process.execPath, ["--max-semi-space-size=8", bin, "serve", "--port", "0", ...args], {
+  const child = spawn(process.execPath, ["--max-semi-space-size=8", batonBin, "serve", "--port", "0", ...args], {
     env: { ...process.env, BATON_LOG_LEVEL: "warn", ...env },
     stdio: ["ignore", "pipe", "pipe"],
   });

@@ -19,6 +19,8 @@ export type FakeStep = FakeReply | ((body: unknown) => FakeReply);
 export interface FakeLlmOptions {
   /** Pause between streamed events, so a client sees deltas arrive over time. */
   readonly chunkDelayMs?: number;
+  /** Answers any origin's CORS preflight and lets it read the replies, as a hosted API does for a page (an extension's standalone mode). */
+  readonly cors?: boolean;
   /** Pause before each answer, as a model's time to its first token (benchmarks). */
   readonly latencyMs?: number;
 }
@@ -47,6 +49,15 @@ export class FakeLlmServer {
     private readonly options: FakeLlmOptions = {},
   ) {
     this.server = http.createServer((req, res) => {
+      if (options.cors) {
+        res.setHeader("access-control-allow-origin", "*");
+        if (req.method === "OPTIONS") {
+          const headers = req.headers["access-control-request-headers"] ?? "*";
+          res.writeHead(204, { "access-control-allow-methods": "POST, GET", "access-control-allow-headers": headers, "access-control-max-age": "600" });
+          res.end();
+          return;
+        }
+      }
       let raw = "";
       req.on("data", (c: Buffer) => (raw += c.toString()));
       req.on("end", () => void this.answer(req.url ?? "", raw, res));

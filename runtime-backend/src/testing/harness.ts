@@ -4,6 +4,7 @@ import { ScriptProvider, type ScriptSource } from "../providers/script.js";
 import type { ModelRequest, ModelTurn, Provider } from "../providers/types.js";
 import type { Db } from "../store/db.js";
 import { openDb } from "../store/open.js";
+import { SessionStore } from "../store/session-store.js";
 import { ensureUser } from "../store/users.js";
 
 /** A provider wrapper that records every request (tests assert on prompts and call counts). */
@@ -38,7 +39,7 @@ export async function providerAgent(
   await ensureUser(db, "alice");
   await ensureUser(db, "bob");
   const model = new RecordingProvider(provider);
-  const agent = new Agent({ ...options, db, resolveModel: (spec) => ({ provider: model, model: spec.split(":")[1] ?? "" }), defaultModel: "script:test" });
+  const agent = new Agent({ ...options, store: new SessionStore(db), resolveModel: (spec) => ({ provider: model, model: spec.split(":")[1] ?? "" }), defaultModel: "script:test" });
   return { agent, db, model, close: () => db.close() };
 }
 

@@ -1,65 +1,46 @@
-import { SessionStatus } from "@baton/gen/baton/v1/agent_pb";
+import { create } from "@bufbuild/protobuf";
+import { MessageStatus, SessionStatus, StepResponseSchema, ToolcallResultSchema } from "@baton/gen/baton/v1/agent_pb";
+import { ToolCallSchema } from "@baton/gen/baton/v1/tools_pb";
 import { emptyContext } from "../context/state.js";
+import { agentEntry, callMessage, resultEntry } from "../loop/messages.js";
 import type { Queryable } from "../store/db.js";
-import { insertSession } from "../store/sessions.js";
-import type { TurnWrite } from "../store/turns.js";
-
-/** How far a session got, for {@link nextTurn}. */
-export interface TurnPosition {
-  step: number;
-  len: number;
-}
+import type { SessionCommit } from "../store/session-store.js";
+import { insertSession, type SessionRow } from "../store/sessions.js";
 
 /**
- * The next model turn of session `id`, shaped like the backend bench's: one `click` call, its
+ * The next model turn of a session, shaped like the backend bench's: one `click` call, its
  * history entry, the previous call done with its result entry, a trace, a context line and a
- * stored response. Advances `at`. `o` overrides parts of it (a stop guard, a lease, usage).
+ * stored response. `o` overrides parts of it (the owner, a lease, the stop guard, usage).
  */
 export function nextTurn(
-  id: string,
-  at: TurnPosition,
-  o: { owner?: string; stopGuard?: boolean; leaseUntil?: Date | null; usage?: { input: number; output: number; cached: number; cost: number } } = {},
-): TurnWrite {
-  const step = at.step + 1;
-  const call = `call_${step}_0`;
-  const message = JSON.stringify({ id: `msg_${step}_1`, functionCall: { toolcallId: call, call: { click: { ref: "e1" } } } });
-  const history = [
-    ...(step > 1 ? [{ step: step - 1, entry: JSON.stringify({ step: step - 1, toolcallResult: { toolcallId: `call_${step - 1}_0`, result: { click: {} } } }) }] : []),
-    { step, entry: `{"step":${step},"agentMessage":${message}}` },
-  ];
-  const w: TurnWrite = {
-    sessionId: id,
-    expectLen: at.len,
+  s: SessionRow,
+  o: { owner?: string; stopGuard?: boolean; lease?: Date | null; usage?: { input: number; output: number; cached: number; cost: number } } = {},
+): SessionCommit {
+  const step = s.step + 1;
+  const id = `call_${step}_0`;
+  const message = callMessage(step, 1, id, create(ToolCallSchema, { tool: { case: "click", value: { ref: "e1" } } }), MessageStatus.COMPLETED);
+  const prev = `call_${step - 1}_0`;
+  const result = create(ToolcallResultSchema, { toolcallId: prev, outcome: { case: "result", value: { tool: { case: "click", value: {} } } } });
+  const context = { ...s.context, goal: `bench ${s.id}`, isTask: true, micro: [...s.context.micro, `step ${step}: click({"ref":"e1"}) → {}`], latest: { step, text: "", calls: [{ id, name: "click", arguments: '{"ref":"e1"}' }] } };
+  return {
+    from: s,
     owner: o.owner ?? "bench",
-    done: step > 1 ? [{ id: `call_${step - 1}_0`, step: step - 1, output: '{"click":{}}' }] : [],
-    calls: [{ toolcallId: call, step, ord: 0, name: "click", arguments: '{"ref":"e1"}', side: "client", state: "pending", message, output: null }],
-    history,
+    callUpdates: step > 1 ? [{ id: prev, step: step - 1, state: "done", output: '{"click":{}}' }] : [],
+    newCalls: [{ toolcallId: id, step, ord: 0, name: "click", arguments: '{"ref":"e1"}', side: "client", state: "pending", message, output: null }],
+    history: [...(step > 1 ? [resultEntry(step - 1, result)] : []), agentEntry(message)],
     trace: { step, model: "script", latencyMs: 1000, usage: o.usage ?? { input: 500, output: 20, cached: 0, cost: 0.25 }, toolCalls: ["click"], errors: [] },
-    lines: [{ seq: step - 1, line: `step ${step}: click({"ref":"e1"}) → {}` }],
-    session: {
-      step,
-      context: JSON.stringify({ goal: `bench ${id}`, isTask: true, macro: [], latest: { step, text: "", calls: [{ id: call, name: "click", arguments: '{"ref":"e1"}' }] }, user: [], pendingUser: null }),
-      contextFrom: 0,
-      trim: false,
-      goal: `bench ${id}`,
-      status: SessionStatus.AWAITING_TOOLS,
-      stopGuard: o.stopGuard ?? true,
-      leaseUntil: o.leaseUntil ?? null,
-      leaseOwner: o.leaseUntil ? (o.owner ?? "bench") : undefined,
-    },
-    response: { key: `res:r:call_${step - 1}_0`, body: new Uint8Array([10, 3, 0x6d, 0x73, step % 256]) },
+    set: { step, context, goal: context.goal, status: SessionStatus.AWAITING_TOOLS },
+    lease: o.lease ?? null,
+    stopGuard: o.stopGuard ?? true,
+    response: { key: `res:r:${prev}`, message: create(StepResponseSchema, { messages: [message] }) },
   };
-  at.step = step;
-  at.len += history.length;
-  return w;
 }
 
-/** Inserts `n` sessions of user `userId` (which must exist) named `${prefix}0`…; returns their ids. */
-export async function benchSessions(q: Queryable, userId: string, n: number, prefix = "ses_"): Promise<string[]> {
-  const ids: string[] = [];
+/** Inserts `n` sessions of user `userId` (which must exist) named `${prefix}0`…; returns them. */
+export async function benchSessions(q: Queryable, userId: string, n: number, prefix = "ses_"): Promise<SessionRow[]> {
+  const out: SessionRow[] = [];
   for (let i = 0; i < n; i++) {
-    const s = await insertSession(q, { id: `${prefix}${i}`, userId, task: `bench ${i}`, model: "script", maxSteps: 1e6, playbook: "", playbookInstructions: "", context: emptyContext(`bench ${i}`) });
-    ids.push(s.id);
+    out.push(await insertSession(q, { id: `${prefix}${i}`, userId, task: `bench ${i}`, model: "script", maxSteps: 1e6, playbook: "", playbookInstructions: "", context: emptyContext(`bench ${i}`) }));
   }
-  return ids;
+  return out;
 }

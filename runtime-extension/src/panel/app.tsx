@@ -5,6 +5,7 @@ import { DiagnosticsView } from "./diagnostics-view.js";
 import { HistoryView } from "./history-view.js";
 import { Icon } from "./icons.js";
 import type { PanelModel, PanelState } from "./panel-model.js";
+import { SecretsSection } from "./secrets-view.js";
 import { SettingsView, SignIn } from "./settings-view.js";
 import { TimelineView } from "./timeline-view.js";
 
@@ -114,7 +115,10 @@ export function App({ model }: { model: PanelModel }) {
       ) : null}
       <main class="scroll" ref={main}>
         {view === "settings" ? (
-          <SettingsView settings={settings} auth={auth} />
+          <>
+            <SettingsView settings={settings} auth={auth} />
+            <SecretsSection />
+          </>
         ) : view === "history" ? (
           <HistoryView
             onOpen={(s) => {

@@ -16,7 +16,24 @@ async function check(backendUrl: string, token: string): Promise<string> {
   }
 }
 
-function Field(p: { id: string; label: string; help?: string; children: preact.ComponentChildren }) {
+/** A settings form's footer: the last message and its submit button. */
+export function FormActions(p: { message: string; label: string; disabled?: boolean }) {
+  return (
+    <div class="settings-actions">
+      {p.message ? (
+        <span class="form-note" role="status">
+          {p.message}
+        </span>
+      ) : null}
+      <button type="submit" class="btn primary" disabled={p.disabled ?? false}>
+        {p.label}
+      </button>
+    </div>
+  );
+}
+
+/** A labelled field with optional help below it. */
+export function Field(p: { id: string; label: string; help?: string; children: preact.ComponentChildren }) {
   return (
     <div class="field">
       <label for={p.id}>{p.label}</label>
@@ -130,16 +147,7 @@ export function SettingsView({ settings, auth }: { settings: Settings; auth: Aut
           </span>
         </label>
       </fieldset>
-      <div class="settings-actions">
-        {message ? (
-          <span class="form-note" role="status">
-            {message}
-          </span>
-        ) : null}
-        <button type="submit" class="btn primary">
-          Save
-        </button>
-      </div>
+      <FormActions message={message} label="Save" />
     </form>
   );
 }

@@ -1,0 +1,17 @@
+/**
+ * `npm run check:layers`: dependency-cruiser over every workspace, with `.dependency-cruiser.cjs`.
+ * dependency-cruiser reads TypeScript with the `typescript` package's compiler API, which the
+ * repo's `typescript` (7, the native compiler) does not have yet; this points its `import
+ * "typescript"` at the TypeScript 6 API the repo already carries (`@typescript/typescript6`).
+ */
+import { registerHooks } from "node:module";
+
+registerHooks({
+  resolve(specifier, context, next) {
+    const ts6 = specifier === "typescript" || specifier.startsWith("typescript/");
+    return next(ts6 ? `@typescript/typescript6${specifier.slice("typescript".length)}` : specifier, context);
+  },
+});
+process.argv.splice(2, 0, "--config", ".dependency-cruiser.cjs", "--output-type", "err");
+process.argv.push("gen", "sdk", "runtime-backend", "runtime-extension", "examples", "scripts");
+await import(new URL("../node_modules/dependency-cruiser/bin/dependency-cruiser.mjs", import.meta.url).href);
