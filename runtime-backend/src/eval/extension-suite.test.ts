@@ -37,7 +37,7 @@ function deps(): EvalDeps & { output(): string } {
 }
 
 describe("the built-in suite via extension", () => {
-  it("passes every task through the extension's side panel at concurrency 2 ", { timeout: 600_000 }, async () => {
+  it("passes every task through the extension's side panel at concurrency 2", { timeout: 600_000 }, async () => {
     const suite = loadSuite(builtinSuiteDir);
     const out = join(dir, "suite.jsonl");
     const d = deps();
