@@ -3,11 +3,8 @@
  * folder of this test's own, so the extension's e2e tests keep their `dist/`), loaded unpacked
  * in headless Chromium, every task run from Chrome's side panel against the backend `baton
  * eval` starts, and judged by the same checks as via headless.
- *
- * One task fails through the extension for a reason outside the suite, and is held to that
- * reason so the test says when it is fixed: permit/apply uploads a file, after which Chrome
- * keeps the extension (no access to file URLs) out of the tab; the submit click is refused
- * ("Chrome does not let extensions read or control") and the page stops answering.
+ * permit/apply's relative upload path resolves in the suite's `files/` (the extension's upload
+ * folder, which the harness sets), as via headless.
  */
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -40,7 +37,7 @@ function deps(): EvalDeps & { output(): string } {
 }
 
 describe("the built-in suite via extension", () => {
-  it("passes every task through the extension's side panel at concurrency 2 (but the upload, a Chrome limit)", { timeout: 600_000 }, async () => {
+  it("passes every task through the extension's side panel at concurrency 2", { timeout: 600_000 }, async () => {
     const suite = loadSuite(builtinSuiteDir);
     const out = join(dir, "suite.jsonl");
     const d = deps();
@@ -50,12 +47,9 @@ describe("the built-in suite via extension", () => {
     writeFileSync(join(artefacts, "extension-suite-output.txt"), d.output());
     const rows = readReport(out);
     writeFileSync(join(artefacts, "extension-suite-failures.json"), JSON.stringify(rows.filter((r) => r.verdict !== "pass").map(({ screenshot: _, ...r }) => r), null, 1));
-    const failing = rows.filter((r) => r.verdict !== "pass" && r.task !== "permit/apply").map((r) => `${r.task}: ${r.failed_check}: ${r.reason}`);
+    const failing = rows.filter((r) => r.verdict !== "pass").map((r) => `${r.task}: ${r.failed_check}: ${r.reason}`);
     expect(failing).toEqual([]);
-    const upload = rows.find((r) => r.task === "permit/apply");
-    expect(upload?.verdict, "permit/apply passes via extension now: drop its exception").toBe("fail");
-    expect(upload?.errors.join("\n")).toContain("which Chrome does not let extensions read or control");
-    expect(code).toBe(evalExitCodes.failed);
+    expect(code).toBe(evalExitCodes.ok);
     expect(rows.map((r) => r.task).sort()).toEqual(suite.tasks.map((t) => t.name).sort());
     for (const r of rows) {
       expect(r.via, r.task).toBe("extension");
@@ -66,7 +60,9 @@ describe("the built-in suite via extension", () => {
     // The panel's approval cards were answered as the tasks say: approved, and once denied.
     expect(rows.find((r) => r.task === "shop/checkout")?.approvals).toBe(1);
     expect(rows.find((r) => r.task === "shop/checkout-declined")).toMatchObject({ approvals: 1, verdict: "pass" });
-    expect(d.output()).toContain(`${rows.length} task(s), ${rows.length} run(s): ${rows.length - 1} passed`);
+    expect(d.output()).toContain(`${rows.length} task(s), ${rows.length} run(s): ${rows.length} passed`);
+    // The upload reached the page as the suite's file (the site checks its name, type and size).
+    expect(rows.find((r) => r.task === "permit/apply")?.tool_calls).toContain("upload_file");
     console.log(`built-in suite: ${rows.length} tasks via extension at concurrency 2 in ${seconds.toFixed(1)} s (including the backend's start)`);
   });
 });

@@ -3,6 +3,7 @@ import { join } from "node:path";
 import type { TaskOutcome } from "@baton/sdk/client";
 import type { PageProbe } from "@baton/sdk/script";
 import { distDir, type ExtensionBrowser, launchWithExtension, type PanelRun, runInPanel, Target, type TimelineEntry } from "../../../runtime-extension/testing/launch.js";
+import { uploadFolderKey } from "../../../runtime-extension/src/run/upload-paths.js";
 import { viewportJpeg } from "./page-shot.js";
 import { type Attempt, type AttemptJob, type Lane, type ToolTally, type Via, ViaUnavailable } from "./via.js";
 
@@ -59,7 +60,8 @@ async function tabTarget(ext: ExtensionBrowser, tabId: number): Promise<Target> 
  * profile). An attempt signs the panel in to the harness's backend with the task's model, opens
  * the start page in a window of its own and Chrome's side panel beside it, and runs the goal
  * from the panel's task box: the agent loop runs in the backend, the tools in the extension
- * over `chrome.debugger`, exactly as for a user. The checks then read the window's active tab.
+ * over `chrome.debugger`, exactly as for a user (relative upload paths resolve in the suite's
+ * `files/`: the extension's upload folder). The checks then read the window's active tab.
  * The panel is worked by the extension's own driver (`runInPanel`). The panel does not send a step limit, so the task's `max_steps` is the backend's default here.
  */
 export function extensionVia(o: ExtensionViaOptions = {}): Via {
@@ -89,6 +91,8 @@ export function extensionVia(o: ExtensionViaOptions = {}): Via {
           };
           try {
             await ext.configure({ backendUrl: job.backend.baseUrl, token: job.backend.token, model: job.model });
+            // Relative upload_file paths resolve in the suite's files/, as via headless.
+            await ext.control.eval(`chrome.storage.local.set({ [${JSON.stringify(uploadFolderKey)}]: ${JSON.stringify(job.filesDir)} })`);
             run = await runInPanel(ext, {
               startUrl: job.startUrl,
               task: job.goal,
