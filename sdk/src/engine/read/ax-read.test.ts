@@ -123,11 +123,11 @@ describe("viewport-first AX read", () => {
     const { partial, asked, viewport } = await readsOf(h, ids);
     // A plain label is Chromium's LabelText (not a ref; its text names its control), and an
     // empty alt makes an image presentational: neither AX node can change the snapshot.
-    // The custom toggle's label stands for its hidden input, so it is read; the images that
-    // may print take Blink's computed role and name in one page call. A focusable label is a
-    // clickable region, read from the DOM alone, and so is an image with a click listener.
-    expect(partial).toEqual(["custom", "roled"]);
-    expect(asked).toEqual(["arialabel", "described", "noalt", "titled"]);
+    // The custom toggle's label stands for its hidden input, so it is read, in the same page
+    // call as the images that may print (Blink's computed role and name). A focusable label is
+    // a clickable region, read from the DOM alone, and so is an image with a click listener.
+    expect(partial).toEqual(["roled"]);
+    expect(asked).toEqual(["arialabel", "custom", "described", "noalt", "titled"]);
     expect(viewport).toContain('checkbox "Subscribe"');
     expect(viewport).toMatch(/\] checkbox "Custom toggle" unchecked/);
     expect(viewport).toContain('img "Revenue chart"');
@@ -170,6 +170,28 @@ describe("viewport-first AX read", () => {
     expect(viewport).toContain('button "In a disabled fieldset" disabled');
     expect(viewport).toContain('heading[3] "Level three"');
     expect(viewport).toContain('link "Read the guide"');
+    expect(await text("whole")).toBe(viewport);
+  });
+
+  it("takes focusable generics and transparent controls from the page call, hidden ones from the AX read", async () => {
+    await basicWith(
+      [
+        '<div id="track" onmousedown="1" style="position:relative;width:240px;height:6px;background:#ddd;cursor:pointer">',
+        '<span id="knob" tabindex="0" style="position:absolute;left:40%;top:-6px;width:18px;height:18px;background:#36c"></span></div>',
+        '<span id="named" tabindex="0" aria-label="Named span">x</span>',
+        '<ul><li id="item" tabindex="0" aria-label="Named item">Focusable item</li></ul>',
+        '<input id="clear" type="checkbox" style="opacity:0" aria-label="Transparent box">',
+        '<label><input id="unseen" type="checkbox" style="visibility:hidden"> Unseen box</label>',
+      ].join(""),
+    );
+    const ids = ["knob", "named", "item", "clear", "unseen"];
+    const { partial, asked, viewport } = await readsOf(h, ids);
+    // A focusable element with no role of its own is a generic, so is a transparent control; an
+    // element of another role, or one whose visibility is hidden, is turned back to the AX read.
+    expect(asked).toEqual(["clear", "item", "knob", "named", "unseen"]);
+    expect(partial).toEqual(["item", "unseen"]);
+    expect(viewport).toContain('slider = "44%"');
+    expect(viewport).toContain('listitem "Named item"');
     expect(await text("whole")).toBe(viewport);
   });
 

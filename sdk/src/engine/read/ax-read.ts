@@ -231,7 +231,7 @@ export async function readViewportAx(page: PageSession, l: SessionLayout): Promi
     const n = l.index.nodes.get(w.backendId);
     if (n && isPlainRegion(l, n)) {
       regions.push(w.backendId);
-    } else if (contextId !== undefined && n?.computedAx && n.lightIndex !== undefined && !hidden(w.backendId, w.doc)) {
+    } else if (contextId !== undefined && n?.computedAx && n.lightIndex !== undefined && !n.axHiddenTree) {
       quick.push({ backendId: w.backendId, lightIndex: n.lightIndex, nodeName: n.nodeName });
     } else {
       rest.push(w.backendId);

@@ -85,11 +85,16 @@ const blockers: ReadonlySet<string> = new Set([
  * Whether an element (tag and attributes, from the DOMSnapshot) may take this path: a link with
  * an href, a button, heading or image, a text-like input, checkbox or radio, a textarea, or a
  * single-choice select, with none of the attributes that bring state Chromium computes (ARIA
- * states, role, tabindex, disabled, contenteditable, a datalist, a list-box select).
+ * states, role, tabindex, disabled, contenteditable, a datalist, a list-box select). Also a
+ * `<label>` standing for a hidden control (`standIn`: Chromium's LabelText, never named), and
+ * an element of no other kind whose only such attribute is `tabindex` (a slider's handle: a
+ * focusable generic, checked as such in the page).
  */
-export function computedAxEligible(nodeName: string, attrs: ReadonlyMap<string, string>): boolean {
-  if (!computedAxTags.has(nodeName)) return false;
-  for (const a of attrs.keys()) if (blockers.has(a)) return false;
+export function computedAxEligible(nodeName: string, attrs: ReadonlyMap<string, string>, standIn = false): boolean {
+  const tabindexOnly = !computedAxTags.has(nodeName) && nodeName !== "LABEL" && attrs.has("tabindex");
+  if (!computedAxTags.has(nodeName) && !(nodeName === "LABEL" && standIn) && !tabindexOnly) return false;
+  for (const a of attrs.keys()) if (blockers.has(a) && !(tabindexOnly && a === "tabindex")) return false;
+  if (nodeName === "LABEL" || tabindexOnly) return !nodeName.startsWith("#") && !nodeName.startsWith(":");
   if (nodeName === "A") return attrs.has("href");
   if (nodeName === "INPUT") return inputTypes.has((attrs.get("type") ?? "").toLowerCase());
   if (nodeName === "SELECT") return Number(attrs.get("size") ?? "0") <= 1;
@@ -100,7 +105,7 @@ export function computedAxEligible(nodeName: string, attrs: ReadonlyMap<string, 
  * Runs in the isolated hit world. Per element (light-tree index and tag, checked against the
  * page as in the batched hit test): `[role, name, value, flags]` from Blink's accessibility
  * tree and, for native controls, the DOM state Chromium's AX node reports (flags: 1 checked,
- * 2 mixed, 4 required, 8 read-only, 16 multiline (a textarea), 32/64 an expanded/collapsed summary; Chromium reports required and read-only for text fields
+ * 2 mixed, 4 required, 8 read-only, 16 multiline (a textarea), 32/64 an expanded/collapsed summary, 128 focusable; Chromium reports required and read-only for text fields
  * only, not for checkboxes, radios or selects). Null for an element that must take the AX
  * read after all: a role other than expected, disabled through a fieldset or an ancestor's
  * aria-disabled, editable, focused, an open select. False overall when the feature is off,
@@ -129,7 +134,16 @@ function readInPage(
   for (let i = 0; i + 1 < items.length; i += 2) {
     const el = all[items[i] as number] as Computed | undefined;
     const tag = items[i + 1];
-    if (!el || el.nodeName !== tag || el === active || (el as Element as HTMLElement).isContentEditable || el.matches(":disabled") || el.closest('[aria-disabled="true"]')) {
+    // (Visibility is checked here: a control made transparent keeps its AX node, a hidden one does not.)
+    if (
+      !el ||
+      el.nodeName !== tag ||
+      el === active ||
+      (el as Element as HTMLElement).isContentEditable ||
+      el.matches(":disabled") ||
+      el.closest('[aria-disabled="true"]') ||
+      getComputedStyle(el).visibility !== "visible"
+    ) {
       out.push(null);
       continue;
     }
@@ -158,6 +172,12 @@ function readInPage(
     } else if (el instanceof HTMLSelectElement) {
       const o = el.selectedOptions[0];
       if (role === "combobox" && !el.multiple && el.size <= 1 && !open(el)) row = [role, el.computedName, o ? o.label : "", 0];
+    } else if (el.localName === "label") {
+      // A label standing for its hidden control: Chromium's LabelText, which has no ARIA role.
+      if (role === "") row = ["LabelText", el.computedName, "", 0];
+    } else if (el.hasAttribute("tabindex") && !(el instanceof HTMLAnchorElement) && !(el instanceof HTMLButtonElement)) {
+      // A focusable element with no role of its own (a slider's handle).
+      if (role === "generic") row = ["generic", el.computedName, "", 128];
     } else if (stateless.includes(role)) {
       row = [role, el.computedName, "", 0];
     }
@@ -229,6 +249,7 @@ export async function readComputedAx(
     if (flags & 16) properties.push({ name: "multiline", value: { type: "boolean", value: true } });
     if (flags & 32) properties.push({ name: "expanded", value: { type: "booleanOrUndefined", value: true } });
     if (flags & 64) properties.push({ name: "expanded", value: { type: "booleanOrUndefined", value: false } });
+    if (flags & 128) properties.push({ name: "focusable", value: { type: "booleanOrUndefined", value: true } });
     if (min !== undefined && max !== undefined) {
       properties.push({ name: "valuemin", value: { type: "number", value: min } }, { name: "valuemax", value: { type: "number", value: max } });
     }

@@ -80,7 +80,8 @@ export interface DomNode {
   /**
    * A light-tree element whose AX line follows from Blink's computed role and name plus DOM
    * state (`computedAxEligible`: links, buttons, headings, images, native text
-   * fields, checkboxes, radios and selects without ARIA state), so the viewport-first read may
+   * fields, checkboxes, radios and selects without ARIA state, labels standing for hidden
+   * controls, focusable generics), so the viewport-first read may
    * take it in one page call with the others (`computed-ax.ts`).
    */
   readonly computedAx: boolean;
@@ -321,7 +322,10 @@ export function indexDomSnapshot(snap: CaptureSnapshotResult, listeners?: Readon
         iconText: raw !== undefined && (generated || (pi >= 0 && rules.isIconFont({ attr: (name) => attrValue(n.attributes?.[pi] ?? [], str, name) }))),
         contentDoc,
         lightIndex: light ? lightElements++ : undefined,
-        computedAx: light && computedAxTags.has(nodeName) && computedAxEligible(nodeName, attrMap(n.attributes?.[i] ?? [], str)),
+        computedAx:
+          light &&
+          (computedAxTags.has(nodeName) || hiddenControl !== undefined || marked) &&
+          computedAxEligible(nodeName, attrMap(n.attributes?.[i] ?? [], str), hiddenControl !== undefined),
       };
       nodes.set(node.backendId, node);
       if (tiny) hiddenTexts.push(node);

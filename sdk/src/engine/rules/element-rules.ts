@@ -278,9 +278,9 @@ export function elementRules() {
   const derivedName = (root: ElementView): string => {
     const candidates: { rank: number; name: string }[] = [];
     let budget = 60;
+    const squeeze = (s: string | null): string => (s ?? "").replace(/\s+/g, " ").trim();
     const visit = (v: ElementView): void => {
       if (--budget < 0) return;
-      const squeeze = (s: string | null): string => (s ?? "").replace(/\s+/g, " ").trim();
       const title = squeeze(v.attr("title"));
       if (title) candidates.push({ rank: 0, name: title });
       const label = squeeze(v.attr("aria-label"));

@@ -8,18 +8,29 @@ import type { Rect } from "../base/coordinates.js";
 import { attrOf, childrenOf, type DomIndex, type DomNode, isInside } from "../read/dom-index.js";
 import { type ElementView, rules } from "../rules/element-rules.js";
 
-/** A DOMSnapshot node as the rules see it. */
+/** Views made for an index, by backend id: a row's name and its icons' names visit the same nodes. */
+const views = new WeakMap<DomIndex, Map<number, ElementView>>();
+
+/** A DOMSnapshot node as the rules see it (made once per node and index). */
 export function domView(index: DomIndex, node: DomNode): ElementView {
-  return {
+  let byId = views.get(index);
+  if (!byId) views.set(index, (byId = new Map()));
+  const known = byId.get(node.backendId);
+  if (known) return known;
+  let kids: ElementView[] | undefined;
+  const view: ElementView = {
     tag: node.nodeName.toLowerCase(),
     attr: (name) => attrOf(index, node, name),
-    children: () => childrenOf(index, node.backendId).flatMap((id) => {
-      const c = index.nodes.get(id);
-      return c ? [domView(index, c)] : [];
-    }),
+    children: () =>
+      (kids ??= childrenOf(index, node.backendId).flatMap((id) => {
+        const c = index.nodes.get(id);
+        return c ? [domView(index, c)] : [];
+      })),
     text: node.text ?? "",
     shown: !!node.box && node.box.width > 0 && node.box.height > 0 && !node.invisible && node.hiddenText === undefined,
   };
+  byId.set(node.backendId, view);
+  return view;
 }
 
 /** What a region target (neither a native control nor an ARIA widget) reads as. */
