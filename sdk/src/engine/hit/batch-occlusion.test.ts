@@ -4,6 +4,7 @@ import { batchHitTest, type LightCandidate, topElementBox, topElementHit } from 
 import { documentToViewport, intersect, probePoints } from "../base/coordinates.js";
 import { readPageLayout } from "../read/frame-layout.js";
 import { type Harness, startHarness } from "../fixtures/harness.js";
+import { takePageSnapshot } from "../snapshot/snapshot.js";
 
 let h: Harness;
 beforeAll(async () => {
@@ -87,5 +88,55 @@ describe("one top-document element (the click fast path)", () => {
     expect(result.objectId).toBeDefined();
     const { node } = await page.send<{ node: { backendNodeId: number } }>("DOM.describeNode", { objectId: result.objectId });
     expect(await topElementBox(page, node.backendNodeId)).toBeUndefined();
+  });
+});
+
+describe("the last snapshot's hit tests and page call, sent with the first reads", () => {
+  /** Takes a snapshot and lists the commands sent after the DOMSnapshot's reply (the second wave). */
+  async function snapshotWaves(): Promise<{ text: string; late: string[] }> {
+    const page = h.engine.page;
+    const late: string[] = [];
+    let snapped = false;
+    const original = page.send;
+    page.send = ((method: string, ...rest: unknown[]) => {
+      if (snapped) late.push(method);
+      const p = (original as (...a: unknown[]) => Promise<unknown>).call(page, method, ...rest);
+      if (method === "DOMSnapshot.captureSnapshot") void p.then(() => (snapped = true)).catch(() => undefined);
+      return p;
+    }) as typeof page.send;
+    try {
+      const snap = await takePageSnapshot(page, h.engine.refs, { axRead: "viewport" });
+      return { text: snap.lines.map((l) => l.text).join("\n"), late };
+    } finally {
+      delete (page as { send?: unknown }).send;
+    }
+  }
+
+  it("needs no second wave on a page that did not move, and still sees what changed since", async () => {
+    await h.goto("/basic");
+    await h.evaluate(`(() => { document.body.insertAdjacentHTML("beforeend", '<div id="veil" style="position:fixed;left:0;top:0;width:0;height:0;background:#fff;z-index:9"></div>'); return true; })()`);
+    const first = await snapshotWaves();
+    expect(first.text).toMatch(/\] button "Save"/);
+    // The first snapshot of a document has no plan: hit tests and the page call wait for the DOMSnapshot.
+    expect(first.late).toContain("Runtime.callFunctionOn");
+    const still = await snapshotWaves();
+    expect(still.text).toBe(first.text);
+    expect(still.late).toEqual([]);
+    // The veil now covers the page and the field holds new text: same elements, same boxes. The
+    // early reads are live reads, so the covered refs go and the value is the new one.
+    await h.evaluate(`(() => { const v = document.getElementById("veil"); v.style.width = "100vw"; v.style.height = "100vh"; return true; })()`);
+    const covered = await snapshotWaves();
+    expect(covered.text).not.toMatch(/\] button "Save"/);
+    expect(covered.late).toEqual([]);
+    await h.evaluate(`(() => { document.getElementById("veil").style.width = "0"; document.querySelector("input").value = "Ada Lovelace"; return true; })()`);
+    const changed = await snapshotWaves();
+    expect(changed.text).toMatch(/\] button "Save"/);
+    expect(changed.text).toMatch(/\] textbox "Full name" = "Ada Lovelace"/);
+    expect(changed.late).toEqual([]);
+    // A new element changes the element count: nothing planned is taken, the reads wait as before.
+    await h.evaluate(`(() => { document.body.insertAdjacentHTML("afterbegin", "<button>New</button>"); return true; })()`);
+    const grown = await snapshotWaves();
+    expect(grown.text).toMatch(/\] button "New"/);
+    expect(grown.late).toContain("Runtime.callFunctionOn");
   });
 });

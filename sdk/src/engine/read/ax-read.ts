@@ -147,6 +147,39 @@ export function addMissingTargets(l: SessionLayout): void {
   }
 }
 
+/** The last viewport-first read's page-call items for a page's top document, to read again at once. */
+interface AxPlan {
+  readonly loaderId: string;
+  readonly sessionId: string;
+  readonly lightElements: number;
+  readonly items: readonly ComputedAxItem[];
+}
+
+const axPlans = new WeakMap<PageSession, AxPlan>();
+
+/** A computed-AX page call sent with a snapshot's first reads, for the items the last read asked about. */
+export interface SpeculativeAx {
+  readonly plan: AxPlan;
+  readonly nodes: Promise<(AXNode | undefined)[] | undefined>;
+}
+
+/**
+ * Sends, beside the DOMSnapshot, the computed-AX page call the last viewport-first read of the
+ * same top document made. `readViewportAx` takes an answer from it only for an element that
+ * is still the same light-tree index and tag in a document of the same element count (the
+ * page call itself checks both against the live page); any other element is asked about as
+ * before. Undefined when there is no such plan.
+ */
+export function startSpeculativeAx(page: PageSession): SpeculativeAx | undefined {
+  const plan = axPlans.get(page);
+  const main = page.mainFrame();
+  if (!plan || !main || plan.loaderId !== main.loaderId || plan.sessionId !== page.rootId || plan.items.length === 0 || !computedAxSupported(page)) return undefined;
+  const nodes = topWorld(page)
+    .then((contextId) => (contextId === undefined ? undefined : readComputedAx(page, contextId, plan.lightElements, plan.items)))
+    .catch(() => undefined);
+  return { plan, nodes };
+}
+
 /**
  * The viewport-first read: AX nodes for only the elements in view that the snapshot may print
  * (`DomNode.axWanted`: likely controls, frame owners, headings, images, dialogs): the top
@@ -158,7 +191,7 @@ export function addMissingTargets(l: SessionLayout): void {
  * serialised, so this beats `getFullAXTree` once a document is much larger than its viewport's
  * worth of controls.
  */
-export async function readViewportAx(page: PageSession, l: SessionLayout): Promise<void> {
+export async function readViewportAx(page: PageSession, l: SessionLayout, speculative?: SpeculativeAx): Promise<void> {
   const wanted: { backendId: number; doc: number }[] = [];
   const texts: { backendId: number; doc: number; text: string }[] = [];
   // Memo: whether a node lies in an aria-hidden or inert subtree (composed tree, same document),
@@ -237,7 +270,31 @@ export async function readViewportAx(page: PageSession, l: SessionLayout): Promi
       rest.push(w.backendId);
     }
   }
-  const quickP = contextId === undefined ? Promise.resolve([]) : readComputedAx(page, contextId, l.index.lightElements, quick);
+  const main = page.mainFrame();
+  if (contextId !== undefined && main) axPlans.set(page, { loaderId: main.loaderId, sessionId: l.session.id, lightElements: l.index.lightElements, items: quick });
+  // Items the speculative call asked about exactly so are taken from it; the rest asked now.
+  const spec = speculative && speculative.plan.sessionId === l.session.id && speculative.plan.lightElements === l.index.lightElements ? speculative : undefined;
+  const planned = new Map<number, number>();
+  spec?.plan.items.forEach((x, j) => planned.set(x.backendId, j));
+  const reused: { i: number; j: number }[] = [];
+  const fresh: number[] = [];
+  quick.forEach((q, i) => {
+    const j = planned.get(q.backendId);
+    const x = j === undefined ? undefined : spec?.plan.items[j];
+    if (x && j !== undefined && x.lightIndex === q.lightIndex && x.nodeName === q.nodeName) reused.push({ i, j });
+    else fresh.push(i);
+  });
+  const freshP =
+    contextId === undefined || fresh.length === 0
+      ? Promise.resolve([])
+      : readComputedAx(page, contextId, l.index.lightElements, fresh.map((i) => quick[i]!));
+  const quickP = Promise.all([spec?.nodes, freshP]).then(([sv, fv]) => {
+    // A call that could not run leaves its items to the AX read, as a turned-back element.
+    const out: (AXNode | undefined)[] = quick.map(() => undefined);
+    for (const { i, j } of reused) out[i] = sv?.[j];
+    fresh.forEach((i, k) => (out[i] = fv?.[k]));
+    return out;
+  });
   const restP = Promise.all(rest.map(readOne));
   const quickNodes = await quickP;
   const again = quick.filter((_, i) => quickNodes?.[i] === undefined).map((q) => q.backendId);

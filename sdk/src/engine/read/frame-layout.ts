@@ -1,7 +1,16 @@
 import type { AXNode, CaptureSnapshotResult, LayoutMetrics } from "../../cdp/protocol.js";
 import { childFrameOrigin, type FrameOrigin, quadToRect, type Rect, sessionToViewport, topFrameOrigin } from "../base/coordinates.js";
 import { type DomIndex, indexDomSnapshot, snapshotStyles } from "./dom-index.js";
-import { addMissingTargets, type DocumentSize, documentSizeExpression, readFullAx, readViewportAx, viewportFirst } from "./ax-read.js";
+import {
+  addMissingTargets,
+  type DocumentSize,
+  documentSizeExpression,
+  readFullAx,
+  readViewportAx,
+  type SpeculativeAx,
+  startSpeculativeAx,
+  viewportFirst,
+} from "./ax-read.js";
 import { computedAxSupported } from "./computed-ax.js";
 import { clickListeners } from "./listeners.js";
 import type { PageSession } from "../page/page-session.js";
@@ -49,6 +58,7 @@ export async function readPageLayout(page: PageSession, options: ReadLayoutOptio
   const withAx = options.axTrees !== false;
   const partial = new Set<string>();
   const sessions = [...page.sessions.values()];
+  let rootSpeculation: SpeculativeAx | undefined;
   const metricsP = page.send<LayoutMetrics>("Page.getLayoutMetrics");
   const reads = sessions.map(async (session) => {
     const frames = withAx ? [...page.frames.values()].filter((f) => f.sessionId === session.id) : [];
@@ -61,6 +71,8 @@ export async function readPageLayout(page: PageSession, options: ReadLayoutOptio
     // (and the early hit tests) need not wait for those (snapshots only: actions need boxes).
     const loaderId = page.frames.get(session.frameId ?? page.mainFrame()?.id ?? "")?.loaderId ?? "";
     const listenersP = withAx ? clickListeners(page, session.id, loaderId) : Promise.resolve(undefined);
+    // The last viewport-first read's page call, sent now (it is only used where it still fits).
+    if (session.id === page.rootId && withAx && !options.wholePage && options.axRead !== "whole") rootSpeculation = startSpeculativeAx(page);
     const full = frames.map((f) => ({
       id: f.id,
       root: session.parentId === undefined ? !f.parentId : f.id === session.frameId,
@@ -199,6 +211,6 @@ export async function readPageLayout(page: PageSession, options: ReadLayoutOptio
     }
   };
   if (root) place(root, topOrigin);
-  await Promise.all([...partial].map((id) => (byId.get(id) ? readViewportAx(page, byId.get(id)!) : undefined)));
+  await Promise.all([...partial].map((id) => (byId.get(id) ? readViewportAx(page, byId.get(id)!, id === page.rootId ? rootSpeculation : undefined) : undefined)));
   return { viewport, metrics, sessions: byId };
 }

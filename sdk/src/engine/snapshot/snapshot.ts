@@ -6,7 +6,7 @@ import { rules } from "../rules/element-rules.js";
 import { derivedName, regionLook, visibleName } from "./regions.js";
 import type { HiddenControl } from "../read/label-controls.js";
 import { topWorld } from "../page/worlds.js";
-import { type EarlyProbes, startEarlyProbes } from "../hit/early-occlusion.js";
+import { type EarlyProbes, startEarlyProbes, startSpeculativeProbes } from "../hit/early-occlusion.js";
 import { readPageLayout, type ReadLayoutOptions } from "../read/frame-layout.js";
 import { visibleRect } from "../read/visible-rect.js";
 import type { EarlyRootLayout, PageLayout, SessionLayout } from "../read/layout.js";
@@ -95,11 +95,14 @@ export async function takePageSnapshot(page: PageSession, refs: RefTable, option
   const probeEarly = options.filterOccluded !== false && options.scope === undefined;
   // The isolated world for batched hit tests is made (once per document) alongside the reads.
   const world = probeEarly ? topWorld(page) : undefined;
-  const layout = await readPageLayout(page, {
+  const layoutP = readPageLayout(page, {
     wholePage: options.includeOffscreen === true,
     ...(options.axRead ? { axRead: options.axRead } : {}),
-    ...(world ? { onRootLayout: (e: EarlyRootLayout) => void (early = startEarlyProbes(page, e, world)) } : {}),
+    ...(world ? { onRootLayout: (e: EarlyRootLayout) => void (early = startEarlyProbes(page, e, world, speculative)) } : {}),
   });
+  // Sent right behind the first reads: the last snapshot's hit tests, reused where nothing moved.
+  const speculative = world ? startSpeculativeProbes(page, world) : undefined;
+  const layout = await layoutP;
   const root = layout.sessions.get(page.rootId);
   const main = page.mainFrame();
   const mainOrigin = urlOrigin(main?.url ?? "");
