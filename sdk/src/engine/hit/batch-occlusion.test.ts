@@ -91,7 +91,7 @@ describe("one top-document element (the click fast path)", () => {
   });
 });
 
-describe("the last snapshot's hit tests and page call, sent with the first reads", () => {
+describe("the last snapshot's hit tests and AX reads, sent with the first reads", () => {
   /** Takes a snapshot and lists the commands sent after the DOMSnapshot's reply (the second wave). */
   async function snapshotWaves(): Promise<{ text: string; late: string[] }> {
     const page = h.engine.page;
@@ -114,11 +114,14 @@ describe("the last snapshot's hit tests and page call, sent with the first reads
 
   it("needs no second wave on a page that did not move, and still sees what changed since", async () => {
     await h.goto("/basic");
-    await h.evaluate(`(() => { document.body.insertAdjacentHTML("beforeend", '<div id="veil" style="position:fixed;left:0;top:0;width:0;height:0;background:#fff;z-index:9"></div>'); return true; })()`);
+    await h.evaluate(`(() => { document.body.insertAdjacentHTML("beforeend", '<div id="ed" contenteditable="true">Draft</div><div id="veil" style="position:fixed;left:0;top:0;width:0;height:0;background:#fff;z-index:9"></div>'); return true; })()`);
     const first = await snapshotWaves();
     expect(first.text).toMatch(/\] button "Save"/);
-    // The first snapshot of a document has no plan: hit tests and the page call wait for the DOMSnapshot.
+    expect(first.text).toMatch(/\] textbox = "Draft"/);
+    // The first snapshot of a document has no plan: hit tests, the page call and the editing
+    // host's own AX read wait for the DOMSnapshot.
     expect(first.late).toContain("Runtime.callFunctionOn");
+    expect(first.late).toContain("Accessibility.getPartialAXTree");
     const still = await snapshotWaves();
     expect(still.text).toBe(first.text);
     expect(still.late).toEqual([]);
@@ -128,10 +131,11 @@ describe("the last snapshot's hit tests and page call, sent with the first reads
     const covered = await snapshotWaves();
     expect(covered.text).not.toMatch(/\] button "Save"/);
     expect(covered.late).toEqual([]);
-    await h.evaluate(`(() => { document.getElementById("veil").style.width = "0"; document.querySelector("input").value = "Ada Lovelace"; return true; })()`);
+    await h.evaluate(`(() => { document.getElementById("veil").style.width = "0"; document.querySelector("input").value = "Ada Lovelace"; document.getElementById("ed").firstChild.data = "Second draft"; return true; })()`);
     const changed = await snapshotWaves();
     expect(changed.text).toMatch(/\] button "Save"/);
     expect(changed.text).toMatch(/\] textbox "Full name" = "Ada Lovelace"/);
+    expect(changed.text).toMatch(/\] textbox = "Second draft"/);
     expect(changed.late).toEqual([]);
     // A new element changes the element count: nothing planned is taken, the reads wait as before.
     await h.evaluate(`(() => { document.body.insertAdjacentHTML("afterbegin", "<button>New</button>"); return true; })()`);

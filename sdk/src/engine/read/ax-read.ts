@@ -153,6 +153,19 @@ interface AxPlan {
   readonly sessionId: string;
   readonly lightElements: number;
   readonly items: readonly ComputedAxItem[];
+  /** Elements read node by node (`getPartialAXTree`), by backend id. */
+  reads: readonly number[];
+}
+
+/** At most this many node-by-node reads are sent ahead. */
+const maxSpeculativeReads = 24;
+
+/** One element's AX node, read on its own (undefined when it is gone or has none). */
+function readAxNode(page: PageSession, sessionId: string, backendId: number): Promise<AXNode | undefined> {
+  return page
+    .send<{ nodes: AXNode[] }>("Accessibility.getPartialAXTree", { backendNodeId: backendId, fetchRelatives: false }, sessionId)
+    .then((r) => r.nodes.find((n) => n.backendDOMNodeId === backendId))
+    .catch(() => undefined);
 }
 
 const axPlans = new WeakMap<PageSession, AxPlan>();
@@ -161,6 +174,8 @@ const axPlans = new WeakMap<PageSession, AxPlan>();
 export interface SpeculativeAx {
   readonly plan: AxPlan;
   readonly nodes: Promise<(AXNode | undefined)[] | undefined>;
+  /** The plan's node-by-node reads, by backend id. */
+  readonly reads: ReadonlyMap<number, Promise<AXNode | undefined>>;
 }
 
 /**
@@ -173,11 +188,13 @@ export interface SpeculativeAx {
 export function startSpeculativeAx(page: PageSession): SpeculativeAx | undefined {
   const plan = axPlans.get(page);
   const main = page.mainFrame();
-  if (!plan || !main || plan.loaderId !== main.loaderId || plan.sessionId !== page.rootId || plan.items.length === 0 || !computedAxSupported(page)) return undefined;
+  if (!plan || !main || plan.loaderId !== main.loaderId || plan.sessionId !== page.rootId || !computedAxSupported(page)) return undefined;
+  if (plan.items.length === 0 && plan.reads.length === 0) return undefined;
   const nodes = topWorld(page)
     .then((contextId) => (contextId === undefined ? undefined : readComputedAx(page, contextId, plan.lightElements, plan.items)))
     .catch(() => undefined);
-  return { plan, nodes };
+  const reads = new Map(plan.reads.map((id) => [id, readAxNode(page, plan.sessionId, id)] as const));
+  return { plan, nodes, reads };
 }
 
 /**
@@ -248,11 +265,9 @@ export async function readViewportAx(page: PageSession, l: SessionLayout, specul
       wanted.push({ backendId: node.backendId, doc: node.doc });
     }
   }
-  const readOne = (backendId: number): Promise<AXNode | undefined> =>
-    page
-      .send<{ nodes: AXNode[] }>("Accessibility.getPartialAXTree", { backendNodeId: backendId, fetchRelatives: false }, l.session.id)
-      .then((r) => r.nodes.find((n) => n.backendDOMNodeId === backendId))
-      .catch(() => undefined);
+  // (Set below: the node-by-node reads the speculative call already sent, for this session.)
+  let early: ReadonlyMap<number, Promise<AXNode | undefined>> | undefined;
+  const readOne = (backendId: number): Promise<AXNode | undefined> => early?.get(backendId) ?? readAxNode(page, l.session.id, backendId);
   // Common elements of the top document (computed-ax.ts): role, name and state in one page
   // call, sent first; every other node, and any the call turns back, read one by one. The hit
   // world was made with the snapshot's first reads, so this await does not wait for Chromium.
@@ -271,8 +286,12 @@ export async function readViewportAx(page: PageSession, l: SessionLayout, specul
     }
   }
   const main = page.mainFrame();
-  if (contextId !== undefined && main) axPlans.set(page, { loaderId: main.loaderId, sessionId: l.session.id, lightElements: l.index.lightElements, items: quick });
+  const plan: AxPlan | undefined =
+    contextId !== undefined && main ? { loaderId: main.loaderId, sessionId: l.session.id, lightElements: l.index.lightElements, items: quick, reads: [] } : undefined;
+  if (plan) axPlans.set(page, plan);
   // Items the speculative call asked about exactly so are taken from it; the rest asked now.
+  // (A node read ahead is the same node by its backend id, read live beside the DOMSnapshot.)
+  if (speculative?.plan.sessionId === l.session.id) early = speculative.reads;
   const spec = speculative && speculative.plan.sessionId === l.session.id && speculative.plan.lightElements === l.index.lightElements ? speculative : undefined;
   const planned = new Map<number, number>();
   spec?.plan.items.forEach((x, j) => planned.set(x.backendId, j));
@@ -298,6 +317,7 @@ export async function readViewportAx(page: PageSession, l: SessionLayout, specul
   const restP = Promise.all(rest.map(readOne));
   const quickNodes = await quickP;
   const again = quick.filter((_, i) => quickNodes?.[i] === undefined).map((q) => q.backendId);
+  if (plan) plan.reads = [...rest, ...again].slice(0, maxSpeculativeReads);
   const [restNodes, againNodes] = await Promise.all([restP, Promise.all(again.map(readOne))]);
   const byBackend = new Map<number, AXNode>();
   const keep = (ids: readonly number[], nodes: readonly (AXNode | undefined)[]): void =>
