@@ -220,6 +220,9 @@ export function indexDomSnapshot(snap: CaptureSnapshotResult, listeners?: Readon
       if (pi >= 0 && str(names[i]) === "SUMMARY" && !summaries.has(pi)) summaries.set(pi, i);
     }
     const items: RuleItem[] = [];
+    // One reader of "the element being indexed", so no function is made per element.
+    let current: readonly number[] = [];
+    const currentAttr = (name: string): string | null => attrValue(current, str, name);
     const facts: { draggable: boolean; marked: boolean; axHidden: boolean; emptyAlt: boolean; named: boolean; editableHost: boolean }[] = [];
     for (let i = 0; i < backend.length; i++) {
       const attrs = n.attributes?.[i] ?? [];
@@ -261,15 +264,16 @@ export function indexDomSnapshot(snap: CaptureSnapshotResult, listeners?: Readon
         let parentCursor: string | undefined;
         for (let p = pi; p >= 0 && parentCursor === undefined; p = parents[p] ?? -1) parentCursor = cursors.get(p);
         const hiddenControl = nodeName === "LABEL" ? hiddenControls.get(i) : undefined;
+        current = attrs;
         signs = rules.signsOf({
           tag,
-          attr: (name) => attrValue(attrs, str, name),
+          attr: currentAttr,
           listener: listeners ? listeners.has(backend[i] ?? -1) : clickable.has(i) && !controlTags.has(nodeName) && nodeName !== "LABEL",
           pointer: cursor === "pointer" && parentCursor !== "pointer",
           standIn: hiddenControl !== undefined,
           editableHost,
         });
-        items.push({ parent: pi, signs, list: rules.isList({ tag, attr: (name) => attrValue(attrs, str, name) }) });
+        items.push({ parent: pi, signs, list: rules.isList({ tag, attr: currentAttr }) });
       } else {
         items.push({ parent: pi, signs: 0, list: false });
       }
@@ -319,7 +323,7 @@ export function indexDomSnapshot(snap: CaptureSnapshotResult, listeners?: Readon
         text: tiny ? undefined : raw,
         hiddenText: tiny ? raw : undefined,
         // Generated content draws icons and decorations (★, ›, a glyph of an icon font).
-        iconText: raw !== undefined && (generated || (pi >= 0 && rules.isIconFont({ attr: (name) => attrValue(n.attributes?.[pi] ?? [], str, name) }))),
+        iconText: raw !== undefined && (generated || (pi >= 0 && ((current = n.attributes?.[pi] ?? []), rules.isIconFont({ attr: currentAttr })))),
         contentDoc,
         lightIndex: light ? lightElements++ : undefined,
         computedAx:

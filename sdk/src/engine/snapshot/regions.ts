@@ -57,14 +57,7 @@ export function regionLook(index: DomIndex, node: DomNode, hasText: boolean): Re
   const floating = parent?.position === "absolute" || parent?.position === "fixed";
   let role = rules.regionRole(facts, node.signs, parent && { ...factsOf(index, parent), floating }, hasText);
   let value = "";
-  if ((role === "clickable" || role === "listitem") && parent && node.box) {
-    // A custom tab strip or segmented control: side by side, one marked as current.
-    const siblings = childrenOf(index, parent.backendId)
-      .map((id) => index.nodes.get(id))
-      .filter((n): n is DomNode => !!n && n.target && !!n.box && n.nodeName === node.nodeName)
-      .map((n) => ({ top: n.box!.y, on: rules.marksOn(factsOf(index, n)) }));
-    if (rules.isTabLike(siblings)) role = "tab";
-  }
+  if ((role === "clickable" || role === "listitem") && parent && node.box && tabLike(index, parent, node.nodeName)) role = "tab";
   const handle = sliderHandle(index, node);
   if (handle) {
     role = "slider";
@@ -77,6 +70,45 @@ export function regionLook(index: DomIndex, node: DomNode, hasText: boolean): Re
     if (min !== null && max !== null) states.push(`range ${min}–${max}`);
   }
   return { role, states, value };
+}
+
+/** Per index, per parent and tag: whether those children form a tab strip (the same for each of them). */
+const tabStrips = new WeakMap<DomIndex, Map<string, boolean>>();
+
+/** A custom tab strip or segmented control: sibling targets side by side, one marked as current. */
+function tabLike(index: DomIndex, parent: DomNode, nodeName: string): boolean {
+  let known = tabStrips.get(index);
+  if (!known) tabStrips.set(index, (known = new Map()));
+  const key = `${parent.backendId} ${nodeName}`;
+  let verdict = known.get(key);
+  if (verdict === undefined) {
+    const siblings = childrenOf(index, parent.backendId)
+      .map((id) => index.nodes.get(id))
+      .filter((n): n is DomNode => !!n && n.target && !!n.box && n.nodeName === nodeName)
+      .map((n) => ({ top: n.box!.y, on: rules.marksOn(factsOf(index, n)) }));
+    verdict = rules.isTabLike(siblings);
+    known.set(key, verdict);
+  }
+  return verdict;
+}
+
+/** Per index: every ancestor of an icon font's ligature text (so a name can be checked for one cheaply). */
+const iconHolders = new WeakMap<DomIndex, Set<number>>();
+
+/** Whether an icon font's ligature text lies inside the node. */
+function holdsIconText(index: DomIndex, node: DomNode): boolean {
+  let holders = iconHolders.get(index);
+  if (!holders) {
+    holders = new Set();
+    for (const t of index.iconTexts) {
+      for (let cur = t.parent, guard = 0; cur !== undefined && guard < 10_000 && !holders.has(cur); guard++) {
+        holders.add(cur);
+        cur = index.nodes.get(cur)?.parent;
+      }
+    }
+    iconHolders.set(index, holders);
+  }
+  return holders.has(node.backendId);
 }
 
 /** A small focusable element inside a wide, short track: a slider's handle. */
@@ -137,8 +169,11 @@ export function visibleName(index: DomIndex, node: DomNode, name: string): strin
  * `derived` says the name was not given as a label.
  */
 export function derivedName(index: DomIndex, node: DomNode, axName: string): { name: string; derived: boolean } {
-  const view = domView(index, node);
-  if (axName) return rules.isLigatureName(view, axName) ? { name: axName.replace(/[-_]+/g, " ").trim(), derived: true } : { name: axName, derived: false };
-  const name = rules.derivedName(view);
+  // (A ligature name needs an icon font's text inside: most names have none, and skip the walk.)
+  if (axName) {
+    const ligature = holdsIconText(index, node) && rules.isLigatureName(domView(index, node), axName);
+    return ligature ? { name: axName.replace(/[-_]+/g, " ").trim(), derived: true } : { name: axName, derived: false };
+  }
+  const name = rules.derivedName(domView(index, node));
   return { name, derived: name !== "" };
 }
