@@ -92,23 +92,25 @@ function tabLike(index: DomIndex, parent: DomNode, nodeName: string): boolean {
   return verdict;
 }
 
-/** Per index: every ancestor of an icon font's ligature text (so a name can be checked for one cheaply). */
-const iconHolders = new WeakMap<DomIndex, Set<number>>();
+/** Per index: the icon fonts' ligature texts inside each element, in document order. */
+const iconHolders = new WeakMap<DomIndex, Map<number, DomNode[]>>();
 
-/** Whether an icon font's ligature text lies inside the node. */
-function holdsIconText(index: DomIndex, node: DomNode): boolean {
+/** The icon fonts' ligature texts (`DomIndex.iconTexts`) that lie inside the node, in document order. */
+function iconTextsInside(index: DomIndex, node: DomNode): readonly DomNode[] {
   let holders = iconHolders.get(index);
   if (!holders) {
-    holders = new Set();
+    holders = new Map();
     for (const t of index.iconTexts) {
-      for (let cur = t.parent, guard = 0; cur !== undefined && guard < 10_000 && !holders.has(cur); guard++) {
-        holders.add(cur);
+      for (let cur: number | undefined = t.backendId, guard = 0; cur !== undefined && guard < 10_000; guard++) {
+        let list = holders.get(cur);
+        if (!list) holders.set(cur, (list = []));
+        list.push(t);
         cur = index.nodes.get(cur)?.parent;
       }
     }
     iconHolders.set(index, holders);
   }
-  return holders.has(node.backendId);
+  return holders.get(node.backendId) ?? [];
 }
 
 /** A small focusable element inside a wide, short track: a slider's handle. */
@@ -155,8 +157,8 @@ export function visibleName(index: DomIndex, node: DomNode, name: string): strin
   for (const t of index.hiddenTexts) {
     if (t.hiddenText && isInside(index, t.backendId, node.backendId)) out = out.replace(t.hiddenText, " ");
   }
-  for (const t of index.iconTexts) {
-    if (!t.text || !isInside(index, t.backendId, node.backendId)) continue;
+  for (const t of iconTextsInside(index, node)) {
+    if (!t.text) continue;
     const rest = out.replace(t.text, " ").replace(/\s+/g, " ").trim();
     if (rest) out = rest;
   }
@@ -169,9 +171,9 @@ export function visibleName(index: DomIndex, node: DomNode, name: string): strin
  * `derived` says the name was not given as a label.
  */
 export function derivedName(index: DomIndex, node: DomNode, axName: string): { name: string; derived: boolean } {
-  // (A ligature name needs an icon font's text inside: most names have none, and skip the walk.)
+  // (A ligature name is an icon font's text inside, all of it: most names contain none, and skip the walk.)
   if (axName) {
-    const ligature = holdsIconText(index, node) && rules.isLigatureName(domView(index, node), axName);
+    const ligature = iconTextsInside(index, node).some((t) => !!t.text && axName.includes(t.text)) && rules.isLigatureName(domView(index, node), axName);
     return ligature ? { name: axName.replace(/[-_]+/g, " ").trim(), derived: true } : { name: axName, derived: false };
   }
   const name = rules.derivedName(domView(index, node));
