@@ -84,12 +84,24 @@ export function readDoc(page: PageSession, doc: TrackedDoc, timeoutMs = 500): Pr
   return inTracker(page, doc, timeoutMs, readTracker, []);
 }
 
+/** When a document's quiet window starts, and when it may end early (`Date.now()` values). */
+export interface QuietFrom {
+  /** The window runs from the last mutation or from this time, whichever is later (default: now). */
+  readonly windowFrom?: number;
+  /** End as soon as the frames have passed when nothing has mutated since this time (`untouched`). */
+  readonly untouchedSince?: number;
+}
+
 /**
  * Waits in the document until its DOM has been quiet for `windowMs` (from the last mutation
- * or from now, whichever is later), after two animation frames when `frames`; `quiet` is false
- * when `capMs` ran out first. Throws when the document is gone.
+ * or from `from.windowFrom`, default now, whichever is later), after two animation frames when
+ * `frames`; or only for the frames when nothing has mutated since `from.untouchedSince`.
+ * `quiet` is false when `capMs` ran out first. Throws when the document is gone.
  */
-export function waitDocQuiet(page: PageSession, doc: TrackedDoc, windowMs: number, capMs: number, frames: boolean): Promise<DocActivity> {
+export function waitDocQuiet(page: PageSession, doc: TrackedDoc, windowMs: number, capMs: number, frames: boolean, from: QuietFrom = {}): Promise<DocActivity> {
   const cap = Math.max(0, Math.round(capMs));
-  return inTracker(page, doc, cap + 500, awaitQuiet, [Math.max(0, windowMs), cap, frames]);
+  const now = Date.now();
+  const fromAgo = from.windowFrom === undefined ? 0 : Math.max(0, now - from.windowFrom);
+  const untouchedAgo = from.untouchedSince === undefined ? -1 : Math.max(0, now - from.untouchedSince);
+  return inTracker(page, doc, cap + 500, awaitQuiet, [Math.max(0, windowMs), cap, frames, fromAgo, untouchedAgo]);
 }

@@ -1,5 +1,5 @@
 import { delay } from "../../cdp/timeouts.js";
-import { type DocActivity, trackedDocs, waitDocQuiet } from "./activity-tracker.js";
+import { type DocActivity, type QuietFrom, trackedDocs, waitDocQuiet } from "./activity-tracker.js";
 import type { FrameInfo, PageSession } from "./page-session.js";
 import { urlOrigin } from "../base/sanitize.js";
 
@@ -64,6 +64,8 @@ function originOf(page: PageSession, frame: FrameInfo): string {
 /** What settling observed, for evidence notes. */
 export interface SettleReport {
   readonly notes: string[];
+  /** Ended after the frames: nothing changed since the action (or since the load's end). */
+  readonly early?: boolean;
 }
 
 /**
@@ -72,8 +74,13 @@ export interface SettleReport {
  * and so has the network. The DOM and network conditions are checked concurrently (the DOM
  * wait runs inside each document, off the tracker's last-mutation time), each capped; no step
  * is a blind sleep.
+ *
+ * With `actionAt` (`Date.now()` when the action began), an action the page did not react to at
+ * all ends after the two frames: no DOM mutation in any document, no request started or ended
+ * and no load since `actionAt` (docs/engine.md, "Ending early"). After a load the windows run
+ * from the load's end, and a page untouched since then ends after its two frames too.
  */
-export async function settle(page: PageSession, loadsBefore: number, options: SettleOptions = {}, actionFrameId?: string): Promise<SettleReport> {
+export async function settle(page: PageSession, loadsBefore: number, options: SettleOptions = {}, actionFrameId?: string, actionAt?: number): Promise<SettleReport> {
   const notes: string[] = [];
   const scope = settleScope(page, actionFrameId);
   const loadCap = options.loadTimeoutMs ?? 10_000;
@@ -81,17 +88,28 @@ export async function settle(page: PageSession, loadsBefore: number, options: Se
   const quiet = options.quietWindowMs ?? defaultQuietWindowMs;
   if (page.gone) return { notes };
   let until = Date.now() + quietCap;
+  let net: Promise<number> | undefined;
+  let dom: DomState = "quiet";
   // First round: two frames and the DOM window (the page's own handlers have run, so a
-  // navigation the action started is visible), with the network window alongside.
-  let net = networkQuiet(page, scope, quiet, until);
-  let dom = await domQuiet(page, scope, quiet, until, true);
+  // navigation the action started is visible), with the network window alongside. Skipped
+  // when a load is already under way (navigate): the old document's quiet says nothing.
+  if (page.loadsStarted === loadsBefore) {
+    net = networkQuiet(page, scope, quiet, until);
+    dom = await domQuiet(page, scope, quiet, until, true, actionAt === undefined ? {} : { untouchedSince: actionAt });
+    if (dom === "untouched" && actionAt !== undefined && page.loadsStarted === loadsBefore && networkUntouched(page, scope, actionAt)) return { notes, early: true };
+  }
   if (page.loadsStarted > loadsBefore) {
     const loaded = await waitUntil(page, () => page.loadsFinished >= page.loadsStarted, loadCap);
     if (!loaded) notes.push(`page still loading after ${Math.round(loadCap / 1000)} s`);
+    const loadedAt = loaded && page.loadFinishedAt > 0 ? Math.min(page.loadFinishedAt, Date.now()) : Date.now();
     until = Date.now() + quietCap;
     net = networkQuiet(page, scope, quiet, until);
-    dom = await domQuiet(page, scope, quiet, until, true);
+    dom = await domQuiet(page, scope, quiet, until, true, { windowFrom: loadedAt, untouchedSince: loadedAt });
+    if (dom === "untouched" && page.loadsFinished >= page.loadsStarted && networkUntouched(page, scope, loadedAt)) return { notes, early: true };
   }
+  // An untouched DOM with network activity: the response may render, so the loop below applies.
+  if (dom === "untouched") dom = "quiet";
+  net ??= networkQuiet(page, scope, quiet, until);
   // Until both hold at once: a response that lands after the DOM went quiet may render.
   for (let retries = 0; ; ) {
     const domAt = Date.now();
@@ -110,21 +128,28 @@ export async function settle(page: PageSession, loadsBefore: number, options: Se
   return { notes };
 }
 
-type DomState = "quiet" | "busy" | "retry";
+type DomState = "quiet" | "untouched" | "busy" | "retry";
 
 /**
  * Waits in every tracked document, in parallel, for its DOM to be quiet for `windowMs`;
- * "busy" when one hit the cap, "retry" when one could not be read (it is being replaced).
+ * "busy" when one hit the cap, "retry" when one could not be read (it is being replaced),
+ * "untouched" when every document ended early, nothing having mutated since `from.untouchedSince`.
  */
-async function domQuiet(page: PageSession, scope: Scope, windowMs: number, until: number, frames: boolean): Promise<DomState> {
+async function domQuiet(page: PageSession, scope: Scope, windowMs: number, until: number, frames: boolean, from: QuietFrom = {}): Promise<DomState> {
   const cap = Math.max(0, until - Date.now());
   const docs = trackedDocs(page).filter((d) => scope(d.frameId));
   const results = await Promise.all(
-    docs.map((d) => waitDocQuiet(page, d, windowMs, cap, frames && d.top).catch((): DocActivity | undefined => undefined)),
+    docs.map((d) => waitDocQuiet(page, d, windowMs, cap, frames && d.top, from).catch((): DocActivity | undefined => undefined)),
   );
   if (results.some((r) => r && r.quiet === false)) return "busy";
   if (results.some((r) => !r) && !page.gone && Date.now() < until) return "retry";
+  if (results.length > 0 && results.every((r) => r?.untouched)) return "untouched";
   return "quiet";
+}
+
+/** Whether no request of the scope is in flight and none started or ended since `since`. */
+function networkUntouched(page: PageSession, scope: Scope, since: number): boolean {
+  return page.inflightRequests(scope) === 0 && page.lastNetworkActivityOf(scope) < since;
 }
 
 type Scope = (frameId: string | undefined) => boolean;

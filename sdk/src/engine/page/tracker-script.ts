@@ -13,9 +13,11 @@ export const activityWorld = "baton-activity";
  *   and error (capture: images, iframes), toggle, animation/transition start and end, font
  *   loads, and pointer/mouse over/out (hover, e.g. a real user's pointer in the extension).
  * `read()` returns those plus live facts that move before their events fire (scroll position,
- * viewport size) and whether any animation or transition is running. `quiet(win, cap, frames)`
- * resolves once the DOM has been quiet for `win` ms, measured from the last mutation or from
- * the call, whichever is later (after two animation frames when `frames`), or at `cap`.
+ * viewport size) and whether any animation or transition is running. `quiet(win, cap, frames,
+ * fromAgo, untouchedAgo)` resolves once the DOM has been quiet for `win` ms, measured from the
+ * last mutation or from `fromAgo` ms before the call, whichever is later (after two animation
+ * frames when `frames`), or at `cap`; and, when `untouchedAgo` is not negative, as soon as the
+ * frames have passed if nothing has mutated since `untouchedAgo` ms before the call (`untouched`).
  */
 export const trackerSource: string = invocation(installTracker);
 
@@ -40,6 +42,8 @@ export interface DocActivity {
   readonly quiet?: boolean;
   /** True when the tracker was only installed by this call: its history is unknown. */
   readonly installedNow?: boolean;
+  /** From `quiet`: true when it ended early because nothing mutated since the given time. */
+  readonly untouched?: boolean;
 }
 
 /** The tracker object the page script keeps on its world's global. */
@@ -49,7 +53,7 @@ interface Tracker {
   effects: number;
   last: number;
   read(): DocActivity;
-  quiet(win: number, cap: number, frames: boolean): Promise<DocActivity>;
+  quiet(win: number, cap: number, frames: boolean, fromAgo: number, untouchedAgo: number): Promise<DocActivity>;
 }
 
 /** The tracker (runs in the page; see `trackerSource`). False when the world already has one. */
@@ -62,15 +66,17 @@ function installTracker(): boolean {
     effects: 0,
     last: performance.now(),
     read: () => ({ id: t.id, changes: t.changes, effects: t.effects, idle: performance.now() - t.last, animating: running(), sx: scrollX, sy: scrollY, w: innerWidth, h: innerHeight }),
-    quiet: (win, cap, frames) =>
+    quiet: (win, cap, frames, fromAgo, untouchedAgo) =>
       new Promise((resolve) => {
         const start = performance.now();
+        const from = start - Math.max(0, fromAgo);
         let framed = !frames;
         let timer: ReturnType<typeof setTimeout> | undefined;
         const check = (): void => {
           clearTimeout(timer);
           const now = performance.now();
-          const idle = now - Math.max(t.last, start);
+          const idle = now - Math.max(t.last, from);
+          if (framed && untouchedAgo >= 0 && t.last < start - untouchedAgo) return resolve({ ...t.read(), quiet: true, untouched: true });
           if (framed && idle >= win) return resolve({ ...t.read(), quiet: true });
           if (now - start >= cap) return resolve({ ...t.read(), quiet: false });
           timer = setTimeout(check, Math.max(1, Math.min(framed ? win - idle : 20, cap - (now - start))));
@@ -148,6 +154,6 @@ export function readTracker(): DocActivity | null {
  * Resolves once the document's DOM has been quiet for `win` ms (runs in the page; see
  * `Tracker.quiet`); null when the world has no tracker.
  */
-export function awaitQuiet(win: number, cap: number, frames: boolean): Promise<DocActivity> | null {
-  return (globalThis as { __batonActivity?: Tracker }).__batonActivity?.quiet(win, cap, frames) ?? null;
+export function awaitQuiet(win: number, cap: number, frames: boolean, fromAgo: number, untouchedAgo: number): Promise<DocActivity> | null {
+  return (globalThis as { __batonActivity?: Tracker }).__batonActivity?.quiet(win, cap, frames, fromAgo, untouchedAgo) ?? null;
 }
