@@ -425,13 +425,14 @@ export class Engine {
     // The evidence snapshot is started at once, while settle waits out its quiet window, and
     // kept only if the activity marks show nothing changed from its start to settle's end (the
     // same check as snapshot reuse); otherwise a fresh one is taken after settling.
-    // Not while a load is under way (navigate): it would read a document about to go, and its
-    // reads would compete with the load.
+    // While a load is under way (navigate) it starts when the load has ended: before, it would
+    // read a document about to go, and its reads would compete with the load.
+    const start = () => (this.options.reuseSnapshots !== false && !this.#page.gone ? this.pageSnapshot({ fresh: true }).catch(() => undefined) : undefined);
     const loading = this.#page.loadsStarted > mark.loadsStarted;
-    const early = this.options.reuseSnapshots !== false && !this.#page.gone && !loading ? this.pageSnapshot({ fresh: true }).catch(() => undefined) : undefined;
+    let early = loading ? undefined : start();
     const actionFrame = this.#actionFrame;
     this.#actionFrame = undefined;
-    const report = await settle(this.#page, mark.loadsStarted, this.options.settle, actionFrame, mark.at);
+    const report = await settle(this.#page, mark.loadsStarted, this.options.settle, actionFrame, mark.at, loading ? () => void (early = start()) : undefined);
     const earlyMark = (await early) && this.#lastMark;
     const settled = earlyMark ? await markActivity(this.#page).catch(() => undefined) : undefined;
     const valid = earlyMark !== undefined && settled !== undefined && unchangedBetween(earlyMark, settled);

@@ -78,9 +78,17 @@ export interface SettleReport {
  * With `actionAt` (`Date.now()` when the action began), an action the page did not react to at
  * all ends after the two frames: no DOM mutation in any document, no request started or ended
  * and no load since `actionAt` (docs/engine.md, "Ending early"). After a load the windows run
- * from the load's end, and a page untouched since then ends after its two frames too.
+ * from the load's end, and a page untouched since then ends after its two frames too;
+ * `onLoaded` is called as soon as that load has ended (the evidence snapshot starts there).
  */
-export async function settle(page: PageSession, loadsBefore: number, options: SettleOptions = {}, actionFrameId?: string, actionAt?: number): Promise<SettleReport> {
+export async function settle(
+  page: PageSession,
+  loadsBefore: number,
+  options: SettleOptions = {},
+  actionFrameId?: string,
+  actionAt?: number,
+  onLoaded?: () => void,
+): Promise<SettleReport> {
   const notes: string[] = [];
   const scope = settleScope(page, actionFrameId);
   const loadCap = options.loadTimeoutMs ?? 10_000;
@@ -102,6 +110,7 @@ export async function settle(page: PageSession, loadsBefore: number, options: Se
     const loaded = await waitUntil(page, () => page.loadsFinished >= page.loadsStarted, loadCap);
     if (!loaded) notes.push(`page still loading after ${Math.round(loadCap / 1000)} s`);
     const loadedAt = loaded && page.loadFinishedAt > 0 ? Math.min(page.loadFinishedAt, Date.now()) : Date.now();
+    if (loaded) onLoaded?.();
     until = Date.now() + quietCap;
     net = networkQuiet(page, scope, quiet, until);
     dom = await domQuiet(page, scope, quiet, until, true, { windowFrom: loadedAt, untouchedSince: loadedAt });
