@@ -590,10 +590,6 @@ const selectTextParameters = {
 } as const;
 
 /**
- * The tool catalog of baton.v1.ToolCall, keyed by the snake_case tool name: description, side, risk,
- * params and result schemas, the JSON Schema of the parameters and the field name map.
- */
-/**
  * The routing half of the catalog of baton.v1.ToolCall: each tool's name, case, title, side, risk and
  * params and result schemas, without descriptions or JSON Schemas. What a client needs to run calls
  * (`runTask`, `dispatchToolCall`), so a browser bundle that only runs tools leaves the model-facing text out.
@@ -825,6 +821,10 @@ export const toolRoutes = {
   },
 } as const;
 
+/**
+ * The tool catalog of baton.v1.ToolCall, keyed by the snake_case tool name: description, side, risk,
+ * params and result schemas, the JSON Schema of the parameters and the field name map.
+ */
 export const toolCatalog = {
   call: ToolCallSchema,
   result: ToolResultSchema,

@@ -47,10 +47,6 @@ const cancelOrderParameters = {
 } as const;
 
 /**
- * The tool catalog of acme.v1.AcmeToolCall, keyed by the snake_case tool name: description, side, risk,
- * params and result schemas, the JSON Schema of the parameters and the field name map.
- */
-/**
  * The routing half of the catalog of acme.v1.AcmeToolCall: each tool's name, case, title, side, risk and
  * params and result schemas, without descriptions or JSON Schemas. What a client needs to run calls
  * (`runTask`, `dispatchToolCall`), so a browser bundle that only runs tools leaves the model-facing text out.
@@ -81,6 +77,10 @@ export const toolRoutes = {
   },
 } as const;
 
+/**
+ * The tool catalog of acme.v1.AcmeToolCall, keyed by the snake_case tool name: description, side, risk,
+ * params and result schemas, the JSON Schema of the parameters and the field name map.
+ */
 export const toolCatalog = {
   call: AcmeToolCallSchema,
   result: AcmeToolResultSchema,
