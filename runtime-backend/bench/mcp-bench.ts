@@ -10,6 +10,7 @@
  * Baton's `type_text` always is).
  *
  *   BENCH_ROUNDS=5 (default) — rounds per page; each navigates, snapshots, types and clicks.
+ *   BENCH_ORDER=sequential — one server's rounds after another's instead of taking turns.
  */
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -35,6 +36,8 @@ interface Page {
 }
 
 const rounds = Number(process.env.BENCH_ROUNDS ?? 5);
+/** BENCH_ORDER=sequential: each server does all its rounds before the next (the order before 2026-11-25). */
+const sequential = process.env.BENCH_ORDER === "sequential";
 // Servers run in a scratch directory: Playwright MCP writes snapshot files into its working directory.
 const workDir = mkdtempSync(join(tmpdir(), "baton-bench-mcp-"));
 const chromium = ensureChromium().path;
@@ -175,12 +178,14 @@ try {
     process.stderr.write(`starting ${peer.name}…\n`);
     conns.push(await connect(peer));
   }
-  let turn = 0;
-  for (const page of pages) {
-    for (let r = 0; r < rounds; r++, turn++) {
-      for (let k = 0; k < list.length; k++) {
-        const i = (k + turn) % list.length;
-        await round(list[i]!, conns[i]!.call, page, r === 0, truth, results.get(list[i]!.name)!);
+  const run = (i: number, page: Page, r: number) => round(list[i]!, conns[i]!.call, page, r === 0, truth, results.get(list[i]!.name)!);
+  if (sequential) {
+    for (let i = 0; i < list.length; i++) for (const page of pages) for (let r = 0; r < rounds; r++) await run(i, page, r);
+  } else {
+    let turn = 0;
+    for (const page of pages) {
+      for (let r = 0; r < rounds; r++, turn++) {
+        for (let k = 0; k < list.length; k++) await run((k + turn) % list.length, page, r);
       }
     }
   }
@@ -201,7 +206,7 @@ for (const p of pages) {
 }
 console.log(`| all pages | ${sums[0]} | ${sums[1]} | ${sums[2]} | ${(sums[0]! / sums[1]!).toFixed(2)} | | | |`);
 
-console.log(`\nLatency per tool call, p50 ms over ${rounds} rounds × ${pages.length} pages (n per cell in brackets)\n`);
+console.log(`\nLatency per tool call, p50 ms over ${rounds} rounds × ${pages.length} pages (n per cell in brackets; servers ${sequential ? "one after another" : "taking turns"})\n`);
 console.log("| tool | Baton | Playwright MCP | Chrome DevTools MCP | Baton / Playwright |");
 console.log("|---|---|---|---|---|");
 for (const tool of ["navigate", "snapshot", "type", "typeByKey", "click"] as const) {
