@@ -1,6 +1,6 @@
 import { invocation, type PageArgument, type PageFunction } from "../base/page-function.js";
 import type { PageSession } from "./page-session.js";
-import { activityWorld, awaitQuiet, type DocActivity, readTracker, trackerSource } from "./tracker-script.js";
+import { activityWorld, awaitQuiet, type DocActivity, readTracker, sinceLoadEvent, trackerSource } from "./tracker-script.js";
 
 export type { DocActivity } from "./tracker-script.js";
 
@@ -88,8 +88,11 @@ export function readDoc(page: PageSession, doc: TrackedDoc, timeoutMs = 500): Pr
 export interface QuietFrom {
   /** The window runs from the last mutation or from this time, whichever is later (default: now). */
   readonly windowFrom?: number;
-  /** End as soon as the frames have passed when nothing has mutated since this time (`untouched`). */
-  readonly untouchedSince?: number;
+  /**
+   * End as soon as the frames have passed when nothing has mutated since this `Date.now()` time,
+   * or since the start of the document's load event (`"load"`) (`untouched`).
+   */
+  readonly untouchedSince?: number | "load";
 }
 
 /**
@@ -102,6 +105,6 @@ export function waitDocQuiet(page: PageSession, doc: TrackedDoc, windowMs: numbe
   const cap = Math.max(0, Math.round(capMs));
   const now = Date.now();
   const fromAgo = from.windowFrom === undefined ? 0 : Math.max(0, now - from.windowFrom);
-  const untouchedAgo = from.untouchedSince === undefined ? -1 : Math.max(0, now - from.untouchedSince);
-  return inTracker(page, doc, cap + 500, awaitQuiet, [Math.max(0, windowMs), cap, frames, fromAgo, untouchedAgo]);
+  const since = from.untouchedSince === undefined ? -1 : from.untouchedSince === "load" ? sinceLoadEvent : from.untouchedSince;
+  return inTracker(page, doc, cap + 500, awaitQuiet, [Math.max(0, windowMs), cap, frames, fromAgo, since]);
 }

@@ -19,6 +19,10 @@ const reactions = `(() => {
   const mk = (label, fn) => { const b = document.createElement("button"); b.textContent = label; b.onclick = fn; document.body.prepend(b); };
   mk("Sync", () => add("Added sync"));
   mk("Inert", () => {});
+  const frame = document.createElement("iframe");
+  frame.srcdoc = "<p>inside</p>";
+  document.body.append(frame);
+  mk("Frame soon", () => setTimeout(() => frame.contentDocument.body.append(Object.assign(document.createElement("button"), { textContent: "Added in frame" })), 0));
   mk("Fetch", () => fetch("/slow").then((r) => r.text()).then(() => add("Added after fetch")));
   mk("Twice", () => { document.title = "Clicked"; setTimeout(() => add("Added at 40 ms"), 40); });
   mk("Churn", () => { let n = 0; const t = setInterval(() => { document.title = "churn " + ++n; if (n > 100) clearInterval(t); }, 10); });
@@ -27,6 +31,8 @@ const reactions = `(() => {
 async function setUp(): Promise<void> {
   await h.goto("/basic");
   await h.evaluate(reactions);
+  // The frame's document loaded and its tracker has seen its last mutation.
+  await h.evaluate("new Promise((r) => setTimeout(r, 100))");
 }
 
 function refOf(name: string): string {
@@ -46,6 +52,7 @@ async function timedSettle(name: string, early = false): Promise<number> {
   const report = await settle(h.engine.page, mark.loadsStarted, {}, undefined, early ? mark.at : undefined);
   expect(report.notes).toEqual([]);
   expect(report.early ?? false).toBe(early && name === "Inert");
+  if (name === "Frame soon") expect(await h.evaluate("document.querySelector('iframe').contentDocument.body.textContent")).toContain("Added in frame");
   return performance.now() - t0;
 }
 
@@ -73,6 +80,8 @@ describe("settle: concurrent conditions, windows measured from the last activity
     await timedSettle("Inert", true);
     // A synchronous mutation: the whole window, as without the action's time.
     await timedSettle("Sync", true);
+    // A frame's document changing while the top one waits for its frames: not early either.
+    await timedSettle("Frame soon", true);
     // The click tool passes the action's time: a fetch without a mutation is still waited for
     // (the next test), and a title change plus a mutation 40 ms later is still seen (below).
   });

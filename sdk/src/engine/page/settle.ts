@@ -1,5 +1,5 @@
 import { delay } from "../../cdp/timeouts.js";
-import { type DocActivity, type QuietFrom, trackedDocs, waitDocQuiet } from "./activity-tracker.js";
+import { type DocActivity, type QuietFrom, readDoc, trackedDocs, waitDocQuiet } from "./activity-tracker.js";
 import type { FrameInfo, PageSession } from "./page-session.js";
 import { urlOrigin } from "../base/sanitize.js";
 
@@ -98,13 +98,18 @@ export async function settle(
   let until = Date.now() + quietCap;
   let net: Promise<number> | undefined;
   let dom: DomState = "quiet";
+  // When a round ended early but something did happen (a request), the loop's first DOM wait
+  // runs its window from that round's start, as if the round had waited it.
+  let windowFrom: number | undefined;
   // First round: two frames and the DOM window (the page's own handlers have run, so a
   // navigation the action started is visible), with the network window alongside. Skipped
   // when a load is already under way (navigate): the old document's quiet says nothing.
   if (page.loadsStarted === loadsBefore) {
     net = networkQuiet(page, scope, quiet, until);
+    const roundAt = Date.now();
     dom = await domQuiet(page, scope, quiet, until, true, actionAt === undefined ? {} : { untouchedSince: actionAt });
     if (dom === "untouched" && actionAt !== undefined && page.loadsStarted === loadsBefore && networkUntouched(page, scope, actionAt)) return { notes, early: true };
+    if (dom === "untouched" || dom === "recheck") windowFrom = roundAt;
   }
   if (page.loadsStarted > loadsBefore) {
     const loaded = await waitUntil(page, () => page.loadsFinished >= page.loadsStarted, loadCap);
@@ -113,11 +118,11 @@ export async function settle(
     if (loaded) onLoaded?.();
     until = Date.now() + quietCap;
     net = networkQuiet(page, scope, quiet, until);
-    dom = await domQuiet(page, scope, quiet, until, true, { windowFrom: loadedAt, untouchedSince: loadedAt });
+    windowFrom = undefined;
+    dom = await domQuiet(page, scope, quiet, until, true, { windowFrom: loadedAt, untouchedSince: "load" });
     if (dom === "untouched" && page.loadsFinished >= page.loadsStarted && networkUntouched(page, scope, loadedAt)) return { notes, early: true };
+    if (dom === "untouched" || dom === "recheck") windowFrom = loadedAt;
   }
-  // An untouched DOM with network activity: the response may render, so the loop below applies.
-  if (dom === "untouched") dom = "quiet";
   net ??= networkQuiet(page, scope, quiet, until);
   // Until both hold at once: a response that lands after the DOM went quiet may render.
   for (let retries = 0; ; ) {
@@ -130,19 +135,22 @@ export async function settle(
     if (dom === "quiet" && netAt <= domAt && networkIsQuiet(page, scope, quiet)) break;
     if (dom === "retry") await delay(10);
     net = networkQuiet(page, scope, quiet, until);
-    dom = await domQuiet(page, scope, quiet, until, false);
+    dom = await domQuiet(page, scope, quiet, until, false, windowFrom === undefined ? {} : { windowFrom });
+    windowFrom = undefined;
   }
   if (page.inflightRequests(scope) > 0) notes.push("network still busy");
   if (dom === "busy") notes.push("page still changing");
   return { notes };
 }
 
-type DomState = "quiet" | "untouched" | "busy" | "retry";
+type DomState = "quiet" | "untouched" | "recheck" | "busy" | "retry";
 
 /**
  * Waits in every tracked document, in parallel, for its DOM to be quiet for `windowMs`;
  * "busy" when one hit the cap, "retry" when one could not be read (it is being replaced),
- * "untouched" when every document ended early, nothing having mutated since `from.untouchedSince`.
+ * "untouched" when every document ended early, nothing having mutated since
+ * `from.untouchedSince`, and "recheck" when one ended early but a frame's document (which does
+ * not wait for frames) mutated while the top document waited for its frames.
  */
 async function domQuiet(page: PageSession, scope: Scope, windowMs: number, until: number, frames: boolean, from: QuietFrom = {}): Promise<DomState> {
   const cap = Math.max(0, until - Date.now());
@@ -152,7 +160,16 @@ async function domQuiet(page: PageSession, scope: Scope, windowMs: number, until
   );
   if (results.some((r) => r && r.quiet === false)) return "busy";
   if (results.some((r) => !r) && !page.gone && Date.now() < until) return "retry";
-  if (results.length > 0 && results.every((r) => r?.untouched)) return "untouched";
+  if (results.some((r) => r?.untouched)) {
+    if (!results.every((r) => r?.untouched) || from.untouchedSince === undefined) return "recheck";
+    // Frames' documents answered at once: read them again now that the top one's frames passed.
+    const others = docs.filter((d) => !d.top);
+    const reads = await Promise.all(others.map((d) => readDoc(page, d).catch((): DocActivity | undefined => undefined)));
+    // `idle` is read in the page before `ago` here, so a mutation at the edge counts as after.
+    // After a load, the engine hears of it late: a frame's mutation within a window of it counts.
+    const ago = Date.now() - (from.untouchedSince === "load" ? (page.loadFinishedAt || Date.now()) - windowMs : from.untouchedSince);
+    return reads.every((r) => r && r.idle >= ago) ? "untouched" : "recheck";
+  }
   return "quiet";
 }
 
