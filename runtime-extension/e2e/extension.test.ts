@@ -184,6 +184,7 @@ describe("the Baton extension", () => {
     await panel.click("button", "Stop");
     const outcome = await panel.outcome();
     expect(outcome.state).toBe("stopped");
+    expect(outcome.text).toBe("Stopped Stopped by the user.");
     await panel.screenshot("07-stopped");
     // The model's next turn would have clicked the red mug 6 s in; it never does.
     await new Promise((r) => setTimeout(r, 6500));
@@ -427,6 +428,35 @@ describe("the Baton extension", () => {
     expect(entries.find((e) => e.tool === "click")?.text).toContain("refs from earlier snapshots are no longer valid");
     // The debugger was never attached again.
     expect(await extensionCanAttach(tab)).toBe(true);
+  });
+
+  it("shares the tab with another extension's debugger: works through its own, and leaves the other attached", async () => {
+    await world.signIn(
+      world.script("rival.json", {
+        turns: [
+          { text: "<goal>Add a notebook</goal>", calls: [{ name: "take_snapshot" }] },
+          { calls: [{ name: "click", args: { ref: { role: "button", name: "Add Dot notebook to cart" } } }, { name: "take_snapshot" }] },
+          { calls: [{ name: "done", args: { answer: "The notebook is in the cart." } }] },
+        ],
+      }),
+    );
+    const tab = await world.openTab(`${world.shop.url}/`);
+    open.push(tab);
+    await world.rivalAttach(tab);
+    open.push({ close: () => world.rivalDetach(tab).catch(() => undefined) });
+    const panel = await world.openPanel(tab);
+    open.push(panel);
+    await panel.run("Add the dot notebook to the cart");
+    const outcome = await panel.outcome();
+    expect(outcome.state).toBe("completed");
+    expect(world.shop.state().cart).toEqual(["notebook"]);
+    const entries = await panel.timeline();
+    // Chrome (since multi-client CDP) lets two extensions debug one tab: no fallback was needed.
+    expect(entries.filter((e) => e.kind === "notice")).toEqual([]);
+    expect(entries.filter((e) => e.kind === "step").map((e) => `${e.tool}:${e.state}`)).toEqual(["take_snapshot:done", "click:done", "take_snapshot:done"]);
+    // Baton let go of the tab; the other extension's session is still there and works.
+    await until("Baton's debugger to detach", () => extensionCanAttach(tab));
+    expect(await world.rivalEval(tab, "document.title")).toBe("Mugshop");
   });
 
   it("lists past sessions, reopens one from the backend's history, and shows diagnostics", async () => {

@@ -245,6 +245,8 @@ export interface LaunchOptions {
   readonly build?: boolean;
   /** Show the browser (needs a display). */
   readonly headed?: boolean;
+  /** Other unpacked extensions to load beside Baton (a test's rival debugger, say). */
+  readonly alsoLoad?: readonly string[];
 }
 
 async function attach(transport: WebSocketTransport, targetId: string): Promise<string> {
@@ -257,11 +259,12 @@ async function attach(transport: WebSocketTransport, targetId: string): Promise<
 /** Launches Chromium (headless unless told) with the built extension loaded unpacked. */
 export async function launchWithExtension(o: LaunchOptions = {}): Promise<ExtensionBrowser> {
   if (o.build !== false) await buildExtension();
+  const load = [distDir, ...(o.alsoLoad ?? [])].join(",");
   const browser = await launchChromium({
     headless: !o.headed,
     args: [
-      `--load-extension=${distDir}`,
-      `--disable-extensions-except=${distDir}`,
+      `--load-extension=${load}`,
+      `--disable-extensions-except=${load}`,
       "--disable-renderer-backgrounding",
       "--disable-background-timer-throttling",
       "--disable-backgrounding-occluded-windows",
@@ -277,7 +280,7 @@ export async function launchWithExtension(o: LaunchOptions = {}): Promise<Extens
   }
   const extensionId = await until("the extension's service worker", async () => {
     const { targetInfos } = await transport.send<{ targetInfos: { type: string; url: string }[] }>("Target.getTargets");
-    return targetInfos.find((t) => t.type === "service_worker" && t.url.startsWith("chrome-extension://"))?.url.split("/")[2];
+    return targetInfos.find((t) => t.type === "service_worker" && t.url.startsWith("chrome-extension://") && t.url.endsWith("/service-worker.js"))?.url.split("/")[2];
   });
   const ext: ExtensionBrowser = {
     browser,

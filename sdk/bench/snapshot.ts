@@ -19,6 +19,7 @@ import { ClickParamsSchema } from "@baton/gen/baton/v1/tools_pb";
 import type { Engine } from "../src/engine/engine.js";
 import { engineHandlers } from "../src/engine/handlers.js";
 import { compareRefs, groundTruth, lightIndexes } from "../src/engine/fixtures/ground-truth.js";
+import { handledSince } from "../src/engine/fixtures/apps/kit.js";
 import { fixtures } from "../src/engine/fixtures/pages.js";
 import { startFixtureServer } from "../src/engine/fixtures/server.js";
 import { DomEngine } from "../src/engine/dom/dom-engine.js";
@@ -113,7 +114,7 @@ async function clickEveryRef(engine: Engine, url: string): Promise<{ refs: numbe
     const replaced = e?.notes?.some((n) => n.startsWith(`${r.ref} was replaced by`)) && (await evaluate<number>("window.__handled.length")) > before;
     const handled = await engine.page.send<{ result: { value?: boolean } }>("Runtime.callFunctionOn", {
       objectId: object.objectId,
-      functionDeclaration: "function(from) { return window.__handled.slice(from).some((x) => x === this || this.contains(x) || x.contains(this)); }",
+      functionDeclaration: handledSince,
       arguments: [{ value: before }],
       returnByValue: true,
     });

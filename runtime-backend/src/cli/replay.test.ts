@@ -3,7 +3,8 @@
  * buys two large blue mugs on the Mugshop fixture with a model behind the real `openai` SDK and
  * saves the run as a script and a playbook; then replays it with --heal on the same shop (no
  * model call), from the playbook, and on a redesigned shop whose "Add to basket" became "Add to
- * cart" (that step goes to the model; the rest replays). What the shop recorded in the page
+ * cart" (that step goes to the model, through Responses, Chat Completions and Gemini in turn;
+ * the rest replays). What the shop recorded in the page
  * (the order in sessionStorage) is checked by expectations added from the live page's state.
  */
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";

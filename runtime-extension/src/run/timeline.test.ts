@@ -74,4 +74,12 @@ describe("the timeline", () => {
     expect(items.map((i) => `${i.kind}:${"state" in i ? i.state : ""}`)).toEqual(["step:failed", "approval:denied", "question:answered", "paused:resolved"]);
     expect(items[0]).toMatchObject({ error: "gone" });
   });
+
+  it("writes a stop's or a failure's reason as a sentence", () => {
+    const session = create(SessionSchema, { id: "ses_1", status: SessionStatus.STOPPED });
+    const items = run([{ type: "done", outcome: { sessionId: "ses_1", status: "stopped", answer: "", reason: "stopped by the user", session } }]);
+    expect(shape(items)).toEqual(["outcome:stopped:Stopped by the user."]);
+    const failed = run([{ type: "done", outcome: { sessionId: "ses_1", status: "failed", answer: "", reason: "model error (429)", session } }]);
+    expect(shape(failed)).toEqual(["outcome:failed:Model error (429)"]);
+  });
 });

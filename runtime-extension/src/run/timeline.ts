@@ -90,6 +90,13 @@ function update<K extends TimelineItem["kind"]>(
   return items.map((i) => (i.kind === kind && i.id === id ? change(i as Extract<TimelineItem, { kind: K }>) : i));
 }
 
+/** A backend's reason as the panel shows it: "stopped by the user" → "Stopped by the user." */
+function sentence(reason: string): string {
+  const t = reason.trim();
+  const s = t.charAt(0).toUpperCase() + t.slice(1);
+  return /[\p{L}\p{N}]$/u.test(s) ? `${s}.` : s;
+}
+
 /** What a notice says, in words. */
 function noticeText(n: Notice): { tone: "info" | "warn"; title: string; text: string } {
   if (n.kind === "restricted") {
@@ -180,7 +187,7 @@ export function reduceTimeline(items: readonly TimelineItem[], e: PanelEvent, ct
       return [...withoutThinking(items), { kind: "notice", id: nextId("notice"), tone: "error", title: "The task could not go on", text: e.message }];
     case "done": {
       const o = e.outcome;
-      const text = o.status === "completed" ? o.answer || "Done." : o.reason || (o.status === "stopped" ? "Stopped." : "The task failed.");
+      const text = o.status === "completed" ? o.answer || "Done." : o.reason ? sentence(o.reason) : o.status === "stopped" ? "Stopped." : "The task failed.";
       return [...withoutThinking(items).map((i) => (i.kind === "step" && i.state === "running" ? { ...i, state: "failed" as const, error: "stopped" } : i)), { kind: "outcome", id: nextId("outcome"), status: o.status, text }];
     }
     default:

@@ -9,6 +9,7 @@ import { create } from "@bufbuild/protobuf";
 import { ClickParamsSchema, TakeSnapshotParamsSchema } from "@baton/gen/baton/v1/tools_pb";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { appFixtures } from "./fixtures/apps/index.js";
+import { handledSince } from "./fixtures/apps/kit.js";
 import { compareRefs, groundTruth } from "./fixtures/ground-truth.js";
 import { type Harness, startHarness } from "./fixtures/harness.js";
 import { captureLabelledScreenshot } from "./snapshot/screenshot.js";
@@ -44,8 +45,7 @@ async function elementOf(backendNodeId: number): Promise<string> {
 async function handled(objectId: string, from: number): Promise<boolean> {
   const r = await h.engine.page.send<{ result: { value?: boolean } }>("Runtime.callFunctionOn", {
     objectId,
-    // A label's control (a custom switch's hidden checkbox) is the label's own.
-    functionDeclaration: `function(from) { return window.__handled.slice(from).some((x) => x === this || this.contains(x) || x.contains(this) || x === this.control); }`,
+    functionDeclaration: handledSince,
     arguments: [{ value: from }],
     returnByValue: true,
   });

@@ -79,7 +79,8 @@ describe("snapshot behaviour", () => {
     }
     expect(new Set(seen).size).toBe(seen.length);
     expect(seen.length).toBe(2000);
-  });
+    // Every page is a whole-page snapshot of 5,000 nodes: 38 s alone at load 20, 60+ s in a full run.
+  }, 180_000);
 
   it("reports page_overflow instead of looping when one ref does not fit", async () => {
     await h.goto("/basic");
