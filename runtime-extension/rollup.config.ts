@@ -1,6 +1,6 @@
 /**
  * The extension's build: `npm run build -w runtime-extension` writes `dist/` (load it with
- * "Load unpacked") and `baton-extension.zip` (the same files, for the Chrome Web Store).
+ * "Load unpacked") and `baton-extension.zip` beside it (the same files, for the Chrome Web Store).
  *
  * - panel, service worker and offscreen document: ES modules sharing chunks;
  * - the content script: one classic script (what `chrome.scripting` injects);
@@ -10,14 +10,15 @@
 import { nodeResolve } from "@rollup/plugin-node-resolve";
 import { zipSync } from "fflate";
 import { cpSync, mkdirSync, readdirSync, rmSync, readFileSync, statSync, writeFileSync } from "node:fs";
-import { join, relative } from "node:path";
+import { dirname, join, relative, resolve } from "node:path";
 import type { Plugin, RollupOptions } from "rollup";
 import esbuild from "rollup-plugin-esbuild";
 import { tsImport } from "tsx/esm/api";
 import { manifest } from "./src/manifest.js";
 
 const here = import.meta.dirname;
-const dist = join(here, "dist");
+/** `dist/`, or the folder BATON_EXTENSION_OUT names (a build that leaves `dist/` alone, for tests). */
+const dist = process.env.BATON_EXTENSION_OUT ? resolve(process.env.BATON_EXTENSION_OUT) : join(here, "dist");
 const { version } = JSON.parse(readFileSync(join(here, "package.json"), "utf8")) as { version: string };
 
 const plugins = () => [
@@ -57,7 +58,7 @@ function zip(): Plugin {
       walk(dist);
       // Fixed timestamps: the same sources give the same zip.
       const zipped = zipSync(files, { level: 9, mtime: new Date("2026-01-01T00:00:00Z") });
-      writeFileSync(join(here, "baton-extension.zip"), zipped);
+      writeFileSync(join(dirname(dist), "baton-extension.zip"), zipped);
     },
   };
 }

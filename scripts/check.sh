@@ -31,7 +31,7 @@ step "gen drift"
 bash scripts/check-gen.sh
 
 step "typecheck"
-for ws in gen sdk runtime-backend runtime-extension examples scripts; do
+for ws in gen sdk runtime-backend runtime-backend/console runtime-extension examples scripts; do
   if [ -f "$ws/tsconfig.json" ]; then
     echo "tsc -p $ws"
     tsc --noEmit -p "$ws"

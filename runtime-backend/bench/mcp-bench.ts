@@ -3,7 +3,10 @@
  * through one MCP client (the official SDK's) on the same pages and the same Debian Chromium.
  * Prints, per page, the tokens of a snapshot response (o200k_base) and how many of the page's
  * visible clickable elements each snapshot gives a ref (ground truth read from the live page),
- * then the latency of each tool call (p50 over the rounds), with Baton/Playwright ratios.
+ * then the latency of each tool call (p50 over the rounds), with Baton/Playwright ratios. Typing
+ * is timed twice: each server's own type call (Playwright MCP's fills the value at once) and
+ * with a key event per character (Playwright MCP's `slowly`, Chrome DevTools MCP's `type_text`;
+ * Baton's `type_text` always is).
  *
  *   BENCH_ROUNDS=5 (default) — rounds per page; each navigates, snapshots, types and clicks.
  */
@@ -46,7 +49,11 @@ const allPages: Page[] = [
 ];
 const pages = only ? allPages.filter((p) => only.some((o) => p.label.startsWith(o))) : allPages;
 
-const norm = (s: string): string => s.replace(/\s+/g, " ").trim().toLowerCase();
+/**
+ * Text for matching: whitespace collapsed, lower case, and without double quotes, which the
+ * snapshots put around names (`row "★ Grace Hopper …"` then `"1 Oct"` on a child line).
+ */
+const norm = (s: string): string => s.replace(/"/g, " ").replace(/\s+/g, " ").trim().toLowerCase();
 const textOf = (r: CallToolResult): string => r.content.flatMap((c) => (c.type === "text" ? [c.text] : [])).join("\n");
 
 /**
@@ -101,7 +108,7 @@ const p50 = (xs: number[]): number => {
 interface PeerResult {
   tokens: Map<string, number>;
   reachable: Map<string, [number, number]>;
-  ms: Record<"navigate" | "snapshot" | "type" | "click", number[]>;
+  ms: Record<"navigate" | "snapshot" | "type" | "typeByKey" | "click", number[]>;
   missing: string[];
 }
 
@@ -113,7 +120,7 @@ async function measure(peer: Peer, truth: Map<string, Clickable[]>): Promise<Pee
     const r = (await client.callTool({ name: c.tool, arguments: c.args }, undefined, { timeout: 60_000 })) as CallToolResult;
     return [r, performance.now() - t];
   };
-  const res: PeerResult = { tokens: new Map(), reachable: new Map(), ms: { navigate: [], snapshot: [], type: [], click: [] }, missing: [] };
+  const res: PeerResult = { tokens: new Map(), reachable: new Map(), ms: { navigate: [], snapshot: [], type: [], typeByKey: [], click: [] }, missing: [] };
   try {
     // Warm up: the first call launches the browser for some servers.
     await call(peer.navigate("about:blank"));
@@ -137,6 +144,11 @@ async function measure(peer: Peer, truth: Map<string, Clickable[]>): Promise<Pee
         if (field) {
           const [typed, ms] = await call(peer.type(field, page.type, "release notes"));
           if (!typed.isError) res.ms.type.push(ms);
+          if (!typed.isError && !peer.typeByKey) res.ms.typeByKey.push(ms);
+          if (!typed.isError && peer.typeByKey) {
+            const [keyed, keyMs] = await call(peer.typeByKey(field, page.type, "release notes"));
+            if (!keyed.isError) res.ms.typeByKey.push(keyMs);
+          }
         }
         // The click target, from a fresh snapshot where typing may have changed the refs.
         const after = refTexts(textOf((await call(peer.snapshot))[0]), peer.ref);
@@ -177,9 +189,10 @@ console.log(`| all pages | ${sums[0]} | ${sums[1]} | ${sums[2]} | ${(sums[0]! / 
 console.log(`\nLatency per tool call, p50 ms over ${rounds} rounds × ${pages.length} pages (n per cell in brackets)\n`);
 console.log("| tool | Baton | Playwright MCP | Chrome DevTools MCP | Baton / Playwright |");
 console.log("|---|---|---|---|---|");
-for (const tool of ["navigate", "snapshot", "type", "click"] as const) {
+for (const tool of ["navigate", "snapshot", "type", "typeByKey", "click"] as const) {
   const m = [baton!, pw!, cdt!].map((r) => r.ms[tool]);
-  console.log(`| ${tool} | ${p50(m[0]!).toFixed(0)} (${m[0]!.length}) | ${p50(m[1]!).toFixed(0)} (${m[1]!.length}) | ${p50(m[2]!).toFixed(0)} (${m[2]!.length}) | ${(p50(m[0]!) / p50(m[1]!)).toFixed(2)} |`);
+  const label = tool === "typeByKey" ? "type, a key event per character (Baton's type; Playwright `slowly`; DevTools `type_text`)" : tool;
+  console.log(`| ${label} | ${p50(m[0]!).toFixed(0)} (${m[0]!.length}) | ${p50(m[1]!).toFixed(0)} (${m[1]!.length}) | ${p50(m[2]!).toFixed(0)} (${m[2]!.length}) | ${(p50(m[0]!) / p50(m[1]!)).toFixed(2)} |`);
 }
 if (baton!.missing.length > 0) console.log(`\nClickable elements Baton's snapshot gives no ref:\n${baton!.missing.map((m) => `- ${m}`).join("\n")}`);
 await site.close();

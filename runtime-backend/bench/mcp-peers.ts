@@ -15,6 +15,12 @@ export interface Peer {
   navigate(url: string): { tool: string; args: Record<string, unknown> };
   click(ref: string, name: string): { tool: string; args: Record<string, unknown> };
   type(ref: string, name: string, text: string): { tool: string; args: Record<string, unknown> };
+  /**
+   * Typing with a key event per character, when `type` does not already (Playwright MCP's
+   * `slowly`, Chrome DevTools MCP's `type_text` into the field `type` focused). Baton's `type`
+   * is key by key.
+   */
+  typeByKey?(ref: string, name: string, text: string): { tool: string; args: Record<string, unknown> };
   /** The ref on a snapshot line, in this server's notation. */
   readonly ref: RegExp;
 }
@@ -43,6 +49,7 @@ export function peers(chromium: string): Peer[] {
       navigate: (url) => ({ tool: "browser_navigate", args: { url } }),
       click: (target, name) => ({ tool: "browser_click", args: { element: name, target } }),
       type: (target, name, text) => ({ tool: "browser_type", args: { element: name, target, text } }),
+      typeByKey: (target, name, text) => ({ tool: "browser_type", args: { element: name, target, text, slowly: true } }),
       ref: /\[ref=([a-z0-9]+)\]/,
     },
     {
@@ -65,6 +72,7 @@ export function peers(chromium: string): Peer[] {
       navigate: (url) => ({ tool: "navigate_page", args: { type: "url", url } }),
       click: (uid) => ({ tool: "click", args: { uid } }),
       type: (uid, _name, text) => ({ tool: "fill", args: { uid, value: text } }),
+      typeByKey: (_uid, _name, text) => ({ tool: "type_text", args: { text } }),
       ref: /uid=(\S+)/,
     },
   ];

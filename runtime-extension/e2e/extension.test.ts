@@ -3,11 +3,14 @@
  * opened as a tab beside the fixture shop, a real `baton serve` replaying script files. Each
  * test saves screenshots of the panel at its key moments under `runtime-extension/.artefacts/`.
  */
+import { readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
 import { createBatonClient } from "@baton/sdk/client";
 import { afterAll, beforeAll, beforeEach, describe, expect, it, onTestFailed } from "vitest";
 import { SessionStatus } from "@baton/gen/baton/v1/agent_pb";
 import { runInPanel } from "../testing/launch.js";
 import { type Panel, startWorld, until, type WebTab, type World } from "./harness.js";
+import { Target } from "../testing/launch.js";
 
 let world: World;
 let open: { close(): Promise<void> }[] = [];
@@ -547,4 +550,129 @@ describe("the Baton extension", () => {
     const clicked = run.timeline.filter((e) => e.tool === "click").map((e) => (e.text.includes("tote") ? "tote" : "mug-red"));
     expect(clicked).toEqual(world.shop.state().cart);
   });
+  it("types a secret from its settings where the model wrote the placeholder; the value reaches the page only, never the backend or the timeline", async () => {
+    const value = "Hunter2-e2e-s3cret-value";
+    await world.signIn(
+      world.script("secret.json", {
+        turns: [
+          { text: "<goal>Sign in</goal>", calls: [{ name: "take_snapshot" }] },
+          { calls: [{ name: "type_text", args: { ref: { role: "textbox", name: "Password" }, text: "<secret>password</secret>" } }, { name: "take_snapshot" }] },
+          { calls: [{ name: "done", args: { answer: "Typed the password." } }] },
+        ],
+      }),
+    );
+    const { tab, panel } = await shopAndPanel("/login");
+    // The user adds the secret in Settings, scoped to the shop's origin.
+    await panel.click("button", "Settings");
+    await panel.type("textbox", "Name", "password");
+    await panel.type("textbox", "Value", value);
+    await panel.type("textbox", "Allowed origins", new URL(world.shop.url).origin);
+    await panel.click("button", "Add secret");
+    await until("the secret in the list", async () => (await panel.snapshot()).includes('button "Delete password"'));
+    const settingsText = await panel.eval<string>("document.body.innerText");
+    expect(settingsText).toContain(new URL(world.shop.url).origin);
+    expect(settingsText).not.toContain(value);
+    await panel.eval(`document.querySelector("form.secrets").scrollIntoView({ block: "start" })`);
+    await panel.screenshot("20-secrets-settings");
+    const stored = await world.control.eval<{ secrets?: { name: string; value: string }[] }>(`chrome.storage.local.get("secrets")`);
+    expect(stored.secrets).toEqual([{ name: "password", value, origins: [new URL(world.shop.url).origin] }]);
+    await panel.click("button", "Back to the task");
+    await panel.run("Sign in to the shop");
+    const outcome = await panel.outcome();
+    expect(outcome.state).toBe("completed");
+    // The page got the value; the panel's timeline shows only the placeholder.
+    expect(await tab.eval<string>(`document.getElementById("password").value`)).toBe(value);
+    const typed = (await panel.timeline()).find((e) => e.tool === "type_text");
+    expect(typed?.state).toBe("done");
+    expect(await panel.eval<string>("document.body.innerText")).not.toContain(value);
+    // Nothing the backend stored holds the value: the session, its history, the files on disk.
+    const got = await backendSession(await lastSession());
+    const json = JSON.stringify(got, (_k, v: unknown) => (typeof v === "bigint" ? String(v) : v instanceof Uint8Array ? Buffer.from(v).toString("latin1") : v));
+    expect(json).toContain("<secret>password</secret>");
+    expect(json).not.toContain(value);
+    const files = readdirSync(join(world.scriptDir, "..", "data"), { recursive: true, withFileTypes: true }).filter((f) => f.isFile());
+    expect(files.length).toBeGreaterThan(0);
+    for (const f of files) expect(readFileSync(join(f.parentPath, f.name)).includes(value), join(f.parentPath, f.name)).toBe(false);
+    // Deleting it leaves nothing in the extension's storage.
+    await panel.click("button", "Settings");
+    await panel.click("button", "Delete password");
+    await until("the secret to go", async () => !(await panel.snapshot()).includes("Delete password"));
+    expect(await world.control.eval(`chrome.storage.local.get("secrets").then((s) => s.secrets)`)).toEqual([]);
+  });
+
+  it("signs in with the console (device link, PKCE), runs a task with the linked token, and shows signed out once it is revoked", async () => {
+    await world.control.eval(`Promise.all([chrome.storage.local.clear(), chrome.storage.session.clear()])`);
+    const model = world.script("linked.json", {
+      turns: [
+        { text: "<goal>Add a blue mug</goal>", calls: [{ name: "take_snapshot" }] },
+        { calls: [{ name: "click", args: { ref: { role: "button", name: "Add Blue mug to cart" } } }] },
+        { calls: [{ name: "done", args: { answer: "A blue mug is in the cart." } }] },
+      ],
+    });
+    await world.configure({ backendUrl: world.backend.url, token: "", model });
+    // Sign in to the console in this browser with the one-time link `baton serve` printed.
+    const signInLink = /Console: (\S+)/.exec(world.backend.output())?.[1] ?? "";
+    expect(signInLink).toContain("/sign-in#");
+    const consoleTab = await world.openTab(signInLink);
+    open.push(consoleTab);
+    await until("the console signed in", async () => (await consoleTab.url()).endsWith("/sessions"));
+
+    const { tab, panel: first } = await shopAndPanel();
+    const tabsBefore = await world.control.eval<number>(`chrome.tabs.query({}).then((t) => t.length)`);
+    await first.click("button", "Sign in with the console");
+    const code = await until("the user code in the panel", () => first.eval<string | false>(`document.querySelector(".user-code")?.textContent || false`));
+    expect(code).toMatch(/^[B-Z]{4}-[B-Z]{4}$/);
+    // The verifier waits in session storage, never in local storage.
+    const pending = await world.control.eval<{ deviceLink?: { verifier: string; linkId: string } }>(`chrome.storage.session.get("deviceLink")`);
+    expect(pending.deviceLink?.verifier).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    expect(JSON.stringify(await world.control.eval(`chrome.storage.local.get(null)`))).not.toContain(pending.deviceLink?.verifier);
+    await first.screenshot("21-console-link-code");
+    // Closing the panel while the link waits loses nothing: reopened, it shows the same code and goes on.
+    await first.close();
+    const panel = await world.openPanel(tab);
+    open.push(panel);
+    expect(await until("the code in the reopened panel", () => panel.eval<string | false>(`document.querySelector(".user-code")?.textContent || false`))).toBe(code);
+
+    // The panel opened the console's approval page in a tab; approve there.
+    const approveUrl = `${world.backend.url}/link/${pending.deviceLink?.linkId}`;
+    const approveId = await until("the approval tab", async () => {
+      const { targetInfos } = await world.transport.send<{ targetInfos: { targetId: string; url: string; type: string }[] }>("Target.getTargets");
+      return targetInfos.find((t) => t.type === "page" && t.url === approveUrl)?.targetId;
+    });
+    expect(await world.control.eval<number>(`chrome.tabs.query({}).then((t) => t.length)`)).toBe(tabsBefore + 1);
+    const { sessionId } = await world.transport.send<{ sessionId: string }>("Target.attachToTarget", { targetId: approveId, flatten: true });
+    const approveTab = new Target(world, approveId, sessionId);
+    open.push(approveTab);
+    await until("the approval page with the code", () => approveTab.eval<boolean>(`document.body.innerText.includes(${JSON.stringify(code)})`));
+    await approveTab.eval(`[...document.querySelectorAll("button")].find((b) => b.textContent.trim() === "Approve").click()`);
+    await until("the console to confirm", () => approveTab.eval<boolean>(`/Linked\\. Return to your device/.test(document.body.innerText)`));
+
+    // The panel trades the code for a token, saves it where a pasted token goes, and is signed in.
+    const token = await until("the linked token", async () => (await world.control.eval<{ settings?: { token: string } }>(`chrome.storage.local.get("settings")`)).settings?.token);
+    expect(token).not.toBe(world.token);
+    await until("the pending link to be forgotten", async () => !(await world.control.eval<{ deviceLink?: unknown }>(`chrome.storage.session.get("deviceLink")`)).deviceLink, 5_000);
+    await until("the task box", async () => (await panel.snapshot()).includes('textbox "Task"'));
+    await approveTab.close();
+    await world.transport.send("Target.activateTarget", { targetId: tab.targetId });
+    await panel.screenshot("22-console-signed-in");
+    await panel.run("Add a blue mug");
+    expect(await panel.outcome()).toMatchObject({ state: "completed", text: expect.stringContaining("blue mug is in the cart") });
+    expect(world.shop.state().cart, JSON.stringify(await panel.timeline())).toEqual(["mug-blue"]);
+
+    // Revoked in the console's Devices page: the panel says it is signed out.
+    await world.transport.send("Page.navigate", { url: `${world.backend.url}/devices` }, consoleTab.sessionId);
+    await until("the device in the console", () => consoleTab.eval<boolean>(`[...document.querySelectorAll("button")].some((b) => /^Revoke Chrome on /.test(b.getAttribute("aria-label") ?? ""))`));
+    // The console asks "Revoke …?" with confirm(): the user says OK.
+    await world.transport.send("Page.enable", {}, consoleTab.sessionId);
+    const clicked = consoleTab.eval(`[...document.querySelectorAll("button")].find((b) => /^Revoke Chrome on /.test(b.getAttribute("aria-label") ?? "")).click()`);
+    await until("the confirm dialog", () => world.transport.send("Page.handleJavaScriptDialog", { accept: true }, consoleTab.sessionId).then(() => true, () => false));
+    await clicked;
+    await until("the token revoked", async () => {
+      const e = await createBatonClient({ baseUrl: world.backend.url, token }).listPlaybooks({}).then(() => undefined, (x: unknown) => x);
+      return e !== undefined;
+    });
+    await world.transport.send("Page.reload", {}, panel.sessionId);
+    await until("signed out in the panel", () => panel.eval<boolean>(`/Signed out/.test(document.body.innerText)`).catch(() => false));
+    await panel.screenshot("23-console-signed-out");
+  }, 150_000);
 });

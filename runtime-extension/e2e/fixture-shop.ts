@@ -109,6 +109,15 @@ async function body(req: IncomingMessage): Promise<string> {
   return s;
 }
 
+/** A sign-in form: the secrets test types a password here. */
+const loginPage = page(
+  "Sign in · Mugshop",
+  `<h1>Sign in</h1><form id="login"><label for="user">Email</label><input id="user" name="user" type="email" autocomplete="username">
+<label for="password">Password</label><input id="password" name="password" type="password" autocomplete="current-password">
+<button type="submit">Sign in</button></form>`,
+  0,
+);
+
 /** Starts the shop on 127.0.0.1. */
 export async function startShop(): Promise<Shop> {
   let cart: string[] = [];
@@ -121,6 +130,7 @@ export async function startShop(): Promise<Shop> {
     if (path === "/") return html(shopPage(cart.length));
     if (path === "/checkout") return html(checkoutPage(cart));
     if (path === "/notes") return html(notesPage);
+    if (path === "/login") return html(loginPage);
     if (path === "/api/cart" && req.method === "POST") {
       const { sku } = JSON.parse(await body(req)) as { sku: string };
       cart.push(sku);

@@ -10,7 +10,7 @@ export const permissions = {
   scripting:
     "injects the mask, the highlight and the DOM fallback into the agent's tabs (only those), where the debugger cannot attach",
   tabGroups: "groups the agent's tabs as Task(<id>), so you see which tabs it may touch",
-  storage: "keeps your settings, the run in progress and its call journal (so a reopened panel never repeats a step) in this browser",
+  storage: "keeps your settings, your secrets (never synced, never sent to the backend), the run in progress and its call journal (so a reopened panel never repeats a step) in this browser",
   offscreen: "keeps the service worker awake while a task runs",
   alarms: "checks your sign-in token periodically",
 } as const;

@@ -15,7 +15,7 @@ export type ApprovalPolicy =
 export interface Settings {
   /** The backend's base URL. */
   readonly backendUrl: string;
-  /** The API token (pasted now; the web console's device link will fill the same field). */
+  /** The API token: pasted, or from the web console's device link ("Sign in with the console"). */
   readonly token: string;
   /** "provider:model"; empty for the backend's default. */
   readonly model: string;

@@ -29,11 +29,18 @@ export const distDir = join(extensionDir, "dist");
 /** Screenshots of the panel at the tests' key moments (git-ignored). */
 export const artefactDir = join(extensionDir, ".artefacts");
 
-/** Runs the extension's real build (rollup), as `npm run build -w runtime-extension` does. */
-export async function buildExtension(): Promise<void> {
+/**
+ * Runs the extension's real build (rollup), as `npm run build -w runtime-extension` does, into
+ * `outDir` (default `dist/`; another folder leaves a `dist/` that a browser has loaded alone).
+ */
+export async function buildExtension(outDir = distDir): Promise<void> {
   const rollup = join(extensionDir, "..", "node_modules", ".bin", "rollup");
   await new Promise<void>((resolve, reject) => {
-    const child = spawn(rollup, ["-c", "rollup.config.ts", "--configPlugin", "esbuild", "--silent"], { cwd: extensionDir, stdio: ["ignore", "pipe", "pipe"] });
+    const child = spawn(rollup, ["-c", "rollup.config.ts", "--configPlugin", "esbuild", "--silent"], {
+      cwd: extensionDir,
+      stdio: ["ignore", "pipe", "pipe"],
+      env: { ...process.env, BATON_EXTENSION_OUT: outDir },
+    });
     let out = "";
     child.stdout.on("data", (c: Buffer) => (out += c.toString()));
     child.stderr.on("data", (c: Buffer) => (out += c.toString()));
@@ -241,8 +248,10 @@ export interface ExtensionBrowser {
 
 /** Options of {@link launchWithExtension}. */
 export interface LaunchOptions {
-  /** Run the rollup build first (default true); false loads whatever `dist/` holds. */
+  /** Run the rollup build first (default true); false loads whatever `dir` holds. */
   readonly build?: boolean;
+  /** The unpacked extension: where the build writes and what Chromium loads (default `dist/`). */
+  readonly dir?: string;
   /** Show the browser (needs a display). */
   readonly headed?: boolean;
   /** Other unpacked extensions to load beside Baton (a test's rival debugger, say). */
@@ -258,8 +267,9 @@ async function attach(transport: WebSocketTransport, targetId: string): Promise<
 
 /** Launches Chromium (headless unless told) with the built extension loaded unpacked. */
 export async function launchWithExtension(o: LaunchOptions = {}): Promise<ExtensionBrowser> {
-  if (o.build !== false) await buildExtension();
-  const load = [distDir, ...(o.alsoLoad ?? [])].join(",");
+  const dir = o.dir ?? distDir;
+  if (o.build !== false) await buildExtension(dir);
+  const load = [dir, ...(o.alsoLoad ?? [])].join(",");
   const browser = await launchChromium({
     headless: !o.headed,
     args: [
@@ -332,7 +342,10 @@ export async function launchWithExtension(o: LaunchOptions = {}): Promise<Extens
   };
   try {
     const { targetId } = await transport.send<{ targetId: string }>("Target.createTarget", { url: `chrome-extension://${extensionId}/offscreen.html` });
-    (ext as { control: Target }).control = new Target(ext, targetId, await attach(transport, targetId));
+    const control = new Target(ext, targetId, await attach(transport, targetId));
+    // The new tab evaluates in its first empty document until the extension page commits.
+    await until("the control page", () => control.eval<boolean>(`typeof chrome !== "undefined" && !!chrome.storage?.local && document.readyState === "complete"`));
+    (ext as { control: Target }).control = control;
   } catch (e) {
     await ext.close();
     throw e;

@@ -5,48 +5,12 @@
  *
  *   npx tsx sdk/bench/profile-snapshot.ts [/path ...] [--runs N]
  */
-import type { CdpEvent, CdpTransport } from "../src/cdp/transport.js";
 import { fixtures } from "../src/engine/fixtures/pages.js";
 import { startFixtureServer } from "../src/engine/fixtures/server.js";
 import { launchChromium } from "../src/node/launch-chromium.js";
 import { openPage } from "../src/node/open-page.js";
 import { WebSocketTransport } from "../src/node/ws-transport.js";
-
-interface Call {
-  method: string;
-  start: number;
-  end: number;
-  bytes: number;
-  sent?: number;
-}
-
-/** A transport that records every command's timing and reply size. */
-class Recording implements CdpTransport {
-  calls: Call[] = [];
-  constructor(readonly inner: CdpTransport) {}
-  get closed(): boolean {
-    return this.inner.closed;
-  }
-  async send<R>(method: string, params?: Record<string, unknown>, sessionId?: string): Promise<R> {
-    const call: Call = { method, start: performance.now(), end: 0, bytes: 0 };
-    this.calls.push(call);
-    const pr = this.inner.send<R>(method, params, sessionId);
-    call.sent = performance.now();
-    const r = await pr;
-    call.end = performance.now();
-    call.bytes = JSON.stringify(r).length;
-    return r;
-  }
-  onEvent(l: (e: CdpEvent) => void): () => void {
-    return this.inner.onEvent(l);
-  }
-  onClose(l: (r: string) => void): () => void {
-    return this.inner.onClose(l);
-  }
-  close(): Promise<void> {
-    return this.inner.close();
-  }
-}
+import { type Call, Recording } from "./recording-transport.js";
 
 const args = process.argv.slice(2);
 const runsAt = args.indexOf("--runs");

@@ -209,9 +209,11 @@ describe("generated limits", () => {
 
   it("methodLimits carry every RPC's (baton.v1.method)", () => {
     for (const m of AgentService.methods) {
-      const bytes = image.methodOption(m)?.maxRequestBytes;
+      const opt = image.methodOption(m);
+      const bytes = opt?.maxRequestBytes;
       expect(bytes, m.name).toBeGreaterThan(0);
-      expect(methodLimits[`${AgentService.typeName}.${m.name}`]).toEqual({ maxRequestBytes: bytes });
+      const access = opt?.access ?? [];
+      expect(methodLimits[`${AgentService.typeName}.${m.name}`]).toEqual({ maxRequestBytes: bytes, ...(access.length ? { access: [...access] } : {}) });
     }
     expect(Object.keys(methodLimits)).toHaveLength(AgentService.methods.length);
   });

@@ -495,8 +495,11 @@ function generateLimitsTs(schema: Schema<Options>, file: DescFile, ext: Extensio
       for (const rpc of (t as DescService).methods) {
         if (!hasOption(rpc, m)) continue;
         methodDesc = m.message;
-        const opt = getOption(rpc, m) as unknown as { maxRequestBytes: number };
-        methods[`${t.typeName}.${rpc.name}`] = opt.maxRequestBytes > 0 ? { maxRequestBytes: opt.maxRequestBytes } : {};
+        const opt = getOption(rpc, m) as unknown as { maxRequestBytes: number; access?: number[] };
+        methods[`${t.typeName}.${rpc.name}`] = {
+          ...(opt.maxRequestBytes > 0 ? { maxRequestBytes: opt.maxRequestBytes } : {}),
+          ...(opt.access?.length ? { access: [...opt.access] } : {}),
+        };
       }
     }
   }

@@ -15,6 +15,10 @@ const usage = `baton — the Baton backend
               [--model provider:model] [--max-steps 50] [--approve irreversible[,mutating]]
               [--script-dir DIR]   enable script models (script:NAME), read from DIR only
   baton token create <user> [--data-dir …] [--database-url …]   issue an API token
+  baton user create <id> [--name NAME] [--admin] | baton user link <id>
+                                 add a user / a one-time console sign-in link (same store flags)
+  baton login [--backend http://127.0.0.1:8787] [--name NAME]
+                                 link this machine in the console (PKCE); baton run --backend uses it
   baton run "<task>" [--start-url URL] [--serve DIR] [--script FILE] [--model provider:model]
             [--backend URL --token T] [--data-dir DIR] [--max-steps N] [--headed] [--cdp-url URL]
             [--secret NAME=@FILE] [--save-script FILE] [--heal] [--yes] [--json]
@@ -86,6 +90,10 @@ export async function main(argv: string[], io: Io = processIo): Promise<number> 
       return serveCommand(parseArgs(rest), io);
     case "token":
       return tokenCommand(rest, io);
+    case "user":
+      return (await import("./user-command.js")).userCommand(rest, io);
+    case "login":
+      return (await import("./login-command.js")).loginCommand(parseArgs(rest), io);
     case "run": {
       // Loaded lazily: only run needs the browser tooling.
       const [{ runCommand }, { processRunDeps }] = await Promise.all([import("./run/run-command.js"), import("./run/process-deps.js")]);

@@ -7,7 +7,9 @@ import { createLogger } from "../log/logger.js";
 import { createRedactor, envSecrets } from "../log/redact.js";
 import { createModelResolver } from "../providers/registry.js";
 import { startBackend } from "../server/app.js";
-import { createToken, ensureUser, registerToken, tokenCount } from "../store/users.js";
+import { createSignInCode, makeAdmin } from "../store/accounts.js";
+import { createToken, ensureUser, registerToken, userForToken } from "../store/users.js";
+import { signInUrl } from "../console/deps.js";
 import { flag, type Parsed } from "./args.js";
 import type { Io } from "./io.js";
 
@@ -55,15 +57,21 @@ export async function serveCommand(p: Parsed, io: Io, env: NodeJS.ProcessEnv = p
     redact,
     ...(env.BATON_CONNECT_GENERIC === "1" ? { fastUnary: false } : {}),
     ...(env.BATON_CONTEXT_TOKENS ? { fold: { ...defaultFoldOptions, tokenBudget: Number(env.BATON_CONTEXT_TOKENS) } } : {}),
+    ...(env.BATON_PUBLIC_URL ? { publicUrl: env.BATON_PUBLIC_URL } : {}),
+    console: true,
   });
+  // The operator's own account: it may manage users and quotas in the console.
   await ensureUser(backend.db, "local");
+  await makeAdmin(backend.db, "local");
   let tokenNote: string;
   if (env.BATON_API_TOKEN) {
     await registerToken(backend.db, "local", env.BATON_API_TOKEN, "env");
     tokenNote = "API token: from BATON_API_TOKEN";
   } else {
     const file = join(databaseUrl ? resolve(".") : dataDir, "api-token");
-    if ((await tokenCount(backend.db, "local")) === 0 || !existsSync(file)) {
+    // A missing file, or a token in it that was revoked (in the console), gets a new one.
+    const kept = existsSync(file) ? readFileSync(file, "utf8").trim() : "";
+    if (!kept || (await userForToken(backend.db, kept)) !== "local") {
       const token = await createToken(backend.db, "local", "generated");
       writeFileSync(file, `${token}\n`, { mode: 0o600 });
       chmodSync(file, 0o600);
@@ -72,7 +80,12 @@ export async function serveCommand(p: Parsed, io: Io, env: NodeJS.ProcessEnv = p
   }
   backend.db.dataDirLock?.setUrl(backend.server.url);
   const store = backend.db.kind === "embedded" ? `embedded store in ${dataDir}` : "postgres store";
-  io.stdout(`Baton backend listening on ${backend.server.url} (${store})\n${tokenNote}\n${extensionNote(backend.server.url)}`);
+  // A one-time link into the console for the operator, fresh at every start.
+  const { code } = await createSignInCode(backend.db, "local", 24 * 3_600_000);
+  const consoleUrl = signInUrl(env.BATON_PUBLIC_URL?.replace(/\/+$/, "") ?? backend.server.url, code);
+  io.stdout(
+    `Baton backend listening on ${backend.server.url} (${store})\n${tokenNote}\nConsole: ${consoleUrl} (one-time sign-in link for "local", valid 24 h)\n${extensionNote(backend.server.url)}`,
+  );
   logger.info({ url: backend.server.url, store: backend.db.kind }, "listening");
   await new Promise<void>((done) => {
     const stop = () => {

@@ -45,7 +45,9 @@ baton eval compare a.jsonl b.jsonl [--fail-on-regression]
 
   --model P:M           run every task with this model (default: each task's script)
   --via NAME            headless (default): Chromium driven from this process;
-                        extension: through the Baton extension (not available yet)
+                        extension: through the Baton extension's side panel in Chromium
+  --extension DIR       the unpacked extension for --via extension (default the
+                        repository's runtime-extension/dist: npm run build -w runtime-extension)
   --repeat N            runs of each task (default 1)
   --concurrency N       runs at once, each in its own browser (default 1)
   --filter GLOBS        only tasks whose name matches one of these (comma-separated; * and ?)
@@ -60,7 +62,7 @@ Exit codes: 0 every run passed, 1 a run did not pass (compare: a regression with
 unavailable, 130 interrupted (Ctrl-C).
 `;
 
-const KNOWN = new Set(["model", "via", "repeat", "concurrency", "filter", "out", "html", "data-dir", "headed", "list", "help"]);
+const KNOWN = new Set(["model", "via", "extension", "repeat", "concurrency", "filter", "out", "html", "data-dir", "headed", "list", "help"]);
 
 /** A problem with the command line or its files: exit 2 with the message. */
 class UsageError extends Error {}
@@ -144,7 +146,14 @@ export async function evalCommand(argv: readonly string[], deps: EvalDeps): Prom
     }
     repeat = count(p, "repeat", 1, 1000);
     concurrency = count(p, "concurrency", 1, 16);
-    via = viaFor(flag(p, "via", "headless") as string, { headed: p.flags.has("headed"), ...(deps.wrapHandlers ? { wrapHandlers: deps.wrapHandlers } : {}) });
+    const viaName = flag(p, "via", "headless") as string;
+    const extensionDir = flag(p, "extension");
+    if (extensionDir !== undefined && viaName !== "extension") throw new UsageError("--extension goes with --via extension");
+    via = viaFor(viaName, {
+      headed: p.flags.has("headed"),
+      ...(deps.wrapHandlers ? { wrapHandlers: deps.wrapHandlers } : {}),
+      ...(extensionDir ? { dir: resolve(extensionDir) } : {}),
+    });
     modelOf = modelsOf(p, tasks, { ...deps.env, BATON_SCRIPT_DIR: suite.dir });
   } catch (e) {
     if (e instanceof UsageError || e instanceof TaskError || e instanceof ReportError || e instanceof ViaUnavailable) return fail(e.message, evalExitCodes.usage);
@@ -187,6 +196,7 @@ export async function evalCommand(argv: readonly string[], deps: EvalDeps): Prom
         suiteDir: suite.dir,
         via,
         client,
+        backend: { baseUrl: backend.baseUrl, token: backend.token },
         modelOf,
         repeat,
         concurrency,

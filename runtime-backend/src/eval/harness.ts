@@ -2,7 +2,7 @@ import type { BatonClient } from "@baton/sdk/client";
 import type { ReportRow } from "./report.js";
 import { runAttempt } from "./run-attempt.js";
 import type { EvalTask } from "./task.js";
-import type { Lane, Via } from "./via.js";
+import type { EvalBackend, Lane, Via } from "./via.js";
 
 /** What the harness tells while it runs. */
 export interface EvalListener {
@@ -18,6 +18,8 @@ export interface EvalOptions {
   readonly suiteDir: string;
   readonly via: Via;
   readonly client: BatonClient;
+  /** Where `client` connects (for a via whose agent runs in the browser). */
+  readonly backend: EvalBackend;
   /** The model of each task's runs (its script, or the --model for all). */
   readonly modelOf: (task: EvalTask) => string;
   /** Runs of each task (default 1). */
@@ -55,6 +57,7 @@ export async function runEval(o: EvalOptions): Promise<ReportRow[]> {
         model: o.modelOf(job.task),
         via: o.via.name,
         client: o.client,
+        backend: o.backend,
         lane,
         ...(o.signal ? { stop: o.signal } : {}),
       });

@@ -4,6 +4,7 @@ import { type RunContext, runTask } from "@baton/sdk/client";
 import { type Engine, type EngineHandlers, engineHandlers } from "@baton/sdk/engine";
 import { launchChromium, openPage, WebSocketTransport } from "@baton/sdk/node";
 import { engineProbe } from "@baton/sdk/script";
+import { viewportJpeg } from "./page-shot.js";
 import type { Attempt, AttemptJob, Lane, Via } from "./via.js";
 
 /** Rewrites the engine's handlers for a run: tests break the engine on purpose with it. */
@@ -19,22 +20,6 @@ export interface HeadlessOptions {
 interface TargetInfo {
   readonly targetId: string;
   readonly type: string;
-}
-
-/** The visible part of the page, at half size, as a JPEG data URL. */
-async function screenshotOf(engine: Engine): Promise<string | undefined> {
-  try {
-    const m = await engine.page.send<{ cssVisualViewport: { pageX: number; pageY: number; clientWidth: number; clientHeight: number } }>("Page.getLayoutMetrics");
-    const v = m.cssVisualViewport;
-    const shot = await engine.page.send<{ data: string }>("Page.captureScreenshot", {
-      format: "jpeg",
-      quality: 60,
-      clip: { x: v.pageX, y: v.pageY, width: v.clientWidth, height: v.clientHeight, scale: 0.5 },
-    });
-    return `data:image/jpeg;base64,${shot.data}`;
-  } catch {
-    return undefined;
-  }
 }
 
 /**
@@ -91,7 +76,7 @@ export function headlessVia(o: HeadlessOptions = {}): Via {
               onApproval: job.onApproval,
               signal: job.signal,
             });
-            return { outcome, page: engineProbe(engine), screenshot: () => screenshotOf(engine), end };
+            return { outcome, page: engineProbe(engine), screenshot: () => viewportJpeg((m, p) => engine.page.send(m, p)), end };
           } catch (e) {
             await end();
             throw e;

@@ -110,8 +110,14 @@ describe("reports", () => {
     expect(await evalCommand(["--frobnicate"], flag)).toBe(evalExitCodes.usage);
     expect(flag.errors()).toContain("unknown option --frobnicate");
     const via = deps();
-    expect(await evalCommand(["--via", "extension"], via)).toBe(evalExitCodes.usage);
-    expect(via.errors()).toContain("--via extension is not available yet");
+    expect(await evalCommand(["--via", "extension", "--extension", dir], via)).toBe(evalExitCodes.usage);
+    expect(via.errors()).toContain(`--extension ${dir} is not an unpacked extension (no manifest.json)`);
+    const lone = deps();
+    expect(await evalCommand(["--extension", dir], lone)).toBe(evalExitCodes.usage);
+    expect(lone.errors()).toContain("--extension goes with --via extension");
+    const unknown = deps();
+    expect(await evalCommand(["--via", "firefox"], unknown)).toBe(evalExitCodes.usage);
+    expect(unknown.errors()).toContain('--via must be one of headless, extension, not "firefox"');
     const none = deps();
     expect(await evalCommand(["--filter", "nothing/*"], none)).toBe(evalExitCodes.usage);
     expect(none.errors()).toContain("matches none of the suite's");

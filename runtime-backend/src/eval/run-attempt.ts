@@ -5,7 +5,7 @@ import { type CheckResult, runChecks } from "./checks.js";
 import type { ReportRow, RunStatus, Verdict } from "./report.js";
 import { startSite } from "./site-server.js";
 import type { EvalTask } from "./task.js";
-import type { Attempt, Lane } from "./via.js";
+import type { Attempt, EvalBackend, Lane } from "./via.js";
 
 /** One run of one task. */
 export interface AttemptPlan {
@@ -17,6 +17,7 @@ export interface AttemptPlan {
   readonly model: string;
   readonly via: string;
   readonly client: BatonClient;
+  readonly backend: EvalBackend;
   readonly lane: Lane;
   /** Stops the run early (Ctrl-C). */
   readonly stop?: AbortSignal;
@@ -92,6 +93,7 @@ export async function runAttempt(p: AttemptPlan): Promise<ReportRow> {
     try {
       attempt = await p.lane.attempt({
         client: p.client,
+        backend: p.backend,
         goal: task.goal,
         startUrl: startUrlOf(task, site),
         model: p.model,
@@ -109,6 +111,7 @@ export async function runAttempt(p: AttemptPlan): Promise<ReportRow> {
     }
     const wallMs = Math.round(performance.now() - started);
     const { outcome } = attempt;
+    const tally = attempt.tally ?? t;
     const status: RunStatus = timedOut ? "timeout" : outcome.status;
     const got = await p.client.getSession({ sessionId: outcome.sessionId }).catch(() => undefined);
     const traces = got?.traces ?? [];
@@ -126,13 +129,13 @@ export async function runAttempt(p: AttemptPlan): Promise<ReportRow> {
       steps: (got?.session ?? outcome.session).step,
       wall_ms: wallMs,
       model_ms: traces.reduce((n, tr) => n + tr.latencyMs, 0),
-      tool_ms: t.toolMs,
+      tool_ms: tally.toolMs,
       tokens_in: Number(usage?.inputTokens ?? 0),
       tokens_out: Number(usage?.outputTokens ?? 0),
       cost_usd: usage?.costUsd ?? 0,
       tool_calls: toolCalls,
-      errors: [...t.errors, ...traces.flatMap((tr) => tr.errors)],
-      approvals: t.approvals,
+      errors: [...tally.errors, ...traces.flatMap((tr) => tr.errors)],
+      approvals: tally.approvals,
       session_id: outcome.sessionId,
       ...(screenshot ? { screenshot } : {}),
     };

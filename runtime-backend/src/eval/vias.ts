@@ -1,21 +1,24 @@
+import { type ExtensionViaOptions, extensionVia } from "./extension-via.js";
 import { type HeadlessOptions, headlessVia } from "./headless-via.js";
 import { type Via, type ViaName, ViaUnavailable } from "./via.js";
 
 /** The names --via accepts. */
 export const viaNames: readonly ViaName[] = ["headless", "extension"];
 
+/** Options of every via; each takes what it uses. */
+export type ViaOptions = HeadlessOptions & ExtensionViaOptions;
+
 /**
- * The runner for `--via NAME`. `extension` (the suite driven through the Baton extension in
- * Chromium) is not wired yet: it fails here, before anything starts, with what to use instead.
+ * The runner for `--via NAME`: `headless` (Chromium driven from this process) or `extension`
+ * (the suite run through the built Baton extension in Chromium). A via that cannot run here
+ * fails before anything starts, with what to do.
  */
-export function viaFor(name: string, o: HeadlessOptions = {}): Via {
+export function viaFor(name: string, o: ViaOptions = {}): Via {
   switch (name) {
     case "headless":
       return headlessVia(o);
     case "extension":
-      throw new ViaUnavailable(
-        "--via extension is not available yet: it runs the suite through the Baton extension, which is still being built. Use --via headless (the default) for now.",
-      );
+      return extensionVia(o);
     default:
       throw new ViaUnavailable(`--via must be one of ${viaNames.join(", ")}, not "${name}"`);
   }

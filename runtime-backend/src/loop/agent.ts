@@ -32,6 +32,7 @@ import { type DriveStart, drive } from "./drive.js";
 import { bestPlaybook } from "./playbook-match.js";
 import { defaultPrices } from "./pricing.js";
 import { SessionCache } from "./session-cache.js";
+import { SessionEvents } from "./session-events.js";
 
 /** "name" or "name@version" in CreateSessionRequest.playbook; names as savePlaybook allows them. */
 const playbookRef = /^([\w.-]{1,100})(?:@(\d{1,10}))?$/;
@@ -64,6 +65,8 @@ export class Agent {
   readonly deps: LoopDeps;
   private readonly defaultModel: string;
   private readonly defaultMaxSteps: number;
+  /** Progress and changes of the sessions this process steps, for watchers (the console). */
+  readonly events = new SessionEvents();
   /** Steps running in this process, by session: joined by retries, aborted by Stop. */
   private readonly running = new Map<string, { key: string | undefined; abort: AbortController; done: Promise<StepResponse> }>();
 
@@ -82,6 +85,7 @@ export class Agent {
       cache: o.cache ?? new SessionCache(),
       redact: o.redact ?? redactText,
       maxLogsPerSession: o.maxLogsPerSession ?? 10_000,
+      quota: o.quota,
     };
     this.defaultModel = o.defaultModel ?? "script:default";
     this.defaultMaxSteps = o.defaultMaxSteps ?? 50;
@@ -175,7 +179,12 @@ export class Agent {
     }
     if (inflight) throw new ConnectError("a step is already running for this session; retry when it returns", Code.Aborted);
     const abort = new AbortController();
-    const done = this.process(s0.id, req, key, abort, hooks.onEvent ?? (() => undefined));
+    const onEvent = hooks.onEvent;
+    const emit = (e: StepEvent) => {
+      onEvent?.(e);
+      this.events.publish(s0.id, e);
+    };
+    const done = this.process(s0.id, req, key, abort, emit);
     this.running.set(s0.id, { key, abort, done });
     try {
       return await done;
@@ -186,6 +195,7 @@ export class Agent {
       throw e;
     } finally {
       if (this.running.get(s0.id)?.done === done) this.running.delete(s0.id);
+      this.events.publish(s0.id, { kind: "changed" });
     }
   }
 
@@ -274,8 +284,14 @@ export class Agent {
       await this.deps.store.settleStop(s.id, SessionStatus.STOPPED);
     }
     this.deps.logger.info({ sessionId: s.id }, "stop requested");
+    this.events.publish(s.id, { kind: "changed" });
     const after = await this.deps.store.readSession(s.id);
     return sessionMessage(after ?? s);
+  }
+
+  /** True while a step of the session runs in this process (its status may not say so yet). */
+  isRunning(sessionId: string): boolean {
+    return this.running.has(sessionId);
   }
 
   /** The session, its history, pending calls, traces and client logs. */
@@ -316,7 +332,9 @@ export class Agent {
     }
     const { redact } = this.deps;
     const clean = entries.map((e) => ({ ...e, message: redact(e.message), tool: redact(e.tool), toolcallId: redact(e.toolcallId), attributes: redactAttributes(e.attributes, redact) }));
-    return this.deps.store.addLogs(s.id, userId, clean);
+    const stored = await this.deps.store.addLogs(s.id, userId, clean);
+    this.events.publish(s.id, { kind: "changed" });
+    return stored;
   }
 
   /** Saves a playbook: version 1 when `create`, the next version otherwise. */

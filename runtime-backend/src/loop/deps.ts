@@ -2,6 +2,7 @@ import type { Logger } from "../log/logger.js";
 import type { Redact } from "../log/redact.js";
 import type { ModelResolver } from "../providers/types.js";
 import type { SessionStore } from "../store/session-store.js";
+import type { SessionRow } from "../store/sessions.js";
 import type { FoldOptions } from "../context/fold.js";
 import type { ApprovalPolicy } from "./approval.js";
 import type { Price } from "./pricing.js";
@@ -33,6 +34,11 @@ export interface LoopDeps {
   readonly redact: Redact;
   /** How many client log entries a session keeps; ReportLog past it is ResourceExhausted. */
   readonly maxLogsPerSession: number;
+  /**
+   * Daily quotas (`quota.ts`): why the session's user may not call the model now, asked
+   * before every model call; undefined (or no guard) lets the call go ahead.
+   */
+  readonly quota?: { check(s: SessionRow): string | undefined | Promise<string | undefined> } | undefined;
 }
 
 /** The end of a fresh lease for this instance. */

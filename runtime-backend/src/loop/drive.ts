@@ -145,6 +145,13 @@ export async function drive(deps: LoopDeps, start: DriveStart, hooks: DriveHooks
         text: `I stopped after ${s.maxSteps} steps without finishing.`,
       });
     }
+    const verdict = deps.quota?.check(s);
+    const overQuota = verdict instanceof Promise ? await verdict : verdict;
+    if (overQuota) {
+      // Before the model is called: the client's results are kept, and the session ends with why.
+      if (pending) s = await flush(deps, s, pending);
+      return finish(deps, s, SessionStatus.FAILED, messages, key, { reason: overQuota, text: `I stopped: ${overQuota}` });
+    }
     const turn = await modelTurn(deps, s, calls, hooks, messages, key, pending);
     if ("failed" in turn) {
       // The model never answered, but the client's results are kept (committed with the end).

@@ -5,19 +5,30 @@ function globToRegExp(glob: string): RegExp {
   return new RegExp(escaped, "i");
 }
 
+/** Which of a playbook's rules a task matches, and the score they add up to. */
+export interface MatchDetails {
+  readonly keywords: string[];
+  readonly urlPatterns: string[];
+  readonly score: number;
+}
+
 /**
  * How well a playbook's match rules fit a task: 3 per URL pattern found in the task, 1 per
- * keyword present as a word. 0 means no match.
+ * keyword present as a word, with the rules that matched. A score of 0 means no match.
  */
-export function matchScore(p: Playbook, task: string): number {
+export function matchDetails(p: Playbook, task: string): MatchDetails {
   const words = new Set(task.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []);
-  let score = 0;
-  for (const k of p.keywords) {
+  const keywords = p.keywords.filter((k) => {
     const parts = k.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
-    if (parts.length > 0 && parts.every((w) => words.has(w))) score += 1;
-  }
-  for (const u of p.urlPatterns) if (u && globToRegExp(u).test(task)) score += 3;
-  return score;
+    return parts.length > 0 && parts.every((w) => words.has(w));
+  });
+  const urlPatterns = p.urlPatterns.filter((u) => u && globToRegExp(u).test(task));
+  return { keywords, urlPatterns, score: keywords.length + 3 * urlPatterns.length };
+}
+
+/** The score of {@link matchDetails}. */
+export function matchScore(p: Playbook, task: string): number {
+  return matchDetails(p, task).score;
 }
 
 /** The playbook that fits the task best, or undefined when none matches at all. */

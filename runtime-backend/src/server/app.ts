@@ -6,9 +6,14 @@ import type { Logger } from "../log/logger.js";
 import { createRedactor, envSecrets, type Redact } from "../log/redact.js";
 import type { Db } from "../store/db.js";
 import { openDb, type StoreLocation } from "../store/open.js";
+import { tokenRevokedChannel } from "../store/tokens.js";
 import { SessionStore } from "../store/session-store.js";
 import { startEmbeddedUpkeep } from "../store/upkeep.js";
+import { QuotaGuard } from "../loop/quota.js";
 import { bearerAuth } from "./auth.js";
+import { consoleAuth, requestAuth } from "./console-auth.js";
+import { consoleBuild, consolePages } from "./console-pages.js";
+import { allRoutes, consoleRoutes } from "./console-routes.js";
 import type { CorsOptions } from "./cors.js";
 import { agentRoutes } from "./routes.js";
 import { type RunningServer, serve } from "./serve.js";
@@ -32,6 +37,12 @@ export interface BackendOptions extends StoreLocation {
    * returned; default: the secrets of this process's environment (`envSecrets`).
    */
   readonly redact?: Redact;
+  /** Serve the web console at `/` (`baton serve` does; its build is made first in a clone). Default false. */
+  readonly console?: boolean;
+  /** The console's public address, for the links it hands out and a Secure cookie ("https://…"). */
+  readonly publicUrl?: string;
+  /** How long a one-time sign-in link works (default 24 hours). */
+  readonly signInLinkMs?: number;
 }
 
 /** A running backend: its server, store and agent. */
@@ -39,6 +50,8 @@ export interface Backend {
   readonly server: RunningServer;
   readonly db: Db;
   readonly agent: Agent;
+  /** Daily quotas, enforced before each model call. */
+  readonly quotas: QuotaGuard;
   close(): Promise<void>;
 }
 
@@ -52,7 +65,10 @@ export async function startBackend(o: BackendOptions): Promise<Backend> {
   }
   // The embedded engine has no autovacuum or checkpointer of its own (Postgres does).
   const upkeep = startEmbeddedUpkeep(db, o.logger ? { logger: o.logger } : {});
+  const quotas = new QuotaGuard(db);
+  await quotas.load();
   const agent = new Agent({
+    quota: quotas,
     store,
     resolveModel: o.resolveModel,
     ...(o.defaultModel ? { defaultModel: o.defaultModel } : {}),
@@ -62,8 +78,22 @@ export async function startBackend(o: BackendOptions): Promise<Backend> {
     ...(o.fold ? { fold: o.fold } : {}),
     redact: o.redact ?? createRedactor(envSecrets(process.env)),
   });
+  const bearer = bearerAuth(db);
+  // Replicas on one Postgres hear of each other's revocations at once.
+  const unlisten = db.listen ? await db.listen(tokenRevokedChannel, (id) => bearer.forget(id)) : undefined;
+  const auth = requestAuth(bearer, consoleAuth(db));
+  const consoleDeps = {
+    db,
+    agent,
+    forgetToken: (id: string) => bearer.forget(id),
+    quotas,
+    signInLinkMs: o.signInLinkMs ?? 24 * 3_600_000,
+    publicUrl: o.publicUrl,
+  };
+  const pages = o.console ? consolePages(await consoleBuild()) : undefined;
   const server = await serve({
-    routes: agentRoutes(agent, bearerAuth(db)),
+    routes: allRoutes(agentRoutes(agent, auth), consoleRoutes(consoleDeps, auth)),
+    ...(pages ? { pages } : {}),
     ...(o.port !== undefined ? { port: o.port } : {}),
     ...(o.host ? { host: o.host } : {}),
     ...(o.cors ? { cors: o.cors } : {}),
@@ -73,8 +103,10 @@ export async function startBackend(o: BackendOptions): Promise<Backend> {
     server,
     db,
     agent,
+    quotas,
     async close() {
       await server.close();
+      await unlisten?.();
       await upkeep.stop();
       await db.close();
     },

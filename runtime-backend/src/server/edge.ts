@@ -1,7 +1,7 @@
 import { type DescMethod, fromBinary } from "@bufbuild/protobuf";
 import { Code, ConnectError, type ConnectRouter } from "@connectrpc/connect";
 import type { Compression, UniversalHandler, UniversalServerRequest } from "@connectrpc/connect/protocol";
-import { bearerToken } from "./auth.js";
+import { refuseAccess } from "./access.js";
 import { maxRequestBytes } from "./validate.js";
 
 /** What the edge checks requests with: the server's limits and the compressions it accepts. */
@@ -12,14 +12,15 @@ export interface EdgeOptions {
 }
 
 /**
- * What is refused before a request's body is read: a missing or malformed `Authorization`
- * (work before authentication is what a flood of anonymous requests buys), and a declared body
- * larger than the method accepts. Unknown tokens are the handler's to refuse.
+ * What is refused before a request's body is read: credentials missing or malformed for the
+ * method's declared access (`access.ts`: a bearer token, or the console's cookie from the
+ * console's own origin; work before authentication is what a flood of anonymous requests
+ * buys), and a declared body larger than the method accepts. Unknown tokens and cookies are the
+ * handler's to refuse.
  */
 export function refuseEarly(header: (name: string) => string | null | undefined, limit: number, method: DescMethod): ConnectError | undefined {
-  if (bearerToken(header("authorization")) === undefined) {
-    return new ConnectError("missing or malformed bearer token: send 'Authorization: Bearer <api token>'", Code.Unauthenticated);
-  }
+  const denied = refuseAccess(header, method);
+  if (denied) return denied;
   const length = Number(header("content-length") ?? NaN);
   if (length > limit) {
     return new ConnectError(`request of ${length} bytes: ${method.name} accepts at most ${limit}`, Code.ResourceExhausted);

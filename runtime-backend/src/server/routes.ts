@@ -1,32 +1,11 @@
 import { create } from "@bufbuild/protobuf";
 import type { ConnectRouter, HandlerContext } from "@connectrpc/connect";
-import {
-  AgentService,
-  Phase,
-  ProgressSchema,
-  type StreamStepResponse,
-  StreamStepResponseSchema,
-} from "@baton/gen/baton/v1/agent_pb";
+import { AgentService, type StreamStepResponse, StreamStepResponseSchema } from "@baton/gen/baton/v1/agent_pb";
 import type { Agent } from "../loop/agent.js";
-import type { StepEvent } from "../loop/deps.js";
 import type { Authenticator } from "./auth.js";
+import { progressOf } from "./progress.js";
 import { rpcLogger } from "./rpc-log.js";
 import { requestChecker } from "./validate.js";
-
-function progressOf(e: StepEvent): StreamStepResponse {
-  switch (e.kind) {
-    case "thinking":
-      return create(StreamStepResponseSchema, { event: { case: "progress", value: create(ProgressSchema, { phase: Phase.THINKING, attempt: e.attempt }) } });
-    case "tool":
-      return create(StreamStepResponseSchema, {
-        event: { case: "progress", value: create(ProgressSchema, { phase: Phase.TAKING_ACTION, tool: e.tool, detail: e.detail }) },
-      });
-    case "text":
-      return create(StreamStepResponseSchema, { event: { case: "textDelta", value: e.delta } });
-    case "reasoning":
-      return create(StreamStepResponseSchema, { event: { case: "reasoningDelta", value: e.delta } });
-  }
-}
 
 /**
  * The AgentService routes, as one module: mount them on a Node server (connectNodeAdapter)

@@ -30,6 +30,8 @@ export interface ServeOptions {
   readonly readMaxBytes?: number;
   /** Serve binary unary calls without Connect's generic layer (`fast-unary.ts`); default true. */
   readonly fastUnary?: boolean;
+  /** Answers the requests that are pages, not RPCs (the web console); returns true when it did. */
+  readonly pages?: (req: http.IncomingMessage | http2.Http2ServerRequest, res: http.ServerResponse | http2.Http2ServerResponse) => boolean;
 }
 
 const h2Preface = Buffer.from("PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n");
@@ -55,6 +57,7 @@ export async function serve(o: ServeOptions): Promise<RunningServer> {
       res.end("ok");
       return;
     }
+    if (o.pages?.(req, res)) return;
     if (applyCors(req, res, o.cors ?? {})) return;
     if (fast(req, res)) return;
     connect(req as never, res as never);

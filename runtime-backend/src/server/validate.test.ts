@@ -6,6 +6,7 @@ import {
   ReportLogRequestSchema,
   UserMessageSchema,
 } from "@baton/gen/baton/v1/agent_pb";
+import { ConsoleService } from "@baton/gen/baton/v1/console_pb";
 import { Risk } from "@baton/gen/baton/v1/options_pb";
 import { file_baton_v1_tools } from "@baton/gen/baton/v1/tools_pb";
 import { describe, expect, it } from "vitest";
@@ -37,7 +38,8 @@ function refusal(desc: DescMessage, init: object): string {
 }
 
 describe("request limits are in the proto", () => {
-  const fields = AgentService.methods.flatMap((m) => requestFields(m.input));
+  const methods = [...AgentService.methods, ...ConsoleService.methods];
+  const fields = methods.flatMap((m) => requestFields(m.input));
   const limit = limitsOf;
 
   it("every string, list and map of a request has a length or item limit, and every integer a maximum", () => {
@@ -52,7 +54,7 @@ describe("request limits are in the proto", () => {
   });
 
   it("every RPC has a request byte limit", () => {
-    for (const m of AgentService.methods) expect(maxRequestBytes(m, 0), m.name).toBeGreaterThan(0);
+    for (const m of methods) expect(maxRequestBytes(m, 0), m.name).toBeGreaterThan(0);
   });
 
   it("a task fits in a step: CreateSession.task and UserMessage.text take the same length", () => {

@@ -1,7 +1,8 @@
 import { type DescField, type DescMessage, type DescMethod, type Message, ScalarType } from "@bufbuild/protobuf";
 import { reflect, type ReflectMessage } from "@bufbuild/protobuf/reflect";
 import { Code, ConnectError, type Interceptor } from "@connectrpc/connect";
-import { fieldLimits as agentFieldLimits, type FieldLimits, methodLimits } from "@baton/gen/baton/v1/agent_limits";
+import { fieldLimits as agentFieldLimits, type FieldLimits, type MethodLimits, methodLimits as agentMethodLimits } from "@baton/gen/baton/v1/agent_limits";
+import { fieldLimits as consoleFieldLimits, methodLimits as consoleMethodLimits } from "@baton/gen/baton/v1/console_limits";
 import { fieldLimits as toolFieldLimits } from "@baton/gen/baton/v1/tools_limits";
 import { file_baton_v1_tools } from "@baton/gen/baton/v1/tools_pb";
 
@@ -14,7 +15,13 @@ const maxSeconds = 253_402_300_799n;
 
 const loneSurrogate = /\p{Cs}/u;
 
-const fieldLimits = { ...toolFieldLimits, ...agentFieldLimits };
+const fieldLimits = { ...toolFieldLimits, ...agentFieldLimits, ...consoleFieldLimits };
+const methodLimits = { ...agentMethodLimits, ...consoleMethodLimits };
+
+/** A method's `(baton.v1.method)` option (byte limit, access), from the generated `*_limits.ts`. */
+export function methodLimitsOf(method: DescMethod): MethodLimits | undefined {
+  return methodLimits[`${method.parent.typeName}.${method.name}`];
+}
 
 /**
  * A field's `(baton.v1.field)` limits, from the generated `*_limits.ts` (the embedded descriptors
@@ -131,7 +138,7 @@ export function checkRequest(desc: DescMessage, message: Message): void {
 
 /** The largest request a method accepts, in bytes, from its `(baton.v1.method)` option. */
 export function maxRequestBytes(method: DescMethod, fallback: number): number {
-  const n = methodLimits[`${method.parent.typeName}.${method.name}`]?.maxRequestBytes ?? 0;
+  const n = methodLimitsOf(method)?.maxRequestBytes ?? 0;
   return n > 0 ? n : fallback;
 }
 

@@ -33,6 +33,12 @@ export interface Db extends Queryable {
   exec(sql: string): Promise<void>;
   /** Closes the handle; the store flushes and releases its files or pool. */
   close(): Promise<void>;
+  /**
+   * Calls `fn` with the payload of every notification on `channel` (Postgres LISTEN/NOTIFY, on a
+   * connection of its own), until the returned function is called. Only a Postgres server has
+   * it: several replicas share one, while an embedded store has one process.
+   */
+  listen?(channel: string, fn: (payload: string) => void): Promise<() => Promise<void>>;
   /** The embedded store's hold on its data directory (`data-dir.ts`), when it has one. */
   dataDirLock?: DataDirLock;
 }

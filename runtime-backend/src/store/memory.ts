@@ -1,7 +1,7 @@
 import { create } from "@bufbuild/protobuf";
 import { timestampFromDate } from "@bufbuild/protobuf/wkt";
 import { type MemoryRecord, MemoryRecordSchema } from "@baton/gen/baton/v1/tools_pb";
-import type { Queryable } from "./db.js";
+import type { Queryable, Row } from "./db.js";
 import { newId } from "./ids.js";
 
 /**
@@ -44,13 +44,32 @@ export async function searchMemory(q: Queryable, userId: string, query: string, 
       limit $3`,
     [userId, tsquery, limit],
   );
-  return rows.map((r) =>
-    create(MemoryRecordSchema, {
-      id: String(r.id),
-      text: String(r.text),
-      tags: (r.tags as string[]) ?? [],
-      createdAt: timestampFromDate(r.created_at instanceof Date ? r.created_at : new Date(String(r.created_at))),
-      score: Number(r.score),
-    }),
-  );
+  return rows.map(recordOf);
+}
+
+function recordOf(r: Row): MemoryRecord {
+  return create(MemoryRecordSchema, {
+    id: String(r.id),
+    text: String(r.text),
+    tags: (r.tags as string[]) ?? [],
+    createdAt: timestampFromDate(r.created_at instanceof Date ? r.created_at : new Date(String(r.created_at))),
+    score: Number(r.score ?? 0),
+  });
+}
+
+/** A user's newest memory records. */
+export async function recentMemories(q: Queryable, userId: string, limit: number): Promise<MemoryRecord[]> {
+  const rows = await q.query("select id, text, tags, created_at from memories where user_id = $1 order by created_at desc, id limit $2", [userId, limit]);
+  return rows.map(recordOf);
+}
+
+/** The owner of a memory record, or undefined when there is none. */
+export async function memoryOwner(q: Queryable, id: string): Promise<string | undefined> {
+  const rows = await q.query<{ user_id: string }>("select user_id from memories where id = $1", [id]);
+  return rows[0]?.user_id;
+}
+
+/** Deletes a memory record. */
+export async function deleteMemory(q: Queryable, id: string): Promise<void> {
+  await q.query("delete from memories where id = $1", [id]);
 }

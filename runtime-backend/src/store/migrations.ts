@@ -240,6 +240,63 @@ create index screenshots_call on screenshots (session_id, toolcall_id)`,
     name: "no turn journal",
     sql: "drop table if exists journal_state",
   },
+  {
+    version: 12,
+    // The web console (src/console/): accounts with an admin flag, API tokens with an id, a
+    // name, the device they are bound to and a revocation time, one-time sign-in links, the
+    // console's cookie sessions, PKCE device links and daily quotas. Secrets (sign-in codes,
+    // cookies, exchanged device codes) are kept as SHA-256 hashes, as tokens are.
+    name: "console: accounts, tokens, sign-in, device links, quotas",
+    sql: `alter table users add column admin boolean not null default false;
+alter table api_tokens add column id text;
+update api_tokens set id = 'tok_' || substr(token_hash, 1, 20);
+alter table api_tokens alter column id set not null;
+create unique index api_tokens_id on api_tokens (id);
+create index api_tokens_user on api_tokens (user_id, created_at);
+alter table api_tokens add column source text not null default '';
+update api_tokens set source = label;
+alter table api_tokens add column device text not null default '';
+alter table api_tokens add column last_used_at timestamptz;
+alter table api_tokens add column revoked_at timestamptz;
+create table sign_in_links (
+  code_hash text primary key,
+  user_id text not null references users(id),
+  created_at timestamptz not null default now(),
+  expires_at timestamptz not null,
+  used_at timestamptz
+);
+create table console_sessions (
+  id_hash text primary key,
+  user_id text not null references users(id),
+  created_at timestamptz not null default now(),
+  expires_at timestamptz not null,
+  last_seen_at timestamptz not null default now()
+);
+create index console_sessions_user on console_sessions (user_id);
+create table device_links (
+  id text primary key,
+  code_challenge text not null,
+  device_name text not null,
+  client text not null,
+  origin text not null default '',
+  user_code text not null,
+  status integer not null,
+  user_id text references users(id),
+  token_name text not null default '',
+  code text,
+  code_hash text unique,
+  code_expires_at timestamptz,
+  token_id text,
+  created_at timestamptz not null default now(),
+  expires_at timestamptz not null
+);
+create table quotas (
+  user_id text primary key references users(id),
+  daily_cost_usd double precision not null default 0,
+  daily_steps integer not null default 0,
+  updated_at timestamptz not null default now()
+)`,
+  },
 ];
 
 /**

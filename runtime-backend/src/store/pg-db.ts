@@ -37,6 +37,20 @@ export async function openPgDb(connectionString: string, poolSize = 10): Promise
     async exec(sql) {
       await pool.query(sql);
     },
+    async listen(channel, fn) {
+      const client = new pg.Client({ connectionString });
+      await client.connect();
+      client.on("notification", (n) => {
+        if (n.channel === channel) fn(n.payload ?? "");
+      });
+      // A lost connection would stop notifications silently: the caller's cache then falls
+      // back to its expiry. Errors are not left unhandled.
+      client.on("error", () => undefined);
+      await client.query(`listen ${pg.escapeIdentifier(channel)}`);
+      return async () => {
+        await client.end().catch(() => undefined);
+      };
+    },
     async close() {
       await pool.end();
     },

@@ -48,3 +48,9 @@ export async function listPlaybooks(q: Queryable, userId: string): Promise<Playb
   );
   return rows.map(fromRow);
 }
+
+/** Every version of one playbook, newest first. */
+export async function playbookVersions(q: Queryable, userId: string, name: string): Promise<Playbook[]> {
+  const rows = await q.query("select * from playbooks where user_id = $1 and name = $2 order by version desc", [userId, name]);
+  return rows.map(fromRow);
+}

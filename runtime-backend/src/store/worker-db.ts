@@ -98,8 +98,17 @@ export async function openWorkerDb(dataDir?: string): Promise<Db> {
     },
     async close() {
       if (dead) return;
-      await call({ op: "close" }).catch(() => undefined);
-      await worker.terminate();
+      // Once PGlite has closed, the worker's port closes and the thread ends on its own; it is
+      // terminated only if it does not (terminating a thread that is tearing down its
+      // WebAssembly instance can abort the whole process).
+      const exited = new Promise<void>((resolve) => worker.once("exit", () => resolve()));
+      const closed = await call({ op: "close" }).then(
+        () => true,
+        () => false,
+      );
+      const late = setTimeout(() => void worker.terminate(), closed ? 5_000 : 0);
+      await exited;
+      clearTimeout(late);
     },
   };
   return db;

@@ -7,8 +7,8 @@ export const tokenAlarm = "baton-token-check";
 
 /**
  * Checks the saved token against the backend (a cheap per-user call) and records the verdict,
- * so the panel can say "sign in again" before a task fails on it. Tokens pasted today do not
- * expire; the web console's device-linked tokens will be refreshed here, on the same alarm.
+ * so the panel can say "sign in again" before a task fails on it. The panel also runs it when it
+ * opens, so a token revoked in the console shows as signed out at once.
  * An unreachable backend changes nothing: only the backend's refusal marks a token rejected.
  */
 export async function checkToken(): Promise<void> {

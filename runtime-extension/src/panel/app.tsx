@@ -1,10 +1,12 @@
 import { useEffect, useRef, useState } from "preact/hooks";
+import { checkToken } from "../background/token-check.js";
 import { type AuthState, loadAuth, loadSettings, type Settings } from "../settings.js";
 import { Composer, type TargetTab } from "./composer.js";
 import { DiagnosticsView } from "./diagnostics-view.js";
 import { HistoryView } from "./history-view.js";
 import { Icon } from "./icons.js";
 import type { PanelModel, PanelState } from "./panel-model.js";
+import { SecretsSection } from "./secrets-view.js";
 import { SettingsView, SignIn } from "./settings-view.js";
 import { TimelineView } from "./timeline-view.js";
 
@@ -52,6 +54,8 @@ export function App({ model }: { model: PanelModel }) {
       setAuth(await loadAuth());
     };
     void read();
+    // A token revoked since the last check (in the console, say) shows as signed out at once.
+    void checkToken();
     const onChanged = (_c: unknown, area: string) => area === "local" && void read();
     chrome.storage.onChanged.addListener(onChanged);
     return () => chrome.storage.onChanged.removeListener(onChanged);
@@ -109,12 +113,15 @@ export function App({ model }: { model: PanelModel }) {
       </header>
       {auth?.state === "rejected" && view === "task" ? (
         <div class="banner err" role="alert">
-          The backend refused your token. <button type="button" class="link" onClick={() => setView("settings")}>Sign in again</button>
+          Signed out: the backend refused your token. <button type="button" class="link" onClick={() => setView("settings")}>Sign in again</button>
         </div>
       ) : null}
       <main class="scroll" ref={main}>
         {view === "settings" ? (
-          <SettingsView settings={settings} auth={auth} />
+          <>
+            <SettingsView key={settings.token} settings={settings} auth={auth} />
+            <SecretsSection />
+          </>
         ) : view === "history" ? (
           <HistoryView
             onOpen={(s) => {

@@ -1,6 +1,7 @@
 import { Code, ConnectError } from "@connectrpc/connect";
 import { createBatonClient } from "@baton/sdk/client";
 import { useState } from "preact/hooks";
+import { ConsoleSignIn } from "./console-sign-in.js";
 import { type ApprovalPolicy, type AuthState, saveAuth, saveSettings, type Settings } from "../settings.js";
 
 /** Checks a backend URL and token with a cheap per-user call; resolves with an error message or "". */
@@ -16,7 +17,24 @@ async function check(backendUrl: string, token: string): Promise<string> {
   }
 }
 
-function Field(p: { id: string; label: string; help?: string; children: preact.ComponentChildren }) {
+/** A settings form's footer: the last message and its submit button. */
+export function FormActions(p: { message: string; label: string; disabled?: boolean }) {
+  return (
+    <div class="settings-actions">
+      {p.message ? (
+        <span class="form-note" role="status">
+          {p.message}
+        </span>
+      ) : null}
+      <button type="submit" class="btn primary" disabled={p.disabled ?? false}>
+        {p.label}
+      </button>
+    </div>
+  );
+}
+
+/** A labelled field with optional help below it. */
+export function Field(p: { id: string; label: string; help?: string; children: preact.ComponentChildren }) {
   return (
     <div class="field">
       <label for={p.id}>{p.label}</label>
@@ -54,6 +72,7 @@ export function SignIn({ settings }: { settings: Settings }) {
       <Field id="signin-token" label="API token" help="Kept in this browser's extension storage; sent only to this backend.">
         <input id="signin-token" type="password" value={token} onInput={(e) => setToken(e.currentTarget.value)} placeholder="bt_…" autocomplete="off" />
       </Field>
+      <ConsoleSignIn backendUrl={url} />
       {error ? (
         <p class="form-error" role="alert">
           {error}
@@ -95,10 +114,15 @@ export function SettingsView({ settings, auth }: { settings: Settings; auth: Aut
         <Field
           id="set-token"
           label="API token"
-          help={auth?.state === "rejected" ? "The backend refused this token: paste a new one." : "Pasted from the backend (npm start prints where). Device linking from the web console will fill this in."}
+          help={
+            auth?.state === "rejected"
+              ? "Signed out: the backend refused this token. Sign in with the console or paste a new one."
+              : "Pasted from the backend (npm start prints where), or filled in by signing in with the console."
+          }
         >
           <input id="set-token" type="password" value={draft.token} onInput={(e) => set({ token: e.currentTarget.value })} autocomplete="off" />
         </Field>
+        <ConsoleSignIn backendUrl={draft.backendUrl} />
         <Field id="set-model" label="Model" help='"provider:model", such as openai:gpt-5-mini or gemini:gemini-2.5-flash. Empty: the backend’s default.'>
           <input id="set-model" value={draft.model} onInput={(e) => set({ model: e.currentTarget.value })} placeholder="Backend default" spellcheck={false} list="models" />
           <datalist id="models">
@@ -130,16 +154,7 @@ export function SettingsView({ settings, auth }: { settings: Settings; auth: Aut
           </span>
         </label>
       </fieldset>
-      <div class="settings-actions">
-        {message ? (
-          <span class="form-note" role="status">
-            {message}
-          </span>
-        ) : null}
-        <button type="submit" class="btn primary">
-          Save
-        </button>
-      </div>
+      <FormActions message={message} label="Save" />
     </form>
   );
 }

@@ -1,6 +1,7 @@
 import { type ApprovalDecision, type BatonClient, describeCall, type RefLookup, type RunEvent, runTask, type TaskOutcome } from "@baton/sdk/client";
 import { keepalivePort, type WorkerMessage } from "../messages.js";
 import { clearRun, loadRun, type RunRecord, saveRun } from "../run-record.js";
+import { loadSecrets } from "../secrets-store.js";
 import type { Settings } from "../settings.js";
 import { AgentTabs } from "./agent-tabs.js";
 import { PauseGate } from "./pause-gate.js";
@@ -157,6 +158,10 @@ export class TaskRunner {
         ...what,
         handlers: executor.handlers,
         journal: storageJournal(),
+        // The user's secrets: typed where the model wrote their placeholders, on the agent's
+        // active tab when its origin allows; masked in everything that leaves this panel.
+        secrets: await loadSecrets(),
+        page: { url: async () => (await pageOf(tabs.owned.activeTabId)).url },
         signal,
         onEvent: (e: RunEvent) => {
           if (e.type === "session") {

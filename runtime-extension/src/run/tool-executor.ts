@@ -10,6 +10,7 @@ import type { AgentTabs } from "./agent-tabs.js";
 import { checkHttpUrl, waitLoaded } from "./agent-tabs.js";
 import type { PauseGate } from "./pause-gate.js";
 import { type TabConnection, type TabDriver, withoutDebuggerReason } from "./tab-driver.js";
+import { resolveUploadPaths, uploadFolderKey } from "./upload-paths.js";
 
 /** Something the panel shows beside the timeline's steps. */
 export type Notice =
@@ -55,6 +56,12 @@ const engineCases = Object.values(toolCatalog.tools)
 const tabCases = new Set<EngineToolCase>(["openTab", "switchTab", "closeTab", "listTabs"]);
 
 type AnyHandler = (params: object, ctx: RunContext) => Promise<unknown>;
+
+/** The folder relative upload paths resolve in, if one is set. */
+async function readUploadFolder(): Promise<string | undefined> {
+  const v = (await chrome.storage.local.get(uploadFolderKey))[uploadFolderKey];
+  return typeof v === "string" && v ? v : undefined;
+}
 
 /**
  * The run's tool handlers: each engine tool runs in the agent's active tab through that tab's
@@ -123,6 +130,8 @@ export function createExecutor(o: ExecutorOptions): { handlers: ClientToolHandle
         `This tab shows ${sanitizeUrl(conn.url) || "a browser page"}, which Chrome does not let extensions read or control. Open a web page in it with navigate, or ask the user to switch to a tab with a web page.`,
       );
     }
+    // A relative path would reach Chrome as it is and cost us the tab: resolve it or refuse it.
+    if (tool === "uploadFile") params = { ...params, paths: resolveUploadPaths((params as { paths: string[] }).paths, await readUploadFolder()) };
     if (conn.kind === "dom") notice({ kind: "dom-fallback", why: conn.why, byUser: conn.why.startsWith(withoutDebuggerReason) }, `dom:${driver.tabId}`);
     const spec = toolByCase(toolCatalog, tool);
     const call = create(toolCatalog.call, { tool: { case: tool, value: params } as never }) as ToolCall;

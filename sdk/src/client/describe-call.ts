@@ -84,9 +84,24 @@ export function describeCall(call: ToolCall, lookup: RefLookup): string {
       return "Listing tabs";
     case "askUser":
       return `Asking you: ${clip(t.value.question, 80)}`;
+    case "setValue": {
+      const secret = isSecretField(lookup(t.value.ref)?.name);
+      return `Setting ${label(t.value.ref, lookup)} to ${secret ? "•".repeat(Math.min(8, Math.max(4, t.value.value.length))) : `"${clip(t.value.value, 40)}"`}`;
+    }
+    case "selectText":
+      return `Selecting "${clip(t.value.text, 40)}"${t.value.ref ? ` in ${label(t.value.ref, lookup)}` : ""}`;
+    case "searchUserMemory":
+      return `Searching memory for "${clip(t.value.query, 60)}"`;
+    case "saveMemory":
+      return `Remembering "${clip(t.value.text, 60)}"`;
+    case "done":
+      return "Finishing";
     case undefined:
       return "Running a tool";
-    default:
-      return `Running ${t.case}`;
+    default: {
+      // Every tool of the catalog has its sentence: a new one is a compile error here.
+      const unknown: never = t;
+      return `Running ${(unknown as { case: string }).case}`;
+    }
   }
 }

@@ -4,6 +4,7 @@
  */
 export { type BatonClient, type BatonClientOptions, bearerToken, createBatonClient } from "./create-client.js";
 export { describeCall, type ElementLabel, isSecretField, type RefLookup } from "./describe-call.js";
+export { createPkce, type Pkce, s256Challenge } from "./pkce.js";
 export { withoutBrowser } from "./without-browser.js";
 export { type CallJournal, type JournalEntry, memoryJournal } from "./journal.js";
 export { backoffMs, defaultRetry, isRetryable, type RetryOptions } from "./retry.js";

@@ -185,27 +185,55 @@ export const methodLimits: { readonly [method: string]: MethodLimits } = {
     "maxRequestBytes": 16777216
   },
   "baton.v1.AgentService.Stop": {
-    "maxRequestBytes": 65536
+    "maxRequestBytes": 65536,
+    "access": [
+      1,
+      2
+    ]
   },
   "baton.v1.AgentService.GetSession": {
-    "maxRequestBytes": 65536
+    "maxRequestBytes": 65536,
+    "access": [
+      1,
+      2
+    ]
   },
   "baton.v1.AgentService.ReportLog": {
     "maxRequestBytes": 4194304
   },
   "baton.v1.AgentService.CreatePlaybook": {
-    "maxRequestBytes": 262144
+    "maxRequestBytes": 262144,
+    "access": [
+      1,
+      2
+    ]
   },
   "baton.v1.AgentService.UpdatePlaybook": {
-    "maxRequestBytes": 262144
+    "maxRequestBytes": 262144,
+    "access": [
+      1,
+      2
+    ]
   },
   "baton.v1.AgentService.GetPlaybook": {
-    "maxRequestBytes": 65536
+    "maxRequestBytes": 65536,
+    "access": [
+      1,
+      2
+    ]
   },
   "baton.v1.AgentService.ListPlaybooks": {
-    "maxRequestBytes": 65536
+    "maxRequestBytes": 65536,
+    "access": [
+      1,
+      2
+    ]
   },
   "baton.v1.AgentService.GetScreenshot": {
-    "maxRequestBytes": 65536
+    "maxRequestBytes": 65536,
+    "access": [
+      1,
+      2
+    ]
   }
 };

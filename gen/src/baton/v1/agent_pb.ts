@@ -1835,6 +1835,7 @@ export const LogLevelSchema: GenEnum<LogLevel> = /*@__PURE__*/
  * The agent loop, request-response: the client sends a user message or tool results, the
  * backend runs model turns until it needs the client (or is done) and returns the messages.
  * Every step is persisted before it is acknowledged; results are idempotent by toolcall id.
+ * Every RPC takes an API token; the web console calls those that say ACCESS_CONSOLE with its cookie.
  *
  * @generated from service baton.v1.AgentService
  */

@@ -10,7 +10,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file baton/v1/options.proto.
  */
 export const file_baton_v1_options: GenFile = /*@__PURE__*/
-  fileDesc("ChZiYXRvbi92MS9vcHRpb25zLnByb3RvEghiYXRvbi52MSJ1CgtUb29sT3B0aW9ucxITCgtkZXNjcmlwdGlvbhgBIAEoCRIkCgRzaWRlGAIgASgOMhYuYmF0b24udjEuRXhlY3V0b3JTaWRlEhwKBHJpc2sYAyABKA4yDi5iYXRvbi52MS5SaXNrEg0KBXRpdGxlGAQgASgJIiEKDkNhdGFsb2dPcHRpb25zEg8KB3Jlc3VsdHMYASABKAkipQIKEEZpZWxkQ29uc3RyYWludHMSEwoLZGVzY3JpcHRpb24YASABKAkSEAoIcmVxdWlyZWQYAiABKAgSFAoHbWluaW11bRgDIAEoAUgAiAEBEhQKB21heGltdW0YBCABKAFIAYgBARIXCgptaW5fbGVuZ3RoGAUgASgNSAKIAQESFwoKbWF4X2xlbmd0aBgGIAEoDUgDiAEBEhYKCW1heF9pdGVtcxgHIAEoDUgEiAEBEhQKDGRlZmF1bHRfanNvbhgIIAEoCRIaChJtYXJrc19pcnJldmVyc2libGUYCSABKAhCCgoIX21pbmltdW1CCgoIX21heGltdW1CDQoLX21pbl9sZW5ndGhCDQoLX21heF9sZW5ndGhCDAoKX21heF9pdGVtcyIuChFNZXRob2RDb25zdHJhaW50cxIZChFtYXhfcmVxdWVzdF9ieXRlcxgBIAEoDSpiCgxFeGVjdXRvclNpZGUSHQoZRVhFQ1VUT1JfU0lERV9VTlNQRUNJRklFRBAAEhgKFEVYRUNVVE9SX1NJREVfQ0xJRU5UEAESGQoVRVhFQ1VUT1JfU0lERV9CQUNLRU5EEAIqWgoEUmlzaxIUChBSSVNLX1VOU1BFQ0lGSUVEEAASEgoOUklTS19SRUFEX09OTFkQARIRCg1SSVNLX01VVEFUSU5HEAISFQoRUklTS19JUlJFVkVSU0lCTEUQA2IGcHJvdG8z");
+  fileDesc("ChZiYXRvbi92MS9vcHRpb25zLnByb3RvEghiYXRvbi52MSJ1CgtUb29sT3B0aW9ucxITCgtkZXNjcmlwdGlvbhgBIAEoCRIkCgRzaWRlGAIgASgOMhYuYmF0b24udjEuRXhlY3V0b3JTaWRlEhwKBHJpc2sYAyABKA4yDi5iYXRvbi52MS5SaXNrEg0KBXRpdGxlGAQgASgJIiEKDkNhdGFsb2dPcHRpb25zEg8KB3Jlc3VsdHMYASABKAkipQIKEEZpZWxkQ29uc3RyYWludHMSEwoLZGVzY3JpcHRpb24YASABKAkSEAoIcmVxdWlyZWQYAiABKAgSFAoHbWluaW11bRgDIAEoAUgAiAEBEhQKB21heGltdW0YBCABKAFIAYgBARIXCgptaW5fbGVuZ3RoGAUgASgNSAKIAQESFwoKbWF4X2xlbmd0aBgGIAEoDUgDiAEBEhYKCW1heF9pdGVtcxgHIAEoDUgEiAEBEhQKDGRlZmF1bHRfanNvbhgIIAEoCRIaChJtYXJrc19pcnJldmVyc2libGUYCSABKAhCCgoIX21pbmltdW1CCgoIX21heGltdW1CDQoLX21pbl9sZW5ndGhCDQoLX21heF9sZW5ndGhCDAoKX21heF9pdGVtcyJQChFNZXRob2RDb25zdHJhaW50cxIZChFtYXhfcmVxdWVzdF9ieXRlcxgBIAEoDRIgCgZhY2Nlc3MYAiADKA4yEC5iYXRvbi52MS5BY2Nlc3MqYgoMRXhlY3V0b3JTaWRlEh0KGUVYRUNVVE9SX1NJREVfVU5TUEVDSUZJRUQQABIYChRFWEVDVVRPUl9TSURFX0NMSUVOVBABEhkKFUVYRUNVVE9SX1NJREVfQkFDS0VORBACKloKBFJpc2sSFAoQUklTS19VTlNQRUNJRklFRBAAEhIKDlJJU0tfUkVBRF9PTkxZEAESEQoNUklTS19NVVRBVElORxACEhUKEVJJU0tfSVJSRVZFUlNJQkxFEAMqdgoGQWNjZXNzEhYKEkFDQ0VTU19VTlNQRUNJRklFRBAAEhEKDUFDQ0VTU19CRUFSRVIQARISCg5BQ0NFU1NfQ09OU09MRRACEhoKFkFDQ0VTU19DT05TT0xFX1NJR05fSU4QAxIRCg1BQ0NFU1NfUFVCTElDEARiBnByb3RvMw");
 
 /**
  * Options on a tool's params message: what codegen needs beyond the fields.
@@ -170,6 +170,14 @@ export type MethodConstraints = Message<"baton.v1.MethodConstraints"> & {
    * @generated from field: uint32 max_request_bytes = 1;
    */
   maxRequestBytes: number;
+
+  /**
+   * Who may call it; a request may use any one of these. Empty: ACCESS_BEARER only.
+   * ACCESS_CONSOLE_SIGN_IN and ACCESS_PUBLIC stand alone.
+   *
+   * @generated from field: repeated baton.v1.Access access = 2;
+   */
+  access: Access[];
 };
 
 /**
@@ -253,4 +261,54 @@ export enum Risk {
  */
 export const RiskSchema: GenEnum<Risk> = /*@__PURE__*/
   enumDesc(file_baton_v1_options, 1);
+
+/**
+ * Who may call an RPC, and what proves it. The edge checks it before a request's body is read.
+ *
+ * @generated from enum baton.v1.Access
+ */
+export enum Access {
+  /**
+   * Not set: the same as ACCESS_BEARER.
+   *
+   * @generated from enum value: ACCESS_UNSPECIFIED = 0;
+   */
+  UNSPECIFIED = 0,
+
+  /**
+   * An API token: `Authorization: Bearer <token>` (the CLI, the extension, integrators).
+   *
+   * @generated from enum value: ACCESS_BEARER = 1;
+   */
+  BEARER = 1,
+
+  /**
+   * The web console's session cookie, on a request from the console's own origin (a
+   * cross-site request is refused, so a cookie never acts for another site).
+   *
+   * @generated from enum value: ACCESS_CONSOLE = 2;
+   */
+  CONSOLE = 2,
+
+  /**
+   * No credentials, from the console's own origin only: signing in to the console.
+   *
+   * @generated from enum value: ACCESS_CONSOLE_SIGN_IN = 3;
+   */
+  CONSOLE_SIGN_IN = 3,
+
+  /**
+   * No credentials, from anywhere: a device starting or completing a link (the RPC's own
+   * arguments carry the proof, such as a PKCE verifier).
+   *
+   * @generated from enum value: ACCESS_PUBLIC = 4;
+   */
+  PUBLIC = 4,
+}
+
+/**
+ * Describes the enum baton.v1.Access.
+ */
+export const AccessSchema: GenEnum<Access> = /*@__PURE__*/
+  enumDesc(file_baton_v1_options, 2);
 

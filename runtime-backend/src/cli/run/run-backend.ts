@@ -53,7 +53,7 @@ export async function startLocalBackend(o: { dataDir?: string; model: string; ma
 
 /** Checks that an external backend answers its health check (capped at 5 s). */
 export async function remoteBackend(url: string, token: string | undefined): Promise<RunBackend> {
-  if (!token) throw new BackendUnavailable(`--backend ${url} needs an API token: pass --token or set BATON_API_TOKEN (see "baton token create").`);
+  if (!token) throw new BackendUnavailable(`--backend ${url} needs an API token: pass --token, set BATON_API_TOKEN, or link this machine with "baton login --backend ${url}".`);
   const baseUrl = url.replace(/\/+$/, "");
   try {
     const res = await fetch(`${baseUrl}/healthz`, { signal: AbortSignal.timeout(5_000) });

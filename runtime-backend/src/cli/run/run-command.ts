@@ -8,6 +8,7 @@ import { ChromiumNotFoundError, ensureChromium, type FoundChromium, nodeTranspor
 import { checkExpectations, engineProbe, type RecordingPage, type ReplayOutcome, ScriptFileError, ScriptRecorder, scriptGoal } from "@baton/sdk/script";
 import type { Env } from "../../providers/registry.js";
 import { flag, parseArgs, type Parsed } from "../args.js";
+import { savedLogin } from "../credentials.js";
 import { missingKeysHelp } from "./model-choice.js";
 import { createProgress, type Progress, type ProgressMode } from "./progress.js";
 import { type Ask, approvalPrompt, askUserHandler } from "./prompts.js";
@@ -121,7 +122,7 @@ export async function runCommand(argv: readonly string[], deps: RunDeps): Promis
     const backend = (): Promise<RunBackend> =>
       (started ??= (async () => {
         let b: RunBackend;
-        if (backendUrl) b = await remoteBackend(backendUrl, flag(p, "token", deps.env.BATON_API_TOKEN));
+        if (backendUrl) b = await remoteBackend(backendUrl, flag(p, "token", deps.env.BATON_API_TOKEN) ?? savedLogin(backendUrl, deps.env)?.token);
         else {
           const start = (dataDir: string) =>
             startLocalBackend({

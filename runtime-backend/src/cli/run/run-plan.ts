@@ -18,7 +18,7 @@ export const runUsage = `baton run "<task>" [options]
                         expectations that held), to replay with --script FILE --heal
   --save-playbook NAME  store that script as the playbook NAME too
   --model P:M           provider:model (default: BATON_MODEL, else by the keys that are set)
-  --backend URL         use a running backend (with --token or BATON_API_TOKEN)
+  --backend URL         use a running backend (with --token, BATON_API_TOKEN, or the token of \`baton login\`)
   --data-dir DIR        the embedded store for this run (default ~/.cache/baton/run-store)
   --max-steps N         step limit (default 50)
   --headed              show the browser window (needs a display)

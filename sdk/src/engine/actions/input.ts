@@ -31,7 +31,11 @@ export async function mouseClick(
   return p;
 }
 
-/** Presses and releases one key, with modifiers held. */
+/**
+ * Presses and releases one key, with modifiers held. Both events are sent at once: a session's
+ * input events reach the page in the order sent, so waiting for the press before sending the
+ * release would only add a round trip.
+ */
 export async function pressKey(page: PageSession, def: KeyDef, modifiers = 0, sessionId?: string): Promise<void> {
   // A character typed with Shift on a US keyboard ("!", "A") holds it.
   if (def.shift) modifiers |= modifierBits.Shift!;
@@ -43,10 +47,12 @@ export async function pressKey(page: PageSession, def: KeyDef, modifiers = 0, se
     nativeVirtualKeyCode: def.keyCode,
     modifiers,
   };
-  await page.send(
-    "Input.dispatchKeyEvent",
-    typesText ? { ...base, type: "keyDown", text: def.text, unmodifiedText: def.text } : { ...base, type: "rawKeyDown" },
-    sessionId,
-  );
-  await page.send("Input.dispatchKeyEvent", { ...base, type: "keyUp" }, sessionId);
+  await Promise.all([
+    page.send(
+      "Input.dispatchKeyEvent",
+      typesText ? { ...base, type: "keyDown", text: def.text, unmodifiedText: def.text } : { ...base, type: "rawKeyDown" },
+      sessionId,
+    ),
+    page.send("Input.dispatchKeyEvent", { ...base, type: "keyUp" }, sessionId),
+  ]);
 }

@@ -154,8 +154,10 @@ export async function typeText(engine: Engine, params: TypeTextParams) {
     // A real click focuses like a user would (and places the caret); DOM.focus is the backstop.
     await page.send("Input.dispatchMouseEvent", { type: "mouseMoved", x: point.x, y: point.y });
     await engine.guardNavigation(mark, "typing");
-    await page.send("Input.dispatchMouseEvent", { type: "mousePressed", x: point.x, y: point.y, button: "left", clickCount: 1 });
-    await page.send("Input.dispatchMouseEvent", { type: "mouseReleased", x: point.x, y: point.y, button: "left", clickCount: 1 });
+    await Promise.all([
+      page.send("Input.dispatchMouseEvent", { type: "mousePressed", x: point.x, y: point.y, button: "left", clickCount: 1 }),
+      page.send("Input.dispatchMouseEvent", { type: "mouseReleased", x: point.x, y: point.y, button: "left", clickCount: 1 }),
+    ]);
     await page.send("DOM.focus", { backendNodeId: el.entry.backendNodeId }, el.entry.sessionId).catch(() => undefined);
     if (params.clear ?? true) {
       // Only a field with content is cleared: Backspace in an empty field still reaches the

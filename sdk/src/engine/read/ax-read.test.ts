@@ -209,6 +209,30 @@ describe("viewport-first AX read", () => {
     expect(await text("whole")).toBe(viewport);
   });
 
+  it("takes date, time, colour and range inputs, summaries and icons from the page call, as the whole-tree read prints them", async () => {
+    await basicWith(
+      [
+        '<label>Start <input id="d" type="date"></label><label>Due <input id="d2" type="date" value="2025-06-01"></label>',
+        '<label>Meet <input id="dt" type="datetime-local"></label><input id="wk" type="week" value="2025-W23"><input id="mo" type="month">',
+        '<label>At <input id="tm" type="time"></label><label>Needed <input id="tr" type="time" required></label>',
+        '<input id="co" type="color" value="#2aa888"><label>Plain colour <input id="c0" type="color"></label>',
+        '<label>Guests <input id="rg" type="range" min="1" max="8" value="2"></label><input id="r0" type="range"><input id="rb" type="range" min="10" max="5">',
+        '<details id="dc"><summary id="sc">Closed</summary>x</details><details open><summary id="so">Opened</summary>y</details>',
+        '<div class="row"><svg id="ic" width="18" height="18"><circle cx="9" cy="9" r="8"></circle></svg> Icon row</div>',
+      ].join(""),
+    );
+    const ids = ["d", "d2", "dt", "wk", "mo", "tm", "tr", "co", "c0", "rg", "r0", "rb", "sc", "so", "ic"];
+    const { partial, asked, viewport } = await readsOf(h, ids);
+    expect(asked).toEqual([...ids].sort());
+    // A required picker keeps the AX read.
+    expect(partial).toEqual(["tr"]);
+    expect(viewport).toContain('slider "Guests" = "2" range 1–8');
+    expect(viewport).toContain('datetime = "2025-W23"');
+    expect(viewport).toMatch(/"Closed" collapsed/);
+    expect(viewport).toMatch(/"Opened" expanded/);
+    expect(await text("whole")).toBe(viewport);
+  });
+
   it("agrees with the whole-tree read on common page patterns read through the page call", async () => {
     const gif = 'src="data:image/gif;base64,R0lGODlhAQABAAAAACw=" width="20" height="20"';
     await basicWith(

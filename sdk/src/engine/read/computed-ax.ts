@@ -29,11 +29,27 @@ export const computedAxTags: ReadonlySet<string> = new Set([
   "INPUT",
   "TEXTAREA",
   "SELECT",
+  "SUMMARY",
+  "svg",
   ...Object.keys(headingLevels),
 ]);
 
+/**
+ * Input types whose AX node is a fixed role by type, the computed name and the DOM's value (a
+ * range adds its bounds): Chromium's roles for them, which `computedRole` does not spell.
+ */
+const pickerRoles: Readonly<Record<string, string>> = {
+  date: "Date",
+  "datetime-local": "DateTime",
+  week: "DateTime",
+  month: "DateTime",
+  time: "InputTime",
+  color: "ColorWell",
+  range: "slider",
+};
+
 /** Input types whose AX facts are a role, a name, and the DOM's own value, checkedness and flags. */
-const inputTypes: ReadonlySet<string> = new Set(["", "text", "search", "email", "tel", "url", "checkbox", "radio"]);
+const inputTypes: ReadonlySet<string> = new Set(["", "text", "search", "email", "tel", "url", "checkbox", "radio", ...Object.keys(pickerRoles)]);
 
 /**
  * Attributes that put state or a different role on an element (or its subtree): such an
@@ -84,13 +100,18 @@ export function computedAxEligible(nodeName: string, attrs: ReadonlyMap<string, 
  * Runs in the isolated hit world. Per element (light-tree index and tag, checked against the
  * page as in the batched hit test): `[role, name, value, flags]` from Blink's accessibility
  * tree and, for native controls, the DOM state Chromium's AX node reports (flags: 1 checked,
- * 2 mixed, 4 required, 8 read-only, 16 multiline (a textarea); Chromium reports required and read-only for text fields
+ * 2 mixed, 4 required, 8 read-only, 16 multiline (a textarea), 32/64 an expanded/collapsed summary; Chromium reports required and read-only for text fields
  * only, not for checkboxes, radios or selects). Null for an element that must take the AX
  * read after all: a role other than expected, disabled through a fieldset or an ancestor's
  * aria-disabled, editable, focused, an open select. False overall when the feature is off,
  * null when the document changed.
  */
-function readInPage(count: number, items: (number | string)[], stateless: readonly string[]): ([string, string, string, number] | null)[] | null | false {
+function readInPage(
+  count: number,
+  items: (number | string)[],
+  stateless: readonly string[],
+  pickers: Readonly<Record<string, string>>,
+): (Row | null)[] | null | false {
   type Computed = Element & { computedRole: string; computedName: string };
   if (!("computedName" in Element.prototype)) return false;
   const all = document.getElementsByTagName("*");
@@ -104,7 +125,7 @@ function readInPage(count: number, items: (number | string)[], stateless: readon
       return false;
     }
   };
-  const out: ([string, string, string, number] | null)[] = [];
+  const out: (Row | null)[] = [];
   for (let i = 0; i + 1 < items.length; i += 2) {
     const el = all[items[i] as number] as Computed | undefined;
     const tag = items[i + 1];
@@ -113,8 +134,24 @@ function readInPage(count: number, items: (number | string)[], stateless: readon
       continue;
     }
     const role = el.computedRole;
-    let row: [string, string, string, number] | null = null;
-    if (el instanceof HTMLInputElement && (el.type === "checkbox" || el.type === "radio")) {
+    let row: Row | null = null;
+    const picker = el instanceof HTMLInputElement ? pickers[el.type] : undefined;
+    if (el instanceof HTMLInputElement && picker !== undefined) {
+      // Required or read-only pickers keep the AX read (their flags are not modelled here).
+      if (!el.required && !el.readOnly) {
+        if (el.type === "range") {
+          const min = el.min === "" || isNaN(Number(el.min)) ? 0 : Number(el.min);
+          const max = el.max === "" || isNaN(Number(el.max)) ? 100 : Number(el.max);
+          if (role === "slider") row = [picker, el.computedName, el.value, 0, min, Math.max(min, max)];
+        } else {
+          row = [picker, el.computedName, el.value, 0];
+        }
+      }
+    } else if (el.localName === "summary") {
+      // A details element's own summary: a disclosure triangle, expanded while the details is open.
+      const details = el.parentElement;
+      if (details instanceof HTMLDetailsElement && details.querySelector(":scope > summary") === el) row = ["DisclosureTriangle", el.computedName, "", details.open ? 32 : 64];
+    } else if (el instanceof HTMLInputElement && (el.type === "checkbox" || el.type === "radio")) {
       if (role === el.type) row = [role, el.computedName, "", el.indeterminate && el.type === "checkbox" ? 2 : el.checked ? 1 : 0];
     } else if (el instanceof HTMLInputElement || el instanceof HTMLTextAreaElement) {
       if (role === "textbox" || role === "searchbox") row = [role, el.computedName, el.value, (el.required ? 4 : 0) | (el.readOnly ? 8 : 0) | (el.localName === "textarea" ? 16 : 0)];
@@ -128,6 +165,9 @@ function readInPage(count: number, items: (number | string)[], stateless: readon
   }
   return out;
 }
+
+/** What the page call returns per element: role, name, value, flags, and a range's bounds. */
+type Row = [string, string, string, number] | [string, string, string, number, number, number];
 
 /** An element of the top document's light tree to read this way. */
 export interface ComputedAxItem {
@@ -158,12 +198,12 @@ export async function readComputedAx(
   items: readonly ComputedAxItem[],
 ): Promise<(AXNode | undefined)[] | undefined> {
   if (items.length === 0) return [];
-  let r: { result: { value?: ([string, string, string, number] | null)[] | null | false }; exceptionDetails?: unknown };
+  let r: { result: { value?: (Row | null)[] | null | false }; exceptionDetails?: unknown };
   try {
     r = await page.send("Runtime.callFunctionOn", {
       functionDeclaration: declaration(readInPage),
       executionContextId: contextId,
-      arguments: [{ value: lightElements }, { value: items.flatMap((it) => [it.lightIndex, it.nodeName]) }, { value: statelessRoles }],
+      arguments: [{ value: lightElements }, { value: items.flatMap((it) => [it.lightIndex, it.nodeName]) }, { value: statelessRoles }, { value: pickerRoles }],
       returnByValue: true,
     });
   } catch {
@@ -175,7 +215,7 @@ export async function readComputedAx(
   return items.map((it, i): AXNode | undefined => {
     const v = got[i];
     if (!v) return undefined;
-    const [role, name, value, flags] = v;
+    const [role, name, value, flags, min, max] = v;
     const level = headingLevels[it.nodeName];
     if (role === "heading" && level === undefined) return undefined;
     const properties: NonNullable<AXNode["properties"]> = [];
@@ -187,6 +227,11 @@ export async function readComputedAx(
     if (flags & 4) properties.push({ name: "required", value: { type: "boolean", value: true } });
     if (flags & 8) properties.push({ name: "readonly", value: { type: "boolean", value: true } });
     if (flags & 16) properties.push({ name: "multiline", value: { type: "boolean", value: true } });
+    if (flags & 32) properties.push({ name: "expanded", value: { type: "booleanOrUndefined", value: true } });
+    if (flags & 64) properties.push({ name: "expanded", value: { type: "booleanOrUndefined", value: false } });
+    if (min !== undefined && max !== undefined) {
+      properties.push({ name: "valuemin", value: { type: "number", value: min } }, { name: "valuemax", value: { type: "number", value: max } });
+    }
     return {
       nodeId: `baton-computed-${it.backendId}`,
       ignored: false,

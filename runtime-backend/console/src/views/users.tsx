@@ -1,0 +1,124 @@
+/** Users (admins): accounts, today's usage, quotas, new users and sign-in links. */
+import type { Account, UserSummary } from "@baton/gen/baton/v1/console_pb";
+import { useEffect, useState } from "preact/hooks";
+import { consoleApi, errorText } from "../client.js";
+import { money } from "../format.js";
+import { ErrorNote, PageHeader } from "../ui.js";
+
+function QuotaForm(p: { u: UserSummary; onSaved: () => void; onError: (e: string) => void }) {
+  const [cost, setCost] = useState(String(p.u.quota?.dailyCostUsd || ""));
+  const [steps, setSteps] = useState(String(p.u.quota?.dailySteps || ""));
+  const who = p.u.account?.name ?? "";
+  return (
+    <form
+      class="inline"
+      onSubmit={async (e) => {
+        e.preventDefault();
+        try {
+          await consoleApi.setQuota({ userId: p.u.account?.userId ?? "", quota: { dailyCostUsd: Number(cost) || 0, dailySteps: Number(steps) || 0 } });
+          p.onSaved();
+        } catch (err) {
+          p.onError(errorText(err));
+        }
+      }}
+    >
+      <input aria-label={`Daily cost quota for ${who} (USD)`} class="short" inputMode="decimal" placeholder="$ / day" value={cost} onInput={(e) => setCost(e.currentTarget.value)} />
+      <input aria-label={`Daily step quota for ${who}`} class="short" inputMode="numeric" placeholder="steps / day" value={steps} onInput={(e) => setSteps(e.currentTarget.value)} />
+      <button type="submit" aria-label={`Save quota for ${who}`}>
+        Save
+      </button>
+    </form>
+  );
+}
+
+/** The users page. */
+export function UsersPage(p: { account: Account }) {
+  const [users, setUsers] = useState<UserSummary[]>();
+  const [error, setError] = useState<string>();
+  const [link, setLink] = useState<string>();
+  const [id, setId] = useState("");
+  const load = () =>
+    consoleApi.listUsers({}).then(
+      (r) => setUsers(r.users),
+      (e) => setError(errorText(e)),
+    );
+  useEffect(() => void load(), []);
+  if (!p.account.admin) return <ErrorNote error="Only an admin can see this page." />;
+  return (
+    <section>
+      <PageHeader title="Users" sub="Accounts on this server, today's use and their daily quotas (0 or empty: no limit)." />
+      <ErrorNote error={error} />
+      {link ? (
+        <div class="banner banner-ok" role="status">
+          One-time sign-in link (give it to them): <code class="select-all">{link}</code>
+        </div>
+      ) : null}
+      <div class="card">
+        <div class="card-head">
+          <h2>Accounts</h2>
+          <form
+            class="inline"
+            onSubmit={async (e) => {
+              e.preventDefault();
+              try {
+                const r = await consoleApi.createUser({ userId: id.trim() });
+                setLink(r.signInUrl);
+                setId("");
+                void load();
+              } catch (err) {
+                setError(errorText(err));
+              }
+            }}
+          >
+            <input aria-label="New user id" placeholder="new user id" value={id} onInput={(e) => setId(e.currentTarget.value)} />
+            <button type="submit">Add user</button>
+          </form>
+        </div>
+        <table class="table">
+          <thead>
+            <tr>
+              <th>User</th>
+              <th class="num">Steps today</th>
+              <th class="num">Cost today</th>
+              <th>Daily quota</th>
+              <th>
+                <span class="sr-only">Actions</span>
+              </th>
+            </tr>
+          </thead>
+          <tbody>
+            {(users ?? []).map((u) => (
+              <tr>
+                <td>
+                  <b>{u.account?.name}</b> {u.account?.admin ? <span class="pill pill-muted">admin</span> : null}
+                  <div class="muted small mono">{u.account?.userId}</div>
+                </td>
+                <td class="num">{u.stepsToday}</td>
+                <td class="num">{money(u.costTodayUsd)}</td>
+                <td>
+                  <QuotaForm u={u} onSaved={() => void load()} onError={setError} />
+                </td>
+                <td>
+                  <button
+                    type="button"
+                    class="ghost"
+                    aria-label={`New sign-in link for ${u.account?.name}`}
+                    onClick={async () => {
+                      try {
+                        setLink((await consoleApi.createSignInLink({ userId: u.account?.userId ?? "" })).signInUrl);
+                      } catch (e) {
+                        setError(errorText(e));
+                      }
+                    }}
+                  >
+                    Sign-in link
+                  </button>
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+    </section>
+  );
+}

@@ -1,0 +1,54 @@
+import { resolve } from "node:path";
+import { userIdPattern } from "../console/accounts.js";
+import { signInUrl } from "../console/deps.js";
+import { createAccount, createSignInCode, getAccount } from "../store/accounts.js";
+import { DataDirBusy } from "../store/data-dir.js";
+import type { Db } from "../store/db.js";
+import { openDb } from "../store/open.js";
+import { flag, parseArgs } from "./args.js";
+import type { Io } from "./io.js";
+
+const usage = `usage: baton user create <id> [--name NAME] [--admin]   add a user; prints a one-time sign-in link
+       baton user link <id>                                a new one-time sign-in link
+       (both take --data-dir DIR or --database-url URL, and --url for the console's address)
+`;
+
+/** `baton user create|link`: accounts and their one-time console sign-in links, on the store directly. */
+export async function userCommand(argv: string[], io: Io, env: NodeJS.ProcessEnv = process.env): Promise<number> {
+  const p = parseArgs(argv);
+  const [sub, id] = p.positional;
+  if ((sub !== "create" && sub !== "link") || !id) {
+    io.stderr(usage);
+    return 2;
+  }
+  if (!userIdPattern.test(id)) {
+    io.stderr(`baton user: "${id}" is not a user id: 1-64 letters, digits, '.', '_', '-' or '@'\n`);
+    return 2;
+  }
+  const databaseUrl = flag(p, "database-url", env.DATABASE_URL);
+  let db: Db;
+  try {
+    db = await openDb(databaseUrl ? { databaseUrl } : { dataDir: resolve(flag(p, "data-dir", env.BATON_DATA_DIR ?? ".data") as string), owner: "baton user" });
+  } catch (e) {
+    if (!(e instanceof DataDirBusy)) throw e;
+    io.stderr(`baton user: ${e.message}.\nWhile the server runs, an admin adds users and makes sign-in links in the console (Users); or stop it and run this again.\n`);
+    return 1;
+  }
+  try {
+    if (sub === "create") {
+      if (!(await createAccount(db, id, (flag(p, "name") ?? id).trim() || id, p.flags.has("admin")))) {
+        io.stderr(`baton user: ${id} already exists (\`baton user link ${id}\` makes a new sign-in link)\n`);
+        return 1;
+      }
+    } else if (!(await getAccount(db, id))) {
+      io.stderr(`baton user: no user ${id} (\`baton user create ${id}\`)\n`);
+      return 1;
+    }
+    const { code, expiresAt } = await createSignInCode(db, id, 24 * 3_600_000);
+    const base = (flag(p, "url", env.BATON_PUBLIC_URL) ?? `http://${env.BATON_HOST ?? "127.0.0.1"}:${env.PORT ?? "8787"}`).replace(/\/+$/, "");
+    io.stdout(`${sub === "create" ? `Created ${id}. ` : ""}One-time sign-in link (until ${expiresAt.toISOString().slice(0, 16).replace("T", " ")} UTC):\n${signInUrl(base, code)}\n`);
+    return 0;
+  } finally {
+    await db.close();
+  }
+}
