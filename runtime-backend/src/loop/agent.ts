@@ -1,3 +1,4 @@
+import { clientMessages } from "./call-order.js";
 import { readClientTools } from "./client-tools.js";
 import { create } from "@bufbuild/protobuf";
 import { fieldLimits } from "@baton/gen/baton/v1/agent_limits";
@@ -299,7 +300,7 @@ export class Agent {
     const s = await this.owned(userId, sessionId);
     const { store } = this.deps;
     const [history, calls, traces, logs] = await Promise.all([store.history(s.id), store.callsOfStep(s.id, s.step), store.traces(s.id), store.logs(s.id)]);
-    const pending = calls.filter((c) => c.state !== "done" && c.side === "client" && c.message).map((c) => c.message!);
+    const pending = clientMessages(calls);
     const session = sessionMessage(s);
     // A step running in this process may not have written its status yet (its input commits
     // with the model turn); say what is actually happening.
