@@ -21,8 +21,8 @@ export interface RunnerUi extends Omit<ExecutorUi, "notice"> {
 /** Options of {@link TaskRunner}. */
 export interface TaskRunnerOptions {
   /**
-   * The AgentService client. Connected mode gives a client of the user's backend; the
-   * standalone mode (the loop in the extension) will give one over an in-memory transport.
+   * The AgentService client: the user's backend (connected mode) or the service in the panel's
+   * own page over an in-memory transport (standalone mode).
    */
   readonly client: BatonClient;
   readonly settings: Settings;
