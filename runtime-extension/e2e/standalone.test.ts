@@ -6,6 +6,9 @@
  * and acts on the fixture shop by their refs, as a real model does. Screenshots go to
  * `runtime-extension/.artefacts/`.
  */
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { chatWire, type FakeReply, FakeLlmServer } from "@baton/backend/testing/fake-llm-server";
 import { findTarget, latestSnapshotText, snapshotRefs } from "@baton/sdk/script";
 import { afterAll, beforeAll, describe, expect, it, onTestFailed } from "vitest";
@@ -13,18 +16,21 @@ import { type ExtensionBrowser, launchWithExtension, type Panel, until, type Web
 import { type Shop, startShop } from "./fixture-shop.js";
 
 const key = "sk-user-own-key-standalone-0123456789";
+/** A build of this file's own: the other end-to-end tests build into `dist/` at the same time. */
+const work = mkdtempSync(join(tmpdir(), "baton-ext-standalone-"));
 let ext: ExtensionBrowser;
 let shop: Shop;
 const llm = new FakeLlmServer(chatWire, undefined, { cors: true });
 
 beforeAll(async () => {
-  [shop, ext] = await Promise.all([startShop(), launchWithExtension(), llm.start()]).then(([s, e]) => [s, e] as const);
+  [shop, ext] = await Promise.all([startShop(), launchWithExtension({ dir: join(work, "dist") }), llm.start()]).then(([s, e]) => [s, e] as const);
 }, 180_000);
 
 afterAll(async () => {
   await ext?.close();
   await shop?.close();
   await llm.stop();
+  rmSync(work, { recursive: true, force: true });
 });
 
 interface ChatBody {
@@ -169,6 +175,22 @@ describe("the extension in standalone mode (no backend: the agent in the panel, 
     expect(steps[1]).toMatchObject({ state: "replayed" });
     expect(await ext.pastSessions()).toHaveLength(2);
     await again.close();
+    await tab.close();
+  }, 300_000);
+
+  it("sends the step limit from Settings with a new task: the session stops there", async () => {
+    shop.reset();
+    await ext.configure({ backendUrl: "", token: "", model: "chat:fake-model", modelKey: key, modelBaseUrl: `${llm.url}/v1`, maxSteps: 2 });
+    // A model that never finishes: it reads the page again and again.
+    llm.script(snapshot);
+    const { tab, panel } = await shopAndPanel();
+    await panel.run("Look at the page forever");
+    const outcome = await panel.outcome(120_000);
+    expect(outcome.state).toBe("failed");
+    expect(outcome.text).toContain("Reached the step limit (2).");
+    expect(llm.bodies).toHaveLength(2);
+    expect((await panel.timeline()).filter((e) => e.kind === "step")).toHaveLength(2);
+    await panel.close();
     await tab.close();
   }, 300_000);
 });

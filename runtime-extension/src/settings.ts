@@ -24,6 +24,8 @@ export interface Settings {
   readonly modelKey: string;
   /** Standalone mode: the provider's base URL when not its own (an OpenAI-compatible server, a proxy); empty for the default. */
   readonly modelBaseUrl: string;
+  /** Most steps a new task may take (1–10000); 0 for the backend's default (50 in standalone mode). */
+  readonly maxSteps: number;
   readonly approval: ApprovalPolicy;
   /** Collect per-provider, per-phase counts and latencies (off by default). */
   readonly diagnostics: boolean;
@@ -36,6 +38,7 @@ export const defaultSettings: Settings = {
   model: "",
   modelKey: "",
   modelBaseUrl: "",
+  maxSteps: 0,
   approval: "irreversible",
   diagnostics: false,
 };

@@ -67,7 +67,7 @@ export function SignIn({ settings }: { settings: Settings }) {
   );
 }
 
-/** Settings: backend and token (or, without a backend, the model key), model, approvals, diagnostics. */
+/** Settings: backend and token (or, without a backend, the model key), model, step limit, approvals, diagnostics. */
 export function SettingsView({ settings, auth }: { settings: Settings; auth: AuthState | undefined }) {
   const [draft, setDraft] = useState(settings);
   const [message, setMessage] = useState("");
@@ -112,6 +112,20 @@ export function SettingsView({ settings, auth }: { settings: Settings; auth: Aut
         )}
         <ModelField value={draft.model} onInput={(model) => set({ model })} standalone={standalone} />
         {standalone ? <KeyFields draft={draft} set={set} /> : null}
+      </fieldset>
+      <fieldset>
+        <legend>Limits</legend>
+        <Field id="set-steps" label="Step limit" help="Most steps a new task may take before it stops; empty for the default (50).">
+          <input
+            id="set-steps"
+            type="number"
+            min={1}
+            max={10000}
+            value={draft.maxSteps || ""}
+            onInput={(e) => set({ maxSteps: Math.max(0, Math.min(10000, Math.floor(Number(e.currentTarget.value) || 0))) })}
+            placeholder="50"
+          />
+        </Field>
       </fieldset>
       <fieldset>
         <legend>Ask me before</legend>
