@@ -193,4 +193,21 @@ describe("the extension in standalone mode (no backend: the agent in the panel, 
     await panel.close();
     await tab.close();
   }, 300_000);
+
+  it("masks the user's key when the provider quotes it back in an error, and says why the task failed", async () => {
+    shop.reset();
+    const own = "my-own-provider-key-7d41c9e2";
+    await ext.configure({ backendUrl: "", token: "", model: "chat:fake-model", modelKey: own, modelBaseUrl: `${llm.url}/v1` });
+    llm.script({ kind: "status", status: 401, message: `Incorrect API key provided: ${own}` });
+    const { tab, panel } = await shopAndPanel();
+    await panel.run("Put the blue mug in the cart");
+    const outcome = await panel.outcome(120_000);
+    expect(outcome.state).toBe("failed");
+    expect(outcome.text).toContain("Incorrect API key provided: [REDACTED]");
+    const shown = await panel.eval<string>("document.body.innerText");
+    expect(shown).not.toContain(own);
+    expect(shop.state().cart).toEqual([]);
+    await panel.close();
+    await tab.close();
+  }, 300_000);
 });
