@@ -671,6 +671,13 @@ describe("the Baton extension", () => {
       const e = await createBatonClient({ baseUrl: world.backend.url, token }).listPlaybooks({}).then(() => undefined, (x: unknown) => x);
       return e !== undefined;
     });
+    // The next task the panel sends is refused: it says "Signed out" at once, not at the next check.
+    await panel.click("button", "New task");
+    await panel.run("Add a red mug");
+    await until("signed out in the panel", () => panel.eval<boolean>(`/Signed out/.test(document.body.innerText)`), 15_000);
+    expect((await world.control.eval<{ auth?: { state: string } }>(`chrome.storage.local.get("auth")`)).auth?.state).toBe("rejected");
+    expect(world.shop.state().cart).toEqual(["mug-blue"]);
+    // And a reopened panel still says so (its own check on open).
     await world.transport.send("Page.reload", {}, panel.sessionId);
     await until("signed out in the panel", () => panel.eval<boolean>(`/Signed out/.test(document.body.innerText)`).catch(() => false));
     await panel.screenshot("23-console-signed-out");

@@ -19,8 +19,7 @@ import {
 } from "@baton/gen/baton/v1/agent_pb";
 import { emptyContext } from "../context/state.js";
 import { defaultFoldOptions } from "../context/fold.js";
-import type { Logger } from "../log/logger.js";
-import { silentLogger } from "../log/logger.js";
+import { type LogSink, silentSink } from "../log/log-sink.js";
 import { redactAttributes, redactText } from "../log/redact.js";
 import { newId } from "../store/ids.js";
 import { SessionConflict } from "../store/session-store.js";
@@ -72,7 +71,7 @@ export class Agent {
   private readonly running = new Map<string, { key: string | undefined; abort: AbortController; done: Promise<StepResponse> }>();
 
   constructor(o: AgentOptions) {
-    const logger: Logger = o.logger ?? silentLogger();
+    const logger: LogSink = o.logger ?? silentSink;
     this.deps = {
       store: o.store,
       resolveModel: o.resolveModel,
