@@ -135,7 +135,7 @@ try {
   }
 
   // Phase 4: before and after on fresh backends, alternating, so both see the same machine.
-  const sides: { side: string; round: number; turnsPerSecond: number; p50Ms: number; p99Ms: number; loadAverage: number }[] = [];
+  const sides: { side: string; round: number; turnsPerSecond: number; serverCpuUsPerTurn: number; p50Ms: number; p99Ms: number; loadAverage: number }[] = [];
   if (before && fast) {
     for (let round = 1; round <= rounds; round++) {
       for (const [side, bin] of [["before", before], ["after", undefined]] as const) {
@@ -151,7 +151,7 @@ try {
         const b = await startBackend(`data-${side}-${round}-clients`, {}, bin, url);
         try {
           const o = await overhead(b.url, b.child.pid ?? 0, "clients");
-          sides.push({ side, round, turnsPerSecond: t.turnsPerSecond, p50Ms: o.p50Ms, p99Ms: o.p99Ms, loadAverage });
+          sides.push({ side, round, turnsPerSecond: t.turnsPerSecond, serverCpuUsPerTurn: t.serverCpuUsPerTurn, p50Ms: o.p50Ms, p99Ms: o.p99Ms, loadAverage });
         } finally {
           await b.kill("SIGTERM");
         }
@@ -188,9 +188,9 @@ try {
   console.log(`summary: ${parts.join("; ")}`);
   if (sides.length) {
     console.log(`before (${process.env.BENCH_BEFORE}) and after, ${fast?.sessions} sessions flat out / clients overhead at ${slowSessions} sessions × 1 s:`);
-    console.log("| side | round | load (1 min) | turns/s | overhead p50 / p99 |");
-    console.log("|---|---|---|---|---|");
-    for (const r of sides) console.log(`| ${r.side} | ${r.round} | ${r.loadAverage} | ${r.turnsPerSecond} | ${r.p50Ms} / ${r.p99Ms} ms |`);
+    console.log("| side | round | load (1 min) | turns/s | server CPU per turn | overhead p50 / p99 |");
+    console.log("|---|---|---|---|---|---|");
+    for (const r of sides) console.log(`| ${r.side} | ${r.round} | ${r.loadAverage} | ${r.turnsPerSecond} | ${r.serverCpuUsPerTurn} µs | ${r.p50Ms} / ${r.p99Ms} ms |`);
   }
 } finally {
   await backend.kill("SIGTERM");

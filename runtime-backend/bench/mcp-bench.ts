@@ -3,12 +3,14 @@
  * through one MCP client (the official SDK's) on the same pages and the same Debian Chromium.
  * Prints, per page, the tokens of a snapshot response (o200k_base) and how many of the page's
  * visible clickable elements each snapshot gives a ref (ground truth read from the live page),
- * then the latency of each tool call (p50 over the rounds), with Baton/Playwright ratios. Typing
+ * then the latency of each tool call (p50 over the rounds), with Baton/Playwright ratios. The
+ * servers run side by side and take turns round by round, the order rotating. Typing
  * is timed twice: each server's own type call (Playwright MCP's fills the value at once) and
  * with a key event per character (Playwright MCP's `slowly`, Chrome DevTools MCP's `type_text`;
  * Baton's `type_text` always is).
  *
  *   BENCH_ROUNDS=5 (default) — rounds per page; each navigates, snapshots, types and clicks.
+ *   BENCH_ORDER=sequential — one server's rounds after another's instead of taking turns.
  */
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -34,6 +36,8 @@ interface Page {
 }
 
 const rounds = Number(process.env.BENCH_ROUNDS ?? 5);
+/** BENCH_ORDER=sequential: each server does all its rounds before the next (the order before 2026-11-25). */
+const sequential = process.env.BENCH_ORDER === "sequential";
 // Servers run in a scratch directory: Playwright MCP writes snapshot files into its working directory.
 const workDir = mkdtempSync(join(tmpdir(), "baton-bench-mcp-"));
 const chromium = ensureChromium().path;
@@ -112,65 +116,81 @@ interface PeerResult {
   missing: string[];
 }
 
-async function measure(peer: Peer, truth: Map<string, Clickable[]>): Promise<PeerResult> {
+type Call = (c: { tool: string; args: Record<string, unknown> }) => Promise<[CallToolResult, number]>;
+
+/** Starts a server and connects the MCP client to it; the first call (about:blank) warms it up. */
+async function connect(peer: Peer): Promise<{ call: Call; close: () => Promise<void> }> {
   const client = new Client({ name: "baton-bench", version: "1.0.0" });
   await client.connect(new StdioClientTransport({ command: peer.command, args: peer.args, cwd: workDir, env: { ...process.env, CI: "true" } as Record<string, string>, stderr: "ignore" }));
-  const call = async (c: { tool: string; args: Record<string, unknown> }): Promise<[CallToolResult, number]> => {
+  const call: Call = async (c) => {
     const t = performance.now();
     const r = (await client.callTool({ name: c.tool, arguments: c.args }, undefined, { timeout: 60_000 })) as CallToolResult;
     return [r, performance.now() - t];
   };
-  const res: PeerResult = { tokens: new Map(), reachable: new Map(), ms: { navigate: [], snapshot: [], type: [], typeByKey: [], click: [] }, missing: [] };
-  try {
-    // Warm up: the first call launches the browser for some servers.
-    await call(peer.navigate("about:blank"));
-    for (const page of pages) {
-      for (let round = 0; round < rounds; round++) {
-        const [nav, navMs] = await call(peer.navigate(page.url));
-        if (nav.isError) throw new Error(`${peer.name}: navigate ${page.url}: ${textOf(nav)}`);
-        res.ms.navigate.push(navMs);
-        const [snap, snapMs] = await call(peer.snapshot);
-        res.ms.snapshot.push(snapMs);
-        const text = textOf(snap);
-        const entries = refTexts(text, peer.ref);
-        if (process.env.BENCH_DEBUG) console.error(peer.name, page.url, text.slice(0, 600), entries.slice(0, 5));
-        if (round === 0) {
-          res.tokens.set(page.url, encode(text).length);
-          const clickables = truth.get(page.url) ?? [];
-          res.reachable.set(page.url, [clickables.filter((c) => refFor(entries, c.names) !== undefined).length, clickables.length]);
-          for (const c of clickables) if (refFor(entries, c.names) === undefined) res.missing.push(`${page.label}: ${c.tag} "${c.names[0]}"`);
-        }
-        const field = refFor(entries, [page.type]);
-        if (field) {
-          const [typed, ms] = await call(peer.type(field, page.type, "release notes"));
-          if (!typed.isError) res.ms.type.push(ms);
-          if (!typed.isError && !peer.typeByKey) res.ms.typeByKey.push(ms);
-          if (!typed.isError && peer.typeByKey) {
-            const [keyed, keyMs] = await call(peer.typeByKey(field, page.type, "release notes"));
-            if (!keyed.isError) res.ms.typeByKey.push(keyMs);
-          }
-        }
-        // The click target, from a fresh snapshot where typing may have changed the refs.
-        const after = refTexts(textOf((await call(peer.snapshot))[0]), peer.ref);
-        const target = refFor(after, [page.click]);
-        if (target) {
-          const [clicked, ms] = await call(peer.click(target, page.click));
-          if (!clicked.isError) res.ms.click.push(ms);
-        }
-      }
-    }
-  } finally {
-    await client.close();
+  // Warm up: the first call launches the browser for some servers.
+  await call(peer.navigate("about:blank"));
+  return { call, close: () => client.close() };
+}
+
+/** One round on one page for one server: navigate, snapshot, type (twice where it fills), snapshot, click. */
+async function round(peer: Peer, call: Call, page: Page, first: boolean, truth: Map<string, Clickable[]>, res: PeerResult): Promise<void> {
+  const [nav, navMs] = await call(peer.navigate(page.url));
+  if (nav.isError) throw new Error(`${peer.name}: navigate ${page.url}: ${textOf(nav)}`);
+  res.ms.navigate.push(navMs);
+  const [snap, snapMs] = await call(peer.snapshot);
+  res.ms.snapshot.push(snapMs);
+  const text = textOf(snap);
+  const entries = refTexts(text, peer.ref);
+  if (process.env.BENCH_DEBUG) console.error(peer.name, page.url, text.slice(0, 600), entries.slice(0, 5));
+  if (first) {
+    res.tokens.set(page.url, encode(text).length);
+    const clickables = truth.get(page.url) ?? [];
+    res.reachable.set(page.url, [clickables.filter((c) => refFor(entries, c.names) !== undefined).length, clickables.length]);
+    for (const c of clickables) if (refFor(entries, c.names) === undefined) res.missing.push(`${page.label}: ${c.tag} "${c.names[0]}"`);
   }
-  return res;
+  const field = refFor(entries, [page.type]);
+  if (field) {
+    const [typed, ms] = await call(peer.type(field, page.type, "release notes"));
+    if (!typed.isError) res.ms.type.push(ms);
+    if (!typed.isError && !peer.typeByKey) res.ms.typeByKey.push(ms);
+    if (!typed.isError && peer.typeByKey) {
+      const [keyed, keyMs] = await call(peer.typeByKey(field, page.type, "release notes"));
+      if (!keyed.isError) res.ms.typeByKey.push(keyMs);
+    }
+  }
+  // The click target, from a fresh snapshot where typing may have changed the refs.
+  const after = refTexts(textOf((await call(peer.snapshot))[0]), peer.ref);
+  const target = refFor(after, [page.click]);
+  if (target) {
+    const [clicked, ms] = await call(peer.click(target, page.click));
+    if (!clicked.isError) res.ms.click.push(ms);
+  }
 }
 
 const truth = await groundTruth();
 const list = peers(chromium);
-const results = new Map<string, PeerResult>();
-for (const peer of list) {
-  process.stderr.write(`measuring ${peer.name}…\n`);
-  results.set(peer.name, await measure(peer, truth));
+const results = new Map<string, PeerResult>(list.map((p) => [p.name, { tokens: new Map(), reachable: new Map(), ms: { navigate: [], snapshot: [], type: [], typeByKey: [], click: [] }, missing: [] }]));
+// Every server is up at once and they take turns round by round (the order rotating), so a
+// burst of load from elsewhere on the machine falls on all of them rather than on one.
+const conns: { call: Call; close: () => Promise<void> }[] = [];
+try {
+  for (const peer of list) {
+    process.stderr.write(`starting ${peer.name}…\n`);
+    conns.push(await connect(peer));
+  }
+  const run = (i: number, page: Page, r: number) => round(list[i]!, conns[i]!.call, page, r === 0, truth, results.get(list[i]!.name)!);
+  if (sequential) {
+    for (let i = 0; i < list.length; i++) for (const page of pages) for (let r = 0; r < rounds; r++) await run(i, page, r);
+  } else {
+    let turn = 0;
+    for (const page of pages) {
+      for (let r = 0; r < rounds; r++, turn++) {
+        for (let k = 0; k < list.length; k++) await run((k + turn) % list.length, page, r);
+      }
+    }
+  }
+} finally {
+  for (const c of conns) await c.close().catch(() => undefined);
 }
 const [baton, pw, cdt] = list.map((p) => results.get(p.name)!);
 
@@ -186,7 +206,7 @@ for (const p of pages) {
 }
 console.log(`| all pages | ${sums[0]} | ${sums[1]} | ${sums[2]} | ${(sums[0]! / sums[1]!).toFixed(2)} | | | |`);
 
-console.log(`\nLatency per tool call, p50 ms over ${rounds} rounds × ${pages.length} pages (n per cell in brackets)\n`);
+console.log(`\nLatency per tool call, p50 ms over ${rounds} rounds × ${pages.length} pages (n per cell in brackets; servers ${sequential ? "one after another" : "taking turns"})\n`);
 console.log("| tool | Baton | Playwright MCP | Chrome DevTools MCP | Baton / Playwright |");
 console.log("|---|---|---|---|---|");
 for (const tool of ["navigate", "snapshot", "type", "typeByKey", "click"] as const) {

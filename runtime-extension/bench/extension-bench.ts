@@ -21,7 +21,7 @@ import { nodeTransport } from "@baton/sdk/node";
 import { nodeResolve } from "@rollup/plugin-node-resolve";
 import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join, relative } from "node:path";
+import { join, posix, relative } from "node:path";
 import { gzipSync } from "node:zlib";
 import { rollup } from "rollup";
 import esbuild from "rollup-plugin-esbuild";
@@ -52,9 +52,26 @@ function bundleSizes(): void {
   walk(distDir);
   for (const f of files) console.log(`${f.path.padEnd(32)} ${kb(f.raw).padStart(10)} ${kb(f.gzip).padStart(10)} gz`);
   const sum = (pred: (p: string) => boolean) => files.filter((f) => pred(f.path)).reduce((n, f) => n + f.gzip, 0);
-  const shared = (p: string) => p.startsWith("chunks/");
-  console.log(`\nside panel (panel.html, .css, .js, shared chunk): ${kb(sum((p) => p.startsWith("panel.") || shared(p)))} gz`);
-  console.log(`service worker (+ shared chunk):                 ${kb(sum((p) => p === "service-worker.js" || shared(p)))} gz`);
+  // What an entry loads: itself and the chunks it imports statically (or also dynamically), transitively.
+  const loads = (entry: string, dynamic = false): Set<string> => {
+    const seen = new Set<string>();
+    const pattern = dynamic ? /(?:from|import\()\s*"(\.\.?\/[\w./-]+\.js)"/g : /from\s*"(\.\.?\/[\w./-]+\.js)"/g;
+    const visit = (file: string) => {
+      if (seen.has(file)) return;
+      seen.add(file);
+      for (const m of readFileSync(join(distDir, file), "utf8").matchAll(pattern)) visit(posix.join(posix.dirname(file), m[1] ?? ""));
+    };
+    visit(entry);
+    return seen;
+  };
+  const panel = loads("panel.js");
+  const worker = loads("service-worker.js");
+  // The standalone mode: what the panel imports on its first task without a backend, and the files PGlite fetches.
+  const standalone = new Set([...loads("panel.js", true)].filter((f) => !panel.has(f)));
+  for (const f of ["pglite.wasm", "pglite.data", "initdb.wasm"]) standalone.add(`chunks/${f}`);
+  console.log(`\nside panel (panel.html, .css, .js, its chunks):  ${kb(sum((p) => p.startsWith("panel.") || panel.has(p)))} gz`);
+  console.log(`service worker (+ its chunks):                   ${kb(sum((p) => worker.has(p)))} gz`);
+  console.log(`standalone mode (first task without a backend):  ${kb(sum((p) => standalone.has(p)))} gz, ${kb(files.filter((f) => standalone.has(f.path)).reduce((n, f) => n + f.raw, 0))} raw`);
   console.log(`content script (every agent tab):                ${kb(sum((p) => p === "content-script.js"))} gz`);
   console.log(`DOM-fallback agent (only where needed):          ${kb(sum((p) => p === "dom-agent.js"))} gz`);
   const zip = join(distDir, "..", "baton-extension.zip");

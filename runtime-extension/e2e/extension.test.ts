@@ -544,9 +544,9 @@ describe("the Baton extension", () => {
     const got = await backendSession(run.sessionId);
     expect(got.session?.status).toBe(SessionStatus.COMPLETED);
     expect(run.timeline.find((e) => e.kind === "question")?.text).toContain("You answered: No");
-    // The timeline shows the calls in the order they ran on the page, whatever order the backend
-    // runs them in (today it runs a turn's later calls while an earlier one waits for approval).
-    expect([...world.shop.state().cart].sort()).toEqual(["mug-red", "tote"]);
+    // The calls ran on the page in the model's order: the red mug's click waited for the tote's
+    // approval. The timeline shows them in the order they ran.
+    expect(world.shop.state().cart).toEqual(["tote", "mug-red"]);
     const clicked = run.timeline.filter((e) => e.tool === "click").map((e) => (e.text.includes("tote") ? "tote" : "mug-red"));
     expect(clicked).toEqual(world.shop.state().cart);
   });
@@ -671,6 +671,13 @@ describe("the Baton extension", () => {
       const e = await createBatonClient({ baseUrl: world.backend.url, token }).listPlaybooks({}).then(() => undefined, (x: unknown) => x);
       return e !== undefined;
     });
+    // The next task the panel sends is refused: it says "Signed out" at once, not at the next check.
+    await panel.click("button", "New task");
+    await panel.run("Add a red mug");
+    await until("signed out in the panel", () => panel.eval<boolean>(`/Signed out/.test(document.body.innerText)`), 15_000);
+    expect((await world.control.eval<{ auth?: { state: string } }>(`chrome.storage.local.get("auth")`)).auth?.state).toBe("rejected");
+    expect(world.shop.state().cart).toEqual(["mug-blue"]);
+    // And a reopened panel still says so (its own check on open).
     await world.transport.send("Page.reload", {}, panel.sessionId);
     await until("signed out in the panel", () => panel.eval<boolean>(`/Signed out/.test(document.body.innerText)`).catch(() => false));
     await panel.screenshot("23-console-signed-out");

@@ -15,8 +15,19 @@ export const permissions = {
   alarms: "checks your sign-in token periodically",
 } as const;
 
-/** Host permission: the agent works on whatever site you start a task on; the debugger and scripting need it. */
+/**
+ * Host permission: the agent works on whatever site you start a task on; the debugger and
+ * scripting need it. It also lets the panel call the model's API in standalone mode (the
+ * provider or base URL the user chose) without that server having to allow the extension's origin.
+ */
 export const hostPermissions = ["<all_urls>"] as const;
+
+/**
+ * The extension pages' content security policy: Chrome's default plus `'wasm-unsafe-eval'`, which
+ * the standalone mode's embedded database (PGlite, WebAssembly) needs to compile in the panel.
+ * Scripts still come from the extension only.
+ */
+export const extensionPagesCsp = "script-src 'self' 'wasm-unsafe-eval'; object-src 'self';";
 
 /** The manifest for a given version. */
 export function manifest(version: string): chrome.runtime.ManifestV3 {
@@ -34,5 +45,6 @@ export function manifest(version: string): chrome.runtime.ManifestV3 {
     background: { service_worker: "service-worker.js", type: "module" },
     permissions: Object.keys(permissions) as chrome.runtime.ManifestPermission[],
     host_permissions: [...hostPermissions],
+    content_security_policy: { extension_pages: extensionPagesCsp },
   };
 }

@@ -214,10 +214,17 @@ export class Panel extends Target {
 
 /** The panel's settings (`src/settings.ts`), as {@link ExtensionBrowser.configure} writes them. */
 export interface PanelSettings {
+  /** The backend's URL; empty for the standalone mode (the agent in the panel, with `modelKey`). */
   readonly backendUrl: string;
   readonly token: string;
   /** "provider:model"; empty for the backend's default. */
   readonly model?: string;
+  /** Standalone mode: the user's own API key for the model's provider. */
+  readonly modelKey?: string;
+  /** Standalone mode: the provider's base URL (an OpenAI-compatible server), when not its own. */
+  readonly modelBaseUrl?: string;
+  /** Most steps a new task may take; 0 or unset for the backend's default. */
+  readonly maxSteps?: number;
   /** Ask before what can't be undone (the default), or before every change to a page. */
   readonly approval?: "irreversible" | "every-change";
   readonly diagnostics?: boolean;
@@ -328,7 +335,7 @@ export async function launchWithExtension(o: LaunchOptions = {}): Promise<Extens
       return panel;
     },
     async configure(s) {
-      const settings = { model: "", approval: "irreversible", diagnostics: false, ...s };
+      const settings = { model: "", modelKey: "", modelBaseUrl: "", maxSteps: 0, approval: "irreversible", diagnostics: false, ...s };
       await ext.control.eval(`chrome.storage.local.set({ settings: ${JSON.stringify(settings)} })`);
     },
     async pastSessions() {

@@ -355,36 +355,45 @@ function generateCatalogTs(f: GeneratedFile, catalog: CatalogModel): void {
     f.print("const ", camel(t), "Parameters = ", literal(t.parameters, ""), " as const;");
   }
   f.print();
-  f.print(
-    f.jsDoc(
-      `The tool catalog of ${call.typeName}, keyed by the snake_case tool name: description, side, risk,\n` +
-        `params and result schemas, the JSON Schema of the parameters and the field name map.`,
-    ),
-  );
-  f.print(f.export("const", "toolCatalog"), " = {");
-  f.print("  call: ", f.importSchema(call), ",");
-  f.print("  result: ", f.importSchema(result), ",");
-  f.print("  oneof: ", f.string(oneof.localName), ",");
-  f.print("  tools: {");
-  for (const t of tools) {
-    f.print("    ", t.name, ": {");
-    f.print("      name: ", f.string(t.name), ",");
-    f.print("      case: ", f.string(t.case), ",");
-    f.print("      title: ", f.string(t.title), ",");
-    f.print("      description: ", f.string(t.description), ",");
-    f.print("      side: ", f.string(t.side), ",");
-    f.print("      risk: ", f.string(t.risk), ",");
-    f.print("      params: ", f.importSchema(t.params), ",");
-    f.print("      result: ", f.importSchema(t.result), ",");
-    f.print("      parameters: ", camel(t), "Parameters,");
-    if (t.irreversibleFlag) {
-      f.print("      irreversibleFlag: ", f.string(t.irreversibleFlag), ",");
+  // The routes first, then the whole catalog: the same tools, the catalog with the model-facing text.
+  const printCatalog = (name: string, doc: string, modelText: boolean): void => {
+    f.print(f.jsDoc(doc));
+    f.print(f.export("const", name), " = {");
+    f.print("  call: ", f.importSchema(call), ",");
+    f.print("  result: ", f.importSchema(result), ",");
+    f.print("  oneof: ", f.string(oneof.localName), ",");
+    f.print("  tools: {");
+    for (const t of tools) {
+      f.print("    ", t.name, ": {");
+      f.print("      name: ", f.string(t.name), ",");
+      f.print("      case: ", f.string(t.case), ",");
+      f.print("      title: ", f.string(t.title), ",");
+      if (modelText) f.print("      description: ", f.string(t.description), ",");
+      f.print("      side: ", f.string(t.side), ",");
+      f.print("      risk: ", f.string(t.risk), ",");
+      f.print("      params: ", f.importSchema(t.params), ",");
+      f.print("      result: ", f.importSchema(t.result), ",");
+      if (modelText) f.print("      parameters: ", camel(t), "Parameters,");
+      if (t.irreversibleFlag) f.print("      irreversibleFlag: ", f.string(t.irreversibleFlag), ",");
+      f.print("    },");
     }
-    f.print("    },");
-  }
-  f.print("  },");
-  f.print("} as const;");
-  f.print();
+    f.print("  },");
+    f.print("} as const;");
+    f.print();
+  };
+  printCatalog(
+    "toolRoutes",
+    `The routing half of the catalog of ${call.typeName}: each tool's name, case, title, side, risk and\n` +
+      `params and result schemas, without descriptions or JSON Schemas. What a client needs to run calls\n` +
+      `(\`runTask\`, \`dispatchToolCall\`), so a browser bundle that only runs tools leaves the model-facing text out.`,
+    false,
+  );
+  printCatalog(
+    "toolCatalog",
+    `The tool catalog of ${call.typeName}, keyed by the snake_case tool name: description, side, risk,\n` +
+      `params and result schemas, the JSON Schema of the parameters and the field name map.`,
+    true,
+  );
   f.print(f.jsDoc("Tool names: snake_case (what the model sees) → camelCase (the oneof case the code switches on)."));
   f.print(f.export("const", "toolCases"), " = ", literal(Object.fromEntries(tools.map((t) => [t.name, t.case])), ""), " as const;");
   f.print();

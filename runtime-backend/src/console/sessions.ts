@@ -8,6 +8,7 @@ import {
   type WatchSessionResponse,
   WatchSessionResponseSchema,
 } from "@baton/gen/baton/v1/console_pb";
+import { clientMessages } from "../loop/call-order.js";
 import type { SessionSignal } from "../loop/session-events.js";
 import { progressOf } from "../server/progress.js";
 import { readLogs } from "../store/logs.js";
@@ -89,8 +90,7 @@ export async function* watchSession(deps: ConsoleDeps, userId: string, sessionId
             return !before || before.latencyMs !== t.latencyMs || before.toolCalls.length !== t.toolCalls.length;
           });
           lastTraces = traces;
-          const pending = calls.filter((c) => c.state !== "done" && c.side === "client" && c.message).map((c) => c.message!);
-          yield create(WatchSessionResponseSchema, { session: now.session, history, traces: changed, pendingCalls: pending, logs: logs.slice(sentLogs) });
+          yield create(WatchSessionResponseSchema, { session: now.session, history, traces: changed, pendingCalls: clientMessages(calls), logs: logs.slice(sentLogs) });
           sentLogs = logs.length;
         }
       }

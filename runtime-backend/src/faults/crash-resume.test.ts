@@ -3,17 +3,15 @@
  * committed, model call in flight) and restarted on the same data directory. The client
  * retries the same request; the session resumes with no step lost or doubled.
  */
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { create } from "@bufbuild/protobuf";
-import { createClient, type Interceptor } from "@connectrpc/connect";
+import { createClient } from "@connectrpc/connect";
 import { createConnectTransport } from "@connectrpc/connect-node";
 import { AgentService, SessionStatus, type StepRequest, StepRequestSchema, type StepResponse } from "@baton/gen/baton/v1/agent_pb";
 import { afterAll, describe, expect, it } from "vitest";
 import type { Script } from "../providers/script.js";
 import { openDb } from "../store/open.js";
-import { type BackendProcess, restartTimeoutMs, startBackendProcess } from "../testing/backend-process.js";
+import { restartTimeoutMs, scriptedBackends } from "../testing/backend-process.js";
 import { expectResumedOnce } from "../testing/resume-checks.js";
 
 const token = "bt_crash_test_token_0123456789abcdef";
@@ -30,27 +28,15 @@ const script: Script = {
   ],
 };
 
-const dir = mkdtempSync(join(tmpdir(), "baton-crash-"));
-const scriptFile = join(dir, "script.json");
-writeFileSync(scriptFile, JSON.stringify(script));
-const procs: BackendProcess[] = [];
-afterAll(async () => {
-  for (const p of procs) await p.kill("SIGKILL");
-  rmSync(dir, { recursive: true, force: true });
-});
-
-const auth: Interceptor = (next) => (req) => {
-  req.header.set("authorization", `Bearer ${token}`);
-  return next(req);
-};
+const backends = scriptedBackends("baton-crash-", script, token);
+afterAll(() => backends.close());
 
 const pgUrl = process.env.BATON_TEST_DATABASE_URL;
 
 /** A backend on the engine's store: the embedded one in a data directory, or Postgres. */
 async function start(store: string[]) {
-  const p = await startBackendProcess([...store, "--script-dir", dir, "--model", `script:${scriptFile}`], { BATON_API_TOKEN: token });
-  procs.push(p);
-  return { p, client: createClient(AgentService, createConnectTransport({ baseUrl: p.url, httpVersion: "1.1", interceptors: [auth] })) };
+  const p = await backends.start(store);
+  return { p, client: createClient(AgentService, createConnectTransport({ baseUrl: p.url, httpVersion: "1.1", interceptors: [backends.auth] })) };
 }
 
 function resultsFor(sessionId: string, r: StepResponse): StepRequest {
@@ -68,7 +54,7 @@ function resultsFor(sessionId: string, r: StepResponse): StepRequest {
 }
 
 const engines = [
-  { name: "embedded store", store: async () => ["--data-dir", join(dir, "data")] },
+  { name: "embedded store", store: async () => ["--data-dir", join(backends.dir, "data")] },
   {
     name: "Postgres",
     store: async () => {

@@ -1,3 +1,4 @@
+import { clientMessages } from "./call-order.js";
 import { readClientTools } from "./client-tools.js";
 import { create } from "@bufbuild/protobuf";
 import { fieldLimits } from "@baton/gen/baton/v1/agent_limits";
@@ -18,8 +19,7 @@ import {
 } from "@baton/gen/baton/v1/agent_pb";
 import { emptyContext } from "../context/state.js";
 import { defaultFoldOptions } from "../context/fold.js";
-import type { Logger } from "../log/logger.js";
-import { silentLogger } from "../log/logger.js";
+import { type LogSink, silentSink } from "../log/log-sink.js";
 import { redactAttributes, redactText } from "../log/redact.js";
 import { newId } from "../store/ids.js";
 import { SessionConflict } from "../store/session-store.js";
@@ -71,7 +71,7 @@ export class Agent {
   private readonly running = new Map<string, { key: string | undefined; abort: AbortController; done: Promise<StepResponse> }>();
 
   constructor(o: AgentOptions) {
-    const logger: Logger = o.logger ?? silentLogger();
+    const logger: LogSink = o.logger ?? silentSink;
     this.deps = {
       store: o.store,
       resolveModel: o.resolveModel,
@@ -299,7 +299,7 @@ export class Agent {
     const s = await this.owned(userId, sessionId);
     const { store } = this.deps;
     const [history, calls, traces, logs] = await Promise.all([store.history(s.id), store.callsOfStep(s.id, s.step), store.traces(s.id), store.logs(s.id)]);
-    const pending = calls.filter((c) => c.state !== "done" && c.side === "client" && c.message).map((c) => c.message!);
+    const pending = clientMessages(calls);
     const session = sessionMessage(s);
     // A step running in this process may not have written its status yet (its input commits
     // with the model turn); say what is actually happening.

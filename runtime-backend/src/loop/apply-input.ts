@@ -20,6 +20,7 @@ import type { CallRow } from "../store/records.js";
 import type { SessionRow } from "../store/sessions.js";
 import { sessionMessage } from "../store/sessions.js";
 import type { CallUpdate } from "../store/session-store.js";
+import { clientMessages, nextCalls } from "./call-order.js";
 import { type LoopDeps, leaseUntil } from "./deps.js";
 import { resultEntry, userEntry } from "./messages.js";
 
@@ -54,10 +55,6 @@ const acceptsUserMessage = new Set([
 
 function respond(s: SessionRow, messages: AgentMessage[]): StepResponse {
   return create(StepResponseSchema, { messages, session: sessionMessage(s) });
-}
-
-function openMessages(calls: readonly CallRow[]): AgentMessage[] {
-  return calls.filter((c) => c.side === "client" && c.state !== "done").flatMap((c) => (c.message ? [c.message] : []));
 }
 
 async function userMessage(deps: LoopDeps, s: SessionRow, calls: CallRow[], text: string, key = ""): Promise<Applied> {
@@ -98,6 +95,28 @@ async function userMessage(deps: LoopDeps, s: SessionRow, calls: CallRow[], text
   return { kind: "drive", session, calls };
 }
 
+/**
+ * Closes, unrun, the calls of the refused call's step that the model made after it: they were
+ * planned on the page the refused call would have left (the field after "place order", the
+ * `done` that reports the order placed), so running them on the page as it is could do what
+ * nobody asked for. The model reads why and decides again. (Calls before it are unaffected.)
+ */
+function skipAfter(refused: CallRow, stepCalls: readonly CallRow[], updated: Map<string, CallRow>, callUpdates: CallUpdate[], history: HistoryEntry[]): void {
+  for (const c of stepCalls) {
+    const now = updated.get(c.toolcallId) ?? c;
+    if (now.step !== refused.step || now.ord <= refused.ord || now.state === "done") continue;
+    const err = toolError(
+      ToolErrorCode.DENIED,
+      `This call was not run: the user denied an earlier call of the same turn (${refused.name}, ${refused.toolcallId}), and this one came after it. Check the page before deciding what to do next.`,
+      { tool: now.name },
+    );
+    const output = encodeToolError(err);
+    callUpdates.push({ id: now.toolcallId, step: now.step, state: "done", output });
+    updated.set(now.toolcallId, { ...now, state: "done", output });
+    history.push(resultEntry(now.step, create(ToolcallResultSchema, { toolcallId: now.toolcallId, outcome: { case: "error", value: err } })));
+  }
+}
+
 function sameTool(r: ToolcallResult, message: AgentMessage | undefined): boolean {
   const fc = message?.content.case === "functionCall" ? message.content.value : undefined;
   if (!fc) return true;
@@ -135,6 +154,9 @@ async function toolResults(deps: LoopDeps, s: SessionRow, stepCalls: CallRow[], 
         const output = encodeToolError(err);
         callUpdates.push({ id: call.toolcallId, step: call.step, state: "done", output });
         updated.set(call.toolcallId, { ...call, state: "done", output });
+        history.push(resultEntry(call.step, r));
+        skipAfter(call, stepCalls, updated, callUpdates, history);
+        continue;
       }
       history.push(resultEntry(call.step, r));
       continue;
@@ -160,7 +182,9 @@ async function toolResults(deps: LoopDeps, s: SessionRow, stepCalls: CallRow[], 
     history.push(resultEntry(call.step, r));
   }
   const current = stepCalls.map((c) => updated.get(c.toolcallId) ?? c);
-  const open = current.filter((c) => c.side === "client" && c.state !== "done");
+  // What the client acts on next, in the model's order (calls behind an approval wait).
+  const next = nextCalls(current);
+  const open = next.actor === "client" ? next.calls : [];
   const stopped = s.stopRequested || s.status === SessionStatus.STOPPED;
   const waiting = [SessionStatus.AWAITING_TOOLS, SessionStatus.AWAITING_APPROVAL, SessionStatus.RUNNING].includes(s.status);
   if (!stopped && open.length === 0 && waiting && current.length > 0) {
@@ -177,7 +201,7 @@ async function toolResults(deps: LoopDeps, s: SessionRow, stepCalls: CallRow[], 
         : SessionStatus.AWAITING_TOOLS
       : s.status;
   // Exactly what is stored, so a retry of this input gets an identical answer.
-  const response = respond({ ...s, status, historyLen: s.historyLen + history.length }, stopped ? [] : openMessages(current));
+  const response = respond({ ...s, status, historyLen: s.historyLen + history.length }, stopped ? [] : clientMessages(current));
   await deps.store.commit({
     from: s,
     owner: deps.instanceId,
@@ -250,7 +274,7 @@ async function resume(deps: LoopDeps, s: SessionRow, calls: CallRow[]): Promise<
     const { session } = await deps.store.commit({ from: s, owner: deps.instanceId, lease: leaseUntil(deps) });
     return { kind: "drive", session, calls };
   }
-  return { kind: "response", response: respond(s, openMessages(calls)) };
+  return { kind: "response", response: respond(s, clientMessages(calls)) };
 }
 
 /**

@@ -1,4 +1,4 @@
-import type { Logger } from "../log/logger.js";
+import type { LogSink } from "../log/log-sink.js";
 import type { Redact } from "../log/redact.js";
 import type { ModelResolver } from "../providers/types.js";
 import type { SessionStore } from "../store/session-store.js";
@@ -17,7 +17,7 @@ export interface LoopDeps {
   readonly resolveModel: ModelResolver;
   readonly approval: ApprovalPolicy;
   readonly fold: FoldOptions;
-  readonly logger: Logger;
+  readonly logger: LogSink;
   /** How long a running step owns its session before another replica may take over. */
   readonly leaseMs: number;
   /** How often a running step renews its lease and re-reads the stop flag. */

@@ -7,6 +7,7 @@ import type { CallRow } from "../store/records.js";
 import type { SessionRow } from "../store/sessions.js";
 import type { PendingWrites } from "./apply-input.js";
 import { backendTools } from "./backend-tools.js";
+import { nextCalls } from "./call-order.js";
 import { type LoopDeps, leaseUntil } from "./deps.js";
 import { finish, stoppedText } from "./finish.js";
 import { resultEntry } from "./messages.js";
@@ -29,7 +30,7 @@ function progressDetail(call: ToolCall, title: string): string {
 }
 
 /**
- * Runs the backend-side calls of a step that are still pending, committing each result as it
+ * Runs backend-side calls (the next ones of a step, in order), committing each result as it
  * comes; returns the answer when `done` completed the session.
  */
 async function runBackendCalls(deps: LoopDeps, s: SessionRow, calls: CallRow[], hooks: DriveHooks): Promise<string | undefined> {
@@ -117,13 +118,15 @@ export async function drive(deps: LoopDeps, start: DriveStart, hooks: DriveHooks
     if (s.stopRequested) {
       return finish(deps, s, SessionStatus.STOPPED, messages, key, { text: stoppedText(s), textStatus: MessageStatus.STOPPED });
     }
-    if (calls.some((c) => c.side === "backend" && c.state === "pending")) {
-      const doneAnswer = await runBackendCalls(deps, s, calls, hooks);
+    // Calls run in the model's order: the backend's inline, the client's handed out.
+    const next = nextCalls(calls);
+    if (next.actor === "backend") {
+      const doneAnswer = await runBackendCalls(deps, s, next.calls, hooks);
       ({ session: s, calls } = await reload(deps, s.id));
       if (doneAnswer !== undefined) return finish(deps, s, SessionStatus.COMPLETED, messages, key, { answer: doneAnswer });
       continue;
     }
-    const open = calls.filter((c) => c.side === "client" && c.state !== "done");
+    const open = next.actor === "client" ? next.calls : [];
     if (open.length > 0) {
       // Tool calls go back to the client only if nobody pressed stop meanwhile.
       const fresh = (await deps.store.readSession(s.id)) ?? s;

@@ -20,6 +20,7 @@ import type { CallRow } from "../store/records.js";
 import { type SessionRow, sessionMessage, type UsageTotals } from "../store/sessions.js";
 import type { TraceRow } from "../store/traces.js";
 import type { PendingWrites } from "./apply-input.js";
+import { nextCalls } from "./call-order.js";
 import { type LoopDeps, leaseUntil, type StepEvent } from "./deps.js";
 import { finish, stoppedText } from "./finish.js";
 import { agentEntry, callMessage, extensionCallMessage, reasoningMessage, resultEntry, textMessage } from "./messages.js";
@@ -173,15 +174,18 @@ export async function modelTurn(
     deps.fold,
   );
   const usage = { ...turn.usage, cost: costOf(model, turn.usage, deps.prices) };
-  messages.push(...fresh);
+  // Calls run in the model's order: the response carries only the calls that go ahead now;
+  // the rest (behind the backend's calls, or behind a call awaiting approval) are handed out
+  // when their turn comes. History keeps them all.
+  const next = nextCalls(callRows);
+  const now = new Set(next.calls.map((c) => c.message?.id));
+  const held = new Set(callRows.flatMap((c) => (c.message && !now.has(c.message.id) ? [c.message.id] : [])));
+  messages.push(...fresh.filter((m) => !held.has(m.id)));
   const history = [...(pending?.history ?? []), ...fresh.map(agentEntry), ...invalidResults.map((r) => resultEntry(step, r))];
-  const backendPending = callRows.some((c) => c.side === "backend" && c.state === "pending");
-  const openClient = callRows.filter((c) => c.side === "client");
   // The step ends here when the client must act, or when the model only talked.
-  const final = backendPending
-    ? undefined
-    : openClient.length > 0
-      ? openClient.some((c) => c.state === "awaiting_approval")
+  const final =
+    next.actor === "client"
+      ? next.calls.some((c) => c.state === "awaiting_approval")
         ? SessionStatus.AWAITING_APPROVAL
         : SessionStatus.AWAITING_TOOLS
       : callRows.length === 0

@@ -68,7 +68,8 @@ export class OpenAiResponsesProvider implements Provider {
   private summaries = true;
 
   constructor(private readonly o: OpenAiResponsesOptions) {
-    this.client = new OpenAI({ apiKey: o.apiKey, baseURL: o.baseURL, maxRetries: 0, timeout: 30 * 60_000 });
+    // The same provider runs in an extension page (standalone mode), with the user's own key.
+    this.client = new OpenAI({ apiKey: o.apiKey, baseURL: o.baseURL, maxRetries: 0, timeout: 30 * 60_000, dangerouslyAllowBrowser: true });
   }
 
   private async once(req: ModelRequest, signal: AbortSignal, attempt: number): Promise<Response> {

@@ -1,31 +1,8 @@
-import { GeminiProvider } from "./gemini.js";
-import { OpenAiChatProvider } from "./openai-chat.js";
-import { OpenAiResponsesProvider } from "./openai-responses.js";
+import { type Env, hostedProvider, prefixResolver } from "./hosted.js";
 import { ScriptDirProvider } from "./script.js";
 import type { ModelResolver, Provider } from "./types.js";
-import { acceptsImages } from "./vision.js";
 
-/** Environment the resolver reads keys and base URLs from. */
-export type Env = Readonly<Record<string, string | undefined>>;
-
-/** The provider prefixes of "provider:model", with what each needs, for docs and errors. */
-export const providerHelp: Readonly<Record<string, string>> = {
-  openai: "OpenAI Responses API; OPENAI_API_KEY (OPENAI_BASE_URL optional)",
-  chat: "OpenAI Chat Completions or any compatible server; BATON_CHAT_BASE_URL, BATON_CHAT_API_KEY (or OPENAI_*)",
-  "chat-json": "like chat, with tool calls as JSON in the text (servers without tool support)",
-  openrouter: "OpenRouter (Chat Completions); OPENROUTER_API_KEY",
-  ollama: "Ollama's OpenAI-compatible API in JSON-in-text mode; OLLAMA_BASE_URL (default http://127.0.0.1:11434/v1)",
-  gemini: "Gemini via @google/genai; GEMINI_API_KEY or GOOGLE_API_KEY (GEMINI_BASE_URL optional)",
-  script: "replays a script file from the operator's script directory (--script-dir / BATON_SCRIPT_DIR): script:name.json",
-};
-
-function need(env: Env, ...names: string[]): string {
-  for (const n of names) {
-    const v = env[n];
-    if (v) return v;
-  }
-  throw new Error(`set ${names.join(" or ")}`);
-}
+export { type Env, providerHelp } from "./hosted.js";
 
 /**
  * Resolves "provider:model" strings to providers configured from the environment. Providers
@@ -33,58 +10,10 @@ function need(env: Env, ...names: string[]): string {
  * naming the variable to set. `extra` adds or overrides providers by prefix (tests).
  */
 export function createModelResolver(env: Env = process.env, extra: Readonly<Record<string, Provider>> = {}): ModelResolver {
-  const cache = new Map<string, Provider>();
-  // Streaming is on unless BATON_STREAM=0 (for servers that cannot stream tool calls).
-  const stream = env.BATON_STREAM !== "0";
-  const build = (prefix: string, model: string): Provider => {
-    // Which models read screenshots, with the operator's BATON_VISION_MODELS / BATON_TEXT_ONLY_MODELS.
-    const vision = (m: string) => acceptsImages(prefix, m, env);
-    switch (prefix) {
-      case "openai":
-        return new OpenAiResponsesProvider({ apiKey: need(env, "OPENAI_API_KEY"), baseURL: env.OPENAI_BASE_URL, stream, vision });
-      case "chat":
-      case "chat-json":
-        return new OpenAiChatProvider({
-          name: prefix,
-          apiKey: need(env, "BATON_CHAT_API_KEY", "OPENAI_API_KEY"),
-          baseURL: env.BATON_CHAT_BASE_URL ?? env.OPENAI_BASE_URL,
-          jsonMode: prefix === "chat-json",
-          stream,
-          vision,
-        });
-      case "openrouter":
-        return new OpenAiChatProvider({ name: prefix, apiKey: need(env, "OPENROUTER_API_KEY"), baseURL: "https://openrouter.ai/api/v1", stream, vision });
-      case "ollama":
-        return new OpenAiChatProvider({
-          name: prefix,
-          apiKey: env.OLLAMA_API_KEY ?? "ollama",
-          baseURL: env.OLLAMA_BASE_URL ?? "http://127.0.0.1:11434/v1",
-          jsonMode: env.BATON_OLLAMA_NATIVE_TOOLS !== "1",
-          stream,
-          vision,
-        });
-      case "gemini":
-        return new GeminiProvider({ apiKey: need(env, "GEMINI_API_KEY", "GOOGLE_API_KEY"), baseUrl: env.GEMINI_BASE_URL, stream, vision });
-      case "script":
-        // Off unless the operator names a directory: a session's model name is client input.
-        if (!env.BATON_SCRIPT_DIR) throw new Error("script models are off on this backend (the operator enables them with --script-dir DIR)");
-        return new ScriptDirProvider(env.BATON_SCRIPT_DIR);
-      default:
-        throw new Error(`unknown provider "${prefix}"; use one of: ${Object.keys(providerHelp).join(", ")}`);
-    }
-  };
-  return (spec) => {
-    const at = spec.indexOf(":");
-    if (at <= 0 || at === spec.length - 1) throw new Error(`"${spec}" is not "provider:model"`);
-    const prefix = spec.slice(0, at);
-    const model = spec.slice(at + 1);
-    const own = extra[prefix];
-    if (own) return { provider: own, model };
-    let provider = cache.get(prefix);
-    if (!provider) {
-      provider = build(prefix, model);
-      cache.set(prefix, provider);
-    }
-    return { provider, model };
-  };
+  return prefixResolver((prefix) => {
+    if (prefix !== "script") return hostedProvider(prefix, env);
+    // Off unless the operator names a directory: a session's model name is client input.
+    if (!env.BATON_SCRIPT_DIR) throw new Error("script models are off on this backend (the operator enables them with --script-dir DIR)");
+    return new ScriptDirProvider(env.BATON_SCRIPT_DIR);
+  }, extra);
 }

@@ -1,5 +1,5 @@
 import { Code, ConnectError, type Interceptor } from "@connectrpc/connect";
-import type { Logger } from "../log/logger.js";
+import type { LogSink } from "../log/log-sink.js";
 
 function sessionIdOf(message: unknown): string | undefined {
   const m = message as { sessionId?: unknown; step?: { sessionId?: unknown } } | undefined;
@@ -12,7 +12,7 @@ function sessionIdOf(message: unknown): string | undefined {
  * client-side errors (not found, invalid argument, aborted …) at info, server faults at
  * error. Request bodies and headers are never logged, so neither tokens nor page content are.
  */
-export function rpcLogger(logger: Logger): Interceptor {
+export function rpcLogger(logger: LogSink): Interceptor {
   return (next) => async (req) => {
     const t0 = performance.now();
     const sessionId = req.stream ? undefined : sessionIdOf(req.message);

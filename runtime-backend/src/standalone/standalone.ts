@@ -1,5 +1,5 @@
 import { createRouterTransport, type Transport } from "@connectrpc/connect";
-import type { Logger } from "../log/logger.js";
+import type { LogSink } from "../log/log-sink.js";
 import { createRedactor } from "../log/redact.js";
 import { Agent } from "../loop/agent.js";
 import type { ModelResolver } from "../loop/deps.js";
@@ -9,6 +9,8 @@ import { openPgliteDb } from "../store/pglite-db.js";
 import { SessionStore } from "../store/session-store.js";
 import { ensureUser } from "../store/users.js";
 
+export { type UserModelKey, userModelResolver } from "./user-models.js";
+
 /** Options of {@link startStandalone}. */
 export interface StandaloneOptions {
   /** Where PGlite keeps the store: `idb://name` in a browser (IndexedDB), a directory in Node, in memory when unset. */
@@ -17,7 +19,7 @@ export interface StandaloneOptions {
   readonly defaultModel?: string;
   /** The user's own secrets (their model key): masked in provider errors before anything is stored or shown. */
   readonly secrets?: readonly string[];
-  readonly logger?: Logger;
+  readonly logger?: LogSink;
 }
 
 /** The agent service running in this page or process, and the transport its clients use. */

@@ -1,49 +1,17 @@
-import { create, fromJson } from "@bufbuild/protobuf";
-import { timestampFromDate } from "@bufbuild/protobuf/wkt";
-import {
-  type HistoryEntry,
-  HistoryEntrySchema,
-  type Session,
-  SessionSchema,
-  type SessionStatus,
-  UsageSchema,
-} from "@baton/gen/baton/v1/agent_pb";
+import { fromJson } from "@bufbuild/protobuf";
+import { type HistoryEntry, HistoryEntrySchema, type Session, type SessionStatus } from "@baton/gen/baton/v1/agent_pb";
 import type { Queryable, Row } from "./db.js";
 import { parseJson } from "./records.js";
+import { sessionMessage, summaryColumns, summaryFromRow } from "./sessions.js";
 
 /**
  * The console's reads of sessions: a user's sessions, filtered and paged, and what a watched
  * session added since it was last read. Summary columns only: never the context or history.
  */
 
-function date(v: unknown): Date {
-  return v instanceof Date ? v : new Date(String(v));
-}
-
-const summaryColumns =
-  "id, status, task, goal, model, step, max_steps, playbook, input_tokens, output_tokens, cached_tokens, cost_usd, answer, reason, created_at, updated_at";
-
+/** A row's summary columns on the wire. */
 function summary(r: Row): Session {
-  return create(SessionSchema, {
-    id: String(r.id),
-    status: Number(r.status) as SessionStatus,
-    task: String(r.task),
-    goal: String(r.goal),
-    model: String(r.model),
-    step: Number(r.step),
-    maxSteps: Number(r.max_steps),
-    usage: create(UsageSchema, {
-      inputTokens: BigInt(String(r.input_tokens)),
-      outputTokens: BigInt(String(r.output_tokens)),
-      cachedTokens: BigInt(String(r.cached_tokens)),
-      costUsd: Number(r.cost_usd),
-    }),
-    playbook: String(r.playbook),
-    createdAt: timestampFromDate(date(r.created_at)),
-    updatedAt: timestampFromDate(date(r.updated_at)),
-    answer: String(r.answer),
-    reason: String(r.reason),
-  });
+  return sessionMessage(summaryFromRow(r));
 }
 
 /** Filters of {@link listSessions}. */

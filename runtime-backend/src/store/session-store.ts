@@ -9,7 +9,7 @@ import { saveMemory, searchMemory } from "./memory.js";
 import { getPlaybook, listPlaybooks, savePlaybookVersion } from "./playbooks.js";
 import { type CallRow, callFromRow, callsById, callsOfStep, readHistory } from "./records.js";
 import { commitParams, type CommitRows, commitRows, type SessionCommit } from "./session-commit.js";
-import { clearLeases, getSessionRow, insertSession, type NewSession, requestStop, type SessionRow, sessionFromRow } from "./sessions.js";
+import { clearLeases, getSessionRow, insertSession, leaseUntilOf, type NewSession, requestStop, type SessionRow, sessionFromRow, usageFromRow } from "./sessions.js";
 import { storedResponse } from "./stored-response.js";
 import { deleteScreenshots, insertScreenshots, readScreenshot, readScreenshots, type StoredScreenshot } from "./screenshots.js";
 import { readTraces } from "./traces.js";
@@ -132,8 +132,8 @@ export class SessionStore {
       stopRequested: Boolean(row.stop_requested),
       reason: String(row.reason),
       answer: String(row.answer),
-      usage: { input: Number(row.input_tokens), output: Number(row.output_tokens), cached: Number(row.cached_tokens), cost: Number(row.cost_usd) },
-      leaseUntil: row.lease_until == null ? null : new Date(row.lease_until as string | Date),
+      usage: usageFromRow(row),
+      leaseUntil: leaseUntilOf(row),
       leaseOwner: String(row.lease_owner),
       updatedAt: new Date(row.updated_at as string | Date),
     };

@@ -61,12 +61,30 @@ function microOf(r: Row): string[] {
   return Array.isArray(m) ? m.map(String) : [];
 }
 
-function fromRow(r: Row): SessionRow {
-  const context = readContext(typeof r.context === "string" ? JSON.parse(r.context) : r.context);
-  context.micro = microOf(r);
+/** A sessions row's token and cost totals. */
+export function usageFromRow(r: Row): UsageTotals {
+  return { input: Number(r.input_tokens), output: Number(r.output_tokens), cached: Number(r.cached_tokens), cost: Number(r.cost_usd) };
+}
+
+/** A sessions row's lease end, null when no step holds it. */
+export function leaseUntilOf(r: Row): Date | null {
+  return r.lease_until == null ? null : toDate(r.lease_until);
+}
+
+/** The columns {@link summaryFromRow} reads: a session's summary, never its context or history. */
+export const summaryColumns =
+  "id, status, task, goal, model, step, max_steps, playbook, input_tokens, output_tokens, cached_tokens, cost_usd, answer, reason, created_at, updated_at";
+
+/** A session's summary: what {@link sessionMessage} puts on the wire. */
+export type SessionSummary = Pick<
+  SessionRow,
+  "id" | "status" | "task" | "goal" | "model" | "step" | "maxSteps" | "playbook" | "usage" | "answer" | "reason" | "createdAt" | "updatedAt"
+>;
+
+/** Decodes a sessions row's {@link summaryColumns}: the one decoder of them (the loop's rows and the console's lists). */
+export function summaryFromRow(r: Row): SessionSummary {
   return {
     id: String(r.id),
-    userId: String(r.user_id),
     status: Number(r.status) as SessionStatus,
     task: String(r.task),
     goal: String(r.goal),
@@ -74,25 +92,29 @@ function fromRow(r: Row): SessionRow {
     step: Number(r.step),
     maxSteps: Number(r.max_steps),
     playbook: String(r.playbook),
-    playbookInstructions: String(r.playbook_instructions),
-    clientTools: JSON.parse(String(r.client_tools ?? "[]")) as SessionClientTool[],
-    usage: {
-      input: Number(r.input_tokens),
-      output: Number(r.output_tokens),
-      cached: Number(r.cached_tokens),
-      cost: Number(r.cost_usd),
-    },
+    usage: usageFromRow(r),
     answer: String(r.answer),
     reason: String(r.reason),
+    createdAt: toDate(r.created_at),
+    updatedAt: toDate(r.updated_at),
+  };
+}
+
+function fromRow(r: Row): SessionRow {
+  const context = readContext(typeof r.context === "string" ? JSON.parse(r.context) : r.context);
+  context.micro = microOf(r);
+  return {
+    ...summaryFromRow(r),
+    userId: String(r.user_id),
+    playbookInstructions: String(r.playbook_instructions),
+    clientTools: JSON.parse(String(r.client_tools ?? "[]")) as SessionClientTool[],
     stopRequested: Boolean(r.stop_requested),
     context,
     contextFrom: Number(r.context_from ?? 0),
     historyLen: Number(r.history_len),
-    leaseUntil: r.lease_until == null ? null : toDate(r.lease_until),
+    leaseUntil: leaseUntilOf(r),
     leaseOwner: String(r.lease_owner ?? ""),
     inputKey: String(r.input_key ?? ""),
-    createdAt: toDate(r.created_at),
-    updatedAt: toDate(r.updated_at),
   };
 }
 
@@ -176,7 +198,7 @@ export async function clearLeases(q: Queryable): Promise<number> {
 }
 
 /** The wire form of a session. */
-export function sessionMessage(s: SessionRow): Session {
+export function sessionMessage(s: SessionSummary): Session {
   return create(SessionSchema, {
     id: s.id,
     status: s.status,

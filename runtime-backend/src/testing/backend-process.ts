@@ -1,5 +1,10 @@
 import { type ChildProcess, spawn } from "node:child_process";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import type { Interceptor } from "@connectrpc/connect";
+import type { Script } from "../providers/script.js";
 
 const bin = fileURLToPath(new URL("../../bin/baton.js", import.meta.url));
 
@@ -59,5 +64,41 @@ export async function startBackendProcess(args: string[], env: Record<string, st
         child.once("exit", () => resolve());
         child.kill(signal);
       }),
+  };
+}
+
+/** `baton serve` processes on a scripted model, as {@link scriptedBackends} makes them. */
+export interface ScriptedBackends {
+  /** A fresh directory holding the script; a test may keep its data directory here too. */
+  readonly dir: string;
+  /** Sends the API token the processes accept. */
+  readonly auth: Interceptor;
+  /** Starts `baton serve` with these store arguments (`--data-dir …` or `--database-url …`). */
+  start(store: string[]): Promise<BackendProcess>;
+  /** Kills every process started (SIGKILL) and removes the directory. */
+  close(): Promise<void>;
+}
+
+/** Processes of `baton serve` whose model is `script` and whose API token is `token` (the fault tests' restarts). */
+export function scriptedBackends(prefix: string, script: Script, token: string): ScriptedBackends {
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  const scriptFile = join(dir, "script.json");
+  writeFileSync(scriptFile, JSON.stringify(script));
+  const procs: BackendProcess[] = [];
+  return {
+    dir,
+    auth: (next) => (req) => {
+      req.header.set("authorization", `Bearer ${token}`);
+      return next(req);
+    },
+    async start(store) {
+      const p = await startBackendProcess([...store, "--script-dir", dir, "--model", `script:${scriptFile}`], { BATON_API_TOKEN: token });
+      procs.push(p);
+      return p;
+    },
+    async close() {
+      for (const p of procs) await p.kill("SIGKILL");
+      rmSync(dir, { recursive: true, force: true });
+    },
   };
 }

@@ -1,11 +1,12 @@
 import { useEffect, useRef, useState } from "preact/hooks";
 import { checkToken } from "../background/token-check.js";
-import { type AuthState, loadAuth, loadSettings, type Settings } from "../settings.js";
+import { type AuthState, loadAuth, loadSettings, missingSetup, modeOf, type Settings } from "../settings.js";
 import { Composer, type TargetTab } from "./composer.js";
 import { DiagnosticsView } from "./diagnostics-view.js";
 import { HistoryView } from "./history-view.js";
 import { Icon } from "./icons.js";
 import type { PanelModel, PanelState } from "./panel-model.js";
+import { StandaloneSetup } from "./model-fields.js";
 import { SecretsSection } from "./secrets-view.js";
 import { SettingsView, SignIn } from "./settings-view.js";
 import { TimelineView } from "./timeline-view.js";
@@ -73,7 +74,9 @@ export function App({ model }: { model: PanelModel }) {
   }, [state.running]);
 
   if (!settings) return <div class="app loading" />;
-  const signedIn = !!settings.token;
+  const standalone = modeOf(settings) === "standalone";
+  // Ready to run: signed in to a backend, or (standalone) a model and the user's key.
+  const signedIn = !missingSetup(settings);
   const status = state.paused ? "Paused" : state.running ? "Working" : "Ready";
   const go = (v: View) => setView(view === v ? "task" : v);
 
@@ -86,6 +89,11 @@ export function App({ model }: { model: PanelModel }) {
               <Icon name="logo" size={15} />
             </span>
             Baton
+            {standalone ? (
+              <span class="mode-chip" title="No backend: the agent runs in this panel with your own model key">
+                Standalone
+              </span>
+            ) : null}
           </div>
         ) : (
           <button type="button" class="icon-btn back" onClick={() => setView("task")} aria-label="Back to the task">
@@ -111,7 +119,7 @@ export function App({ model }: { model: PanelModel }) {
           </button>
         </nav>
       </header>
-      {auth?.state === "rejected" && view === "task" ? (
+      {auth?.state === "rejected" && !standalone && view === "task" ? (
         <div class="banner err" role="alert">
           Signed out: the backend refused your token. <button type="button" class="link" onClick={() => setView("settings")}>Sign in again</button>
         </div>
@@ -132,7 +140,7 @@ export function App({ model }: { model: PanelModel }) {
         ) : view === "diagnostics" ? (
           <DiagnosticsView />
         ) : !signedIn ? (
-          <SignIn settings={settings} />
+          standalone ? <StandaloneSetup settings={settings} /> : <SignIn settings={settings} />
         ) : state.items.length === 0 ? (
           <Welcome />
         ) : (

@@ -1,10 +1,10 @@
-/** The side panel's entry: connected mode (the user's backend over connect-web). */
-import { createBatonClient } from "@baton/sdk/client";
+/** The side panel's entry: connected mode (the user's backend) or standalone (the agent in this page), by the settings. */
 import { render } from "preact";
 import { App } from "./app.js";
 import { PanelModel } from "./panel-model.js";
+import { panelServices } from "./panel-services.js";
 
-const model = new PanelModel({ client: (s) => createBatonClient({ baseUrl: s.backendUrl, token: s.token }) });
+const model = new PanelModel(panelServices);
 addEventListener("error", (e) => model.reportError(e.message, e.error instanceof Error ? e.error.stack : undefined));
 addEventListener("unhandledrejection", (e) => model.reportError(e.reason instanceof Error ? e.reason.message : String(e.reason)));
 const root = document.getElementById("app");

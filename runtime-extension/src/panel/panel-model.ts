@@ -11,7 +11,7 @@ import type { RunRecord } from "../run-record.js";
 
 /** How the panel reaches an AgentService: the seam between connected and standalone modes. */
 export interface PanelServices {
-  /** A client for these settings (connected mode: the user's backend over connect-web). */
+  /** A client for these settings: the user's backend over connect-web, or the AgentService in this page (standalone). */
   client(settings: Settings): BatonClient;
 }
 

@@ -1,7 +1,7 @@
 import type { Secret } from "@baton/sdk/client";
 import { useEffect, useState } from "preact/hooks";
 import { deleteSecret, loadSecrets, saveSecret } from "../secrets-store.js";
-import { Field, FormActions } from "./settings-view.js";
+import { Field, FormActions } from "./form-parts.js";
 
 /**
  * Settings' Secrets section: add a named secret (its value in a password field, never shown

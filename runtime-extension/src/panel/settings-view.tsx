@@ -2,7 +2,9 @@ import { Code, ConnectError } from "@connectrpc/connect";
 import { createBatonClient } from "@baton/sdk/client";
 import { useState } from "preact/hooks";
 import { ConsoleSignIn } from "./console-sign-in.js";
-import { type ApprovalPolicy, type AuthState, saveAuth, saveSettings, type Settings } from "../settings.js";
+import { Field, FormActions } from "./form-parts.js";
+import { KeyFields, ModelField, trimmedModel } from "./model-fields.js";
+import { type ApprovalPolicy, type AuthState, missingSetup, modeOf, saveAuth, saveSettings, type Settings } from "../settings.js";
 
 /** Checks a backend URL and token with a cheap per-user call; resolves with an error message or "". */
 async function check(backendUrl: string, token: string): Promise<string> {
@@ -15,33 +17,6 @@ async function check(backendUrl: string, token: string): Promise<string> {
     if (err.code === Code.Unauthenticated || err.code === Code.PermissionDenied) return "The backend refused this token.";
     return `Could not reach ${backendUrl}: ${err.rawMessage}`;
   }
-}
-
-/** A settings form's footer: the last message and its submit button. */
-export function FormActions(p: { message: string; label: string; disabled?: boolean }) {
-  return (
-    <div class="settings-actions">
-      {p.message ? (
-        <span class="form-note" role="status">
-          {p.message}
-        </span>
-      ) : null}
-      <button type="submit" class="btn primary" disabled={p.disabled ?? false}>
-        {p.label}
-      </button>
-    </div>
-  );
-}
-
-/** A labelled field with optional help below it. */
-export function Field(p: { id: string; label: string; help?: string; children: preact.ComponentChildren }) {
-  return (
-    <div class="field">
-      <label for={p.id}>{p.label}</label>
-      {p.children}
-      {p.help ? <p class="help">{p.help}</p> : null}
-    </div>
-  );
 }
 
 /** First run: where the backend is and the token to use. */
@@ -81,15 +56,23 @@ export function SignIn({ settings }: { settings: Settings }) {
       <button type="submit" class="btn primary wide" disabled={busy || !token.trim() || !url.trim()}>
         {busy ? "Checking…" : "Sign in"}
       </button>
+      <p class="alt-mode">
+        No backend?{" "}
+        <button type="button" class="link" onClick={() => void saveSettings({ backendUrl: "", token: "" })}>
+          Run Baton without a backend
+        </button>{" "}
+        with your own model key.
+      </p>
     </form>
   );
 }
 
-/** Settings: backend, token, model, approvals, diagnostics. */
+/** Settings: backend and token (or, without a backend, the model key), model, step limit, approvals, diagnostics. */
 export function SettingsView({ settings, auth }: { settings: Settings; auth: AuthState | undefined }) {
   const [draft, setDraft] = useState(settings);
   const [message, setMessage] = useState("");
   const set = (change: Partial<Settings>) => setDraft({ ...draft, ...change });
+  const standalone = modeOf(draft) === "standalone";
   const policies: { value: ApprovalPolicy; label: string; help: string }[] = [
     { value: "irreversible", label: "Only what can't be undone", help: "Orders, payments, sending, deleting." },
     { value: "every-change", label: "Every change to a page", help: "Each click, typing or choice, before it happens." },
@@ -100,36 +83,48 @@ export function SettingsView({ settings, auth }: { settings: Settings; auth: Aut
       onSubmit={async (e) => {
         e.preventDefault();
         const connection = draft.backendUrl !== settings.backendUrl || draft.token !== settings.token;
-        const problem = connection && draft.token ? await check(draft.backendUrl.trim(), draft.token.trim()) : "";
+        const problem = connection && draft.token && standalone === false ? await check(draft.backendUrl.trim(), draft.token.trim()) : "";
         if (problem) return setMessage(problem);
-        await saveSettings({ ...draft, backendUrl: draft.backendUrl.trim(), token: draft.token.trim(), model: draft.model.trim() });
-        setMessage("Saved.");
+        const saved = await saveSettings({ ...draft, ...trimmedModel(draft), backendUrl: draft.backendUrl.trim(), token: draft.token.trim() });
+        setMessage(missingSetup(saved) ? `Saved. ${missingSetup(saved)}` : "Saved.");
       }}
     >
       <fieldset>
         <legend>Backend</legend>
-        <Field id="set-url" label="Backend URL">
-          <input id="set-url" value={draft.backendUrl} onInput={(e) => set({ backendUrl: e.currentTarget.value })} spellcheck={false} />
+        <Field id="set-url" label="Backend URL" help={standalone ? "Empty: Baton runs without a backend, in this panel, with your own model key." : "Empty it to run Baton without a backend, with your own model key."}>
+          <input id="set-url" value={draft.backendUrl} onInput={(e) => set({ backendUrl: e.currentTarget.value })} placeholder="None: run in this panel" spellcheck={false} />
         </Field>
-        <Field
-          id="set-token"
-          label="API token"
-          help={
-            auth?.state === "rejected"
-              ? "Signed out: the backend refused this token. Sign in with the console or paste a new one."
-              : "Pasted from the backend (npm start prints where), or filled in by signing in with the console."
-          }
-        >
-          <input id="set-token" type="password" value={draft.token} onInput={(e) => set({ token: e.currentTarget.value })} autocomplete="off" />
-        </Field>
-        <ConsoleSignIn backendUrl={draft.backendUrl} />
-        <Field id="set-model" label="Model" help='"provider:model", such as openai:gpt-5-mini or gemini:gemini-2.5-flash. Empty: the backend’s default.'>
-          <input id="set-model" value={draft.model} onInput={(e) => set({ model: e.currentTarget.value })} placeholder="Backend default" spellcheck={false} list="models" />
-          <datalist id="models">
-            <option value="openai:gpt-5-mini" />
-            <option value="gemini:gemini-2.5-flash" />
-            <option value="ollama:qwen3" />
-          </datalist>
+        {standalone ? null : (
+          <>
+            <Field
+              id="set-token"
+              label="API token"
+              help={
+                auth?.state === "rejected"
+                  ? "Signed out: the backend refused this token. Sign in with the console or paste a new one."
+                  : "Pasted from the backend (npm start prints where), or filled in by signing in with the console."
+              }
+            >
+              <input id="set-token" type="password" value={draft.token} onInput={(e) => set({ token: e.currentTarget.value })} autocomplete="off" />
+            </Field>
+            <ConsoleSignIn backendUrl={draft.backendUrl} />
+          </>
+        )}
+        <ModelField value={draft.model} onInput={(model) => set({ model })} standalone={standalone} />
+        {standalone ? <KeyFields draft={draft} set={set} /> : null}
+      </fieldset>
+      <fieldset>
+        <legend>Limits</legend>
+        <Field id="set-steps" label="Step limit" help="Most steps a new task may take before it stops; empty for the default (50).">
+          <input
+            id="set-steps"
+            type="number"
+            min={1}
+            max={10000}
+            value={draft.maxSteps || ""}
+            onInput={(e) => set({ maxSteps: Math.max(0, Math.min(10000, Math.floor(Number(e.currentTarget.value) || 0))) })}
+            placeholder="50"
+          />
         </Field>
       </fieldset>
       <fieldset>

@@ -1,8 +1,9 @@
 import { type ApprovalDecision, type BatonClient, describeCall, type RefLookup, type RunEvent, runTask, type TaskOutcome } from "@baton/sdk/client";
+import { Code, ConnectError } from "@connectrpc/connect";
 import { keepalivePort, type WorkerMessage } from "../messages.js";
 import { clearRun, loadRun, type RunRecord, saveRun } from "../run-record.js";
 import { loadSecrets } from "../secrets-store.js";
-import type { Settings } from "../settings.js";
+import { saveAuth, type Settings } from "../settings.js";
 import { AgentTabs } from "./agent-tabs.js";
 import { PauseGate } from "./pause-gate.js";
 import { storageJournal } from "./storage-journal.js";
@@ -21,8 +22,8 @@ export interface RunnerUi extends Omit<ExecutorUi, "notice"> {
 /** Options of {@link TaskRunner}. */
 export interface TaskRunnerOptions {
   /**
-   * The AgentService client. Connected mode gives a client of the user's backend; the
-   * standalone mode (the loop in the extension) will give one over an in-memory transport.
+   * The AgentService client: the user's backend (connected mode) or the service in the panel's
+   * own page over an in-memory transport (standalone mode).
    */
   readonly client: BatonClient;
   readonly settings: Settings;
@@ -72,7 +73,8 @@ export class TaskRunner {
   start(task: string, startTabId: number): Promise<TaskOutcome> {
     const owned = { startTabId, activeTabId: startTabId, tabIds: [startTabId] };
     this.o.ui.event({ type: "task", text: task });
-    return this.#locked(() => this.#run({ task, ...(this.o.settings.model ? { model: this.o.settings.model } : {}) }, owned, task));
+    const { model, maxSteps } = this.o.settings;
+    return this.#locked(() => this.#run({ task, ...(model ? { model } : {}), ...(maxSteps > 0 ? { maxSteps } : {}) }, owned, task));
   }
 
   /** Sends a follow-up message in an earlier session, acting in `tabId`. */
@@ -109,7 +111,7 @@ export class TaskRunner {
   }
 
   async #run(
-    what: { task: string; model?: string } | { sessionId: string; task?: string },
+    what: { task: string; model?: string; maxSteps?: number } | { sessionId: string; task?: string },
     owned: { startTabId: number; activeTabId: number; tabIds: readonly number[]; groupId?: number },
     task: string,
   ): Promise<TaskOutcome> {
@@ -190,6 +192,9 @@ export class TaskRunner {
       // The backend refused the run or stayed unreachable: the record stays, so reopening the
       // panel (or pressing Resume) picks the session up again.
       if (!ended) ui.event({ type: "error", message: e instanceof Error ? e.message : String(e) });
+      // A token revoked since the last check: the panel says "Signed out" now, not at the next check.
+      const refused = ConnectError.from(e);
+      if (refused.code === Code.Unauthenticated) await saveAuth({ state: "rejected", at: Date.now(), detail: refused.rawMessage });
       throw e;
     } finally {
       offPause();

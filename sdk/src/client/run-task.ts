@@ -14,7 +14,7 @@ import {
   type ToolError,
   ToolErrorCode,
 } from "@baton/gen/baton/v1/agent_pb";
-import { type ClientToolHandlers, toolCatalog } from "@baton/gen/baton/v1/tools_baton";
+import { type ClientToolHandlers, toolRoutes } from "@baton/gen/baton/v1/tools_baton";
 import { type ToolCall, ToolCallSchema } from "@baton/gen/baton/v1/tools_pb";
 import {
   type AnyToolHandlers,
@@ -24,7 +24,7 @@ import {
   encodeToolResult,
   findTool,
   parseToolCall,
-  type ToolSpec,
+  type ToolRoute,
   toolByCase,
   toolError,
 } from "../contract/index.js";
@@ -59,7 +59,7 @@ export interface ExtensionTools {
 /** A call waiting for the user's approval. */
 export interface ApprovalRequest {
   readonly toolcallId: string;
-  readonly tool: ToolSpec;
+  readonly tool: ToolRoute;
   /** The typed call; empty (no case) for a client-declared tool, see `extension`. */
   readonly call: ToolCall;
   /** Set for a call to a client-declared tool. */
@@ -93,7 +93,7 @@ export type RunEvent =
   | {
       readonly type: "tool_start";
       readonly toolcallId: string;
-      readonly tool: ToolSpec;
+      readonly tool: ToolRoute;
       /** The typed call; empty (no case) for a client-declared tool, see `extension`. */
       readonly call: ToolCall;
       readonly extension?: ExtensionCallInfo;
@@ -101,11 +101,11 @@ export type RunEvent =
   | {
       readonly type: "tool_end";
       readonly toolcallId: string;
-      readonly tool: ToolSpec;
+      readonly tool: ToolRoute;
       readonly error?: ToolError;
       readonly ms: number;
     }
-  | { readonly type: "approval"; readonly toolcallId: string; readonly tool: ToolSpec; readonly decision: ApprovalDecision }
+  | { readonly type: "approval"; readonly toolcallId: string; readonly tool: ToolRoute; readonly decision: ApprovalDecision }
   /** A call the journal already knew: its recorded result, or an INTERRUPTED error, is sent without running it. */
   | { readonly type: "tool_replayed"; readonly toolcallId: string; readonly result: ToolcallResult }
   | { readonly type: "retry"; readonly attempt: number; readonly delayMs: number; readonly error: string }
@@ -259,7 +259,7 @@ export async function runTask(client: BatonClient, options: RunTaskOptions): Pro
     if (!fc) return undefined;
     const cached = results.get(fc.toolcallId);
     if (cached) return cached;
-    const spec = fc.extension ? o.extensions && findTool(o.extensions.catalog, fc.extension.name) : fc.call?.tool.case ? toolByCase(toolCatalog, fc.call.tool.case) : undefined;
+    const spec = fc.extension ? o.extensions && findTool(o.extensions.catalog, fc.extension.name) : fc.call?.tool.case ? toolByCase(toolRoutes, fc.call.tool.case) : undefined;
     // Read-only calls are not journaled: running one again is harmless, and it is the
     // commonest call (take_snapshot), so it costs no write.
     const journal = spec?.risk === "read_only" ? undefined : o.journal;
@@ -299,7 +299,7 @@ export async function runTask(client: BatonClient, options: RunTaskOptions): Pro
   async function runFresh(
     sessionId: string,
     fc: NonNullable<Extract<AgentMessage["content"], { case: "functionCall" }>["value"]>,
-    spec: ToolSpec | undefined,
+    spec: ToolRoute | undefined,
     step: number,
   ): Promise<ToolcallResult> {
     if (fc.extension) return runExtension(sessionId, fc.toolcallId, fc.extension);
@@ -314,7 +314,7 @@ export async function runTask(client: BatonClient, options: RunTaskOptions): Pro
       emit({ type: "tool_start", toolcallId: fc.toolcallId, tool: spec, call });
       const started = Date.now();
       const ctx: RunContext = { sessionId, toolcallId: fc.toolcallId, signal, step };
-      const out = await dispatchToolCall(toolCatalog, call, o.handlers as unknown as AnyToolHandlers<RunContext>, ctx);
+      const out = await dispatchToolCall(toolRoutes, call, o.handlers as unknown as AnyToolHandlers<RunContext>, ctx);
       result = create(ToolcallResultSchema, {
         toolcallId: fc.toolcallId,
         outcome: out.ok ? { case: "result", value: out.result } : { case: "error", value: out.error },
@@ -349,7 +349,7 @@ export async function runTask(client: BatonClient, options: RunTaskOptions): Pro
     const spec = ext
       ? o.extensions && findTool(o.extensions.catalog, ext.name)
       : fc.call?.tool.case
-        ? toolByCase(toolCatalog, fc.call.tool.case)
+        ? toolByCase(toolRoutes, fc.call.tool.case)
         : undefined;
     if (!spec) {
       return create(ToolcallResultSchema, {
@@ -406,8 +406,8 @@ export async function runTask(client: BatonClient, options: RunTaskOptions): Pro
     if (note) text += `\n\n${note}`;
     if (o.startUrl) {
       const nav = await dispatchToolCall(
-        toolCatalog,
-        create(toolCatalog.call, { tool: { case: "navigate", value: { url: o.startUrl } } }),
+        toolRoutes,
+        create(toolRoutes.call, { tool: { case: "navigate", value: { url: o.startUrl } } }),
         o.handlers as unknown as AnyToolHandlers<RunContext>,
         { sessionId: session.id, toolcallId: "start", signal, step: 0 },
       );

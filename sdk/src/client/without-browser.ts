@@ -1,4 +1,4 @@
-import { type ClientToolHandlers, toolCatalog } from "@baton/gen/baton/v1/tools_baton";
+import { type ClientToolHandlers, toolRoutes } from "@baton/gen/baton/v1/tools_baton";
 import { ToolErrorCode, ToolFailure } from "../contract/index.js";
 import type { RunContext } from "./run-task.js";
 
@@ -8,7 +8,7 @@ import type { RunContext } from "./run-task.js";
  * model moves on; `askUser` is the app's.
  */
 export function withoutBrowser(askUser: ClientToolHandlers<RunContext>["askUser"]): ClientToolHandlers<RunContext> {
-  const unavailable = Object.values(toolCatalog.tools)
+  const unavailable = Object.values(toolRoutes.tools)
     .filter((t) => t.side === "client" && t.case !== "askUser")
     .map((t) => [
       t.case,

@@ -1,6 +1,6 @@
 import { create, type DescMessage, type Message, type MessageShape } from "@bufbuild/protobuf";
 import type { ToolError } from "@baton/gen/baton/v1/agent_pb";
-import { type Catalog, toolByCase } from "./catalog.js";
+import { type RouteCatalog, toolByCase } from "./catalog.js";
 import { ToolErrorCode, ToolFailure, toolError } from "./tool-error.js";
 
 /** Handlers keyed by camelCase case; the generated `ToolHandlers` types are assignable to it. */
@@ -9,7 +9,7 @@ export type AnyToolHandlers<Ctx> = {
 };
 
 /** What a dispatched call produced: the catalog's result message, or a ToolError. */
-export type Dispatched<C extends Catalog> =
+export type Dispatched<C extends RouteCatalog> =
   | { readonly ok: true; readonly result: MessageShape<C["result"]> }
   | { readonly ok: false; readonly error: ToolError };
 
@@ -17,7 +17,7 @@ export type Dispatched<C extends Catalog> =
  * Runs a typed call through the handler for its case. Never throws: a missing handler, a
  * `ToolFailure` or any other exception comes back as a `ToolError` naming the tool.
  */
-export async function dispatchToolCall<C extends Catalog, Ctx>(
+export async function dispatchToolCall<C extends RouteCatalog, Ctx>(
   catalog: C,
   call: MessageShape<C["call"]>,
   handlers: AnyToolHandlers<Ctx>,

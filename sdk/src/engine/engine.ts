@@ -69,6 +69,8 @@ export interface ActionMark {
   readonly navigationRequests: number;
   readonly loadsStarted: number;
   readonly dialogSeq: number;
+  /** `Date.now()` when the action began: settle ends early when the page did nothing since. */
+  readonly at: number;
 }
 
 /** The focused DOM node, before it is matched to a ref. */
@@ -399,6 +401,7 @@ export class Engine {
       navigationRequests: p.navigationRequests,
       loadsStarted: p.loadsStarted,
       dialogSeq: p.dialogs.at(-1)?.seq ?? 0,
+      at: Date.now(),
     };
   }
 
@@ -422,10 +425,14 @@ export class Engine {
     // The evidence snapshot is started at once, while settle waits out its quiet window, and
     // kept only if the activity marks show nothing changed from its start to settle's end (the
     // same check as snapshot reuse); otherwise a fresh one is taken after settling.
-    const early = this.options.reuseSnapshots !== false && !this.#page.gone ? this.pageSnapshot({ fresh: true }).catch(() => undefined) : undefined;
+    // While a load is under way (navigate) it starts when the load has ended: before, it would
+    // read a document about to go, and its reads would compete with the load.
+    const start = () => (this.options.reuseSnapshots !== false && !this.#page.gone ? this.pageSnapshot({ fresh: true }).catch(() => undefined) : undefined);
+    const loading = this.#page.loadsStarted > mark.loadsStarted;
+    let early = loading ? undefined : start();
     const actionFrame = this.#actionFrame;
     this.#actionFrame = undefined;
-    const report = await settle(this.#page, mark.loadsStarted, this.options.settle, actionFrame);
+    const report = await settle(this.#page, mark.loadsStarted, this.options.settle, actionFrame, mark.at, loading ? () => void (early = start()) : undefined);
     const earlyMark = (await early) && this.#lastMark;
     const settled = earlyMark ? await markActivity(this.#page).catch(() => undefined) : undefined;
     const valid = earlyMark !== undefined && settled !== undefined && unchangedBetween(earlyMark, settled);

@@ -724,7 +724,9 @@ export const StepRequestSchema: GenMessage<StepRequest> = /*@__PURE__*/
  */
 export type StepResponse = Message<"baton.v1.StepResponse"> & {
   /**
-   * The new messages of this step, in order.
+   * The new messages of this step, in order. Its function calls are the ones the client runs
+   * (or asks approval for) now, in the model's order; calls held behind one awaiting approval
+   * come in the response to that approval.
    *
    * @generated from field: repeated baton.v1.AgentMessage messages = 1;
    */
@@ -1071,7 +1073,8 @@ export type GetSessionResponse = Message<"baton.v1.GetSessionResponse"> & {
   history: HistoryEntry[];
 
   /**
-   * Function calls still waiting for results or approval.
+   * The function calls the client acts on now: waiting for results, or (the last) for approval.
+   * Calls of the same turn after one awaiting approval are not listed until it has run.
    *
    * @generated from field: repeated baton.v1.AgentMessage pending_calls = 3;
    */

@@ -1,9 +1,10 @@
 /** Devices and API tokens: what can act for the user, renamed or revoked here. */
 import type { ApiToken } from "@baton/gen/baton/v1/console_pb";
-import { useEffect, useState } from "preact/hooks";
+import { useState } from "preact/hooks";
 import { consoleApi, errorText } from "../client.js";
 import { ago, when } from "../format.js";
 import { Empty, ErrorNote, PageHeader } from "../ui.js";
+import { useList } from "../use-list.js";
 
 function TokenRow(p: { t: ApiToken; onChange: () => void; onError: (e: string) => void }) {
   const [editing, setEditing] = useState(false);
@@ -73,16 +74,9 @@ function TokenRow(p: { t: ApiToken; onChange: () => void; onError: (e: string) =
 
 /** The devices and tokens page. */
 export function DevicesPage() {
-  const [tokens, setTokens] = useState<ApiToken[]>();
-  const [error, setError] = useState<string>();
+  const { items: tokens, error, setError, reload: load } = useList(() => consoleApi.listTokens({}).then((r) => r.tokens));
   const [created, setCreated] = useState<string>();
   const [newName, setNewName] = useState("");
-  const load = () =>
-    consoleApi.listTokens({}).then(
-      (r) => setTokens(r.tokens),
-      (e) => setError(errorText(e)),
-    );
-  useEffect(() => void load(), []);
   const active = tokens?.filter((t) => !t.revokedAt) ?? [];
   const revoked = tokens?.filter((t) => t.revokedAt) ?? [];
   return (

@@ -6,6 +6,7 @@ import { agentApi, consoleApi, errorText } from "../client.js";
 import { ago, when } from "../format.js";
 import { navigate } from "../router.js";
 import { Empty, ErrorNote, PageHeader } from "../ui.js";
+import { useList } from "../use-list.js";
 
 const list = (s: string) =>
   s
@@ -213,15 +214,8 @@ function MatchTester() {
 
 /** The playbooks page (`name` selects one). */
 export function PlaybooksPage(p: { name: string }) {
-  const [playbooks, setPlaybooks] = useState<Playbook[]>();
+  const { items: playbooks, error, reload: load } = useList(() => agentApi.listPlaybooks({}).then((r) => r.playbooks));
   const [creating, setCreating] = useState(false);
-  const [error, setError] = useState<string>();
-  const load = () =>
-    agentApi.listPlaybooks({}).then(
-      (r) => setPlaybooks(r.playbooks),
-      (e) => setError(errorText(e)),
-    );
-  useEffect(() => void load(), []);
   const selected = playbooks?.find((x) => x.name === p.name);
   const saved = (pb: Playbook) => {
     setCreating(false);

@@ -1,9 +1,10 @@
 /** Users (admins): accounts, today's usage, quotas, new users and sign-in links. */
 import type { Account, UserSummary } from "@baton/gen/baton/v1/console_pb";
-import { useEffect, useState } from "preact/hooks";
+import { useState } from "preact/hooks";
 import { consoleApi, errorText } from "../client.js";
 import { money } from "../format.js";
 import { ErrorNote, PageHeader } from "../ui.js";
+import { useList } from "../use-list.js";
 
 function QuotaForm(p: { u: UserSummary; onSaved: () => void; onError: (e: string) => void }) {
   const [cost, setCost] = useState(String(p.u.quota?.dailyCostUsd || ""));
@@ -33,16 +34,9 @@ function QuotaForm(p: { u: UserSummary; onSaved: () => void; onError: (e: string
 
 /** The users page. */
 export function UsersPage(p: { account: Account }) {
-  const [users, setUsers] = useState<UserSummary[]>();
-  const [error, setError] = useState<string>();
+  const { items: users, error, setError, reload: load } = useList(() => consoleApi.listUsers({}).then((r) => r.users));
   const [link, setLink] = useState<string>();
   const [id, setId] = useState("");
-  const load = () =>
-    consoleApi.listUsers({}).then(
-      (r) => setUsers(r.users),
-      (e) => setError(errorText(e)),
-    );
-  useEffect(() => void load(), []);
   if (!p.account.admin) return <ErrorNote error="Only an admin can see this page." />;
   return (
     <section>

@@ -158,11 +158,13 @@ export async function typeText(engine: Engine, params: TypeTextParams) {
       page.send("Input.dispatchMouseEvent", { type: "mousePressed", x: point.x, y: point.y, button: "left", clickCount: 1 }),
       page.send("Input.dispatchMouseEvent", { type: "mouseReleased", x: point.x, y: point.y, button: "left", clickCount: 1 }),
     ]);
-    await page.send("DOM.focus", { backendNodeId: el.entry.backendNodeId }, el.entry.sessionId).catch(() => undefined);
+    // Whether the click focused the field, read beside its value (both only read).
+    const [focused, current] = await Promise.all([engine.call(el, hasFocus).catch(() => false), engine.call(el, fieldValue).catch(() => "x")]);
+    if (!focused) await page.send("DOM.focus", { backendNodeId: el.entry.backendNodeId }, el.entry.sessionId).catch(() => undefined);
     if (params.clear ?? true) {
       // Only a field with content is cleared: Backspace in an empty field still reaches the
       // page's key handlers (a shell would drop a character it keeps elsewhere).
-      if ((await engine.call(el, fieldValue).catch(() => "x")) !== "") {
+      if (current !== "" || (!focused && (await engine.call(el, fieldValue).catch(() => "x")) !== "")) {
         await engine.call(el, selectContents);
         const backspace = keyDef("Backspace");
         if (backspace) await pressKey(page, backspace);
@@ -186,6 +188,11 @@ export async function typeText(engine: Engine, params: TypeTextParams) {
     if (params.waitForSuggestion && suggestions.length === 0) notes.push("no suggestions appeared near the field within 3 s");
     return { value, suggestions: suggestions.map((s) => sanitizeText(s, 120)), evidence: { ...evidence, notes } };
   });
+}
+
+/** Whether a field (`this`) has its document's or shadow root's focus. */
+function hasFocus(this: Element): boolean {
+  return (this.getRootNode() as Document | ShadowRoot).activeElement === this;
 }
 
 /** Puts the caret at the end of a field's (`this`) content, so typing appends. */

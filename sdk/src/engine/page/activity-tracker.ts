@@ -1,6 +1,6 @@
 import { invocation, type PageArgument, type PageFunction } from "../base/page-function.js";
 import type { PageSession } from "./page-session.js";
-import { activityWorld, awaitQuiet, type DocActivity, readTracker, trackerSource } from "./tracker-script.js";
+import { activityWorld, awaitQuiet, type DocActivity, readTracker, sinceLoadEvent, trackerSource } from "./tracker-script.js";
 
 export type { DocActivity } from "./tracker-script.js";
 
@@ -84,12 +84,27 @@ export function readDoc(page: PageSession, doc: TrackedDoc, timeoutMs = 500): Pr
   return inTracker(page, doc, timeoutMs, readTracker, []);
 }
 
+/** When a document's quiet window starts, and when it may end early (`Date.now()` values). */
+export interface QuietFrom {
+  /** The window runs from the last mutation or from this time, whichever is later (default: now). */
+  readonly windowFrom?: number;
+  /**
+   * End as soon as the frames have passed when nothing has mutated since this `Date.now()` time,
+   * or since the start of the document's load event (`"load"`) (`untouched`).
+   */
+  readonly untouchedSince?: number | "load";
+}
+
 /**
  * Waits in the document until its DOM has been quiet for `windowMs` (from the last mutation
- * or from now, whichever is later), after two animation frames when `frames`; `quiet` is false
- * when `capMs` ran out first. Throws when the document is gone.
+ * or from `from.windowFrom`, default now, whichever is later), after two animation frames when
+ * `frames`; or only for the frames when nothing has mutated since `from.untouchedSince`.
+ * `quiet` is false when `capMs` ran out first. Throws when the document is gone.
  */
-export function waitDocQuiet(page: PageSession, doc: TrackedDoc, windowMs: number, capMs: number, frames: boolean): Promise<DocActivity> {
+export function waitDocQuiet(page: PageSession, doc: TrackedDoc, windowMs: number, capMs: number, frames: boolean, from: QuietFrom = {}): Promise<DocActivity> {
   const cap = Math.max(0, Math.round(capMs));
-  return inTracker(page, doc, cap + 500, awaitQuiet, [Math.max(0, windowMs), cap, frames]);
+  const now = Date.now();
+  const fromAgo = from.windowFrom === undefined ? 0 : Math.max(0, now - from.windowFrom);
+  const since = from.untouchedSince === undefined ? -1 : from.untouchedSince === "load" ? sinceLoadEvent : from.untouchedSince;
+  return inTracker(page, doc, cap + 500, awaitQuiet, [Math.max(0, windowMs), cap, frames, fromAgo, since]);
 }

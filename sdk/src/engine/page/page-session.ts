@@ -94,6 +94,8 @@ export class PageSession {
   /** Main-frame loads started; settle waits for the matching load event. */
   loadsStarted = 0;
   loadsFinished = 0;
+  /** `Date.now()` when the top document last finished loading (load event, or a stop without one). */
+  loadFinishedAt = 0;
   /** Page targets this page opened (target=_blank, window.open), newest last. */
   readonly openedTargets: string[] = [];
   /** Set when the renderer crashed or the target detached. */
@@ -371,12 +373,18 @@ export class PageSession {
         break;
       }
       case "Page.loadEventFired":
-        if (sid === this.rootId) this.loadsFinished = this.loadsStarted;
+        if (sid === this.rootId) {
+          this.loadsFinished = this.loadsStarted;
+          this.loadFinishedAt = Date.now();
+        }
         break;
       case "Page.frameStoppedLoading": {
         // Back-forward cache restores and aborted loads stop without a load event.
         const f = this.frames.get(p.frameId as string);
-        if (sid === this.rootId && f && !f.parentId) this.loadsFinished = this.loadsStarted;
+        if (sid === this.rootId && f && !f.parentId && this.loadsFinished < this.loadsStarted) {
+          this.loadsFinished = this.loadsStarted;
+          this.loadFinishedAt = Date.now();
+        }
         break;
       }
       case "Page.javascriptDialogOpening":

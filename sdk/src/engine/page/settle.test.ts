@@ -18,6 +18,11 @@ const reactions = `(() => {
   const add = (name) => { const b = document.createElement("button"); b.textContent = name; document.body.append(b); };
   const mk = (label, fn) => { const b = document.createElement("button"); b.textContent = label; b.onclick = fn; document.body.prepend(b); };
   mk("Sync", () => add("Added sync"));
+  mk("Inert", () => {});
+  const frame = document.createElement("iframe");
+  frame.srcdoc = "<p>inside</p>";
+  document.body.append(frame);
+  mk("Frame soon", () => setTimeout(() => frame.contentDocument.body.append(Object.assign(document.createElement("button"), { textContent: "Added in frame" })), 0));
   mk("Fetch", () => fetch("/slow").then((r) => r.text()).then(() => add("Added after fetch")));
   mk("Twice", () => { document.title = "Clicked"; setTimeout(() => add("Added at 40 ms"), 40); });
   mk("Churn", () => { let n = 0; const t = setInterval(() => { document.title = "churn " + ++n; if (n > 100) clearInterval(t); }, 10); });
@@ -26,6 +31,8 @@ const reactions = `(() => {
 async function setUp(): Promise<void> {
   await h.goto("/basic");
   await h.evaluate(reactions);
+  // The frame's document loaded and its tracker has seen its last mutation.
+  await h.evaluate("new Promise((r) => setTimeout(r, 100))");
 }
 
 function refOf(name: string): string {
@@ -35,15 +42,17 @@ function refOf(name: string): string {
 }
 
 /** Clicks a button with real input events and returns how long settle then took. */
-async function timedSettle(name: string): Promise<number> {
+async function timedSettle(name: string, early = false): Promise<number> {
   await h.engine.pageSnapshot();
   const el = await h.engine.resolve(refOf(name), "ref");
   const point = await h.engine.actionPoint(el, "ref");
   const mark = h.engine.mark();
   await mouseClick(h.engine.page, point);
   const t0 = performance.now();
-  const report = await settle(h.engine.page, mark.loadsStarted);
+  const report = await settle(h.engine.page, mark.loadsStarted, {}, undefined, early ? mark.at : undefined);
   expect(report.notes).toEqual([]);
+  expect(report.early ?? false).toBe(early && name === "Inert");
+  if (name === "Frame soon") expect(await h.evaluate("document.querySelector('iframe').contentDocument.body.textContent")).toContain("Added in frame");
   return performance.now() - t0;
 }
 
@@ -63,6 +72,18 @@ describe("settle: concurrent conditions, windows measured from the last activity
     const added = h.engine.lastSnapshot?.elements.filter((e) => e.name === "Added sync").map((e) => e.ref) ?? [];
     expect(added.length).toBe(4);
     expect(r.evidence?.refsAdded).toContain(added.at(-1));
+  });
+
+  it("ends after the frames when the page did not react at all since the action, and not when it did", async () => {
+    await setUp();
+    // Nothing mutated, no request, no load: no quiet window (the flag, not a time, is asserted).
+    await timedSettle("Inert", true);
+    // A synchronous mutation: the whole window, as without the action's time.
+    await timedSettle("Sync", true);
+    // A frame's document changing while the top one waits for its frames: not early either.
+    await timedSettle("Frame soon", true);
+    // The click tool passes the action's time: a fetch without a mutation is still waited for
+    // (the next test), and a title change plus a mutation 40 ms later is still seen (below).
   });
 
   it("waits for a fetch the click started (answered after 300 ms) and shows what it rendered", async () => {

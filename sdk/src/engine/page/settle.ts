@@ -1,5 +1,5 @@
 import { delay } from "../../cdp/timeouts.js";
-import { type DocActivity, trackedDocs, waitDocQuiet } from "./activity-tracker.js";
+import { type DocActivity, type QuietFrom, readDoc, trackedDocs, waitDocQuiet } from "./activity-tracker.js";
 import type { FrameInfo, PageSession } from "./page-session.js";
 import { urlOrigin } from "../base/sanitize.js";
 
@@ -64,6 +64,8 @@ function originOf(page: PageSession, frame: FrameInfo): string {
 /** What settling observed, for evidence notes. */
 export interface SettleReport {
   readonly notes: string[];
+  /** Ended after the frames: nothing changed since the action (or since the load's end). */
+  readonly early?: boolean;
 }
 
 /**
@@ -72,8 +74,21 @@ export interface SettleReport {
  * and so has the network. The DOM and network conditions are checked concurrently (the DOM
  * wait runs inside each document, off the tracker's last-mutation time), each capped; no step
  * is a blind sleep.
+ *
+ * With `actionAt` (`Date.now()` when the action began), an action the page did not react to at
+ * all ends after the two frames: no DOM mutation in any document, no request started or ended
+ * and no load since `actionAt` (docs/engine.md, "Ending early"). After a load the windows run
+ * from the load's end, and a page untouched since then ends after its two frames too;
+ * `onLoaded` is called as soon as that load has ended (the evidence snapshot starts there).
  */
-export async function settle(page: PageSession, loadsBefore: number, options: SettleOptions = {}, actionFrameId?: string): Promise<SettleReport> {
+export async function settle(
+  page: PageSession,
+  loadsBefore: number,
+  options: SettleOptions = {},
+  actionFrameId?: string,
+  actionAt?: number,
+  onLoaded?: () => void,
+): Promise<SettleReport> {
   const notes: string[] = [];
   const scope = settleScope(page, actionFrameId);
   const loadCap = options.loadTimeoutMs ?? 10_000;
@@ -81,17 +96,34 @@ export async function settle(page: PageSession, loadsBefore: number, options: Se
   const quiet = options.quietWindowMs ?? defaultQuietWindowMs;
   if (page.gone) return { notes };
   let until = Date.now() + quietCap;
+  let net: Promise<number> | undefined;
+  let dom: DomState = "quiet";
+  // When a round ended early but something did happen (a request), the loop's first DOM wait
+  // runs its window from that round's start, as if the round had waited it.
+  let windowFrom: number | undefined;
   // First round: two frames and the DOM window (the page's own handlers have run, so a
-  // navigation the action started is visible), with the network window alongside.
-  let net = networkQuiet(page, scope, quiet, until);
-  let dom = await domQuiet(page, scope, quiet, until, true);
+  // navigation the action started is visible), with the network window alongside. Skipped
+  // when a load is already under way (navigate): the old document's quiet says nothing.
+  if (page.loadsStarted === loadsBefore) {
+    net = networkQuiet(page, scope, quiet, until);
+    const roundAt = Date.now();
+    dom = await domQuiet(page, scope, quiet, until, true, actionAt === undefined ? {} : { untouchedSince: actionAt });
+    if (dom === "untouched" && actionAt !== undefined && page.loadsStarted === loadsBefore && networkUntouched(page, scope, actionAt)) return { notes, early: true };
+    if (dom === "untouched" || dom === "recheck") windowFrom = roundAt;
+  }
   if (page.loadsStarted > loadsBefore) {
     const loaded = await waitUntil(page, () => page.loadsFinished >= page.loadsStarted, loadCap);
     if (!loaded) notes.push(`page still loading after ${Math.round(loadCap / 1000)} s`);
+    const loadedAt = loaded && page.loadFinishedAt > 0 ? Math.min(page.loadFinishedAt, Date.now()) : Date.now();
+    if (loaded) onLoaded?.();
     until = Date.now() + quietCap;
     net = networkQuiet(page, scope, quiet, until);
-    dom = await domQuiet(page, scope, quiet, until, true);
+    windowFrom = undefined;
+    dom = await domQuiet(page, scope, quiet, until, true, { windowFrom: loadedAt, untouchedSince: "load" });
+    if (dom === "untouched" && page.loadsFinished >= page.loadsStarted && networkUntouched(page, scope, loadedAt)) return { notes, early: true };
+    if (dom === "untouched" || dom === "recheck") windowFrom = loadedAt;
   }
+  net ??= networkQuiet(page, scope, quiet, until);
   // Until both hold at once: a response that lands after the DOM went quiet may render.
   for (let retries = 0; ; ) {
     const domAt = Date.now();
@@ -103,28 +135,47 @@ export async function settle(page: PageSession, loadsBefore: number, options: Se
     if (dom === "quiet" && netAt <= domAt && networkIsQuiet(page, scope, quiet)) break;
     if (dom === "retry") await delay(10);
     net = networkQuiet(page, scope, quiet, until);
-    dom = await domQuiet(page, scope, quiet, until, false);
+    dom = await domQuiet(page, scope, quiet, until, false, windowFrom === undefined ? {} : { windowFrom });
+    windowFrom = undefined;
   }
   if (page.inflightRequests(scope) > 0) notes.push("network still busy");
   if (dom === "busy") notes.push("page still changing");
   return { notes };
 }
 
-type DomState = "quiet" | "busy" | "retry";
+type DomState = "quiet" | "untouched" | "recheck" | "busy" | "retry";
 
 /**
  * Waits in every tracked document, in parallel, for its DOM to be quiet for `windowMs`;
- * "busy" when one hit the cap, "retry" when one could not be read (it is being replaced).
+ * "busy" when one hit the cap, "retry" when one could not be read (it is being replaced),
+ * "untouched" when every document ended early, nothing having mutated since
+ * `from.untouchedSince`, and "recheck" when one ended early but a frame's document (which does
+ * not wait for frames) mutated while the top document waited for its frames.
  */
-async function domQuiet(page: PageSession, scope: Scope, windowMs: number, until: number, frames: boolean): Promise<DomState> {
+async function domQuiet(page: PageSession, scope: Scope, windowMs: number, until: number, frames: boolean, from: QuietFrom = {}): Promise<DomState> {
   const cap = Math.max(0, until - Date.now());
   const docs = trackedDocs(page).filter((d) => scope(d.frameId));
   const results = await Promise.all(
-    docs.map((d) => waitDocQuiet(page, d, windowMs, cap, frames && d.top).catch((): DocActivity | undefined => undefined)),
+    docs.map((d) => waitDocQuiet(page, d, windowMs, cap, frames && d.top, from).catch((): DocActivity | undefined => undefined)),
   );
   if (results.some((r) => r && r.quiet === false)) return "busy";
   if (results.some((r) => !r) && !page.gone && Date.now() < until) return "retry";
+  if (results.some((r) => r?.untouched)) {
+    if (!results.every((r) => r?.untouched) || from.untouchedSince === undefined) return "recheck";
+    // Frames' documents answered at once: read them again now that the top one's frames passed.
+    const others = docs.filter((d) => !d.top);
+    const reads = await Promise.all(others.map((d) => readDoc(page, d).catch((): DocActivity | undefined => undefined)));
+    // `idle` is read in the page before `ago` here, so a mutation at the edge counts as after.
+    // After a load, the engine hears of it late: a frame's mutation within a window of it counts.
+    const ago = Date.now() - (from.untouchedSince === "load" ? (page.loadFinishedAt || Date.now()) - windowMs : from.untouchedSince);
+    return reads.every((r) => r && r.idle >= ago) ? "untouched" : "recheck";
+  }
   return "quiet";
+}
+
+/** Whether no request of the scope is in flight and none started or ended since `since`. */
+function networkUntouched(page: PageSession, scope: Scope, since: number): boolean {
+  return page.inflightRequests(scope) === 0 && page.lastNetworkActivityOf(scope) < since;
 }
 
 type Scope = (frameId: string | undefined) => boolean;

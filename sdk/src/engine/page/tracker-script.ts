@@ -13,9 +13,13 @@ export const activityWorld = "baton-activity";
  *   and error (capture: images, iframes), toggle, animation/transition start and end, font
  *   loads, and pointer/mouse over/out (hover, e.g. a real user's pointer in the extension).
  * `read()` returns those plus live facts that move before their events fire (scroll position,
- * viewport size) and whether any animation or transition is running. `quiet(win, cap, frames)`
- * resolves once the DOM has been quiet for `win` ms, measured from the last mutation or from
- * the call, whichever is later (after two animation frames when `frames`), or at `cap`.
+ * viewport size) and whether any animation or transition is running. `quiet(win, cap, frames,
+ * fromAgo, untouchedSince)` resolves once the DOM has been quiet for `win` ms, measured from the
+ * last mutation or from `fromAgo` ms before the call, whichever is later (after two animation
+ * frames when `frames`), or at `cap`; and as soon as the frames have passed if nothing has
+ * mutated since `untouchedSince` (`untouched`): a `Date.now()` time (the engine's clock is the
+ * machine's, as the page's is; a relative time would be off by the call's own latency), or
+ * `sinceLoadEvent` (-2) for the start of the document's load event; -1 for never.
  */
 export const trackerSource: string = invocation(installTracker);
 
@@ -40,6 +44,8 @@ export interface DocActivity {
   readonly quiet?: boolean;
   /** True when the tracker was only installed by this call: its history is unknown. */
   readonly installedNow?: boolean;
+  /** From `quiet`: true when it ended early because nothing mutated since the given time. */
+  readonly untouched?: boolean;
 }
 
 /** The tracker object the page script keeps on its world's global. */
@@ -49,7 +55,9 @@ interface Tracker {
   effects: number;
   last: number;
   read(): DocActivity;
-  quiet(win: number, cap: number, frames: boolean): Promise<DocActivity>;
+  /** `Date.now()` of the last mutation. */
+  lastAt: number;
+  quiet(win: number, cap: number, frames: boolean, fromAgo: number, untouchedSince: number): Promise<DocActivity>;
 }
 
 /** The tracker (runs in the page; see `trackerSource`). False when the world already has one. */
@@ -61,16 +69,19 @@ function installTracker(): boolean {
     changes: 0,
     effects: 0,
     last: performance.now(),
+    lastAt: Date.now(),
     read: () => ({ id: t.id, changes: t.changes, effects: t.effects, idle: performance.now() - t.last, animating: running(), sx: scrollX, sy: scrollY, w: innerWidth, h: innerHeight }),
-    quiet: (win, cap, frames) =>
+    quiet: (win, cap, frames, fromAgo, untouchedSince) =>
       new Promise((resolve) => {
         const start = performance.now();
+        const from = start - Math.max(0, fromAgo);
         let framed = !frames;
         let timer: ReturnType<typeof setTimeout> | undefined;
         const check = (): void => {
           clearTimeout(timer);
           const now = performance.now();
-          const idle = now - Math.max(t.last, start);
+          const idle = now - Math.max(t.last, from);
+          if (framed && untouched(untouchedSince)) return resolve({ ...t.read(), quiet: true, untouched: true });
           if (framed && idle >= win) return resolve({ ...t.read(), quiet: true });
           if (now - start >= cap) return resolve({ ...t.read(), quiet: false });
           timer = setTimeout(check, Math.max(1, Math.min(framed ? win - idle : 20, cap - (now - start))));
@@ -89,6 +100,13 @@ function installTracker(): boolean {
         check();
       }),
   };
+  // Whether nothing has mutated since `since` (a Date.now() time, or sinceLoad: the load event's start).
+  const sinceLoad = -2; // sinceLoadEvent below; this function runs in the page, on its own.
+  const untouched = (since: number): boolean => {
+    if (since !== sinceLoad) return since >= 0 && t.lastAt < since;
+    const nav = performance.getEntriesByType("navigation")[0] as PerformanceNavigationTiming | undefined;
+    return nav !== undefined && nav.loadEventStart > 0 && t.last < nav.loadEventStart;
+  };
   const roots = new WeakSet<Node>();
   const passing = new Set(["pointerover", "pointerout", "mouseover", "mouseout", "focusin", "focusout", "animationstart", "animationend", "animationcancel", "transitionrun", "transitionend", "transitioncancel"]);
   const bump = (e: Event): void => {
@@ -104,6 +122,7 @@ function installTracker(): boolean {
     t.changes++;
     t.effects++;
     t.last = performance.now();
+    t.lastAt = Date.now();
     for (const r of records) for (const n of r.addedNodes) if (n.nodeType === 1) scan(n);
   });
   const events = ["scroll", "input", "change", "focusin", "focusout", "load", "error", "toggle",
@@ -139,6 +158,9 @@ function installTracker(): boolean {
   return true;
 }
 
+/** `quiet`'s `untouchedSince` for "since the start of the document's load event". */
+export const sinceLoadEvent = -2;
+
 /** Reads the document's tracker (runs in the page); null when the world has none. */
 export function readTracker(): DocActivity | null {
   return (globalThis as { __batonActivity?: Tracker }).__batonActivity?.read() ?? null;
@@ -148,6 +170,6 @@ export function readTracker(): DocActivity | null {
  * Resolves once the document's DOM has been quiet for `win` ms (runs in the page; see
  * `Tracker.quiet`); null when the world has no tracker.
  */
-export function awaitQuiet(win: number, cap: number, frames: boolean): Promise<DocActivity> | null {
-  return (globalThis as { __batonActivity?: Tracker }).__batonActivity?.quiet(win, cap, frames) ?? null;
+export function awaitQuiet(win: number, cap: number, frames: boolean, fromAgo: number, untouchedSince: number): Promise<DocActivity> | null {
+  return (globalThis as { __batonActivity?: Tracker }).__batonActivity?.quiet(win, cap, frames, fromAgo, untouchedSince) ?? null;
 }

@@ -47,6 +47,37 @@ const cancelOrderParameters = {
 } as const;
 
 /**
+ * The routing half of the catalog of acme.v1.AcmeToolCall: each tool's name, case, title, side, risk and
+ * params and result schemas, without descriptions or JSON Schemas. What a client needs to run calls
+ * (`runTask`, `dispatchToolCall`), so a browser bundle that only runs tools leaves the model-facing text out.
+ */
+export const toolRoutes = {
+  call: AcmeToolCallSchema,
+  result: AcmeToolResultSchema,
+  oneof: "tool",
+  tools: {
+    lookup_order: {
+      name: "lookup_order",
+      case: "lookupOrder",
+      title: "Look up order",
+      side: "client",
+      risk: "read_only",
+      params: LookupOrderParamsSchema,
+      result: LookupOrderResultSchema,
+    },
+    cancel_order: {
+      name: "cancel_order",
+      case: "cancelOrder",
+      title: "Cancel order",
+      side: "client",
+      risk: "irreversible",
+      params: CancelOrderParamsSchema,
+      result: CancelOrderResultSchema,
+    },
+  },
+} as const;
+
+/**
  * The tool catalog of acme.v1.AcmeToolCall, keyed by the snake_case tool name: description, side, risk,
  * params and result schemas, the JSON Schema of the parameters and the field name map.
  */

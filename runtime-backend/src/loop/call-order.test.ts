@@ -1,0 +1,126 @@
+/**
+ * Calls run in the model's order across an approval: through the real path (the SDK's
+ * runTask over Connect, the agent's routes, the loop, the real store — PGlite, and Postgres
+ * when BATON_TEST_DATABASE_URL is set), with a client that records what it executes.
+ */
+import { createClient, createRouterTransport, type Interceptor } from "@connectrpc/connect";
+import { AgentService } from "@baton/gen/baton/v1/agent_pb";
+import { type ApprovalDecision, runTask } from "@baton/sdk/client";
+import { afterAll, describe, expect, it } from "vitest";
+import type { Script } from "../providers/script.js";
+import type { CallRow } from "../store/records.js";
+import { bearerAuth } from "../server/auth.js";
+import { agentRoutes } from "../server/routes.js";
+import type { Db } from "../store/db.js";
+import { openDb } from "../store/open.js";
+import { createToken } from "../store/users.js";
+import { scriptedAgent } from "../testing/harness.js";
+import { recordingHandlers } from "../testing/recording-handlers.js";
+import { nextCalls } from "./call-order.js";
+
+const pgUrl = process.env.BATON_TEST_DATABASE_URL;
+const engines = [
+  { name: "embedded store", open: () => openDb({}), skip: false },
+  { name: "Postgres", open: () => openDb({ databaseUrl: pgUrl }), skip: !pgUrl },
+];
+
+// One store per engine for the file: sessions are independent, and opening one costs seconds.
+const dbs = new Map<string, Promise<Db>>();
+afterAll(async () => {
+  for (const db of dbs.values()) await (await db).close();
+});
+
+/** Type a name, place the order (irreversible: waits for approval), then type a note. */
+const order = (after: Script["turns"]): Script => ({
+  turns: [
+    {
+      calls: [
+        { name: "type_text", args: { ref: "e1", text: "Ada" } },
+        { name: "click", args: { ref: "e9", irreversible: true } },
+        { name: "type_text", args: { ref: "e3", text: "leave at the door" } },
+      ],
+    },
+    ...after,
+  ],
+});
+
+describe.each(engines)("tool-call order across an approval, $name", ({ name, open, skip }) => {
+  async function run(script: Script, decide: () => ApprovalDecision) {
+    if (!dbs.has(name)) dbs.set(name, open());
+    const db = await dbs.get(name)!;
+    const { agent, model } = await scriptedAgent(script, { db });
+    const token = await createToken(db, "alice");
+    const bearer: Interceptor = (next) => (req) => (req.header.set("authorization", `Bearer ${token}`), next(req));
+    const client = createClient(AgentService, createRouterTransport(agentRoutes(agent, bearerAuth(db)), { transport: { interceptors: [bearer] } }));
+    const log: string[] = [];
+    const outcome = await runTask(client, {
+      task: "order the mug",
+      handlers: recordingHandlers(log),
+      onApproval: (req) => {
+        const d = decide();
+        log.push(`${d.approved ? "approve" : "deny"} ${req.tool.name}`);
+        return d;
+      },
+    });
+    return { outcome, log, model };
+  }
+
+  it.skipIf(skip)("approved: the calls after the approved one wait for it, then run, in the model's order", async () => {
+    const { outcome, log } = await run(order([{ calls: [{ name: "done", args: { answer: "ordered" } }] }]), () => ({ approved: true }));
+    expect(outcome.status).toBe("completed");
+    // The approval is asked before anything after the click runs; the click runs before the note.
+    expect(log).toEqual(["type e1", "approve click", "click e9", "type e3"]);
+  });
+
+  it.skipIf(skip)("refused: the refusal is the call's result, and the calls after it are closed unrun with a clear result", async () => {
+    const { outcome, log, model } = await run(order([{ calls: [{ name: "done", args: { answer: "not ordered" } }] }]), () => ({ approved: false, reason: "too expensive" }));
+    expect(outcome.status).toBe("completed");
+    expect(outcome.answer).toBe("not ordered");
+    expect(log).toEqual(["type e1", "deny click"]);
+    // The model's next prompt reads all three results: done, refused, not run.
+    const results = (model.requests[1]?.items ?? []).flatMap((i) => (i.type === "tool_result" ? [i.output] : []));
+    expect(results).toHaveLength(3);
+    expect(results[1]).toContain("too expensive");
+    expect(results[2]).toContain("not run: the user denied an earlier call of the same turn (click");
+  });
+
+  it.skipIf(skip)("a backend call after a refused one does not run: `done` does not report an order nobody placed", async () => {
+    const script: Script = {
+      turns: [
+        { calls: [{ name: "click", args: { ref: "e9", irreversible: true } }, { name: "done", args: { answer: "order placed" } }] },
+        { calls: [{ name: "done", args: { answer: "the user declined the order" } }] },
+      ],
+    };
+    const { outcome, log } = await run(script, () => ({ approved: false }));
+    expect(log).toEqual(["deny click"]);
+    expect(outcome.answer).toBe("the user declined the order");
+  });
+});
+
+describe("nextCalls, the rule alone", () => {
+  const row = (ord: number, side: CallRow["side"], state: CallRow["state"]): CallRow => ({
+    toolcallId: `call_1_${ord}`,
+    step: 1,
+    ord,
+    name: side === "backend" ? "save_memory" : "click",
+    arguments: "{}",
+    side,
+    state,
+    message: undefined,
+    output: state === "done" ? "{}" : null,
+  });
+  const ids = (calls: CallRow[]) => nextCalls(calls).calls.map((c) => c.ord);
+
+  it("hands out consecutive client calls up to and including the first awaiting approval", () => {
+    expect(ids([row(0, "client", "pending"), row(1, "client", "awaiting_approval"), row(2, "client", "pending")])).toEqual([0, 1]);
+    expect(ids([row(0, "client", "awaiting_approval"), row(1, "client", "awaiting_approval")])).toEqual([0]);
+  });
+
+  it("skips what is done; a backend call waits for the client calls before it, and the other way round", () => {
+    expect(nextCalls([row(0, "client", "done"), row(1, "backend", "pending"), row(2, "client", "pending")])).toMatchObject({ actor: "backend", calls: [{ ord: 1 }] });
+    expect(nextCalls([row(0, "client", "pending"), row(1, "backend", "pending")])).toMatchObject({ actor: "client", calls: [{ ord: 0 }] });
+    // A backend call awaiting approval goes to the client (the user decides there).
+    expect(nextCalls([row(0, "backend", "awaiting_approval"), row(1, "backend", "pending")])).toMatchObject({ actor: "client", calls: [{ ord: 0 }] });
+    expect(nextCalls([row(0, "invalid", "done"), row(1, "client", "done")])).toEqual({ actor: undefined, calls: [] });
+  });
+});
