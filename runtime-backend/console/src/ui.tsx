@@ -1,5 +1,7 @@
 /** Small shared pieces of the console's pages. */
 import type { ComponentChildren } from "preact";
+import { useState } from "preact/hooks";
+import { errorText } from "./client.js";
 import type { SessionStatus } from "@baton/gen/baton/v1/agent_pb";
 import { statusLabel } from "./format.js";
 
@@ -50,4 +52,42 @@ export function Stat(p: { label: string; value: ComponentChildren; hint?: string
       {p.hint ? <div class="stat-hint">{p.hint}</div> : null}
     </div>
   );
+}
+
+/** A one-line form that creates something by name; the field clears once `create` succeeds, a failure goes to `onError`. */
+export function InlineCreate(p: {
+  field: string;
+  placeholder: string;
+  button: string;
+  maxLength?: number;
+  create: (value: string) => Promise<void>;
+  onError: (e: string) => void;
+}) {
+  const [value, setValue] = useState("");
+  return (
+    <form
+      class="inline"
+      onSubmit={async (e) => {
+        e.preventDefault();
+        try {
+          await p.create(value);
+          setValue("");
+        } catch (err) {
+          p.onError(errorText(err));
+        }
+      }}
+    >
+      <input aria-label={p.field} placeholder={p.placeholder} value={value} onInput={(e) => setValue(e.currentTarget.value)} {...(p.maxLength ? { maxLength: p.maxLength } : {})} />
+      <button type="submit">{p.button}</button>
+    </form>
+  );
+}
+
+/** A secret shown once (a new token, a sign-in link), with what it is. */
+export function ShownOnce(p: { label: string; secret: string | undefined }) {
+  return p.secret ? (
+    <div class="banner banner-ok" role="status">
+      {p.label}: <code class="select-all">{p.secret}</code>
+    </div>
+  ) : null;
 }

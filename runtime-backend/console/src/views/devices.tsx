@@ -3,7 +3,7 @@ import type { ApiToken } from "@baton/gen/baton/v1/console_pb";
 import { useState } from "preact/hooks";
 import { consoleApi, errorText } from "../client.js";
 import { ago, when } from "../format.js";
-import { Empty, ErrorNote, PageHeader } from "../ui.js";
+import { Empty, ErrorNote, InlineCreate, PageHeader, ShownOnce } from "../ui.js";
 import { useList } from "../use-list.js";
 
 function TokenRow(p: { t: ApiToken; onChange: () => void; onError: (e: string) => void }) {
@@ -76,7 +76,6 @@ function TokenRow(p: { t: ApiToken; onChange: () => void; onError: (e: string) =
 export function DevicesPage() {
   const { items: tokens, error, setError, reload: load } = useList(() => consoleApi.listTokens({}).then((r) => r.tokens));
   const [created, setCreated] = useState<string>();
-  const [newName, setNewName] = useState("");
   const active = tokens?.filter((t) => !t.revokedAt) ?? [];
   const revoked = tokens?.filter((t) => t.revokedAt) ?? [];
   return (
@@ -90,31 +89,21 @@ export function DevicesPage() {
         </p>
       </div>
       <ErrorNote error={error} />
-      {created ? (
-        <div class="banner banner-ok" role="status">
-          New token (shown once, copy it now): <code class="select-all">{created}</code>
-        </div>
-      ) : null}
+      <ShownOnce label="New token (shown once, copy it now)" secret={created} />
       <div class="card">
         <div class="card-head">
           <h2>Active</h2>
-          <form
-            class="inline"
-            onSubmit={async (e) => {
-              e.preventDefault();
-              try {
-                const r = await consoleApi.createToken({ name: newName || "API token" });
-                setCreated(r.token);
-                setNewName("");
-                void load();
-              } catch (err) {
-                setError(errorText(err));
-              }
+          <InlineCreate
+            field="New token name"
+            placeholder="Token name"
+            button="Create token"
+            maxLength={100}
+            create={async (name) => {
+              setCreated((await consoleApi.createToken({ name: name || "API token" })).token);
+              void load();
             }}
-          >
-            <input aria-label="New token name" placeholder="Token name" value={newName} onInput={(e) => setNewName(e.currentTarget.value)} maxLength={100} />
-            <button type="submit">Create token</button>
-          </form>
+            onError={setError}
+          />
         </div>
         {active.length === 0 ? (
           <Empty title="No active tokens" />

@@ -3,7 +3,7 @@ import type { Account, UserSummary } from "@baton/gen/baton/v1/console_pb";
 import { useState } from "preact/hooks";
 import { consoleApi, errorText } from "../client.js";
 import { money } from "../format.js";
-import { ErrorNote, PageHeader } from "../ui.js";
+import { ErrorNote, InlineCreate, PageHeader, ShownOnce } from "../ui.js";
 import { useList } from "../use-list.js";
 
 function QuotaForm(p: { u: UserSummary; onSaved: () => void; onError: (e: string) => void }) {
@@ -36,37 +36,25 @@ function QuotaForm(p: { u: UserSummary; onSaved: () => void; onError: (e: string
 export function UsersPage(p: { account: Account }) {
   const { items: users, error, setError, reload: load } = useList(() => consoleApi.listUsers({}).then((r) => r.users));
   const [link, setLink] = useState<string>();
-  const [id, setId] = useState("");
   if (!p.account.admin) return <ErrorNote error="Only an admin can see this page." />;
   return (
     <section>
       <PageHeader title="Users" sub="Accounts on this server, today's use and their daily quotas (0 or empty: no limit)." />
       <ErrorNote error={error} />
-      {link ? (
-        <div class="banner banner-ok" role="status">
-          One-time sign-in link (give it to them): <code class="select-all">{link}</code>
-        </div>
-      ) : null}
+      <ShownOnce label="One-time sign-in link (give it to them)" secret={link} />
       <div class="card">
         <div class="card-head">
           <h2>Accounts</h2>
-          <form
-            class="inline"
-            onSubmit={async (e) => {
-              e.preventDefault();
-              try {
-                const r = await consoleApi.createUser({ userId: id.trim() });
-                setLink(r.signInUrl);
-                setId("");
-                void load();
-              } catch (err) {
-                setError(errorText(err));
-              }
+          <InlineCreate
+            field="New user id"
+            placeholder="new user id"
+            button="Add user"
+            create={async (id) => {
+              setLink((await consoleApi.createUser({ userId: id.trim() })).signInUrl);
+              void load();
             }}
-          >
-            <input aria-label="New user id" placeholder="new user id" value={id} onInput={(e) => setId(e.currentTarget.value)} />
-            <button type="submit">Add user</button>
-          </form>
+            onError={setError}
+          />
         </div>
         <table class="table">
           <thead>
