@@ -113,6 +113,8 @@ interface PeerResult {
   tokens: Map<string, number>;
   reachable: Map<string, [number, number]>;
   ms: Record<"navigate" | "snapshot" | "type" | "typeByKey" | "click", number[]>;
+  /** The type call's times on each page. */
+  typeByPage: Map<string, number[]>;
   missing: string[];
 }
 
@@ -152,6 +154,7 @@ async function round(peer: Peer, call: Call, page: Page, first: boolean, truth: 
   if (field) {
     const [typed, ms] = await call(peer.type(field, page.type, "release notes"));
     if (!typed.isError) res.ms.type.push(ms);
+    if (!typed.isError) res.typeByPage.set(page.label, [...(res.typeByPage.get(page.label) ?? []), ms]);
     if (!typed.isError && !peer.typeByKey) res.ms.typeByKey.push(ms);
     if (!typed.isError && peer.typeByKey) {
       const [keyed, keyMs] = await call(peer.typeByKey(field, page.type, "release notes"));
@@ -169,7 +172,7 @@ async function round(peer: Peer, call: Call, page: Page, first: boolean, truth: 
 
 const truth = await groundTruth();
 const list = peers(chromium);
-const results = new Map<string, PeerResult>(list.map((p) => [p.name, { tokens: new Map(), reachable: new Map(), ms: { navigate: [], snapshot: [], type: [], typeByKey: [], click: [] }, missing: [] }]));
+const results = new Map<string, PeerResult>(list.map((p) => [p.name, { tokens: new Map(), reachable: new Map(), ms: { navigate: [], snapshot: [], type: [], typeByKey: [], click: [] }, typeByPage: new Map(), missing: [] }]));
 // Every server is up at once and they take turns round by round (the order rotating), so a
 // burst of load from elsewhere on the machine falls on all of them rather than on one.
 const conns: { call: Call; close: () => Promise<void> }[] = [];
@@ -213,6 +216,11 @@ for (const tool of ["navigate", "snapshot", "type", "typeByKey", "click"] as con
   const m = [baton!, pw!, cdt!].map((r) => r.ms[tool]);
   const label = tool === "typeByKey" ? "type, a key event per character (Baton's type; Playwright `slowly`; DevTools `type_text`)" : tool;
   console.log(`| ${label} | ${p50(m[0]!).toFixed(0)} (${m[0]!.length}) | ${p50(m[1]!).toFixed(0)} (${m[1]!.length}) | ${p50(m[2]!).toFixed(0)} (${m[2]!.length}) | ${(p50(m[0]!) / p50(m[1]!)).toFixed(2)} |`);
+}
+console.log(`\ntype, p50 ms per page (${rounds} calls each): Baton / Playwright MCP / Chrome DevTools MCP\n`);
+for (const p of pages) {
+  const m = [baton!, pw!, cdt!].map((r) => r.typeByPage.get(p.label) ?? []);
+  console.log(`- ${p.label}: ${m.map((x) => p50(x).toFixed(0)).join(" / ")} (${(p50(m[0]!) / p50(m[1]!)).toFixed(2)})`);
 }
 if (baton!.missing.length > 0) console.log(`\nClickable elements Baton's snapshot gives no ref:\n${baton!.missing.map((m) => `- ${m}`).join("\n")}`);
 await site.close();

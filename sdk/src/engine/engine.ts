@@ -148,10 +148,11 @@ export class Engine {
   /**
    * Takes a whole-page snapshot and remembers its refs for the next evidence diff. A
    * whole-page snapshot is reused (the same object is returned) when nothing on the page can
-   * have changed since the last one was taken; `fresh` forces a new one.
+   * have changed since the last one was taken; `fresh` forces a new one. `onMarked` is called
+   * once the activity mark a new snapshot is checked against has been read, as it starts.
    */
-  async pageSnapshot(options: { includeOffscreen?: boolean; scope?: RefEntry; fresh?: boolean } = {}): Promise<PageSnapshot> {
-    const { fresh, ...snapOptions } = options;
+  async pageSnapshot(options: { includeOffscreen?: boolean; scope?: RefEntry; fresh?: boolean; onMarked?: () => void } = {}): Promise<PageSnapshot> {
+    const { fresh, onMarked, ...snapOptions } = options;
     if (options.scope) return takePageSnapshot(this.#page, this.refs, snapOptions);
     const includeOffscreen = options.includeOffscreen ?? false;
     let mark: ActivityMark | undefined;
@@ -164,6 +165,7 @@ export class Engine {
       if (!fresh && last && lastMark && this.#lastOffscreen === includeOffscreen && mark.at - lastMark.at < maxAge && unchangedBetween(lastMark, mark)) {
         return last;
       }
+      onMarked?.();
     }
     const snap = await takePageSnapshot(this.#page, this.refs, snapOptions);
     this.#last = snap;
@@ -427,7 +429,12 @@ export class Engine {
     // same check as snapshot reuse); otherwise a fresh one is taken after settling.
     // While a load is under way (navigate) it starts when the load has ended: before, it would
     // read a document about to go, and its reads would compete with the load.
-    const start = () => (this.options.reuseSnapshots !== false && !this.#page.gone ? this.pageSnapshot({ fresh: true }).catch(() => undefined) : undefined);
+    // The focused element is read beside the early snapshot, after its mark: kept with it (no
+    // focus event, mutation or input in any document between the marks), read again otherwise.
+    let earlyFocus: Promise<FocusedNode | undefined> | undefined;
+    const readFocus = () => this.#focusedNode().catch(() => undefined);
+    const onMarked = () => void (earlyFocus = readFocus());
+    const start = () => (this.options.reuseSnapshots !== false && !this.#page.gone ? this.pageSnapshot({ fresh: true, onMarked }).catch(() => undefined) : undefined);
     const loading = this.#page.loadsStarted > mark.loadsStarted;
     let early = loading ? undefined : start();
     const actionFrame = this.#actionFrame;
@@ -436,10 +443,9 @@ export class Engine {
     const earlyMark = (await early) && this.#lastMark;
     const settled = earlyMark ? await markActivity(this.#page).catch(() => undefined) : undefined;
     const valid = earlyMark !== undefined && settled !== undefined && unchangedBetween(earlyMark, settled);
-    // The focused element is read alongside the snapshot (both only read).
     const [snap, focusedNode] = await Promise.all([
       valid ? early : this.pageSnapshot({ fresh: true }).catch(() => undefined),
-      this.#focusedNode().catch(() => undefined),
+      valid && earlyFocus ? earlyFocus : readFocus(),
     ]);
     const focused = focusedNode && this.#describeFocused(focusedNode);
     const after = this.#lastRefs;
@@ -504,6 +510,15 @@ export class Engine {
         sessionId,
       );
       if (!r.result.objectId) return undefined;
+      // The field's value is read beside the node's description (both only read).
+      const valueRead = p
+        .send<{ result: { value?: string } }>(
+          "Runtime.callFunctionOn",
+          { objectId: r.result.objectId, functionDeclaration: declaration(fieldValue), returnByValue: true },
+          sessionId,
+        )
+        .then((v) => v.result.value ?? "")
+        .catch(() => "");
       const { node } = await p.send<{ node: { backendNodeId: number; nodeName: string; frameId?: string } }>(
         "DOM.describeNode",
         { objectId: r.result.objectId },
@@ -529,18 +544,7 @@ export class Engine {
         continue;
       }
       const targetId = p.sessions.get(sessionId)?.targetId ?? p.targetId;
-      const value = await p
-        .send<{ result: { value?: string } }>(
-          "Runtime.callFunctionOn",
-          {
-            objectId: r.result.objectId,
-            functionDeclaration: declaration(fieldValue),
-            returnByValue: true,
-          },
-          sessionId,
-        )
-        .then((v) => v.result.value ?? "")
-        .catch(() => "");
+      const value = await valueRead;
       return { targetId, backendNodeId: node.backendNodeId, nodeName: node.nodeName, value };
     }
     return undefined;

@@ -173,13 +173,21 @@ export async function typeText(engine: Engine, params: TypeTextParams) {
       await engine.call(el, caretAtEnd).catch(() => undefined);
     }
     await typeChars(page, params.text, info.multiline);
-    const value = await engine.call(el, fieldValue).catch(() => "");
-    const suggestions = params.waitForSuggestion ? await engine.call(el, suggestionsInPage, [3000]).catch(() => [] as string[]) : [];
-    if (params.pressEnter) {
-      const enter = keyDef("Enter");
+    const readValue = () => engine.call(el, fieldValue).catch(() => "");
+    let value: string;
+    let suggestions: string[] = [];
+    let evidence: Awaited<ReturnType<Engine["evidence"]>>;
+    if (params.waitForSuggestion || params.pressEnter) {
+      value = await readValue();
+      if (params.waitForSuggestion) suggestions = await engine.call(el, suggestionsInPage, [3000]).catch(() => [] as string[]);
+      const enter = params.pressEnter ? keyDef("Enter") : undefined;
       if (enter) await pressKey(page, enter);
+      evidence = await engine.evidence(mark);
+    } else {
+      // Nothing more to do in the page: the value is read (only read) while settle and the
+      // evidence snapshot start, instead of a round trip before them.
+      [value, evidence] = await Promise.all([readValue(), engine.evidence(mark)]);
     }
-    const evidence = await engine.evidence(mark);
     const notes = [...(evidence.notes ?? [])];
     const expected = comparable(before + params.text);
     if (comparable(value) !== expected && !(info.kind === "editable" && comparable(value).includes(comparable(params.text)))) {
