@@ -55,6 +55,28 @@ describe("actions, verified by their effect on the page", () => {
     expect(r.evidence?.focused?.ref).toBe(ref);
   });
 
+  it("type_text into a field that has the focus types without clicking it again, appending or replacing as asked", async () => {
+    await h.goto("/editor");
+    const ref = await refFor("textbox", "Title");
+    const initial = (await h.evaluate("document.getElementById('title').value")) as string;
+    await h.evaluate(
+      "window.__downs = 0; window.__keys = 0; const t = document.getElementById('title');" +
+        "t.addEventListener('mousedown', () => window.__downs++); t.addEventListener('keydown', () => window.__keys++); 0",
+    );
+    await h.tools.typeText(create(TypeTextParamsSchema, { ref, text: "Hello" }), undefined);
+    // The caret moved away from the end: appending still adds at the end, as after a click.
+    await h.evaluate("document.getElementById('title').setSelectionRange(0, 0); 0");
+    const appended = await h.tools.typeText(create(TypeTextParamsSchema, { ref, text: " again", clear: false }), undefined);
+    expect(appended.value).toBe("Hello again");
+    const replaced = await h.tools.typeText(create(TypeTextParamsSchema, { ref, text: "Fresh" }), undefined);
+    expect(replaced.value).toBe("Fresh");
+    expect(await h.evaluate("document.getElementById('title').value")).toBe("Fresh");
+    expect(replaced.evidence?.focused?.ref).toBe(ref);
+    // One click (the first call's), and a real key event for every character and each clearing Backspace.
+    expect(await h.evaluate("window.__downs")).toBe(1);
+    expect(await h.evaluate("window.__keys")).toBe((initial ? 1 : 0) + "Hello".length + " again".length + 1 + "Fresh".length);
+  });
+
   it("type_text writes into contenteditable with Input.insertText", async () => {
     await h.goto("/editor");
     const ref = await refFor("textbox", "Body");

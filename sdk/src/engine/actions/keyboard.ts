@@ -7,15 +7,16 @@ import { pressKey } from "./input.js";
 import { charKey, keyDef, modifierBits, parseChord } from "./keys.js";
 import { setValueOf } from "./set-value.js";
 
-/** What kind of text field an element (`this`) is, and whether it takes text now. */
-function fieldInfo(this: Element): { kind: "input" | "editable" | "value" | "other"; disabled: boolean; readOnly: boolean; multiline: boolean } {
+/** What kind of text field an element (`this`) is, whether it takes text now, and whether it has the focus. */
+function fieldInfo(this: Element): { kind: "input" | "editable" | "value" | "other"; disabled: boolean; readOnly: boolean; multiline: boolean; focused: boolean } {
   const notText = ["checkbox", "radio", "file", "button", "submit", "reset", "image"];
   const byValue = ["date", "time", "datetime-local", "month", "week", "color", "range"];
   const field = this as Partial<HTMLInputElement>;
   const type = field.type ?? "";
   const input = this.localName === "textarea" || (this.localName === "input" && !notText.includes(type) && !byValue.includes(type));
   const kind = input ? "input" : this.localName === "input" && byValue.includes(type) ? "value" : (this as HTMLElement).isContentEditable ? "editable" : "other";
-  return { kind, disabled: !!field.disabled, readOnly: !!field.readOnly, multiline: this.localName === "textarea" || kind === "editable" };
+  const focused = (this.getRootNode() as Document | ShadowRoot).activeElement === this && document.hasFocus();
+  return { kind, disabled: !!field.disabled, readOnly: !!field.readOnly, multiline: this.localName === "textarea" || kind === "editable", focused };
 }
 
 /** Selects a field's (`this`) whole content, so the next key replaces it. */
@@ -127,7 +128,9 @@ export async function typeChars(page: Engine["page"], text: string, multiline: b
 const comparable = (s: string): string => s.replace(/\r\n?/g, "\n").replace(/\u00a0/g, " ").trim();
 
 /**
- * type_text: focuses the field with a click, clears it, types with real key events (see
+ * type_text: focuses the field with a click (none when it already has the focus: the click
+ * would only focus it and place the caret, which is placed anyway), clears it or puts the caret
+ * at its end, types with real key events (see
  * `typeChars`); date, time, colour and range inputs are set by value (`set-value.ts`). The
  * value is read back: when the field holds something else than what was typed (the page
  * filtered or reformatted it), the evidence says so. With `wait_for_suggestion`, waits (up to
@@ -151,15 +154,24 @@ export async function typeText(engine: Engine, params: TypeTextParams) {
     const page = engine.page;
     const mark = engine.mark();
     const before = params.clear ?? true ? "" : await engine.call(el, fieldValue).catch(() => "");
-    // A real click focuses like a user would (and places the caret); DOM.focus is the backstop.
-    await page.send("Input.dispatchMouseEvent", { type: "mouseMoved", x: point.x, y: point.y });
-    await engine.guardNavigation(mark, "typing");
-    await Promise.all([
-      page.send("Input.dispatchMouseEvent", { type: "mousePressed", x: point.x, y: point.y, button: "left", clickCount: 1 }),
-      page.send("Input.dispatchMouseEvent", { type: "mouseReleased", x: point.x, y: point.y, button: "left", clickCount: 1 }),
-    ]);
-    // Whether the click focused the field, read beside its value (both only read).
-    const [focused, current] = await Promise.all([engine.call(el, hasFocus).catch(() => false), engine.call(el, fieldValue).catch(() => "x")]);
+    let focused: boolean;
+    let current: string;
+    if (info.focused) {
+      // Already focused (clicked, or typed into just before): no click, which would only have
+      // focused it and placed the caret; the caret is placed below as after a click.
+      focused = true;
+      current = params.clear ?? true ? await engine.call(el, fieldValue).catch(() => "x") : before;
+    } else {
+      // A real click focuses like a user would (and places the caret); DOM.focus is the backstop.
+      await page.send("Input.dispatchMouseEvent", { type: "mouseMoved", x: point.x, y: point.y });
+      await engine.guardNavigation(mark, "typing");
+      await Promise.all([
+        page.send("Input.dispatchMouseEvent", { type: "mousePressed", x: point.x, y: point.y, button: "left", clickCount: 1 }),
+        page.send("Input.dispatchMouseEvent", { type: "mouseReleased", x: point.x, y: point.y, button: "left", clickCount: 1 }),
+      ]);
+      // Whether the click focused the field, read beside its value (both only read).
+      [focused, current] = await Promise.all([engine.call(el, hasFocus).catch(() => false), engine.call(el, fieldValue).catch(() => "x")]);
+    }
     if (!focused) await page.send("DOM.focus", { backendNodeId: el.entry.backendNodeId }, el.entry.sessionId).catch(() => undefined);
     if (params.clear ?? true) {
       // Only a field with content is cleared: Backspace in an empty field still reaches the
