@@ -31,7 +31,7 @@ export function leaseFreeSql(alias: string, owner: string): string {
 /** `$1`: `[{id, key}]` → each session with its stored response to `key` and its current step's calls. */
 export const readStepSql = `
 with x as (select * from json_to_recordset($1::json) as x(id text, key text))
-select s.*,
+select x.key as read_key, s.*,
        (select r.response from responses r where r.session_id = s.id and r.input_key = x.key) as stored_response,
        (select r.body from responses r where r.session_id = s.id and r.input_key = x.key) as stored_body,
        (select coalesce(json_agg(c order by c.ord), '[]'::json) from calls c where c.session_id = s.id and c.step = s.step) as step_calls,

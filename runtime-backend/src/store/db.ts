@@ -8,14 +8,6 @@ import type { DataDirLock } from "./data-dir.js";
 /** A row as returned by a query: column name → value. */
 export type Row = Record<string, unknown>;
 
-/** One item of a grouped statement ({@link Db.grouped}). */
-export interface GroupItem {
-  /** The item's identity: no two items of one run share it; the statement returns it as `id`. */
-  readonly key: string;
-  /** The item's share of each recordset parameter, in order: JSON object texts joined by "," ("" for none). */
-  readonly rows: readonly string[];
-}
-
 /** Something that can run parameterised SQL: the database itself or an open transaction. */
 export interface Queryable {
   /** Runs one statement with `$1`-style parameters and returns its rows. */
@@ -32,15 +24,11 @@ export interface Db extends Queryable {
    */
   transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T>;
   /**
-   * Runs a statement the hot path repeats for many sessions, grouped: items submitted while the
-   * previous run of `name` is in flight go into the next run together (at most one item per
-   * key), their shares of each recordset parameter concatenated (`group.ts`). The statement is
-   * prepared once under `name`; `sql` must be the same text on every call and take only
-   * `$n::json` recordsets. It returns at most one row per item, whose `id` column is the item's
-   * key. Resolves with that row, or undefined when there was none (the item's guard failed);
-   * rejects only for the item's own error (a failed group is re-run item by item).
+   * Runs a statement the hot path repeats, prepared once (per connection) under `name`, so
+   * later runs skip parsing and planning. `sql` must be the same text on every call and type
+   * its parameters (`$1::json`). Returns the rows, as {@link Queryable.query} does.
    */
-  grouped(name: string, sql: string, item: GroupItem): Promise<Row | undefined>;
+  prepared<R extends Row = Row>(name: string, sql: string, params: readonly unknown[]): Promise<R[]>;
   /** Runs a script of several statements without parameters (migrations). */
   exec(sql: string): Promise<void>;
   /** Closes the handle; the store flushes and releases its files or pool. */

@@ -1,7 +1,4 @@
-// Imported by the PGlite worker, which Node loads without a bundler: value imports name the
-// TypeScript file itself.
-import { nextTurn } from "../base/next-turn.ts";
-import type { Db, GroupItem, Row } from "./db.js";
+import { nextTurn } from "../base/next-turn.js";
 
 /**
  * Group commit: callers submit items one by one; whatever arrives while a run is in flight is
@@ -25,19 +22,12 @@ export class Grouper<I, O> {
    * @param keyOf items with the same key never share a group (one statement updates a row once):
    *   a second one waits for the next run.
    */
-  private readonly run: (items: I[]) => Promise<O[]>;
-  private readonly concurrency: number;
-  private readonly max: number;
-  private readonly keyOf: ((item: I) => string) | undefined;
-
-  // Fields assigned by hand, not as parameter properties: the worker thread loads this file
-  // with Node's type stripping, which takes only erasable TypeScript.
-  constructor(run: (items: I[]) => Promise<O[]>, concurrency = 1, max = 256, keyOf?: (item: I) => string) {
-    this.run = run;
-    this.concurrency = concurrency;
-    this.max = max;
-    this.keyOf = keyOf;
-  }
+  constructor(
+    private readonly run: (items: I[]) => Promise<O[]>,
+    private readonly concurrency = 1,
+    private readonly max = 256,
+    private readonly keyOf?: (item: I) => string,
+  ) {}
 
   /** Queues an item; resolves with its outcome once its group has run (and committed). */
   submit(item: I): Promise<O> {
@@ -103,32 +93,4 @@ export class Grouper<I, O> {
       }
     }
   }
-}
-
-/**
- * {@link Db.grouped} on top of `run`, which executes the statement `name` (prepared once) with
- * its parameters: one {@link Grouper} per statement, each item's shares of the recordsets
- * concatenated, and the rows handed back by their `id`.
- *
- * @param concurrency runs of one statement at once (see {@link Grouper}).
- */
-export function groupedStatements(run: (name: string, sql: string, params: string[]) => Promise<Row[]>, concurrency: number): Db["grouped"] {
-  const groupers = new Map<string, Grouper<GroupItem, Row | undefined>>();
-  return (name, sql, item) => {
-    let g = groupers.get(name);
-    if (!g) {
-      g = new Grouper(
-        async (items) => {
-          const params = item.rows.map((_, i) => `[${items.flatMap((it) => (it.rows[i] ? [it.rows[i]] : [])).join(",")}]`);
-          const byKey = new Map((await run(name, sql, params)).map((r) => [String(r.id), r]));
-          return items.map((it) => byKey.get(it.key));
-        },
-        concurrency,
-        256,
-        (it) => it.key,
-      );
-      groupers.set(name, g);
-    }
-    return g.submit(item);
-  };
 }

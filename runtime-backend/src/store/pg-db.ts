@@ -1,6 +1,5 @@
 import pg from "pg";
 import type { Db, Queryable, Row } from "./db.js";
-import { groupedStatements } from "./group.js";
 
 /**
  * Connects to a PostgreSQL server through a `pg` pool. Same SQL as the embedded engine; this
@@ -31,8 +30,10 @@ export async function openPgDb(connectionString: string, poolSize = 10): Promise
         client.release();
       }
     },
-    // node-postgres prepares a named statement once per pooled connection; a few runs at once.
-    grouped: groupedStatements(async (name, text, values) => (await pool.query({ name, text, values })).rows, 4),
+    async prepared<R extends Row>(name: string, sql: string, params: readonly unknown[]) {
+      // node-postgres prepares a named statement once per pooled connection.
+      return (await pool.query<R>({ name, text: sql, values: params as unknown[] })).rows;
+    },
     async exec(sql) {
       await pool.query(sql);
     },

@@ -4,18 +4,11 @@
  * request/response protocol ({@link WorkerRequest} → {@link WorkerReply}) spoken by
  * `worker-db.ts`, which implements the store's `Db` interface on top of it.
  *
- * Grouped statements ({@link Db.grouped}) are grouped here, beside the engine: each item is
- * posted as it comes, and each run takes every item that arrived while the last one ran, so
- * the engine never waits for the main thread to form the next group.
- *
- * Node loads this file directly (type stripping), without a bundler: it and the project
- * modules it imports (`pglite-db.ts` and what that imports) use erasable TypeScript only and
- * name TypeScript files in their value imports.
+ * Node loads this file directly (type stripping), so it imports no project modules: only
+ * erasable TypeScript, node built-ins and PGlite.
  */
 import { PGlite, type Transaction } from "@electric-sql/pglite";
 import { parentPort, workerData } from "node:worker_threads";
-import type { Db, GroupItem } from "./db.js";
-import { pgliteDb } from "./pglite-db.ts";
 
 /** What the worker is started with. */
 export interface WorkerInit {
@@ -29,12 +22,12 @@ export interface WorkerInit {
 export type WorkerRequest =
   | { readonly id: number; readonly op: "query"; readonly sql: string; readonly params: readonly unknown[]; readonly tx?: number }
   | { readonly id: number; readonly op: "exec"; readonly sql: string; readonly tx?: number }
-  | { readonly id: number; readonly op: "grouped"; readonly name: string; readonly sql: string; readonly item: GroupItem }
+  | { readonly id: number; readonly op: "prepare"; readonly name: string; readonly sql: string }
   | { readonly id: number; readonly op: "begin" }
   | { readonly id: number; readonly op: "end"; readonly tx: number; readonly commit: boolean }
   | { readonly id: number; readonly op: "close" };
 
-/** A reply: `rows` for query (and grouped: the item's row, or none), `results` (rows per statement) for exec. */
+/** A reply: `rows` for query, `results` (rows per statement) for exec. */
 export type WorkerReply =
   | { readonly id: number; readonly ok: true; readonly rows?: unknown[]; readonly results?: unknown[][] }
   | { readonly id: number; readonly ok: false; readonly error: { message: string; props: Record<string, unknown> } };
@@ -46,7 +39,7 @@ if (port) {
   const init = workerData as WorkerInit;
   const pg = new PGlite({ ...(init.dataDir ? { dataDir: init.dataDir } : {}), postgresqlconf: [...init.conf] });
   const txs = new Map<number, { tx: Transaction; end: (commit: boolean) => void; finished: Promise<void> }>();
-  const db = pgliteDb(pg);
+  const prepared = new Set<string>();
 
   const reply = (r: WorkerReply) => port.postMessage(r);
   const fail = (id: number, e: unknown) => {
@@ -73,9 +66,12 @@ if (port) {
         const res = await target(m.tx).exec(m.sql);
         return reply({ id: m.id, ok: true, results: res.map((r) => r.rows) });
       }
-      case "grouped": {
-        const row = await db.grouped(m.name, m.sql, m.item);
-        return reply({ id: m.id, ok: true, rows: row ? [row] : [] });
+      case "prepare": {
+        if (!prepared.has(m.name)) {
+          await pg.exec(`prepare ${m.name} as ${m.sql}`);
+          prepared.add(m.name);
+        }
+        return reply({ id: m.id, ok: true });
       }
       case "begin": {
         let end!: (commit: boolean) => void;

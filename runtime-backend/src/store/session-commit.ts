@@ -185,7 +185,15 @@ export function commitRows(c: SessionCommit): CommitRows {
   return { session, callUpdates, newCalls, history: entries, traces, lines, responseBytes, contextFrom: delta?.from };
 }
 
-/** A commit's share of the six recordset parameters of `commitSql` (see `Db.grouped`). */
-export function commitShares(r: CommitRows): string[] {
-  return [r.session, r.callUpdates.join(","), r.newCalls.join(","), r.history.join(","), r.traces.join(","), r.lines.join(",")];
+/** The six recordset parameters of `commitSql` for a group of commits. */
+export function commitParams(group: readonly CommitRows[]): string[] {
+  const list = (texts: readonly string[]) => `[${texts.join(",")}]`;
+  return [
+    list(group.map((r) => r.session)),
+    list(group.flatMap((r) => r.callUpdates)),
+    list(group.flatMap((r) => r.newCalls)),
+    list(group.flatMap((r) => r.history)),
+    list(group.flatMap((r) => r.traces)),
+    list(group.flatMap((r) => r.lines)),
+  ];
 }

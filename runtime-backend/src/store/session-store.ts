@@ -3,11 +3,12 @@ import type { MemoryRecord } from "@baton/gen/baton/v1/tools_pb";
 import { commitSql, leaseFreeSql, readStepSql, renewLeaseSql } from "./commit-sql.js";
 import { SessionConflict } from "./conflict.js";
 import type { Db, Row } from "./db.js";
+import { Grouper } from "./group.js";
 import { countLogs, insertLogs, readLogs } from "./logs.js";
 import { saveMemory, searchMemory } from "./memory.js";
 import { getPlaybook, listPlaybooks, savePlaybookVersion } from "./playbooks.js";
 import { type CallRow, callFromRow, callsById, callsOfStep, readHistory } from "./records.js";
-import { commitRows, commitShares, type SessionCommit } from "./session-commit.js";
+import { commitParams, type CommitRows, commitRows, type SessionCommit } from "./session-commit.js";
 import { clearLeases, getSessionRow, insertSession, leaseUntilOf, type NewSession, requestStop, type SessionRow, sessionFromRow, usageFromRow } from "./sessions.js";
 import { storedResponse } from "./stored-response.js";
 import { deleteScreenshots, insertScreenshots, readScreenshot, readScreenshots, type StoredScreenshot } from "./screenshots.js";
@@ -31,17 +32,20 @@ export interface Committed {
   readonly responseBytes: Uint8Array | undefined;
 }
 
+interface PendingCommit {
+  readonly commit: SessionCommit;
+  readonly rows: CommitRows;
+}
+
 /**
  * The one face of the store for the agent loop: everything a session's steps read and persist
  * goes through here, so the rules that keep a session consistent (its version, its lease, the
  * stop guard: `commit-sql.ts`) are applied in one place and the loop sees no SQL.
  *
- * Reads and commits of concurrent sessions are grouped ({@link Db.grouped}): every call that
- * arrives while the previous statement runs goes into the next one, so a busy store runs one
- * statement for many sessions — on the embedded engine, grouped where the engine runs (its
- * worker thread), so the next group starts the moment the last one ends. A commit resolves
- * once its statement has committed; a lost race rejects it with {@link SessionConflict} and
- * writes nothing.
+ * Reads and commits of concurrent sessions are grouped: each call is queued and every call
+ * that arrives while the previous statement runs goes into the next one (`group.ts`), so a
+ * busy store runs one statement for many sessions. A commit resolves once its statement has
+ * committed; a lost race rejects it with {@link SessionConflict} and writes nothing.
  *
  * The same module runs in the server (PGlite in a worker thread, or Postgres) and in a browser
  * page (PGlite on IndexedDB): it knows only the {@link Db} interface.
@@ -52,7 +56,27 @@ export interface Committed {
  * const { session } = await store.commit({ from: at!.session, owner: "agent_1", lease: null, set: { status: SessionStatus.IDLE } });
  */
 export class SessionStore {
-  constructor(readonly db: Db) {}
+  private readonly reads: Grouper<{ id: string; key: string }, Row | undefined>;
+  private readonly commits: Grouper<PendingCommit, Row | undefined>;
+
+  constructor(readonly db: Db) {
+    // The embedded engine runs one statement at a time anyway; a pool takes a few at once.
+    const concurrency = db.kind === "embedded" ? 1 : 4;
+    this.reads = new Grouper((items) => this.readGroup(items), concurrency);
+    this.commits = new Grouper((items) => this.commitGroup(items), concurrency, 256, (p) => p.commit.from.id);
+  }
+
+  private async readGroup(items: { id: string; key: string }[]): Promise<(Row | undefined)[]> {
+    const rows = await this.db.prepared("baton_step_read", readStepSql, [JSON.stringify(items)]);
+    const byKey = new Map(rows.map((r) => [`${String(r.id)}\u0000${String(r.read_key)}`, r]));
+    return items.map((i) => byKey.get(`${i.id}\u0000${i.key}`));
+  }
+
+  private async commitGroup(items: PendingCommit[]): Promise<(Row | undefined)[]> {
+    const rows = await this.db.prepared("baton_commit", commitSql, commitParams(items.map((i) => i.rows)));
+    const byId = new Map(rows.map((r) => [String(r.id), r]));
+    return items.map((i) => byId.get(i.commit.from.id));
+  }
 
   // ---- sessions ----
 
@@ -71,9 +95,7 @@ export class SessionStore {
    * current step's calls, and the response stored under `inputKey` ("" for none).
    */
   async readStep(id: string, inputKey: string): Promise<StepState | undefined> {
-    // One read per session and run (the row's `id` is the session's): reads of one session for
-    // two inputs go in consecutive runs.
-    const row = await this.db.grouped("baton_step_read", readStepSql, { key: id, rows: [JSON.stringify({ id, key: inputKey })] });
+    const row = await this.reads.submit({ id, key: inputKey });
     if (!row) return undefined;
     const callRows = (typeof row.step_calls === "string" ? JSON.parse(row.step_calls) : row.step_calls) as Row[];
     return {
@@ -91,7 +113,7 @@ export class SessionStore {
    */
   async commit(c: SessionCommit): Promise<Committed> {
     const rows = commitRows(c);
-    const row = await this.db.grouped("baton_commit", commitSql, { key: c.from.id, rows: commitShares(rows) });
+    const row = await this.commits.submit({ commit: c, rows });
     if (!row) throw new SessionConflict(c.from.id);
     const s = c.from;
     const set = c.set ?? {};

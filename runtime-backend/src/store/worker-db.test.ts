@@ -12,46 +12,16 @@ describe("the embedded engine in a worker thread", () => {
     await db.close();
   });
 
-  it("runs queries and scripts, with typed rows", async () => {
+  it("runs queries, scripts and prepared statements, with typed rows", async () => {
     await db.query("insert into t (id, v) values ($1, $2)", [1, "it's"]);
     const [row] = await db.query<{ id: number; v: string; at: Date }>("select * from t where id = $1", [1]);
     expect(row).toMatchObject({ id: 1, v: "it's" });
     expect(row?.at).toBeInstanceOf(Date);
     await db.exec("insert into t (id, v) values (2, 'b')");
     expect(await db.query("select count(*)::int as n from t")).toEqual([{ n: 2 }]);
-  });
-
-  // Each row says how many items its run held, so the grouping itself is visible.
-  const groupSql = `select x.id, x.v, (select count(*) from json_to_recordset($1::json) as y(id text))::int as run_size
-    from json_to_recordset($1::json) as x(id text, v int) where x.v >= 0`;
-  const item = (id: string, v: unknown) => ({ key: id, rows: [JSON.stringify({ id, v })] });
-
-  it("groups statements in the worker: items that arrive while a run is in flight go in the next one, each answered with its own row", async () => {
-    // A transaction holds the one connection, so the first run waits and the next items queue behind it.
-    let release!: () => void;
-    const gate = new Promise<void>((r) => (release = r));
-    const tx = db.transaction(() => gate);
-    const blocked = db.grouped("g", groupSql, item("first", 0));
-    await new Promise((r) => setTimeout(r, 50));
-    const queued = Promise.all([db.grouped("g", groupSql, item("a", 1)), db.grouped("g", groupSql, item("b", 2)), db.grouped("g", groupSql, item("c", -1))]);
-    await new Promise((r) => setTimeout(r, 50));
-    release();
-    await tx;
-    expect(await blocked).toEqual({ id: "first", v: 0, run_size: 1 });
-    const [a, b, none] = await queued;
-    expect(a).toEqual({ id: "a", v: 1, run_size: 3 });
-    expect(b).toEqual({ id: "b", v: 2, run_size: 3 });
-    expect(none).toBeUndefined();
-    // Two items with one key never share a run: the second goes in the next.
-    const [first, second] = await Promise.all([db.grouped("g", groupSql, item("a", 1)), db.grouped("g", groupSql, item("a", 2))]);
-    expect([first?.v, first?.run_size, second?.v, second?.run_size]).toEqual([1, 1, 2, 1]);
-  });
-
-  it("rejects only the item whose share fails the statement; the rest of its run still commits", async () => {
-    const out = await Promise.allSettled([db.grouped("g", groupSql, item("ok", 1)), db.grouped("g", groupSql, item("bad", "x")), db.grouped("g", groupSql, item("ok2", 2))]);
-    expect(out[0]).toMatchObject({ status: "fulfilled", value: { id: "ok", run_size: 1 } });
-    expect(out[1]).toMatchObject({ status: "rejected", reason: { code: "22P02" } });
-    expect(out[2]).toMatchObject({ status: "fulfilled", value: { id: "ok2", run_size: 1 } });
+    for (const id of [1, 2]) {
+      expect(await db.prepared("t_by_id", "select v from t where id = $1::int", [id])).toEqual([{ v: id === 1 ? "it's" : "b" }]);
+    }
   });
 
   it("commits a transaction, rolls one back on a throw, and reports SQL errors with their code", async () => {

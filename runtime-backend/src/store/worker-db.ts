@@ -1,5 +1,6 @@
 import { Worker } from "node:worker_threads";
 import type { Db, Queryable, Row } from "./db.js";
+import { inlineParams } from "./literal.js";
 import { embeddedConf } from "./pglite-db.js";
 import type { WorkerInit, WorkerReply, WorkerRequest } from "./pglite-worker.js";
 
@@ -63,6 +64,7 @@ export async function openWorkerDb(dataDir?: string): Promise<Db> {
     throw e;
   }
   worker.unref();
+  const prepared = new Map<string, Promise<unknown>>();
 
   const db: Db = {
     kind: "embedded",
@@ -79,9 +81,17 @@ export async function openWorkerDb(dataDir?: string): Promise<Db> {
       await call({ op: "end", tx, commit: true });
       return out;
     },
-    // Posted at once: the worker groups items beside the engine (`pglite-worker.ts`).
-    async grouped(name, sql, item) {
-      return (await call({ op: "grouped", name, sql, item })).rows?.[0] as Row | undefined;
+    async prepared<R extends Row>(name: string, sql: string, params: readonly unknown[]) {
+      let p = prepared.get(name);
+      if (!p) {
+        p = call({ op: "prepare", name, sql });
+        prepared.set(name, p);
+        p.catch(() => prepared.delete(name));
+      }
+      await p;
+      const args = params.map((_, i) => `$${i + 1}`).join(", ");
+      const res = await call({ op: "exec", sql: inlineParams(`execute ${name}(${args})`, params) });
+      return (res.results?.at(-1) ?? []) as R[];
     },
     async exec(sql) {
       await call({ op: "exec", sql });
