@@ -37,6 +37,7 @@ import {
   type FieldDescriptorProto,
   FieldDescriptorProtoSchema,
   FieldOptionsSchema,
+  MethodOptionsSchema,
 } from "@bufbuild/protobuf/wkt";
 import { createEcmaScriptPlugin, type GeneratedFile, getComments, runNodeJs, type Schema } from "@bufbuild/protoplugin";
 import { realpathSync } from "node:fs";
@@ -483,7 +484,6 @@ function generateCatalogTs(f: GeneratedFile, catalog: CatalogModel, descriptors:
   f.print(f.export("type", "BackendToolHandlers"), "<Ctx = void> = ToolHandlers<Ctx, BackendToolCase>;");
 }
 
-
 /** One field as `descriptors.ts` spells it: name, number, type, type name, label, oneof index + 1, proto3 optional. */
 type FieldLit = [string, number, number, (string | 0)?, number?, number?, 1?];
 /** One message: name, fields, nested messages, enums, oneof names, map entry (0 stands for an empty slot). */
@@ -549,6 +549,9 @@ function fileLiteral(file: DescFile, errors: string[]): FileLit {
     services: file.services.map((s): ServiceLit => [
       s.name,
       s.methods.map((md) => {
+        if (md.proto.options && isFieldSet(md.proto.options, MethodOptionsSchema.field.idempotencyLevel)) {
+          errors.push(`${s.typeName}.${md.name}: idempotency_level changes how Connect calls it; the descriptors option does not spell it.`);
+        }
         const streaming = (md.proto.clientStreaming ? 1 : 0) + (md.proto.serverStreaming ? 2 : 0);
         return trimmed<[string, string, string, number?]>([md.name, typeName(md.proto.inputType), typeName(md.proto.outputType), streaming || undefined]);
       }),
