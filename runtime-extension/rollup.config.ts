@@ -33,8 +33,8 @@ const plugins = () => [
   // A few of the providers' dependencies are still CommonJS (p-retry under @google/genai).
   commonjs(),
   esbuild({ target: "chrome125", jsx: "automatic", jsxImportSource: "preact", legalComments: "none" }),
-  // Minified per chunk, after tree-shaking: minifying each module first drops the `/*@__PURE__*/`
-  // marks rollup needs to leave unused descriptors out.
+  // Minified per chunk, after tree-shaking: with each module minified first, rollup kept the
+  // `/*@__PURE__*/` descriptor calls of unused schemas (docs/benchmarks.md, "the descriptors as literals").
   minify({ target: "chrome125", legalComments: "none" }),
 ];
 

@@ -37,8 +37,8 @@ export async function buildConsole(outDir: string): Promise<string[]> {
     plugins: [
       nodeResolve({ browser: true, extensions: [".ts", ".tsx", ".js", ".mjs"] }),
       esbuild({ target: "chrome120", jsx: "automatic", jsxImportSource: "preact", legalComments: "none" }),
-      // Minified per chunk, after tree-shaking: minifying each module first drops the
-      // `/*@__PURE__*/` marks rollup needs to leave unused descriptors out.
+      // Minified per chunk, after tree-shaking: with each module minified first, rollup kept the
+      // `/*@__PURE__*/` descriptor calls of unused schemas (docs/benchmarks.md, "the descriptors as literals").
       minify({ target: "chrome120", legalComments: "none" }),
     ],
     onwarn(warning, warn) {
