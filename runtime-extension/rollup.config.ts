@@ -19,7 +19,7 @@ import { copyFileSync, cpSync, mkdirSync, readdirSync, rmSync, readFileSync, sta
 import { builtinModules, createRequire } from "node:module";
 import { dirname, join, relative, resolve } from "node:path";
 import type { Plugin, RollupOptions } from "rollup";
-import esbuild from "rollup-plugin-esbuild";
+import esbuild, { minify } from "rollup-plugin-esbuild";
 import { tsImport } from "tsx/esm/api";
 import { manifest } from "./src/manifest.js";
 
@@ -32,7 +32,10 @@ const plugins = () => [
   nodeResolve({ browser: true, extensions: [".ts", ".tsx", ".js", ".mjs"] }),
   // A few of the providers' dependencies are still CommonJS (p-retry under @google/genai).
   commonjs(),
-  esbuild({ target: "chrome125", minify: true, jsx: "automatic", jsxImportSource: "preact", legalComments: "none" }),
+  esbuild({ target: "chrome125", jsx: "automatic", jsxImportSource: "preact", legalComments: "none" }),
+  // Minified per chunk, after tree-shaking: with each module minified first, rollup kept the
+  // `/*@__PURE__*/` descriptor calls of unused schemas (docs/benchmarks.md, "the descriptors as literals").
+  minify({ target: "chrome125", legalComments: "none" }),
 ];
 
 /** The chunk PGlite goes into, and where the files it fetches (next to its module) are copied. */

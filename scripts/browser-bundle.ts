@@ -1,9 +1,11 @@
 /**
  * What a browser bundle of Baton's client is made of: esbuild (platform browser, minified, ESM)
- * bundles three entries from the workspace sources and prints each one's minified and gzip
- * size, then the largest modules of the last:
- *   1. a bare connect-web client of AgentService (the floor any client of the contract pays:
- *      Connect, protobuf-es and the generated descriptors);
+ * bundles four entries from the workspace sources and prints each one's minified and gzip
+ * size, then the client's modules by part:
+ *   1. a bare connect-web client of AgentService from protoc-gen-es's `agent_pb` (base64
+ *      descriptors that `fileDesc()` decodes), and the same from protoc-gen-baton's
+ *      `descriptors.ts` (compact literals, what the client uses): the floor any client of the
+ *      contract pays (Connect, protobuf-es and the descriptors);
  *   2. `@baton/sdk/client` (createBatonClient, runTask, withoutBrowser), the snippet
  *      scripts/packages.test.ts measures against the 40 KB target;
  *   3. client + `@baton/sdk/contract` + the model-facing catalog (`toolCatalog`), its second.
@@ -19,6 +21,10 @@ const entries: Record<string, string> = {
   "connect-web client of AgentService": `import { createClient } from "@connectrpc/connect";
 import { createConnectTransport } from "@connectrpc/connect-web";
 import { AgentService } from "@baton/gen/baton/v1/agent_pb";
+console.log(createClient(AgentService, createConnectTransport({ baseUrl: location.origin })));`,
+  "the same from descriptors.ts": `import { createClient } from "@connectrpc/connect";
+import { createConnectTransport } from "@connectrpc/connect-web";
+import { AgentService } from "@baton/gen/baton/v1/descriptors";
 console.log(createClient(AgentService, createConnectTransport({ baseUrl: location.origin })));`,
   "@baton/sdk/client": `import { createBatonClient, runTask, withoutBrowser } from "@baton/sdk/client";
 console.log(runTask, createBatonClient({ baseUrl: location.origin }), withoutBrowser(async () => ({ answer: "yes" })));`,
@@ -49,9 +55,9 @@ for (const [name, contents] of Object.entries(entries)) {
 }
 const group = (file: string): string => {
   const m = /node_modules\/(@[^/]+\/[^/]+)\/(.*)$/.exec(file);
-  if (m?.[1] === "@bufbuild/protobuf") return m[2]!.includes("wkt/google/protobuf/descriptor_pb") ? "protobuf-es: descriptor.proto booted (fileDesc decodes with it)" : /(from|to)-json\.js$/.test(m[2]!) ? "protobuf-es: JSON (Connect's JSON codec)" : "protobuf-es: the rest (registry, binary, reflect, create)";
+  if (m?.[1] === "@bufbuild/protobuf") return m[2]!.includes("wkt/google/protobuf/descriptor_pb") ? "protobuf-es: descriptor.proto booted (fileDesc decodes the WKTs the JSON codec imports with it)" : /(from|to)-json\.js$/.test(m[2]!) ? "protobuf-es: JSON (Connect's JSON codec)" : "protobuf-es: the rest (registry, binary, reflect, create)";
   if (m) return m[1]!;
-  if (file.startsWith("gen/")) return file.endsWith("_baton.ts") ? "generated: tool routes (tools_baton)" : "generated: embedded descriptors (*_pb)";
+  if (file.startsWith("gen/")) return file.endsWith("_baton.ts") ? "generated: tool routes (tools_baton)" : file.endsWith("descriptors.ts") ? "generated: descriptors as literals (descriptors.ts)" : "generated: embedded descriptors (*_pb)";
   if (file.startsWith("sdk/src/contract/")) return "@baton/sdk/contract (dispatch; parsing client-declared tools' arguments)";
   if (file.startsWith("sdk/src/client/")) return "@baton/sdk/client (runTask, secrets, retry)";
   return "entry";

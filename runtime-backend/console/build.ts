@@ -9,7 +9,7 @@ import { createHash } from "node:crypto";
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { rollup } from "rollup";
-import esbuild from "rollup-plugin-esbuild";
+import esbuild, { minify } from "rollup-plugin-esbuild";
 
 const here = import.meta.dirname;
 
@@ -36,7 +36,10 @@ export async function buildConsole(outDir: string): Promise<string[]> {
     input: join(here, "src/main.tsx"),
     plugins: [
       nodeResolve({ browser: true, extensions: [".ts", ".tsx", ".js", ".mjs"] }),
-      esbuild({ target: "chrome120", minify: true, jsx: "automatic", jsxImportSource: "preact", legalComments: "none" }),
+      esbuild({ target: "chrome120", jsx: "automatic", jsxImportSource: "preact", legalComments: "none" }),
+      // Minified per chunk, after tree-shaking: with each module minified first, rollup kept the
+      // `/*@__PURE__*/` descriptor calls of unused schemas (docs/benchmarks.md, "the descriptors as literals").
+      minify({ target: "chrome120", legalComments: "none" }),
     ],
     onwarn(warning, warn) {
       // Connect's ESM output keeps TypeScript's `this &&` helpers: harmless.

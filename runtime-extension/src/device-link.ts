@@ -7,7 +7,8 @@
  */
 import { Code, ConnectError, createClient } from "@connectrpc/connect";
 import { createConnectTransport } from "@connectrpc/connect-web";
-import { ConsoleService, DeviceLinkStatus } from "@baton/gen/baton/v1/console_pb";
+import { DeviceLinkStatus } from "@baton/gen/baton/v1/console_pb";
+import { ConsoleService } from "@baton/gen/baton/v1/descriptors";
 import { createPkce } from "@baton/sdk/client";
 import { saveAuth, saveSettings } from "./settings.js";
 

@@ -20,7 +20,9 @@ import {
   toolFieldNames,
   toolNames,
 } from "@baton/gen/baton/v1/tools_baton";
-import { ClickParamsSchema, file_baton_v1_tools, HoverParamsSchema, ToolCallSchema, ToolResultSchema } from "@baton/gen/baton/v1/tools_pb";
+import { ClickParamsSchema, file_baton_v1_tools, HoverParamsSchema } from "@baton/gen/baton/v1/tools_pb";
+// The catalogs take their schemas from descriptors.ts (one copy of the descriptors in a bundle).
+import { ToolCallSchema, ToolResultSchema } from "@baton/gen/baton/v1/descriptors";
 import { Ajv } from "ajv";
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";

@@ -24,8 +24,11 @@ export interface TempGen {
   remove(): void;
 }
 
-/** Creates a workspace under sdk/.tmp-*, with Baton's options.proto (or all of proto/) copied in. */
-export function tempGen(copy: "options" | "all"): TempGen {
+/**
+ * Creates a workspace under sdk/.tmp-*, with Baton's options.proto (or all of proto/) copied in;
+ * `pluginOpts` are added to protoc-gen-baton's code run (such as "descriptors").
+ */
+export function tempGen(copy: "options" | "all", pluginOpts: readonly string[] = []): TempGen {
   const dir = mkdtempSync(join(repoRoot, "sdk", ".tmp-gen-"));
   const src = join(repoRoot, "proto");
   if (copy === "all") {
@@ -41,7 +44,7 @@ export function tempGen(copy: "options" | "all"): TempGen {
     inputs: [{ directory: "proto" }],
     plugins: [
       { local: join(bin, "protoc-gen-es"), out: "gen", opt: ["target=ts", "import_extension=js"] },
-      { local: [join(bin, "tsx"), plugin], out: "gen", opt: ["target=ts", "import_extension=js"], strategy: "all" },
+      { local: [join(bin, "tsx"), plugin], out: "gen", opt: ["target=ts", "import_extension=js", ...pluginOpts], strategy: "all" },
       { local: [join(bin, "tsx"), plugin], out: "docs", opt: ["target=ts", "docs"], strategy: "all" },
     ],
   };

@@ -208,3 +208,24 @@ describe("protoc-gen-baton refuses what it cannot describe", () => {
     });
   }
 });
+
+describe("protoc-gen-baton's descriptors option", () => {
+  it("refuses what its literals do not spell, naming each field and method", async () => {
+    const gen = tempGen("options", ["descriptors"]);
+    try {
+      gen.write(
+        "baton/v1/odd.proto",
+        'syntax = "proto3";\npackage odd.v1;\nmessage M {\n  string a = 1 [json_name = "alpha"];\n  int64 b = 2 [jstype = JS_STRING];\n  repeated int32 c = 3 [packed = false];\n  string d = 4;\n}\n' +
+          "service S {\n  rpc Get(M) returns (M) {\n    option idempotency_level = NO_SIDE_EFFECTS;\n  }\n}\n",
+      );
+      const failed = gen.generate();
+      await expect(failed).rejects.toThrow(/odd\.v1\.M\.a: a custom json_name is not supported/);
+      await expect(failed).rejects.toThrow(/odd\.v1\.M\.b: jstype, packed and features change the runtime field/);
+      await expect(failed).rejects.toThrow(/odd\.v1\.M\.c: jstype, packed and features/);
+      await expect(failed).rejects.toThrow(/odd\.v1\.S\.Get: idempotency_level changes how Connect calls it/);
+      await expect(failed).rejects.not.toThrow(/M\.d/);
+    } finally {
+      gen.remove();
+    }
+  });
+});

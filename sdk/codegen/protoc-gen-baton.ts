@@ -27,9 +27,18 @@ import {
   type DescService,
   getOption,
   hasOption,
+  isFieldSet,
   ScalarType,
 } from "@bufbuild/protobuf";
-import { nestedTypes } from "@bufbuild/protobuf/reflect";
+import { nestedTypes, protoCamelCase } from "@bufbuild/protobuf/reflect";
+import {
+  type DescriptorProto,
+  type EnumDescriptorProto,
+  type FieldDescriptorProto,
+  FieldDescriptorProtoSchema,
+  FieldOptionsSchema,
+  MethodOptionsSchema,
+} from "@bufbuild/protobuf/wkt";
 import { createEcmaScriptPlugin, type GeneratedFile, getComments, runNodeJs, type Schema } from "@bufbuild/protoplugin";
 import { realpathSync } from "node:fs";
 import { fileURLToPath } from "node:url";
@@ -65,8 +74,11 @@ export interface CatalogModel {
 
 interface Options {
   docs: boolean;
+  /** Also emit `descriptors.ts`: the files' descriptors as compact literals (see generateDescriptorsTs). */
+  descriptors: boolean;
 }
 
+const protocGenBatonVersion = "v0.1.0";
 const SIDES = ["", "client", "backend"] as const;
 const RISKS = ["", "read_only", "mutating", "irreversible"] as const;
 const INT32 = { minimum: -2147483648, maximum: 2147483647 };
@@ -347,8 +359,10 @@ function literal(value: unknown, indent: string): string {
   return JSON.stringify(value, null, 2).replaceAll("\n", `\n${indent}`);
 }
 
-function generateCatalogTs(f: GeneratedFile, catalog: CatalogModel): void {
+function generateCatalogTs(f: GeneratedFile, catalog: CatalogModel, descriptors: string | undefined): void {
   const { call, result, oneof, tools } = catalog;
+  // The schemas from descriptors.ts when it is generated, so a bundle holds one copy of the descriptors.
+  const schemaOf = (d: DescMessage) => (descriptors ? f.import(f.importSchema(d).name, descriptors) : f.importSchema(d));
   const camel = (t: ToolModel) => t.case;
   f.print(f.jsDoc(`JSON Schema of each tool's parameters, as the model sees them.`));
   for (const t of tools) {
@@ -359,8 +373,8 @@ function generateCatalogTs(f: GeneratedFile, catalog: CatalogModel): void {
   const printCatalog = (name: string, doc: string, modelText: boolean): void => {
     f.print(f.jsDoc(doc));
     f.print(f.export("const", name), " = {");
-    f.print("  call: ", f.importSchema(call), ",");
-    f.print("  result: ", f.importSchema(result), ",");
+    f.print("  call: ", schemaOf(call), ",");
+    f.print("  result: ", schemaOf(result), ",");
     f.print("  oneof: ", f.string(oneof.localName), ",");
     f.print("  tools: {");
     for (const t of tools) {
@@ -371,8 +385,8 @@ function generateCatalogTs(f: GeneratedFile, catalog: CatalogModel): void {
       if (modelText) f.print("      description: ", f.string(t.description), ",");
       f.print("      side: ", f.string(t.side), ",");
       f.print("      risk: ", f.string(t.risk), ",");
-      f.print("      params: ", f.importSchema(t.params), ",");
-      f.print("      result: ", f.importSchema(t.result), ",");
+      f.print("      params: ", schemaOf(t.params), ",");
+      f.print("      result: ", schemaOf(t.result), ",");
       if (modelText) f.print("      parameters: ", camel(t), "Parameters,");
       if (t.irreversibleFlag) f.print("      irreversibleFlag: ", f.string(t.irreversibleFlag), ",");
       f.print("    },");
@@ -468,6 +482,191 @@ function generateCatalogTs(f: GeneratedFile, catalog: CatalogModel): void {
   f.print(f.export("type", "ClientToolHandlers"), "<Ctx = void> = ToolHandlers<Ctx, ClientToolCase>;");
   f.print(f.jsDoc("Handlers for every backend-side tool."));
   f.print(f.export("type", "BackendToolHandlers"), "<Ctx = void> = ToolHandlers<Ctx, BackendToolCase>;");
+}
+
+/** One field as `descriptors.ts` spells it: name, number, type, type name, label, oneof index + 1, proto3 optional. */
+type FieldLit = [string, number, number, (string | 0)?, number?, number?, 1?];
+/** One message: name, fields, nested messages, enums, oneof names, map entry (0 stands for an empty slot). */
+type MessageLit = [string, FieldLit[], (MessageLit[] | 0)?, (EnumLit[] | 0)?, (string[] | 0)?, 1?];
+/** One enum: name, then each value's name and number. */
+type EnumLit = [string, (string | number)[]];
+/** One service: name, then each method's name, input, output and streaming (1 client, 2 server). */
+type ServiceLit = [string, [string, string, string, number?][]];
+/** One file: its messages, enums and services. */
+interface FileLit {
+  messages: MessageLit[];
+  enums: EnumLit[];
+  services: ServiceLit[];
+}
+
+/** Drops trailing elements that are unset (undefined, 0 or an empty list) and writes 0 for an empty one before a set one. */
+function trimmed<T extends unknown[]>(items: T): T {
+  const empty = (x: unknown) => x === undefined || x === 0 || x === "" || (Array.isArray(x) && x.length === 0);
+  const out = [...items];
+  while (out.length > 2 && empty(out.at(-1))) out.pop();
+  return out.map((x, i) => (i >= 2 && empty(x) ? 0 : x)) as T;
+}
+
+/**
+ * The compact literal of one proto3 file: what protobuf-es's registry reads to build the same
+ * descriptors as the `*_pb.ts` file's embedded FileDescriptorProto. Options and extensions are
+ * left out (Baton's are codegen input, as buf.gen.yaml's exclude_types leaves them out of the
+ * `*_pb.ts`); what would change the runtime descriptors and is not spelled here is rejected.
+ */
+function fileLiteral(file: DescFile, errors: string[]): FileLit {
+  const pkg = `.${file.proto.package}.`;
+  const typeName = (t: string) => (t.startsWith(pkg) ? t.slice(pkg.length) : t);
+  if (file.proto.syntax !== "proto3") errors.push(`${file.proto.name}: the descriptors option supports proto3 files only.`);
+  const enumLit = (e: EnumDescriptorProto): EnumLit => [e.name, e.value.flatMap((v) => [v.name, v.number])];
+  const fieldLit = (parent: string, fd: FieldDescriptorProto): FieldLit => {
+    const where = `${parent}.${fd.name}`;
+    const o = fd.options;
+    if (o && (isFieldSet(o, FieldOptionsSchema.field.jstype) || isFieldSet(o, FieldOptionsSchema.field.packed) || o.features)) {
+      errors.push(`${where}: jstype, packed and features change the runtime field; the descriptors option does not spell them.`);
+    }
+    if (isFieldSet(fd, FieldDescriptorProtoSchema.field.defaultValue) || fd.label === 2 || fd.type === 10) {
+      errors.push(`${where}: defaults, required and group fields are proto2; the descriptors option supports proto3.`);
+    }
+    if (isFieldSet(fd, FieldDescriptorProtoSchema.field.jsonName) && fd.jsonName !== protoCamelCase(fd.name)) {
+      errors.push(`${where}: a custom json_name is not supported by the descriptors option.`);
+    }
+    const oneof = isFieldSet(fd, FieldDescriptorProtoSchema.field.oneofIndex) ? fd.oneofIndex + 1 : undefined;
+    return trimmed<FieldLit>([fd.name, fd.number, fd.type, typeName(fd.typeName), fd.label === 1 ? undefined : fd.label, oneof, fd.proto3Optional ? 1 : undefined]);
+  };
+  // From the DescriptorProtos, not the DescMessages: those leave out the synthetic map entries.
+  const messageLit = (m: DescriptorProto, parent: string): MessageLit =>
+    trimmed<MessageLit>([
+      m.name,
+      m.field.map((fd) => fieldLit(`${parent}.${m.name}`, fd)),
+      m.nestedType.map((n) => messageLit(n, `${parent}.${m.name}`)),
+      m.enumType.map(enumLit),
+      m.oneofDecl.map((o) => o.name),
+      m.options?.mapEntry ? 1 : undefined,
+    ]);
+  return {
+    messages: file.proto.messageType.map((m) => messageLit(m, file.proto.package)),
+    enums: file.proto.enumType.map(enumLit),
+    services: file.services.map((s): ServiceLit => [
+      s.name,
+      s.methods.map((md) => {
+        if (md.proto.options && isFieldSet(md.proto.options, MethodOptionsSchema.field.idempotencyLevel)) {
+          errors.push(`${s.typeName}.${md.name}: idempotency_level changes how Connect calls it; the descriptors option does not spell it.`);
+        }
+        const streaming = (md.proto.clientStreaming ? 1 : 0) + (md.proto.serverStreaming ? 2 : 0);
+        return trimmed<[string, string, string, number?]>([md.name, typeName(md.proto.inputType), typeName(md.proto.outputType), streaming || undefined]);
+      }),
+    ]),
+  };
+}
+
+/** Where generateDescriptorsTs writes, as an import path from the output root. */
+function descriptorsPath(files: readonly DescFile[]): string {
+  return `./${files[0]!.proto.name.replace(/[^/]*$/, "")}descriptors.js`;
+}
+
+/** The path of a message, enum or service in its file, as `messageDesc`, `enumDesc` and `serviceDesc` take it. */
+function pathInFile(desc: DescMessage | DescEnum | DescService): number[] {
+  if (desc.kind === "service") return [desc.file.services.indexOf(desc)];
+  const up = (m: DescMessage): number[] => (m.parent ? [...up(m.parent), m.parent.nestedMessages.indexOf(m)] : [m.file.messages.indexOf(m)]);
+  if (desc.kind === "message") return up(desc);
+  return desc.parent ? [...up(desc.parent), desc.parent.nestedEnums.indexOf(desc)] : [desc.file.enums.indexOf(desc)];
+}
+
+/** The files a file's runtime descriptors refer to, in import order (the imports its options alone need are left out). */
+function runtimeDeps(file: DescFile): DescFile[] {
+  const deps = new Set<DescFile>();
+  for (const t of nestedTypes(file)) {
+    if (t.kind === "message") for (const fd of t.fields) deps.add((fd.message ?? fd.enum ?? { file }).file);
+    if (t.kind === "service") for (const md of t.methods) deps.add(md.input.file).add(md.output.file);
+  }
+  return file.dependencies.filter((d) => deps.has(d));
+}
+
+/**
+ * Emits `<dir>/descriptors.ts` (option `descriptors`): every file's descriptors as a compact
+ * object literal, hydrated with protobuf-es's public `createFileRegistry`, and every message,
+ * enum, service and file under the same name and type as in the `*_pb.ts`. The `*_pb.ts` embed
+ * base64 FileDescriptorProtos, which gzip poorly and which `fileDesc()` decodes at load; a browser
+ * bundle that takes its descriptors from here carries a literal that gzips far better (the
+ * client's bundle, docs/benchmarks.md). Imports outside the generated files (the well-known
+ * types) come from their `*_pb` as usual.
+ */
+function generateDescriptorsTs(schema: Schema<Options>, errors: string[]): void {
+  const files = schema.files;
+  const dirs = new Set(files.map((f) => f.proto.name.replace(/[^/]*$/, "")));
+  if (dirs.size !== 1) {
+    errors.push(`the descriptors option writes one module per directory; these files are in ${dirs.size}: ${[...dirs].join(", ")}`);
+    return;
+  }
+  const f = schema.generateFile(descriptorsPath(files).replace(/^\.\/|\.js$/g, "") + ".ts");
+  f.print(`// @generated by protoc-gen-baton ${protocGenBatonVersion} with parameter "descriptors" from ${files.map((x) => x.proto.name).join(", ")}`);
+  f.print("/* eslint-disable */");
+  f.print();
+  const createFileRegistry = f.import("createFileRegistry", "@bufbuild/protobuf");
+  const DescFileT = f.import("DescFile", "@bufbuild/protobuf", true);
+  const FileDescriptorProtoT = f.import("FileDescriptorProto", "@bufbuild/protobuf/wkt", true);
+  const camel = f.import("protoCamelCase", "@bufbuild/protobuf/reflect");
+  f.print(f.jsDoc(
+    "A file as a literal: name, package, messages, enums, services. A message is [name, fields,\n" +
+      "nested messages, nested enums, oneof names, 1 if a map entry]; a field [name, number, type,\n" +
+      "type name (relative to the package when inside it), label, oneof index + 1, 1 if proto3\n" +
+      "optional]; an enum [name, [value name, number, …]]; a service [name, [[method, input, output,\n" +
+      "streaming: 1 client, 2 server], …]]. 0 or a missing element is unset.",
+  ));
+  f.print("type Lit = [string, string, M[], E[]?, [string, [string, string, string, number?][]][]?];");
+  f.print("type M = [string, F[], (M[] | 0)?, (E[] | 0)?, (string[] | 0)?, 1?];");
+  f.print("type F = [string, number, number, (string | 0)?, number?, number?, 1?];");
+  f.print("type E = [string, (string | number)[]];");
+  f.print();
+  f.print(f.jsDoc("Builds a file's FileDescriptorProto from its literal and its registry with protobuf-es's `createFileRegistry`."));
+  f.print("function hydrate([name, pkg, messages, enums = [], services = []]: Lit, deps: ", DescFileT, "[]): ", DescFileT, " {");
+  f.print("  const type = (t?: string | 0) => (!t ? \"\" : t[0] !== \".\" ? `.${pkg}.${t}` : t);");
+  f.print("  const enumType = ([name, v]: E) => ({ name, value: v.flatMap((x, i) => (i % 2 ? [] : [{ name: x, number: v[i + 1] }])) });");
+  f.print("  const field = ([name, number, t, typeName, label, oneof, opt]: F) => ({");
+  f.print("    name, number, type: t, typeName: type(typeName), label: label || 1, jsonName: ", camel, "(name), proto3Optional: !!opt, extendee: \"\",");
+  f.print("    ...(oneof ? { oneofIndex: oneof - 1 } : {}),");
+  f.print("  });");
+  f.print("  const message = ([name, fields, nested, enums, oneofs, mapEntry]: M): object => ({");
+  f.print("    name, field: fields.map(field), nestedType: (nested || []).map(message), enumType: (enums || []).map(enumType),");
+  f.print("    oneofDecl: (oneofs || []).map((name) => ({ name })), extension: [], extensionRange: [], reservedRange: [], reservedName: [],");
+  f.print("    ...(mapEntry ? { options: { mapEntry: true } } : {}),");
+  f.print("  });");
+  f.print("  const proto = {");
+  f.print("    $typeName: \"google.protobuf.FileDescriptorProto\", name, package: pkg, syntax: \"proto3\", edition: 0,");
+  f.print("    dependency: deps.map((d) => d.proto.name), publicDependency: [], weakDependency: [], optionDependency: [], extension: [],");
+  f.print("    messageType: messages.map(message), enumType: enums.map(enumType),");
+  f.print("    service: services.map(([name, methods]) => ({");
+  f.print("      name, method: methods.map(([name, i, o, s = 0]) => ({ name, inputType: type(i), outputType: type(o), clientStreaming: !!(s & 1), serverStreaming: !!(s & 2) })),");
+  f.print("    })),");
+  f.print("  } as unknown as ", FileDescriptorProtoT, ";");
+  f.print("  return ", createFileRegistry, "(proto, (n) => deps.find((d) => d.proto.name === n)).getFile(name)!;");
+  f.print("}");
+  // Each file after the files it refers to.
+  const ordered: DescFile[] = [];
+  const visit = (file: DescFile) => {
+    if (ordered.includes(file) || !files.includes(file)) return;
+    runtimeDeps(file).forEach(visit);
+    ordered.push(file);
+  };
+  files.forEach(visit);
+  const fileName = (file: DescFile) => f.importSchema(file).name;
+  for (const file of ordered) {
+    const lit = fileLiteral(file, errors);
+    const deps = runtimeDeps(file).map((d) => (files.includes(d) ? fileName(d) : f.importSchema(d)));
+    f.print();
+    f.print(f.jsDoc(`The descriptors of ${file.proto.name}.`));
+    f.print(f.export("const", fileName(file)), ": typeof ", f.importSchema(file, true), " = /*@__PURE__*/ hydrate([");
+    f.print("  ", JSON.stringify(file.proto.name), ", ", JSON.stringify(file.proto.package), ", [");
+    for (const m of lit.messages) f.print("    ", JSON.stringify(m), ",");
+    f.print("  ], ", JSON.stringify(lit.enums), ", ", JSON.stringify(lit.services), "], [", ...deps.flatMap((d, i) => (i ? [", ", d] : [d])), "]);");
+    for (const t of nestedTypes(file)) {
+      if (t.kind !== "message" && t.kind !== "enum" && t.kind !== "service") continue;
+      if (t.kind === "message" && t.proto.options?.mapEntry) continue;
+      const fn = t.kind === "message" ? "messageDesc" : t.kind === "enum" ? "enumDesc" : "serviceDesc";
+      const desc = f.import(fn, "@bufbuild/protobuf/codegenv2");
+      f.print(f.export("const", f.importSchema(t).name), ": typeof ", f.importSchema(t, true), " = /*@__PURE__*/ ", desc, "(", fileName(file), ", ", pathInFile(t).join(", "), ");");
+    }
+  }
 }
 
 /** The limit values of a field's `(baton.v1.field)`, those set and not default; the description is left out. */
@@ -604,6 +803,9 @@ function generate(schema: Schema<Options>): void {
     return;
   }
   const errors: string[] = [];
+  if (schema.options.descriptors && !schema.options.docs) {
+    generateDescriptorsTs(schema, errors);
+  }
   for (const file of schema.files) {
     const stem = file.name.replace(/\.proto$/, "");
     if (!schema.options.docs) {
@@ -623,7 +825,9 @@ function generate(schema: Schema<Options>): void {
     } else {
       const f = schema.generateFile(`${stem}_baton.ts`);
       f.preamble(file);
-      generateCatalogTs(f, catalog);
+      const { call, result, tools } = catalog;
+      const inSet = schema.options.descriptors && [call, result, ...tools.flatMap((t) => [t.params, t.result])].every((d) => schema.files.includes(d.file));
+      generateCatalogTs(f, catalog, inSet ? descriptorsPath(schema.files) : undefined);
     }
   }
   if (errors.length > 0) {
@@ -634,14 +838,14 @@ function generate(schema: Schema<Options>): void {
 /** The plugin. `runNodeJs(protocGenBaton)` runs it under protoc or buf. */
 export const protocGenBaton = createEcmaScriptPlugin<Options>({
   name: "protoc-gen-baton",
-  version: "v0.1.0",
+  version: protocGenBatonVersion,
   parseOptions(raw) {
-    const options: Options = { docs: false };
+    const options: Options = { docs: false, descriptors: false };
     for (const { key, value } of raw) {
-      if (key === "docs" && (value === "" || value === "true")) {
-        options.docs = true;
+      if ((key === "docs" || key === "descriptors") && (value === "" || value === "true")) {
+        options[key] = true;
       } else {
-        throw new Error(`protoc-gen-baton: unknown option "${key}${value ? `=${value}` : ""}" (known: docs).`);
+        throw new Error(`protoc-gen-baton: unknown option "${key}${value ? `=${value}` : ""}" (known: docs, descriptors).`);
       }
     }
     return options;

@@ -3,10 +3,9 @@
  * origin. The session cookie rides along (same origin), and every call carries the console's
  * header, which the server requires of cookie calls (a cross-site page cannot send it).
  */
+import { AgentService, ConsoleService } from "@baton/gen/baton/v1/descriptors";
 import { Code, ConnectError, createClient, type Interceptor } from "@connectrpc/connect";
 import { createConnectTransport } from "@connectrpc/connect-web";
-import { AgentService } from "@baton/gen/baton/v1/agent_pb";
-import { ConsoleService } from "@baton/gen/baton/v1/console_pb";
 
 const consoleHeader: Interceptor = (next) => (req) => {
   req.header.set("baton-console", "1");

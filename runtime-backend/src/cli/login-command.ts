@@ -1,7 +1,8 @@
 import { hostname } from "node:os";
 import { ConnectError, createClient } from "@connectrpc/connect";
 import { createConnectTransport } from "@connectrpc/connect-node";
-import { ConsoleService, DeviceLinkStatus } from "@baton/gen/baton/v1/console_pb";
+import { DeviceLinkStatus } from "@baton/gen/baton/v1/console_pb";
+import { ConsoleService } from "@baton/gen/baton/v1/descriptors";
 import { createPkce } from "@baton/sdk/client";
 import { flag, type Parsed } from "./args.js";
 import { backendKey, saveLogin } from "./credentials.js";

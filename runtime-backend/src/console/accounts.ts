@@ -1,7 +1,8 @@
 import { create } from "@bufbuild/protobuf";
 import { timestampFromDate } from "@bufbuild/protobuf/wkt";
 import { Code, ConnectError } from "@connectrpc/connect";
-import { type Account, QuotaSchema, type UserSummary, UserSummarySchema } from "@baton/gen/baton/v1/console_pb";
+import { type Account, type UserSummary } from "@baton/gen/baton/v1/console_pb";
+import { QuotaSchema, UserSummarySchema } from "@baton/gen/baton/v1/descriptors";
 import { createAccount, createSignInCode, getAccount, listAccounts } from "../store/accounts.js";
 import type { Queryable } from "../store/db.js";
 import { type ConsoleDeps, signInUrl } from "./deps.js";

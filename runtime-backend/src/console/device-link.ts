@@ -2,17 +2,8 @@ import { createHash, randomBytes, randomInt, timingSafeEqual } from "node:crypto
 import { create } from "@bufbuild/protobuf";
 import { timestampFromDate } from "@bufbuild/protobuf/wkt";
 import { Code, ConnectError } from "@connectrpc/connect";
-import {
-  type DeviceLink,
-  DeviceLinkStatus,
-  type ExchangeDeviceCodeResponse,
-  ExchangeDeviceCodeResponseSchema,
-  type PollDeviceLinkResponse,
-  PollDeviceLinkResponseSchema,
-  type StartDeviceLinkRequest,
-  type StartDeviceLinkResponse,
-  StartDeviceLinkResponseSchema,
-} from "@baton/gen/baton/v1/console_pb";
+import { type DeviceLink, DeviceLinkStatus, type ExchangeDeviceCodeResponse, type PollDeviceLinkResponse, type StartDeviceLinkRequest, type StartDeviceLinkResponse } from "@baton/gen/baton/v1/console_pb";
+import { ExchangeDeviceCodeResponseSchema, PollDeviceLinkResponseSchema, StartDeviceLinkResponseSchema } from "@baton/gen/baton/v1/descriptors";
 import {
   approveDeviceLink,
   denyDeviceLink,

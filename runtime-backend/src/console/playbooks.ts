@@ -1,14 +1,8 @@
 import { create } from "@bufbuild/protobuf";
 import { Code, ConnectError } from "@connectrpc/connect";
 import type { Playbook } from "@baton/gen/baton/v1/agent_pb";
-import {
-  DiffOp,
-  type DiffPlaybookVersionsResponse,
-  DiffPlaybookVersionsResponseSchema,
-  type MatchPlaybooksResponse,
-  MatchPlaybooksResponseSchema,
-  PlaybookMatchSchema,
-} from "@baton/gen/baton/v1/console_pb";
+import { DiffOp, type DiffPlaybookVersionsResponse, type MatchPlaybooksResponse } from "@baton/gen/baton/v1/console_pb";
+import { DiffPlaybookVersionsResponseSchema, MatchPlaybooksResponseSchema, PlaybookMatchSchema } from "@baton/gen/baton/v1/descriptors";
 import { diffLines } from "diff";
 import { matchDetails } from "../loop/playbook-match.js";
 import { getPlaybook, listPlaybooks, playbookVersions } from "../store/playbooks.js";

@@ -1,13 +1,8 @@
 import { create } from "@bufbuild/protobuf";
 import { Code, ConnectError } from "@connectrpc/connect";
 import { SessionStatus, type StepTrace } from "@baton/gen/baton/v1/agent_pb";
-import {
-  type ListSessionsRequest,
-  type ListSessionsResponse,
-  ListSessionsResponseSchema,
-  type WatchSessionResponse,
-  WatchSessionResponseSchema,
-} from "@baton/gen/baton/v1/console_pb";
+import { type ListSessionsRequest, type ListSessionsResponse, type WatchSessionResponse } from "@baton/gen/baton/v1/console_pb";
+import { ListSessionsResponseSchema, WatchSessionResponseSchema } from "@baton/gen/baton/v1/descriptors";
 import { clientMessages } from "../loop/call-order.js";
 import type { SessionSignal } from "../loop/session-events.js";
 import { progressOf } from "../server/progress.js";

@@ -1,7 +1,8 @@
 import { create } from "@bufbuild/protobuf";
 import { timestampFromDate } from "@bufbuild/protobuf/wkt";
 import { Code, ConnectError } from "@connectrpc/connect";
-import { type GetUsageResponse, GetUsageResponseSchema, type Quota, QuotaSchema, UsageRowSchema } from "@baton/gen/baton/v1/console_pb";
+import { type GetUsageResponse, type Quota } from "@baton/gen/baton/v1/console_pb";
+import { GetUsageResponseSchema, QuotaSchema, UsageRowSchema } from "@baton/gen/baton/v1/descriptors";
 import { utcDayStart } from "../loop/quota.js";
 import { getAccount } from "../store/accounts.js";
 import { usageByDay } from "../store/usage.js";

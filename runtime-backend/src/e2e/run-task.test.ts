@@ -143,6 +143,32 @@ describe("runTask over HTTP", () => {
     expect(log).toEqual(["take_snapshot", "click e1", "type_text e2 2"]);
   });
 
+  it("runs over Connect's JSON format too (the client's descriptors drive the JSON codec both ways)", async () => {
+    for (const streaming of [true, false]) {
+      const r = await rig(shopping);
+      const log: string[] = [];
+      const contentTypes = new Set<string>();
+      const transport = createConnectTransport({
+        baseUrl: r.url,
+        useBinaryFormat: false,
+        interceptors: [
+          (next) => async (req) => {
+            req.header.set("Authorization", `Bearer ${r.token}`);
+            const res = await next(req);
+            contentTypes.add(res.header.get("content-type") ?? "");
+            return res;
+          },
+        ],
+      });
+      const outcome = await runTask(createBatonClient({ transport }), { task: "Buy the blue mug", handlers: recorder(log), streaming });
+      expect(outcome.status).toBe("completed");
+      expect(outcome.answer).toBe("Bought 2 blue mugs.");
+      expect(log).toEqual(["take_snapshot", "click e1", "type_text e2 2"]);
+      expect([...contentTypes].every((t) => t.includes("json"))).toBe(true);
+      expect(contentTypes.size).toBeGreaterThan(0);
+    }
+  });
+
   it("stops mid-task: no further tools run, no results are sent, the session is stopped", async () => {
     const r = await rig(shopping);
     const log: string[] = [];

@@ -3,20 +3,8 @@ import { readClientTools } from "./client-tools.js";
 import { create } from "@bufbuild/protobuf";
 import { fieldLimits } from "@baton/gen/baton/v1/agent_limits";
 import { Code, ConnectError } from "@connectrpc/connect";
-import {
-  type CreateSessionRequest,
-  type GetScreenshotResponse,
-  GetScreenshotResponseSchema,
-  type GetSessionResponse,
-  GetPlaybookRequestSchema,
-  GetSessionResponseSchema,
-  type LogEntry,
-  type Playbook,
-  type Session,
-  SessionStatus,
-  type StepRequest,
-  type StepResponse,
-} from "@baton/gen/baton/v1/agent_pb";
+import { type CreateSessionRequest, type GetScreenshotResponse, type GetSessionResponse, type LogEntry, type Playbook, type Session, SessionStatus, type StepRequest, type StepResponse } from "@baton/gen/baton/v1/agent_pb";
+import { GetPlaybookRequestSchema, GetScreenshotResponseSchema, GetSessionResponseSchema } from "@baton/gen/baton/v1/descriptors";
 import { emptyContext } from "../context/state.js";
 import { defaultFoldOptions } from "../context/fold.js";
 import { type LogSink, silentSink } from "../log/log-sink.js";

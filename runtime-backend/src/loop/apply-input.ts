@@ -1,19 +1,8 @@
 import { create } from "@bufbuild/protobuf";
 import { Code, ConnectError } from "@connectrpc/connect";
-import {
-  type AgentMessage,
-  AgentMessageSchema,
-  type HistoryEntry,
-  MessageStatus,
-  SessionStatus,
-  type StepRequest,
-  type StepResponse,
-  StepResponseSchema,
-  type ToolcallResult,
-  ToolcallResultSchema,
-  ToolErrorCode,
-} from "@baton/gen/baton/v1/agent_pb";
+import { type AgentMessage, type HistoryEntry, MessageStatus, SessionStatus, type StepRequest, type StepResponse, type ToolcallResult, ToolErrorCode } from "@baton/gen/baton/v1/agent_pb";
 import { toolCatalog } from "@baton/gen/baton/v1/tools_baton";
+import { AgentMessageSchema, StepResponseSchema, ToolcallResultSchema } from "@baton/gen/baton/v1/descriptors";
 import { encodeToolError, encodeToolResult, toolError } from "@baton/sdk/contract";
 import { applyUserMessage } from "../context/fold.js";
 import type { CallRow } from "../store/records.js";

@@ -1,7 +1,8 @@
 import { create } from "@bufbuild/protobuf";
-import { type AgentMessage, MessageStatus, SessionStatus, type StepResponse, ToolcallResultSchema, ToolErrorCode } from "@baton/gen/baton/v1/agent_pb";
+import { type AgentMessage, MessageStatus, SessionStatus, type StepResponse, ToolErrorCode } from "@baton/gen/baton/v1/agent_pb";
 import type { ToolCall } from "@baton/gen/baton/v1/tools_pb";
 import { toolCatalog } from "@baton/gen/baton/v1/tools_baton";
+import { ToolcallResultSchema } from "@baton/gen/baton/v1/descriptors";
 import { dispatchToolCall, encodeToolError, encodeToolResult, toolError } from "@baton/sdk/contract";
 import type { CallRow } from "../store/records.js";
 import type { SessionRow } from "../store/sessions.js";

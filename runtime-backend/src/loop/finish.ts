@@ -1,5 +1,6 @@
 import { create } from "@bufbuild/protobuf";
-import { type AgentMessage, type HistoryEntry, MessageStatus, SessionStatus, type StepResponse, StepResponseSchema } from "@baton/gen/baton/v1/agent_pb";
+import { type AgentMessage, type HistoryEntry, MessageStatus, SessionStatus, type StepResponse } from "@baton/gen/baton/v1/agent_pb";
+import { StepResponseSchema } from "@baton/gen/baton/v1/descriptors";
 import { type SessionRow, sessionMessage } from "../store/sessions.js";
 import type { TraceRow } from "../store/traces.js";
 import type { PendingWrites } from "./apply-input.js";

@@ -1,15 +1,8 @@
 import { create } from "@bufbuild/protobuf";
 import { timestampNow } from "@bufbuild/protobuf/wkt";
-import {
-  type AgentMessage,
-  AgentMessageSchema,
-  type HistoryEntry,
-  HistoryEntrySchema,
-  MessageStatus,
-  type ToolcallResult,
-  UserMessageSchema,
-} from "@baton/gen/baton/v1/agent_pb";
+import { type AgentMessage, type HistoryEntry, MessageStatus, type ToolcallResult } from "@baton/gen/baton/v1/agent_pb";
 import type { ToolCall } from "@baton/gen/baton/v1/tools_pb";
+import { AgentMessageSchema, HistoryEntrySchema, UserMessageSchema } from "@baton/gen/baton/v1/descriptors";
 
 /** A text message from the agent. Ids are deterministic per step, so a replayed step reuses them. */
 export function textMessage(step: number, n: number, text: string, status = MessageStatus.COMPLETED): AgentMessage {

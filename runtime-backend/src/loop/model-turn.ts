@@ -1,16 +1,8 @@
 import { create } from "@bufbuild/protobuf";
 import { Code, ConnectError } from "@connectrpc/connect";
-import {
-  type AgentMessage,
-  type HistoryEntry,
-  MessageStatus,
-  SessionStatus,
-  type StepResponse,
-  StepResponseSchema,
-  type ToolcallResult,
-  ToolcallResultSchema,
-} from "@baton/gen/baton/v1/agent_pb";
+import { type AgentMessage, type HistoryEntry, MessageStatus, SessionStatus, type StepResponse, type ToolcallResult } from "@baton/gen/baton/v1/agent_pb";
 import { toolCatalog } from "@baton/gen/baton/v1/tools_baton";
+import { StepResponseSchema, ToolcallResultSchema } from "@baton/gen/baton/v1/descriptors";
 import { callRisk, encodeToolError, parseToolCall, type ToolSpec } from "@baton/sdk/contract";
 import { applyTurn } from "../context/fold.js";
 import { buildPrompt } from "../context/prompt.js";

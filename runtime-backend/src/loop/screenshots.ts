@@ -1,6 +1,7 @@
 import { clone } from "@bufbuild/protobuf";
-import { type StepRequest, StepRequestSchema } from "@baton/gen/baton/v1/agent_pb";
+import { type StepRequest } from "@baton/gen/baton/v1/agent_pb";
 import type { Image } from "@baton/gen/baton/v1/tools_pb";
+import { StepRequestSchema } from "@baton/gen/baton/v1/descriptors";
 import type { ModelImage } from "../providers/types.js";
 import type { CallRow } from "../store/records.js";
 import type { StoredScreenshot } from "../store/screenshots.js";

@@ -1,6 +1,7 @@
 import type { DescMessage, Message } from "@bufbuild/protobuf";
-import { type ToolError, ToolErrorSchema } from "@baton/gen/baton/v1/agent_pb";
-import { type Image, ImageSchema, TakeSnapshotResultSchema } from "@baton/gen/baton/v1/tools_pb";
+import { type ToolError } from "@baton/gen/baton/v1/agent_pb";
+import { type Image } from "@baton/gen/baton/v1/tools_pb";
+import { ImageSchema, TakeSnapshotResultSchema, ToolErrorSchema } from "@baton/gen/baton/v1/descriptors";
 import { toModelJson } from "@baton/sdk/contract";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 

@@ -1,5 +1,5 @@
+import { ConsoleService } from "@baton/gen/baton/v1/descriptors";
 import { Code, ConnectError, type ConnectRouter, type HandlerContext } from "@connectrpc/connect";
-import { ConsoleService } from "@baton/gen/baton/v1/console_pb";
 import { accountOf, createUser, listUsers, newSignInLink } from "../console/accounts.js";
 import { baseUrl, type ConsoleDeps } from "../console/deps.js";
 import { decideDeviceLink, exchangeDeviceCode, pollDeviceLink, showDeviceLink, startDeviceLink } from "../console/device-link.js";

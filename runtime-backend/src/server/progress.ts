@@ -1,5 +1,6 @@
 import { create } from "@bufbuild/protobuf";
-import { Phase, ProgressSchema, type StreamStepResponse, StreamStepResponseSchema } from "@baton/gen/baton/v1/agent_pb";
+import { Phase, type StreamStepResponse } from "@baton/gen/baton/v1/agent_pb";
+import { ProgressSchema, StreamStepResponseSchema } from "@baton/gen/baton/v1/descriptors";
 import type { StepEvent } from "../loop/deps.js";
 
 /** A step's progress event as StreamStep sends it (and the console's WatchSession relays it). */

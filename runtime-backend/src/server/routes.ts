@@ -1,6 +1,7 @@
 import { create } from "@bufbuild/protobuf";
 import type { ConnectRouter, HandlerContext } from "@connectrpc/connect";
-import { AgentService, type StreamStepResponse, StreamStepResponseSchema } from "@baton/gen/baton/v1/agent_pb";
+import { type StreamStepResponse } from "@baton/gen/baton/v1/agent_pb";
+import { AgentService, StreamStepResponseSchema } from "@baton/gen/baton/v1/descriptors";
 import type { Agent } from "../loop/agent.js";
 import type { Authenticator } from "./auth.js";
 import { progressOf } from "./progress.js";

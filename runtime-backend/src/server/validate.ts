@@ -4,7 +4,7 @@ import { Code, ConnectError, type Interceptor } from "@connectrpc/connect";
 import { fieldLimits as agentFieldLimits, type FieldLimits, type MethodLimits, methodLimits as agentMethodLimits } from "@baton/gen/baton/v1/agent_limits";
 import { fieldLimits as consoleFieldLimits, methodLimits as consoleMethodLimits } from "@baton/gen/baton/v1/console_limits";
 import { fieldLimits as toolFieldLimits } from "@baton/gen/baton/v1/tools_limits";
-import { file_baton_v1_tools } from "@baton/gen/baton/v1/tools_pb";
+import { file_baton_v1_tools } from "@baton/gen/baton/v1/descriptors";
 
 /** Character limit of a map key, which the proto cannot annotate. */
 const maxKeyLength = 256;

@@ -1,6 +1,7 @@
 import { create } from "@bufbuild/protobuf";
 import { timestampFromDate } from "@bufbuild/protobuf/wkt";
-import { type Account, AccountSchema } from "@baton/gen/baton/v1/console_pb";
+import { type Account } from "@baton/gen/baton/v1/console_pb";
+import { AccountSchema } from "@baton/gen/baton/v1/descriptors";
 import type { Queryable, Row } from "./db.js";
 import { hashToken } from "./ids.js";
 import { randomBytes } from "node:crypto";

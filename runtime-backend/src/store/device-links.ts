@@ -1,6 +1,7 @@
 import { create } from "@bufbuild/protobuf";
 import { timestampFromDate } from "@bufbuild/protobuf/wkt";
-import { type DeviceLink, DeviceLinkSchema, DeviceLinkStatus } from "@baton/gen/baton/v1/console_pb";
+import { type DeviceLink, DeviceLinkStatus } from "@baton/gen/baton/v1/console_pb";
+import { DeviceLinkSchema } from "@baton/gen/baton/v1/descriptors";
 import type { Queryable, Row } from "./db.js";
 
 /** A device link as stored. */

@@ -1,12 +1,6 @@
 import { toJson } from "@bufbuild/protobuf";
-import {
-  type AgentMessage,
-  AgentMessageSchema,
-  type HistoryEntry,
-  HistoryEntrySchema,
-  SessionSchema,
-  type StepResponse,
-} from "@baton/gen/baton/v1/agent_pb";
+import { type AgentMessage, type HistoryEntry, type StepResponse } from "@baton/gen/baton/v1/agent_pb";
+import { AgentMessageSchema, HistoryEntrySchema, SessionSchema } from "@baton/gen/baton/v1/descriptors";
 
 /**
  * Protobuf-JSON text of the records the store keeps, each message encoded once: a turn's

@@ -1,6 +1,7 @@
 import { create } from "@bufbuild/protobuf";
 import { timestampDate, timestampFromDate } from "@bufbuild/protobuf/wkt";
-import { type LogEntry, LogEntrySchema, type LogLevel } from "@baton/gen/baton/v1/agent_pb";
+import { type LogEntry, type LogLevel } from "@baton/gen/baton/v1/agent_pb";
+import { LogEntrySchema } from "@baton/gen/baton/v1/descriptors";
 import type { Queryable } from "./db.js";
 
 /** Stores client log entries under their session (the caller redacts them first). */

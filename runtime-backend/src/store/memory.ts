@@ -1,6 +1,7 @@
 import { create } from "@bufbuild/protobuf";
 import { timestampFromDate } from "@bufbuild/protobuf/wkt";
-import { type MemoryRecord, MemoryRecordSchema } from "@baton/gen/baton/v1/tools_pb";
+import { type MemoryRecord } from "@baton/gen/baton/v1/tools_pb";
+import { MemoryRecordSchema } from "@baton/gen/baton/v1/descriptors";
 import type { Queryable, Row } from "./db.js";
 import { newId } from "./ids.js";
 

@@ -1,6 +1,7 @@
 import { create } from "@bufbuild/protobuf";
 import { timestampFromDate } from "@bufbuild/protobuf/wkt";
-import { type Playbook, PlaybookSchema } from "@baton/gen/baton/v1/agent_pb";
+import { type Playbook } from "@baton/gen/baton/v1/agent_pb";
+import { PlaybookSchema } from "@baton/gen/baton/v1/descriptors";
 import type { Queryable, Row } from "./db.js";
 
 function fromRow(r: Row): Playbook {

@@ -1,5 +1,6 @@
 import { fromJson, type JsonValue } from "@bufbuild/protobuf";
-import { type AgentMessage, AgentMessageSchema, type HistoryEntry, HistoryEntrySchema } from "@baton/gen/baton/v1/agent_pb";
+import { type AgentMessage, type HistoryEntry } from "@baton/gen/baton/v1/agent_pb";
+import { AgentMessageSchema, HistoryEntrySchema } from "@baton/gen/baton/v1/descriptors";
 import type { Queryable } from "./db.js";
 
 /** A stored JSON blob: text columns arrive as strings, json aggregates as values. */

@@ -1,5 +1,6 @@
 import { toBinary } from "@bufbuild/protobuf";
-import { type AgentMessage, type HistoryEntry, type SessionStatus, type StepResponse, StepResponseSchema } from "@baton/gen/baton/v1/agent_pb";
+import { type AgentMessage, type HistoryEntry, type SessionStatus, type StepResponse } from "@baton/gen/baton/v1/agent_pb";
+import { StepResponseSchema } from "@baton/gen/baton/v1/descriptors";
 import type { ContextState } from "../context/state.js";
 import { contextRowJson, microDelta } from "./context-lines.js";
 import { agentMessageJson, historyEntryJson } from "./json-text.js";

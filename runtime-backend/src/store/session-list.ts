@@ -1,5 +1,6 @@
 import { fromJson } from "@bufbuild/protobuf";
-import { type HistoryEntry, HistoryEntrySchema, type Session, type SessionStatus } from "@baton/gen/baton/v1/agent_pb";
+import { type HistoryEntry, type Session, type SessionStatus } from "@baton/gen/baton/v1/agent_pb";
+import { HistoryEntrySchema } from "@baton/gen/baton/v1/descriptors";
 import type { Queryable, Row } from "./db.js";
 import { parseJson } from "./records.js";
 import { sessionMessage, summaryColumns, summaryFromRow } from "./sessions.js";

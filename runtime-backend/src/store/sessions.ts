@@ -1,6 +1,7 @@
 import { create } from "@bufbuild/protobuf";
 import { timestampFromDate } from "@bufbuild/protobuf/wkt";
-import { type Session, SessionSchema, SessionStatus, UsageSchema } from "@baton/gen/baton/v1/agent_pb";
+import { type Session, SessionStatus } from "@baton/gen/baton/v1/agent_pb";
+import { SessionSchema, UsageSchema } from "@baton/gen/baton/v1/descriptors";
 import { type ContextState, readContext } from "../context/state.js";
 import { contextRowJson, microLinesSql } from "./context-lines.js";
 import type { DeclaredTool, ToolRisk } from "@baton/sdk/contract";

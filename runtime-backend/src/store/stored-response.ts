@@ -1,5 +1,6 @@
 import { fromBinary, fromJson, type JsonValue } from "@bufbuild/protobuf";
-import { type StepResponse, StepResponseSchema } from "@baton/gen/baton/v1/agent_pb";
+import { type StepResponse } from "@baton/gen/baton/v1/agent_pb";
+import { StepResponseSchema } from "@baton/gen/baton/v1/descriptors";
 import { fromHex } from "./literal.js";
 
 /**

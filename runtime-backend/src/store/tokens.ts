@@ -1,6 +1,7 @@
 import { create } from "@bufbuild/protobuf";
 import { timestampFromDate } from "@bufbuild/protobuf/wkt";
-import { type ApiToken, ApiTokenSchema } from "@baton/gen/baton/v1/console_pb";
+import { type ApiToken } from "@baton/gen/baton/v1/console_pb";
+import { ApiTokenSchema } from "@baton/gen/baton/v1/descriptors";
 import type { Queryable, Row } from "./db.js";
 
 function date(v: unknown): Date | undefined {

@@ -1,5 +1,6 @@
 import { create } from "@bufbuild/protobuf";
-import { type StepTrace, StepTraceSchema, UsageSchema } from "@baton/gen/baton/v1/agent_pb";
+import { type StepTrace } from "@baton/gen/baton/v1/agent_pb";
+import { StepTraceSchema, UsageSchema } from "@baton/gen/baton/v1/descriptors";
 import type { Queryable } from "./db.js";
 import type { UsageTotals } from "./sessions.js";
 

@@ -6,6 +6,7 @@
  * and broken encodings (truncated messages, bad wire types, varint overflow, lengths past the
  * end, corrupt compression). Deterministic for a seed.
  */
+import { file_baton_v1_tools } from "@baton/gen/baton/v1/descriptors";
 import { gzipSync } from "node:zlib";
 import {
   type DescField,
@@ -21,7 +22,6 @@ import {
   toJson,
 } from "@bufbuild/protobuf";
 import { BinaryWriter, WireType } from "@bufbuild/protobuf/wire";
-import { file_baton_v1_tools } from "@baton/gen/baton/v1/tools_pb";
 import { limitsOf } from "../server/validate.js";
 
 /** How a bad input travels. */

@@ -1,7 +1,6 @@
+import { AgentService, ConsoleService } from "@baton/gen/baton/v1/descriptors";
 import { createClient, type Client, type Interceptor } from "@connectrpc/connect";
 import { createConnectTransport } from "@connectrpc/connect-node";
-import { AgentService } from "@baton/gen/baton/v1/agent_pb";
-import { ConsoleService } from "@baton/gen/baton/v1/console_pb";
 
 /** A console client outside a browser: it keeps the session cookie SignIn sets, as a browser would. */
 export interface ConsoleClient {

@@ -1,7 +1,7 @@
+import { AgentService } from "@baton/gen/baton/v1/descriptors";
 import { Writable } from "node:stream";
 import { type Client, createClient, type Interceptor } from "@connectrpc/connect";
 import { createConnectTransport } from "@connectrpc/connect-node";
-import { AgentService } from "@baton/gen/baton/v1/agent_pb";
 import { createLogger } from "../log/logger.js";
 import { createRedactor, envSecrets } from "../log/redact.js";
 import { createModelResolver, type Env } from "../providers/registry.js";

@@ -8,7 +8,8 @@
  * `window.batonPage`.
  */
 import { createClient } from "@connectrpc/connect";
-import { AgentService, type StepResponse } from "@baton/gen/baton/v1/agent_pb";
+import { type StepResponse } from "@baton/gen/baton/v1/agent_pb";
+import { AgentService } from "@baton/gen/baton/v1/descriptors";
 import { expect } from "chai";
 import { OpenAiChatProvider } from "../providers/openai-chat.js";
 import { migrate } from "../store/migrations.js";

@@ -1,6 +1,7 @@
 import { create, toBinary, toJson } from "@bufbuild/protobuf";
 import { timestampNow } from "@bufbuild/protobuf/wkt";
-import { AgentMessageSchema, LogEntrySchema, LogLevel, MessageStatus, PlaybookSchema, SessionStatus, StepResponseSchema } from "@baton/gen/baton/v1/agent_pb";
+import { LogLevel, MessageStatus, SessionStatus } from "@baton/gen/baton/v1/agent_pb";
+import { AgentMessageSchema, LogEntrySchema, PlaybookSchema, StepResponseSchema } from "@baton/gen/baton/v1/descriptors";
 import { emptyContext } from "../context/state.js";
 import { nextTurn } from "./turn-writes.js";
 import { commitSql, readStepSql } from "../store/commit-sql.js";

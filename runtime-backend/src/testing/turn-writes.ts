@@ -1,6 +1,6 @@
 import { create } from "@bufbuild/protobuf";
-import { MessageStatus, SessionStatus, StepResponseSchema, ToolcallResultSchema } from "@baton/gen/baton/v1/agent_pb";
-import { ToolCallSchema } from "@baton/gen/baton/v1/tools_pb";
+import { MessageStatus, SessionStatus } from "@baton/gen/baton/v1/agent_pb";
+import { StepResponseSchema, ToolcallResultSchema, ToolCallSchema } from "@baton/gen/baton/v1/descriptors";
 import { emptyContext } from "../context/state.js";
 import { agentEntry, callMessage, resultEntry } from "../loop/messages.js";
 import type { Queryable } from "../store/db.js";

@@ -1,6 +1,7 @@
 import { create, type MessageInitShape } from "@bufbuild/protobuf";
 import { timestampNow } from "@bufbuild/protobuf/wkt";
-import { type LogEntrySchema, LogLevel, ReportLogRequestSchema } from "@baton/gen/baton/v1/agent_pb";
+import { type LogEntrySchema, LogLevel } from "@baton/gen/baton/v1/agent_pb";
+import { ReportLogRequestSchema } from "@baton/gen/baton/v1/descriptors";
 import type { BatonClient } from "@baton/sdk/client";
 
 type Entry = MessageInitShape<typeof LogEntrySchema>;

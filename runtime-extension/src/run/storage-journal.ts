@@ -1,6 +1,6 @@
+import { ToolcallResultSchema } from "@baton/gen/baton/v1/descriptors";
 import { fromBinary, toBinary } from "@bufbuild/protobuf";
 import { base64Decode, base64Encode } from "@bufbuild/protobuf/wire";
-import { ToolcallResultSchema } from "@baton/gen/baton/v1/agent_pb";
 import type { CallJournal, JournalEntry } from "@baton/sdk/client";
 
 type Stored = { readonly state: "started" } | { readonly state: "done"; readonly result: string };

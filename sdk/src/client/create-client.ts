@@ -1,6 +1,6 @@
 import { type Client, createClient, type Interceptor, type Transport } from "@connectrpc/connect";
 import { createConnectTransport } from "@connectrpc/connect-web";
-import { AgentService } from "@baton/gen/baton/v1/agent_pb";
+import { AgentService } from "@baton/gen/baton/v1/descriptors";
 
 /** Options of {@link createBatonClient}. */
 export interface BatonClientOptions {

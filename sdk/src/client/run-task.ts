@@ -7,15 +7,14 @@ import {
   type Session,
   SessionStatus,
   type StepRequest,
-  StepRequestSchema,
   type StepResponse,
   type ToolcallResult,
-  ToolcallResultSchema,
   type ToolError,
   ToolErrorCode,
 } from "@baton/gen/baton/v1/agent_pb";
+import { StepRequestSchema, ToolCallSchema, ToolcallResultSchema } from "@baton/gen/baton/v1/descriptors";
 import { type ClientToolHandlers, toolRoutes } from "@baton/gen/baton/v1/tools_baton";
-import { type ToolCall, ToolCallSchema } from "@baton/gen/baton/v1/tools_pb";
+import type { ToolCall } from "@baton/gen/baton/v1/tools_pb";
 import {
   type AnyToolHandlers,
   type Catalog,

@@ -10,7 +10,7 @@ import {
 import { reflect, type ReflectList, type ReflectMap, type ReflectMessage } from "@bufbuild/protobuf/reflect";
 import { timestampDate } from "@bufbuild/protobuf/wkt";
 import type { ToolError } from "@baton/gen/baton/v1/agent_pb";
-import { ToolErrorSchema } from "@baton/gen/baton/v1/agent_pb";
+import { ToolErrorSchema } from "@baton/gen/baton/v1/descriptors";
 import type { Catalog } from "./catalog.js";
 import { modelEnumName } from "./names.js";
 

@@ -1,10 +1,7 @@
 import { create } from "@bufbuild/protobuf";
 import type { TakeSnapshotResult } from "@baton/gen/baton/v1/tools_pb";
-import {
-  type ToolError,
-  ToolErrorCode,
-  ToolErrorSchema,
-} from "@baton/gen/baton/v1/agent_pb";
+import { type ToolError, ToolErrorCode } from "@baton/gen/baton/v1/agent_pb";
+import { ToolErrorSchema } from "@baton/gen/baton/v1/descriptors";
 
 /** Options of a tool failure besides its code and message. */
 export interface ToolFailureDetails {

@@ -1,10 +1,6 @@
 import { create, type MessageInitShape } from "@bufbuild/protobuf";
-import {
-  type EvidenceSchema,
-  type TakeSnapshotResult,
-  TakeSnapshotResultSchema,
-  type ViewportSchema,
-} from "@baton/gen/baton/v1/tools_pb";
+import { type EvidenceSchema, type TakeSnapshotResult, type ViewportSchema } from "@baton/gen/baton/v1/tools_pb";
+import { TakeSnapshotResultSchema } from "@baton/gen/baton/v1/descriptors";
 import type { CdpTransport } from "../cdp/transport.js";
 import { ToolErrorCode, ToolFailure } from "../contract/index.js";
 import { topElementBox, topElementHit } from "./hit/batch-occlusion.js";

@@ -1,7 +1,8 @@
 import { closeSync, fsyncSync, mkdirSync, openSync, readFileSync, renameSync, writeFileSync, writeSync } from "node:fs";
 import { dirname } from "node:path";
 import { fromBinary, toBinary } from "@bufbuild/protobuf";
-import { type ToolcallResult, ToolcallResultSchema } from "@baton/gen/baton/v1/agent_pb";
+import { type ToolcallResult } from "@baton/gen/baton/v1/agent_pb";
+import { ToolcallResultSchema } from "@baton/gen/baton/v1/descriptors";
 import { type CallJournal, memoryJournal } from "../client/journal.js";
 
 /** One line of the file: a call started, or its result (protobuf binary, base64). */

@@ -1,5 +1,6 @@
 import { create, type MessageInitShape } from "@bufbuild/protobuf";
-import { type EvidenceSchema, type TakeSnapshotResult, TakeSnapshotResultSchema } from "@baton/gen/baton/v1/tools_pb";
+import { type EvidenceSchema, type TakeSnapshotResult } from "@baton/gen/baton/v1/tools_pb";
+import { TakeSnapshotResultSchema } from "@baton/gen/baton/v1/descriptors";
 import { delay } from "../../cdp/timeouts.js";
 import { ToolErrorCode, ToolFailure } from "../../contract/index.js";
 import {
