@@ -251,7 +251,8 @@ describe("the web console in Chromium", () => {
     expect(text).toMatch(/Taking a screenshot/);
     // The screenshot is stored once on the server; the page reads it with GetScreenshot.
     await until("the screenshot shown", async () => (await engineProbe(engine).evaluate(`document.querySelectorAll(".shot img").length`)) === 1);
-    expect(await engineProbe(engine).evaluate(`document.querySelector(".shot img").naturalWidth > 0`)).toBe(true);
+    // Decoded, not just placed: an image still loading has no natural width yet.
+    await until("the screenshot decoded", async () => (await engineProbe(engine).evaluate(`document.querySelector(".shot img").naturalWidth > 0`)) === true);
     await everyControlNamed("session");
     await shot("session");
 
