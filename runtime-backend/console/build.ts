@@ -75,11 +75,15 @@ export async function buildConsole(outDir: string): Promise<string[]> {
   return [js, style];
 }
 
-/** Builds the console unless `outDir` holds a build newer than every source. */
+/**
+ * Builds the console unless `outDir` holds a build newer than every source: its own, and the
+ * generated contract it bundles (`gen/src`: a regenerated contract changes the console too).
+ */
 export async function buildConsoleIfStale(outDir: string): Promise<boolean> {
   const stamp = join(outDir, ".built");
   const built = existsSync(stamp) ? statSync(stamp).mtimeMs : 0;
-  if (built > Math.max(newest(join(here, "src")), newest(join(here, "static")), statSync(import.meta.filename).mtimeMs)) return false;
+  const sources = [join(here, "src"), join(here, "static"), join(here, "../../gen/src")].filter((d) => existsSync(d));
+  if (built > Math.max(...sources.map(newest), statSync(import.meta.filename).mtimeMs)) return false;
   await buildConsole(outDir);
   return true;
 }
