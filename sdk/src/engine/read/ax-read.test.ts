@@ -1,5 +1,7 @@
+import { create } from "@bufbuild/protobuf";
+import { ClickParamsSchema } from "@baton/gen/baton/v1/tools_pb";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { viewportFirst } from "./ax-read.js";
+import { documentSizeExpression, viewportFirst } from "./ax-read.js";
 import { fixtures } from "../fixtures/pages.js";
 import { type Harness, startHarness } from "../fixtures/harness.js";
 import { takePageSnapshot } from "../snapshot/snapshot.js";
@@ -61,6 +63,39 @@ async function readsOf(harness: Harness, ids: readonly string[]): Promise<{ part
   } finally {
     delete (page as { send?: unknown }).send;
   }
+}
+
+/**
+ * Custom checkboxes drawn over a transparent native input: Chromium makes a label that only
+ * names a checkbox an ignored `none` (with its text), unless it holds other content (the `.box`).
+ */
+const transparentToggles: [string, string][] = [
+  ["wrapping it and a drawn box", '<label class="toggle"><input id="remember" type="checkbox" style="opacity:0;position:absolute"> <span class="box"></span> Remember me</label>'],
+  ["wrapping it, text only", '<label class="toggle"><input id="remember" type="checkbox" style="opacity:0;position:absolute"> Remember me</label>'],
+  ["naming it with for", '<input id="remember" type="checkbox" style="opacity:0;position:absolute"><label for="remember">Remember me</label>'],
+];
+
+/**
+ * Puts `markup` alone on a fresh page, or before 400 paragraphs (`large`), reads it with
+ * `axRead`, checks the label reads as the checkbox with its state, clicks its ref and checks
+ * the live input toggled and the next snapshot says so.
+ */
+async function togglesThroughLabel(harness: Harness, markup: string, large: boolean, axRead: "whole" | "viewport"): Promise<void> {
+  await harness.goto("/basic");
+  const box = "<style>.box{display:inline-block;width:14px;height:14px;border:1px solid #333}</style>";
+  await harness.evaluate(`(() => { document.body.innerHTML = ${JSON.stringify(box + markup + (large ? "<p>Filler paragraph</p>".repeat(400) : ""))}; return true; })()`);
+  // The engine's own size rule picks the read this case is about.
+  const [elements, screens] = await harness.evaluate<[number, number]>(documentSizeExpression);
+  expect(viewportFirst({ elements, screens }, true)).toBe(large);
+  const read = async (): Promise<string> => (await takePageSnapshot(harness.engine.page, harness.engine.refs, { axRead })).lines.map((l) => l.text).join("\n");
+  const before = await read();
+  const ref = /^\[(e\d+)\] checkbox "Remember me" unchecked$/m.exec(before)?.[1];
+  expect(ref, before).toBeDefined();
+  // The transparent input itself gets no ref of its own.
+  expect(before.match(/Remember me/g), before).toHaveLength(1);
+  await harness.tools.click(create(ClickParamsSchema, { ref: ref! }), undefined);
+  expect(await harness.evaluate<boolean>("document.getElementById('remember').checked")).toBe(true);
+  expect(await read()).toMatch(/^\[e\d+\] checkbox "Remember me" checked$/m);
 }
 
 describe("viewport-first AX read", () => {
@@ -290,6 +325,14 @@ describe("viewport-first AX read", () => {
     expect(await text("whole")).toBe(viewport);
   });
 
+  it.each(transparentToggles)("reads a label over a transparent checkbox as that checkbox, whole-tree on a small page, and its ref toggles it (label %s)", async (_, markup) => {
+    await togglesThroughLabel(h, markup, false, "whole");
+  });
+
+  it.each(transparentToggles)("reads a label over a transparent checkbox as that checkbox, viewport-first on a large page, and its ref toggles it (label %s)", async (_, markup) => {
+    await togglesThroughLabel(h, markup, true, "viewport");
+  });
+
   it("chooses viewport-first only when much of the document is off-screen", () => {
     expect(viewportFirst({ elements: 144, screens: 1.3 })).toBe(false);
     expect(viewportFirst({ elements: 587, screens: 4.25 })).toBe(true);
@@ -326,5 +369,9 @@ describe("viewport-first AX read without Blink's computed role and name", () => 
     expect(viewport).toContain('button "Plain button"');
     const whole = await takePageSnapshot(bare.engine.page, bare.engine.refs, { axRead: "whole" });
     expect(whole.lines.map((l) => `${"  ".repeat(l.depth)}${l.text}`).join("\n")).toBe(viewport);
+  });
+
+  it.each(transparentToggles)("reads a label over a transparent checkbox node by node as that checkbox, and its ref toggles it (label %s)", async (_, markup) => {
+    await togglesThroughLabel(bare, markup, true, "viewport");
   });
 });

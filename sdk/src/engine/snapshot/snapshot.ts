@@ -79,6 +79,17 @@ function axActionable(role: string, node: AXNode, dom: Pick<DomNode, "hiddenCont
   return (editable === "richtext" || editable === "plaintext") && axProp(node, "focusable") === true;
 }
 
+/**
+ * A node's role. Chromium makes a `<label>` that only names a checkbox or radio an ignored
+ * `none` (a "redundant" label, and its text with it) in whole and per-node AX reads, where a
+ * label is otherwise `LabelText`; a label standing for a hidden control is `LabelText` on every
+ * read, so it reads as that control (`standInLook`).
+ */
+function roleOf(node: AXNode, dom: Pick<DomNode, "hiddenControl"> | undefined): string {
+  const role = axString(node.role);
+  return role === "none" && dom?.hiddenControl !== undefined ? "LabelText" : role;
+}
+
 /** How a label standing for a hidden control reads: as a checkbox or radio with its state, else as "label". */
 function standInLook(c: HiddenControl): { role: string; states: string[] } {
   return c.type === "checkbox" || c.type === "radio" ? { role: c.type, states: [c.checked ? "checked" : "unchecked"] } : { role: "label", states: [] };
@@ -118,12 +129,12 @@ export async function takePageSnapshot(page: PageSession, refs: RefTable, option
     const byId = new Map(nodes.map((n) => [n.nodeId, n]));
     const rootNode = nodes.find((n) => !n.parentId) ?? nodes[0]!;
     const visit = (node: AXNode, depth: number, inScope: boolean, containerName: string, inRef: boolean): void => {
-      const role = axString(node.role);
+      const dom = node.backendDOMNodeId === undefined ? undefined : l.index.nodes.get(node.backendDOMNodeId);
+      const role = roleOf(node, dom);
       const here = inScope || (scope !== undefined && scope.sessionId === l.session.id && scope.backendNodeId === node.backendDOMNodeId);
       let childDepth = depth;
       let childContainer = containerName;
       let childInRef = inRef;
-      const dom = node.backendDOMNodeId === undefined ? undefined : l.index.nodes.get(node.backendDOMNodeId);
       // A target of the shared rules prints even where the accessibility tree ignores it.
       const region = dom?.target === true;
       const ignored = node.ignored && !region;
@@ -305,7 +316,7 @@ function describe(l: SessionLayout, node: AXNode, role: string, axName: string, 
     const shownRole = editable ? "textbox" : standIn ? standIn.role : displayRole(role);
     out = {
       role: shownRole,
-      name: axName || (rules.nameFromContent(shownRole) ? textOf(node, byId, l.index) : ""),
+      name: axName || (rules.nameFromContent(shownRole) ? textOf(node, byId, l.index, standIn !== undefined) : ""),
       // An editing host's value is its text, as for any other field.
       value: axString(node.value) || (editable ? textOf(node, byId, l.index) : ""),
       states: standIn?.states ?? axStates(node, role),
@@ -328,14 +339,16 @@ function textDom(n: AXNode, byId: Map<string, AXNode>, index: DomIndex): DomNode
   return id === undefined ? undefined : index.nodes.get(id);
 }
 
-/** Text content of a nameless clickable, from its StaticText descendants. */
-function textOf(node: AXNode, byId: Map<string, AXNode>, index: DomIndex): string {
+/** Text content of a nameless clickable, from its StaticText descendants (and, with `ignoredText`, from text Chromium ignored). */
+function textOf(node: AXNode, byId: Map<string, AXNode>, index: DomIndex, ignoredText = false): string {
   const parts: string[] = [];
   const visit = (n: AXNode, depth: number): void => {
     if (depth > 20 || parts.join(" ").length > 80) return;
     // Text drawn at font-size 0 is not shown to the user; an icon's text is not words.
     const dom = textDom(n, byId, index);
     if (axString(n.role) === "StaticText" && dom?.hiddenText === undefined && !dom?.iconText) parts.push(axString(n.name));
+    // A redundant label's text, which Chromium ignores with it (`roleOf`): the rendered text, as the viewport-first read has it.
+    else if (ignoredText && n.ignored && dom?.text && dom.box && !dom.axHiddenTree && !dom.iconText) parts.push(dom.text);
     for (const id of n.childIds ?? []) {
       const c = byId.get(id);
       if (c) visit(c, depth + 1);
