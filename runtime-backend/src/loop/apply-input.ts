@@ -9,7 +9,7 @@ import type { CallRow } from "../store/records.js";
 import type { SessionRow } from "../store/sessions.js";
 import { sessionMessage } from "../store/sessions.js";
 import type { CallUpdate } from "../store/session-store.js";
-import { clientMessages, nextCalls } from "./call-order.js";
+import { clientMessages, nextCalls, openAfter } from "./call-order.js";
 import { type LoopDeps, leaseUntil } from "./deps.js";
 import { resultEntry, userEntry } from "./messages.js";
 
@@ -91,9 +91,7 @@ async function userMessage(deps: LoopDeps, s: SessionRow, calls: CallRow[], text
  * nobody asked for. The model reads why and decides again. (Calls before it are unaffected.)
  */
 function skipAfter(refused: CallRow, stepCalls: readonly CallRow[], updated: Map<string, CallRow>, callUpdates: CallUpdate[], history: HistoryEntry[]): void {
-  for (const c of stepCalls) {
-    const now = updated.get(c.toolcallId) ?? c;
-    if (now.step !== refused.step || now.ord <= refused.ord || now.state === "done") continue;
+  for (const now of openAfter(refused, stepCalls.map((c) => updated.get(c.toolcallId) ?? c))) {
     const err = toolError(
       ToolErrorCode.DENIED,
       `This call was not run: the user denied an earlier call of the same turn (${refused.name}, ${refused.toolcallId}), and this one came after it. Check the page before deciding what to do next.`,

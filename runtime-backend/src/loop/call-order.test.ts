@@ -8,7 +8,7 @@ import { AgentService } from "@baton/gen/baton/v1/agent_pb";
 import { type ApprovalDecision, runTask } from "@baton/sdk/client";
 import { afterAll, describe, expect, it } from "vitest";
 import type { Script } from "../providers/script.js";
-import type { CallRow } from "../store/records.js";
+import { callsOfStep, type CallRow, readHistory } from "../store/records.js";
 import { bearerAuth } from "../server/auth.js";
 import { agentRoutes } from "../server/routes.js";
 import type { Db } from "../store/db.js";
@@ -16,7 +16,7 @@ import { openDb } from "../store/open.js";
 import { createToken } from "../store/users.js";
 import { scriptedAgent } from "../testing/harness.js";
 import { recordingHandlers } from "../testing/recording-handlers.js";
-import { nextCalls } from "./call-order.js";
+import { nextCalls, openAfter } from "./call-order.js";
 
 const pgUrl = process.env.BATON_TEST_DATABASE_URL;
 const engines = [
@@ -45,7 +45,7 @@ const order = (after: Script["turns"]): Script => ({
 });
 
 describe.each(engines)("tool-call order across an approval, $name", ({ name, open, skip }) => {
-  async function run(script: Script, decide: () => ApprovalDecision) {
+  async function run(script: Script, decide: () => ApprovalDecision = () => ({ approved: true }), sessionId?: string) {
     if (!dbs.has(name)) dbs.set(name, open());
     const db = await dbs.get(name)!;
     const { agent, model } = await scriptedAgent(script, { db });
@@ -54,7 +54,8 @@ describe.each(engines)("tool-call order across an approval, $name", ({ name, ope
     const client = createClient(AgentService, createRouterTransport(agentRoutes(agent, bearerAuth(db)), { transport: { interceptors: [bearer] } }));
     const log: string[] = [];
     const outcome = await runTask(client, {
-      task: "order the mug",
+      task: sessionId ? "and the saucer?" : "order the mug",
+      ...(sessionId ? { sessionId } : {}),
       handlers: recordingHandlers(log),
       onApproval: (req) => {
         const d = decide();
@@ -62,7 +63,7 @@ describe.each(engines)("tool-call order across an approval, $name", ({ name, ope
         return d;
       },
     });
-    return { outcome, log, model };
+    return { outcome, log, model, db, client };
   }
 
   it.skipIf(skip)("approved: the calls after the approved one wait for it, then run, in the model's order", async () => {
@@ -95,6 +96,60 @@ describe.each(engines)("tool-call order across an approval, $name", ({ name, ope
     expect(log).toEqual(["deny click"]);
     expect(outcome.answer).toBe("the user declined the order");
   });
+
+  /** Every call of the session's `step` is closed, and the history holds one result per call. */
+  async function expectAllClosed(db: Db, sessionId: string, step: number) {
+    const rows = await callsOfStep(db, sessionId, step);
+    expect(rows.map((c) => c.state)).toEqual(rows.map(() => "done"));
+    const results = new Set((await readHistory(db, sessionId)).flatMap((e) => (e.entry.case === "toolResult" ? [e.entry.value.toolcallId] : [])));
+    expect(rows.filter((c) => !results.has(c.toolcallId)).map((c) => c.name)).toEqual([]);
+    return rows;
+  }
+
+  it.skipIf(skip)("a client call after `done` is not handed out: it is closed unrun with `done`, and a follow-up continues cleanly", async () => {
+    const script: Script = {
+      turns: [
+        { calls: [{ name: "done", args: { answer: "ordered" } }, { name: "click", args: { ref: "e9" } }] },
+        { calls: [{ name: "done", args: { answer: "saucer too" } }] },
+      ],
+    };
+    const { outcome, log, db, client } = await run(script);
+    expect(outcome).toMatchObject({ status: "completed", answer: "ordered" });
+    expect(log).toEqual([]);
+    const rows = await expectAllClosed(db, outcome.sessionId, outcome.session.step);
+    expect(rows.map((c) => c.name)).toEqual(["done", "click"]);
+    expect(rows[1]?.output).toContain("The session already completed; this call was not run.");
+    // A client reading the session back (a reconnect, the side panel) is handed no call to run.
+    expect((await client.getSession({ sessionId: outcome.sessionId })).pendingCalls).toEqual([]);
+
+    // A follow-up message starts a new step on a closed one: no "stopped" wording, the click's result is the done's.
+    const next = await run(script, undefined, outcome.sessionId);
+    expect(next.outcome).toMatchObject({ status: "completed", answer: "saucer too" });
+    const prompt = (next.model.requests.at(-1)?.items ?? []).map((i) => ("text" in i ? i.text : "")).join("\n");
+    expect(prompt).not.toContain("stopped");
+    expect(prompt).toMatch(/click\(\{"ref":"e9"\}\) → error .*The session already completed/);
+  });
+
+  it.skipIf(skip)("a client call before `done` runs first, in the model's order; the one after it is closed unrun", async () => {
+    const script: Script = {
+      turns: [
+        {
+          calls: [
+            { name: "click", args: { ref: "e9" } },
+            { name: "done", args: { answer: "clicked" } },
+            { name: "type_text", args: { ref: "e3", text: "late" } },
+          ],
+        },
+      ],
+    };
+    const { outcome, log, db } = await run(script);
+    expect(outcome).toMatchObject({ status: "completed", answer: "clicked" });
+    expect(log).toEqual(["click e9"]);
+    const rows = await expectAllClosed(db, outcome.sessionId, outcome.session.step);
+    expect(rows.map((c) => c.name)).toEqual(["click", "done", "type_text"]);
+    expect(rows[0]?.output).not.toContain("not run");
+    expect(rows[2]?.output).toContain("The session already completed; this call was not run.");
+  });
 });
 
 describe("nextCalls, the rule alone", () => {
@@ -122,5 +177,11 @@ describe("nextCalls, the rule alone", () => {
     // A backend call awaiting approval goes to the client (the user decides there).
     expect(nextCalls([row(0, "backend", "awaiting_approval"), row(1, "backend", "pending")])).toMatchObject({ actor: "client", calls: [{ ord: 0 }] });
     expect(nextCalls([row(0, "invalid", "done"), row(1, "client", "done")])).toEqual({ actor: undefined, calls: [] });
+  });
+
+  it("openAfter: the step's calls after one, not yet done, whatever their side", () => {
+    const calls = [row(0, "client", "done"), row(1, "backend", "pending"), row(2, "client", "done"), row(3, "client", "pending"), row(4, "backend", "pending")];
+    expect(openAfter(calls[1]!, calls).map((c) => c.ord)).toEqual([3, 4]);
+    expect(openAfter(calls[4]!, calls)).toEqual([]);
   });
 });

@@ -38,6 +38,15 @@ export function nextCalls(calls: readonly CallRow[]): NextCalls {
   return { actor, calls: out };
 }
 
+/**
+ * The calls of `call`'s step that the model made after it and that are not done yet. Nothing
+ * after a refused call runs (the calls were planned on the page it would have left), and
+ * nothing after `done` runs nor is handed out (the session is over): both close these unrun.
+ */
+export function openAfter(call: CallRow, calls: readonly CallRow[]): CallRow[] {
+  return calls.filter((c) => c.step === call.step && c.ord > call.ord && c.state !== "done");
+}
+
 /** The function-call messages of the calls the client acts on now, in the model's order. */
 export function clientMessages(calls: readonly CallRow[]): NonNullable<CallRow["message"]>[] {
   const next = nextCalls(calls);

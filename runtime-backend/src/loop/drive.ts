@@ -1,14 +1,15 @@
 import { create } from "@bufbuild/protobuf";
-import { type AgentMessage, MessageStatus, SessionStatus, type StepResponse, ToolErrorCode } from "@baton/gen/baton/v1/agent_pb";
+import { type AgentMessage, type HistoryEntry, MessageStatus, SessionStatus, type StepResponse, type ToolcallResult, ToolErrorCode } from "@baton/gen/baton/v1/agent_pb";
 import type { ToolCall } from "@baton/gen/baton/v1/tools_pb";
 import { toolCatalog } from "@baton/gen/baton/v1/tools_baton";
 import { ToolcallResultSchema } from "@baton/gen/baton/v1/descriptors";
 import { dispatchToolCall, encodeToolError, encodeToolResult, toolError } from "@baton/sdk/contract";
 import type { CallRow } from "../store/records.js";
+import type { CallUpdate } from "../store/session-store.js";
 import type { SessionRow } from "../store/sessions.js";
 import type { PendingWrites } from "./apply-input.js";
 import { backendTools } from "./backend-tools.js";
-import { nextCalls } from "./call-order.js";
+import { nextCalls, openAfter } from "./call-order.js";
 import { type LoopDeps, leaseUntil } from "./deps.js";
 import { finish, stoppedText } from "./finish.js";
 import { resultEntry } from "./messages.js";
@@ -30,12 +31,33 @@ function progressDetail(call: ToolCall, title: string): string {
   }
 }
 
+/** What `done` commits with the completion: its answer, its result, and the calls after it closed unrun. */
+interface Completion {
+  readonly answer: string;
+  readonly writes: PendingWrites;
+}
+
+/**
+ * Closes `done` with its result and, unrun, every call the model placed after it in the same
+ * turn, whatever its side: the session is over, so none of them runs or is handed out.
+ */
+function completionWrites(done: CallRow, doneOutput: string, doneResult: ToolcallResult, stepCalls: readonly CallRow[]): PendingWrites {
+  const callUpdates: CallUpdate[] = [{ id: done.toolcallId, step: done.step, state: "done", output: doneOutput }];
+  const history: HistoryEntry[] = [resultEntry(done.step, doneResult)];
+  for (const c of openAfter(done, stepCalls)) {
+    const err = toolError(ToolErrorCode.INVALID_ARGUMENTS, "The session already completed; this call was not run.", { tool: c.name });
+    callUpdates.push({ id: c.toolcallId, step: c.step, state: "done", output: encodeToolError(err) });
+    history.push(resultEntry(c.step, create(ToolcallResultSchema, { toolcallId: c.toolcallId, outcome: { case: "error", value: err } })));
+  }
+  return { callUpdates, history };
+}
+
 /**
  * Runs backend-side calls (the next ones of a step, in order), committing each result as it
- * comes; returns the answer when `done` completed the session.
+ * comes. A `done` that succeeds is not committed here: it returns the completion's writes,
+ * which the session's end commits in one go.
  */
-async function runBackendCalls(deps: LoopDeps, s: SessionRow, calls: CallRow[], hooks: DriveHooks): Promise<string | undefined> {
-  let doneAnswer: string | undefined;
+async function runBackendCalls(deps: LoopDeps, s: SessionRow, stepCalls: readonly CallRow[], calls: CallRow[], hooks: DriveHooks): Promise<Completion | undefined> {
   for (const c of calls) {
     if (c.side !== "backend" || c.state !== "pending" || !c.message) continue;
     const fc = c.message.content.case === "functionCall" ? c.message.content.value : undefined;
@@ -43,26 +65,12 @@ async function runBackendCalls(deps: LoopDeps, s: SessionRow, calls: CallRow[], 
     const call: ToolCall = fc.call;
     const spec = allTools.find((t) => t.case === call.tool.case);
     hooks.emit({ kind: "tool", tool: spec?.name ?? c.name, detail: progressDetail(call, spec?.title ?? c.name) });
-    let output: string;
-    let result;
-    if (doneAnswer !== undefined) {
-      // Anything after done in the same turn is not run: the session is over.
-      const err = toolError(ToolErrorCode.INVALID_ARGUMENTS, "The session already completed; this call was not run.", { tool: c.name });
-      output = encodeToolError(err);
-      result = create(ToolcallResultSchema, { toolcallId: c.toolcallId, outcome: { case: "error", value: err } });
-    } else {
-      // A tool that writes does so under this call's id, so running it again after a crash
-      // (before its result was committed) stores nothing twice.
-      const d = await dispatchToolCall(toolCatalog, call, backendTools as never, { store: deps.store, userId: s.userId, sessionId: s.id, toolcallId: c.toolcallId });
-      if (d.ok) {
-        output = encodeToolResult(toolCatalog, d.result);
-        result = create(ToolcallResultSchema, { toolcallId: c.toolcallId, outcome: { case: "result", value: d.result } });
-        if (call.tool.case === "done") doneAnswer = call.tool.value.answer;
-      } else {
-        output = encodeToolError(d.error);
-        result = create(ToolcallResultSchema, { toolcallId: c.toolcallId, outcome: { case: "error", value: d.error } });
-      }
-    }
+    // A tool that writes does so under this call's id, so running it again after a crash
+    // (before its result was committed) stores nothing twice.
+    const d = await dispatchToolCall(toolCatalog, call, backendTools as never, { store: deps.store, userId: s.userId, sessionId: s.id, toolcallId: c.toolcallId });
+    const output = d.ok ? encodeToolResult(toolCatalog, d.result) : encodeToolError(d.error);
+    const result = create(ToolcallResultSchema, { toolcallId: c.toolcallId, outcome: d.ok ? { case: "result", value: d.result } : { case: "error", value: d.error } });
+    if (d.ok && call.tool.case === "done") return { answer: call.tool.value.answer, writes: completionWrites(c, output, result, stepCalls) };
     ({ session: s } = await deps.store.commit({
       from: s,
       owner: deps.instanceId,
@@ -71,7 +79,7 @@ async function runBackendCalls(deps: LoopDeps, s: SessionRow, calls: CallRow[], 
       lease: leaseUntil(deps),
     }));
   }
-  return doneAnswer;
+  return undefined;
 }
 
 /** Where a drive starts: the session and its current step's calls, as the input left them. */
@@ -122,9 +130,9 @@ export async function drive(deps: LoopDeps, start: DriveStart, hooks: DriveHooks
     // Calls run in the model's order: the backend's inline, the client's handed out.
     const next = nextCalls(calls);
     if (next.actor === "backend") {
-      const doneAnswer = await runBackendCalls(deps, s, next.calls, hooks);
+      const done = await runBackendCalls(deps, s, calls, next.calls, hooks);
       ({ session: s, calls } = await reload(deps, s.id));
-      if (doneAnswer !== undefined) return finish(deps, s, SessionStatus.COMPLETED, messages, key, { answer: doneAnswer });
+      if (done) return finish(deps, s, SessionStatus.COMPLETED, messages, key, { answer: done.answer, pending: done.writes });
       continue;
     }
     const open = next.actor === "client" ? next.calls : [];
