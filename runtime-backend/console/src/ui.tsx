@@ -54,6 +54,21 @@ export function Stat(p: { label: string; value: ComponentChildren; hint?: string
   );
 }
 
+/**
+ * A form's submit handler: no page load, `action` runs, and its failure reaches `onError` as
+ * the text the console shows for it.
+ */
+export function onSubmitRun(action: () => Promise<void>, onError: (e: string) => void) {
+  return async (e: Event) => {
+    e.preventDefault();
+    try {
+      await action();
+    } catch (err) {
+      onError(errorText(err));
+    }
+  };
+}
+
 /** A one-line form that creates something by name; the field clears once `create` succeeds, a failure goes to `onError`. */
 export function InlineCreate(p: {
   field: string;
@@ -67,15 +82,10 @@ export function InlineCreate(p: {
   return (
     <form
       class="inline"
-      onSubmit={async (e) => {
-        e.preventDefault();
-        try {
-          await p.create(value);
-          setValue("");
-        } catch (err) {
-          p.onError(errorText(err));
-        }
-      }}
+      onSubmit={onSubmitRun(async () => {
+        await p.create(value);
+        setValue("");
+      }, p.onError)}
     >
       <input aria-label={p.field} placeholder={p.placeholder} value={value} onInput={(e) => setValue(e.currentTarget.value)} {...(p.maxLength ? { maxLength: p.maxLength } : {})} />
       <button type="submit">{p.button}</button>

@@ -3,7 +3,7 @@ import type { ApiToken } from "@baton/gen/baton/v1/console_pb";
 import { useState } from "preact/hooks";
 import { consoleApi, errorText } from "../client.js";
 import { ago, when } from "../format.js";
-import { Empty, ErrorNote, InlineCreate, PageHeader, ShownOnce } from "../ui.js";
+import { Empty, ErrorNote, InlineCreate, onSubmitRun, PageHeader, ShownOnce } from "../ui.js";
 import { useList } from "../use-list.js";
 
 function TokenRow(p: { t: ApiToken; onChange: () => void; onError: (e: string) => void }) {
@@ -16,16 +16,11 @@ function TokenRow(p: { t: ApiToken; onChange: () => void; onError: (e: string) =
         {editing ? (
           <form
             class="inline"
-            onSubmit={async (e) => {
-              e.preventDefault();
-              try {
-                await consoleApi.renameToken({ tokenId: p.t.id, name });
-                setEditing(false);
-                p.onChange();
-              } catch (err) {
-                p.onError(errorText(err));
-              }
-            }}
+            onSubmit={onSubmitRun(async () => {
+              await consoleApi.renameToken({ tokenId: p.t.id, name });
+              setEditing(false);
+              p.onChange();
+            }, p.onError)}
           >
             <input aria-label={`New name for ${p.t.name || p.t.id}`} value={name} onInput={(e) => setName(e.currentTarget.value)} maxLength={100} />
             <button type="submit">Save</button>

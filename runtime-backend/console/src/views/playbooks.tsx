@@ -5,7 +5,7 @@ import { useEffect, useState } from "preact/hooks";
 import { agentApi, consoleApi, errorText } from "../client.js";
 import { ago, when } from "../format.js";
 import { navigate } from "../router.js";
-import { Empty, ErrorNote, PageHeader } from "../ui.js";
+import { Empty, ErrorNote, onSubmitRun, PageHeader } from "../ui.js";
 import { useList } from "../use-list.js";
 
 const list = (s: string) =>
@@ -31,17 +31,12 @@ function Editor(p: { playbook?: Playbook; onSaved: (pb: Playbook) => void; onCan
   return (
     <form
       class="editor"
-      onSubmit={async (e) => {
-        e.preventDefault();
+      onSubmit={onSubmitRun(async () => {
         const playbook = { name: pb?.name ?? name.trim(), description, instructions, keywords: list(keywords), urlPatterns: list(urls) };
-        try {
-          const r = pb ? await agentApi.updatePlaybook({ playbook }) : await agentApi.createPlaybook({ playbook });
-          setError(undefined);
-          if (r.playbook) p.onSaved(r.playbook);
-        } catch (err) {
-          setError(errorText(err));
-        }
-      }}
+        const r = pb ? await agentApi.updatePlaybook({ playbook }) : await agentApi.createPlaybook({ playbook });
+        setError(undefined);
+        if (r.playbook) p.onSaved(r.playbook);
+      }, setError)}
     >
       {pb ? null : (
         <label>
@@ -173,15 +168,10 @@ function MatchTester() {
       <h2>Test the match rules</h2>
       <form
         class="inline wrap"
-        onSubmit={async (e) => {
-          e.preventDefault();
-          try {
-            setR(await consoleApi.matchPlaybooks({ task, url }));
-            setError(undefined);
-          } catch (err) {
-            setError(errorText(err));
-          }
-        }}
+        onSubmit={onSubmitRun(async () => {
+          setR(await consoleApi.matchPlaybooks({ task, url }));
+          setError(undefined);
+        }, setError)}
       >
         <input aria-label="Task" placeholder="A task, e.g. “order the blue mug”" value={task} onInput={(e) => setTask(e.currentTarget.value)} />
         <input aria-label="Start URL" placeholder="https://shop.example.com/cart" value={url} onInput={(e) => setUrl(e.currentTarget.value)} />

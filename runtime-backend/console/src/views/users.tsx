@@ -3,7 +3,7 @@ import type { Account, UserSummary } from "@baton/gen/baton/v1/console_pb";
 import { useState } from "preact/hooks";
 import { consoleApi, errorText } from "../client.js";
 import { money } from "../format.js";
-import { ErrorNote, InlineCreate, PageHeader, ShownOnce } from "../ui.js";
+import { ErrorNote, InlineCreate, onSubmitRun, PageHeader, ShownOnce } from "../ui.js";
 import { useList } from "../use-list.js";
 
 function QuotaForm(p: { u: UserSummary; onSaved: () => void; onError: (e: string) => void }) {
@@ -13,15 +13,10 @@ function QuotaForm(p: { u: UserSummary; onSaved: () => void; onError: (e: string
   return (
     <form
       class="inline"
-      onSubmit={async (e) => {
-        e.preventDefault();
-        try {
-          await consoleApi.setQuota({ userId: p.u.account?.userId ?? "", quota: { dailyCostUsd: Number(cost) || 0, dailySteps: Number(steps) || 0 } });
-          p.onSaved();
-        } catch (err) {
-          p.onError(errorText(err));
-        }
-      }}
+      onSubmit={onSubmitRun(async () => {
+        await consoleApi.setQuota({ userId: p.u.account?.userId ?? "", quota: { dailyCostUsd: Number(cost) || 0, dailySteps: Number(steps) || 0 } });
+        p.onSaved();
+      }, p.onError)}
     >
       <input aria-label={`Daily cost quota for ${who} (USD)`} class="short" inputMode="decimal" placeholder="$ / day" value={cost} onInput={(e) => setCost(e.currentTarget.value)} />
       <input aria-label={`Daily step quota for ${who}`} class="short" inputMode="numeric" placeholder="steps / day" value={steps} onInput={(e) => setSteps(e.currentTarget.value)} />
