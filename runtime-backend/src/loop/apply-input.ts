@@ -2,7 +2,7 @@ import { create } from "@bufbuild/protobuf";
 import { Code, ConnectError } from "@connectrpc/connect";
 import { type AgentMessage, type HistoryEntry, MessageStatus, SessionStatus, type StepRequest, type StepResponse, type ToolcallResult, ToolErrorCode } from "@baton/gen/baton/v1/agent_pb";
 import { toolCatalog } from "@baton/gen/baton/v1/tools_baton";
-import { AgentMessageSchema, StepResponseSchema, ToolcallResultSchema } from "@baton/gen/baton/v1/descriptors";
+import { AgentMessageSchema, StepResponseSchema } from "@baton/gen/baton/v1/descriptors";
 import { encodeToolError, encodeToolResult, toolError } from "@baton/sdk/contract";
 import { applyUserMessage } from "../context/fold.js";
 import type { CallRow } from "../store/records.js";
@@ -11,7 +11,7 @@ import { sessionMessage } from "../store/sessions.js";
 import type { CallUpdate } from "../store/session-store.js";
 import { clientMessages, nextCalls, openAfter } from "./call-order.js";
 import { type LoopDeps, leaseUntil } from "./deps.js";
-import { resultEntry, userEntry } from "./messages.js";
+import { closedUnrun, resultEntry, userEntry } from "./messages.js";
 
 /** A client-declared tool's result reaches the model as the client encoded it, within this cap. */
 const maxExtensionResultChars = 100_000;
@@ -61,13 +61,10 @@ async function userMessage(deps: LoopDeps, s: SessionRow, calls: CallRow[], text
   const history: HistoryEntry[] = [];
   calls = calls.map((c) => {
     if (c.state === "done") return c;
-    const err = toolError(ToolErrorCode.STOPPED, "This call was not run: the session was stopped before it, then the user sent a new message.", {
-      tool: c.name,
-    });
-    const output = encodeToolError(err);
-    callUpdates.push({ id: c.toolcallId, step: c.step, state: "done", output });
-    history.push(resultEntry(c.step, create(ToolcallResultSchema, { toolcallId: c.toolcallId, outcome: { case: "error", value: err } })));
-    return { ...c, state: "done", output };
+    const { update, entry } = closedUnrun(c, ToolErrorCode.STOPPED, "This call was not run: the session was stopped before it, then the user sent a new message.");
+    callUpdates.push(update);
+    history.push(entry);
+    return { ...c, state: "done", output: update.output };
   });
   const outputs = new Map(calls.filter((c) => c.output !== null).map((c) => [c.toolcallId, c.output as string]));
   const context = applyUserMessage(s.context, trimmed, outputs, deps.fold);
@@ -92,15 +89,14 @@ async function userMessage(deps: LoopDeps, s: SessionRow, calls: CallRow[], text
  */
 function skipAfter(refused: CallRow, stepCalls: readonly CallRow[], updated: Map<string, CallRow>, callUpdates: CallUpdate[], history: HistoryEntry[]): void {
   for (const now of openAfter(refused, stepCalls.map((c) => updated.get(c.toolcallId) ?? c))) {
-    const err = toolError(
+    const { update, entry } = closedUnrun(
+      now,
       ToolErrorCode.DENIED,
       `This call was not run: the user denied an earlier call of the same turn (${refused.name}, ${refused.toolcallId}), and this one came after it. Check the page before deciding what to do next.`,
-      { tool: now.name },
     );
-    const output = encodeToolError(err);
-    callUpdates.push({ id: now.toolcallId, step: now.step, state: "done", output });
-    updated.set(now.toolcallId, { ...now, state: "done", output });
-    history.push(resultEntry(now.step, create(ToolcallResultSchema, { toolcallId: now.toolcallId, outcome: { case: "error", value: err } })));
+    callUpdates.push(update);
+    updated.set(now.toolcallId, { ...now, state: "done", output: update.output });
+    history.push(entry);
   }
 }
 

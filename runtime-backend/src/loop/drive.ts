@@ -3,7 +3,7 @@ import { type AgentMessage, type HistoryEntry, MessageStatus, SessionStatus, typ
 import type { ToolCall } from "@baton/gen/baton/v1/tools_pb";
 import { toolCatalog } from "@baton/gen/baton/v1/tools_baton";
 import { ToolcallResultSchema } from "@baton/gen/baton/v1/descriptors";
-import { dispatchToolCall, encodeToolError, encodeToolResult, toolError } from "@baton/sdk/contract";
+import { dispatchToolCall, encodeToolError, encodeToolResult } from "@baton/sdk/contract";
 import type { CallRow } from "../store/records.js";
 import type { CallUpdate } from "../store/session-store.js";
 import type { SessionRow } from "../store/sessions.js";
@@ -12,7 +12,7 @@ import { backendTools } from "./backend-tools.js";
 import { nextCalls, openAfter } from "./call-order.js";
 import { type LoopDeps, leaseUntil } from "./deps.js";
 import { finish, stoppedText } from "./finish.js";
-import { resultEntry } from "./messages.js";
+import { closedUnrun, resultEntry } from "./messages.js";
 import { allTools, type DriveHooks, modelTurn } from "./model-turn.js";
 
 export type { DriveHooks };
@@ -45,9 +45,9 @@ function completionWrites(done: CallRow, doneOutput: string, doneResult: Toolcal
   const callUpdates: CallUpdate[] = [{ id: done.toolcallId, step: done.step, state: "done", output: doneOutput }];
   const history: HistoryEntry[] = [resultEntry(done.step, doneResult)];
   for (const c of openAfter(done, stepCalls)) {
-    const err = toolError(ToolErrorCode.INVALID_ARGUMENTS, "The session already completed; this call was not run.", { tool: c.name });
-    callUpdates.push({ id: c.toolcallId, step: c.step, state: "done", output: encodeToolError(err) });
-    history.push(resultEntry(c.step, create(ToolcallResultSchema, { toolcallId: c.toolcallId, outcome: { case: "error", value: err } })));
+    const { update, entry } = closedUnrun(c, ToolErrorCode.INVALID_ARGUMENTS, "The session already completed; this call was not run.");
+    callUpdates.push(update);
+    history.push(entry);
   }
   return { callUpdates, history };
 }

@@ -1,8 +1,11 @@
 import { create } from "@bufbuild/protobuf";
 import { timestampNow } from "@bufbuild/protobuf/wkt";
-import { type AgentMessage, type HistoryEntry, MessageStatus, type ToolcallResult } from "@baton/gen/baton/v1/agent_pb";
+import { type AgentMessage, type HistoryEntry, MessageStatus, type ToolcallResult, type ToolErrorCode } from "@baton/gen/baton/v1/agent_pb";
 import type { ToolCall } from "@baton/gen/baton/v1/tools_pb";
-import { AgentMessageSchema, HistoryEntrySchema, UserMessageSchema } from "@baton/gen/baton/v1/descriptors";
+import { AgentMessageSchema, HistoryEntrySchema, ToolcallResultSchema, UserMessageSchema } from "@baton/gen/baton/v1/descriptors";
+import { encodeToolError, toolError } from "@baton/sdk/contract";
+import type { CallRow } from "../store/records.js";
+import type { CallUpdate } from "../store/session-store.js";
 
 /** A text message from the agent. Ids are deterministic per step, so a replayed step reuses them. */
 export function textMessage(step: number, n: number, text: string, status = MessageStatus.COMPLETED): AgentMessage {
@@ -63,6 +66,18 @@ export function agentEntry(m: AgentMessage): HistoryEntry {
 /** History entry of a tool result. */
 export function resultEntry(step: number, r: ToolcallResult): HistoryEntry {
   return create(HistoryEntrySchema, { step, entry: { case: "toolResult", value: r } });
+}
+
+/**
+ * A call closed without running (a stop, a refused call before it, `done` before it): its
+ * store update, whose output is the error the model reads, and its result in the history.
+ */
+export function closedUnrun(c: CallRow, code: ToolErrorCode, text: string): { update: CallUpdate & { output: string }; entry: HistoryEntry } {
+  const err = toolError(code, text, { tool: c.name });
+  return {
+    update: { id: c.toolcallId, step: c.step, state: "done", output: encodeToolError(err) },
+    entry: resultEntry(c.step, create(ToolcallResultSchema, { toolcallId: c.toolcallId, outcome: { case: "error", value: err } })),
+  };
 }
 
 /** History entry of a user message. */
