@@ -21,6 +21,7 @@ import { type Harness, startHarness } from "../fixtures/harness.js";
 import { appFixtures } from "../fixtures/apps/index.js";
 import { groundTruth, lightIndexes } from "../fixtures/ground-truth.js";
 import { type Fixture, fixtures } from "../fixtures/pages.js";
+import { toggleStyle, transparentToggles } from "../fixtures/toggles.js";
 import { DomEngine } from "./dom-engine.js";
 import { domHandlers } from "./dom-handlers.js";
 import { cdpDomRunner } from "./dom-runner.js";
@@ -146,6 +147,19 @@ describe("DOM fallback actions, verified by their effect", () => {
     const sc = await dom.scroll(create(ScrollParamsSchema, { pixels: 400 }), undefined);
     expect(sc.moved).toBe(true);
     expect(await h.evaluate("scrollY")).toBe(400);
+  });
+
+  it.each(transparentToggles)("reads a label over a transparent checkbox as that checkbox, and its ref toggles it (label %s)", async (_, markup) => {
+    await h.goto("/basic");
+    await h.evaluate(`(() => { document.body.innerHTML = ${JSON.stringify(toggleStyle + markup)}; return true; })()`);
+    const before = (await snapshot()).text ?? "";
+    const ref = /^\s*\[(e\d+)\] checkbox "Remember me" unchecked$/m.exec(before)?.[1];
+    expect(ref, before).toBeDefined();
+    // The transparent input gets no line of its own.
+    expect(before.match(/Remember me/g), before).toHaveLength(1);
+    await dom.click(create(ClickParamsSchema, { ref: ref! }), undefined);
+    expect(await h.evaluate<boolean>("document.getElementById('remember').checked")).toBe(true);
+    expect((await snapshot()).text).toMatch(/^\s*\[e\d+\] checkbox "Remember me" checked( focused)?$/m);
   });
 
   it("navigates by link click and by navigate, reporting the new page", async () => {

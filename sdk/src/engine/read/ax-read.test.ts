@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { documentSizeExpression, viewportFirst } from "./ax-read.js";
 import { fixtures } from "../fixtures/pages.js";
 import { type Harness, startHarness } from "../fixtures/harness.js";
+import { toggleStyle, transparentToggles } from "../fixtures/toggles.js";
 import { takePageSnapshot } from "../snapshot/snapshot.js";
 
 let h: Harness;
@@ -66,24 +67,13 @@ async function readsOf(harness: Harness, ids: readonly string[]): Promise<{ part
 }
 
 /**
- * Custom checkboxes drawn over a transparent native input: Chromium makes a label that only
- * names a checkbox an ignored `none` (with its text), unless it holds other content (the `.box`).
- */
-const transparentToggles: [string, string][] = [
-  ["wrapping it and a drawn box", '<label class="toggle"><input id="remember" type="checkbox" style="opacity:0;position:absolute"> <span class="box"></span> Remember me</label>'],
-  ["wrapping it, text only", '<label class="toggle"><input id="remember" type="checkbox" style="opacity:0;position:absolute"> Remember me</label>'],
-  ["naming it with for", '<input id="remember" type="checkbox" style="opacity:0;position:absolute"><label for="remember">Remember me</label>'],
-];
-
-/**
  * Puts `markup` alone on a fresh page, or before 400 paragraphs (`large`), reads it with
  * `axRead`, checks the label reads as the checkbox with its state, clicks its ref and checks
  * the live input toggled and the next snapshot says so.
  */
 async function togglesThroughLabel(harness: Harness, markup: string, large: boolean, axRead: "whole" | "viewport"): Promise<void> {
   await harness.goto("/basic");
-  const box = "<style>.box{display:inline-block;width:14px;height:14px;border:1px solid #333}</style>";
-  await harness.evaluate(`(() => { document.body.innerHTML = ${JSON.stringify(box + markup + (large ? "<p>Filler paragraph</p>".repeat(400) : ""))}; return true; })()`);
+  await harness.evaluate(`(() => { document.body.innerHTML = ${JSON.stringify(toggleStyle + markup + (large ? "<p>Filler paragraph</p>".repeat(400) : ""))}; return true; })()`);
   // The engine's own size rule picks the read this case is about.
   const [elements, screens] = await harness.evaluate<[number, number]>(documentSizeExpression);
   expect(viewportFirst({ elements, screens }, true)).toBe(large);
