@@ -4,7 +4,7 @@
  * when BATON_TEST_DATABASE_URL is set), with a client that records what it executes.
  */
 import { createClient, createRouterTransport, type Interceptor } from "@connectrpc/connect";
-import { AgentService } from "@baton/gen/baton/v1/agent_pb";
+import { AgentService, ToolErrorCode } from "@baton/gen/baton/v1/agent_pb";
 import { type ApprovalDecision, runTask } from "@baton/sdk/client";
 import { afterAll, describe, expect, it } from "vitest";
 import type { Script } from "../providers/script.js";
@@ -97,6 +97,14 @@ describe.each(engines)("tool-call order across an approval, $name", ({ name, ope
     expect(outcome.answer).toBe("the user declined the order");
   });
 
+  /** The error code of a call's result in the session's history (undefined: no error result). */
+  async function errorCodeOf(db: Db, sessionId: string, toolcallId: string): Promise<ToolErrorCode | undefined> {
+    for (const e of await readHistory(db, sessionId)) {
+      if (e.entry.case === "toolResult" && e.entry.value.toolcallId === toolcallId && e.entry.value.outcome.case === "error") return e.entry.value.outcome.value.code;
+    }
+    return undefined;
+  }
+
   /** Every call of the session's `step` is closed, and the history holds one result per call. */
   async function expectAllClosed(db: Db, sessionId: string, step: number) {
     const rows = await callsOfStep(db, sessionId, step);
@@ -119,6 +127,7 @@ describe.each(engines)("tool-call order across an approval, $name", ({ name, ope
     const rows = await expectAllClosed(db, outcome.sessionId, outcome.session.step);
     expect(rows.map((c) => c.name)).toEqual(["done", "click"]);
     expect(rows[1]?.output).toContain("The session already completed; this call was not run.");
+    expect(await errorCodeOf(db, outcome.sessionId, rows[1]!.toolcallId)).toBe(ToolErrorCode.NOT_RUN);
     // A client reading the session back (a reconnect, the side panel) is handed no call to run.
     expect((await client.getSession({ sessionId: outcome.sessionId })).pendingCalls).toEqual([]);
 
@@ -149,6 +158,7 @@ describe.each(engines)("tool-call order across an approval, $name", ({ name, ope
     expect(rows.map((c) => c.name)).toEqual(["click", "done", "type_text"]);
     expect(rows[0]?.output).not.toContain("not run");
     expect(rows[2]?.output).toContain("The session already completed; this call was not run.");
+    expect(await errorCodeOf(db, outcome.sessionId, rows[2]!.toolcallId)).toBe(ToolErrorCode.NOT_RUN);
   });
 });
 

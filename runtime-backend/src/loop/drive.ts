@@ -45,7 +45,7 @@ function completionWrites(done: CallRow, doneOutput: string, doneResult: Toolcal
   const callUpdates: CallUpdate[] = [{ id: done.toolcallId, step: done.step, state: "done", output: doneOutput }];
   const history: HistoryEntry[] = [resultEntry(done.step, doneResult)];
   for (const c of openAfter(done, stepCalls)) {
-    const { update, entry } = closedUnrun(c, ToolErrorCode.INVALID_ARGUMENTS, "The session already completed; this call was not run.");
+    const { update, entry } = closedUnrun(c, ToolErrorCode.NOT_RUN, "The session already completed; this call was not run.");
     callUpdates.push(update);
     history.push(entry);
   }
