@@ -6,7 +6,7 @@
  * bundles of `@baton/sdk/client`, and of it with `/contract` and the catalog (esbuild, platform
  * browser), whose gzip sizes are printed.
  */
-import { execFile } from "node:child_process";
+import { execFile, spawn } from "node:child_process";
 import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { delimiter, dirname, join, resolve } from "node:path";
@@ -69,6 +69,40 @@ describe("the packed packages, installed outside the workspace", () => {
     expect(r.stderr).not.toMatch(/baton run:|Error/);
     expect(r.code).toBe(0);
     expect(r.stdout).toContain("✓ All expectations of the script hold");
+  });
+
+  it("npx baton serve serves the web console and the API", async () => {
+    const child = spawn("npx", ["baton", "serve", "--port", "0", "--data-dir", join(work, "serve-store")], { cwd: app, env, stdio: ["ignore", "pipe", "pipe"] });
+    try {
+      let out = "";
+      const url = await new Promise<string>((ok, fail) => {
+        const timer = setTimeout(() => fail(new Error(`no "listening" line in 60 s:\n${out}`)), 60_000);
+        const read = (d: Buffer) => {
+          out += d.toString();
+          const m = /listening on (http:\/\/\S+)/.exec(out);
+          if (m) {
+            clearTimeout(timer);
+            ok(m[1]!);
+          }
+        };
+        child.stdout.on("data", read);
+        child.stderr.on("data", read);
+        child.on("exit", (code) => fail(new Error(`baton serve exited (${code}):\n${out}`)));
+      });
+      const page = await fetch(`${url}/sessions`);
+      expect(page.status).toBe(200);
+      const html = await page.text();
+      const script = /src="(\/assets\/[^"]+\.js)"/.exec(html)?.[1];
+      expect(script, html).toBeDefined();
+      const asset = await fetch(`${url}${script}`);
+      expect(asset.status).toBe(200);
+      expect(asset.headers.get("content-type")).toContain("javascript");
+      // The API answers beside it: a call without a token is refused, not served as a page.
+      const rpc = await fetch(`${url}/baton.v1.AgentService/GetSession`, { method: "POST", headers: { "content-type": "application/json" }, body: "{}" });
+      expect(rpc.status).toBe(401);
+    } finally {
+      child.kill("SIGTERM");
+    }
   });
 
   it("type-checks and runs a TypeScript program on the SDK", async () => {

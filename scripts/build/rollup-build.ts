@@ -6,8 +6,8 @@
  * vitest and tsc in the monorepo never need a build; `npm pack <workspace>/dist` packs it.
  */
 import { builtinModules } from "node:module";
-import { copyFileSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { dirname, join, relative, resolve } from "node:path";
+import { copyFileSync, cpSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { basename, dirname, join, relative, resolve } from "node:path";
 import { type OutputBundle, type Plugin, rollup } from "rollup";
 import { dts } from "rollup-plugin-dts";
 import esbuild from "rollup-plugin-esbuild";
@@ -24,6 +24,12 @@ export interface PackageSpec {
   readonly bins?: Readonly<Record<string, { body: string; nodeFlags?: string }>>;
   /** Entries that must not reach a Node built-in or a Node-only package, even lazily. */
   readonly runtimeNeutral?: readonly string[];
+  /**
+   * Folders (relative to the workspace) the code reads at run time, copied into the package at
+   * the same path, so that code finds them the same way in a clone and installed (the
+   * backend's `packageDir`); `build` makes one first.
+   */
+  readonly assets?: readonly { readonly path: string; readonly build?: (dir: string) => Promise<unknown> }[];
 }
 
 /** Packages a runtime-neutral entry may not import. */
@@ -126,6 +132,12 @@ export async function buildPackage(root: string, spec: PackageSpec): Promise<str
     bin[name] = file;
   }
 
+  for (const a of spec.assets ?? []) {
+    await a.build?.(join(dir, a.path));
+    // Dot files are build stamps, not content.
+    cpSync(join(dir, a.path), join(out, a.path), { recursive: true, filter: (f) => !basename(f).startsWith(".") });
+  }
+
   const ws = JSON.parse(readFileSync(join(dir, "package.json"), "utf8")) as Record<string, unknown>;
   const manifest = {
     name: ws.name,
@@ -136,7 +148,7 @@ export async function buildPackage(root: string, spec: PackageSpec): Promise<str
     engines: { node: ">=20.6" },
     exports: exportsMap(spec),
     ...(Object.keys(bin).length > 0 ? { bin } : {}),
-    files: ["*.js", "*.d.ts", "*.js.map", "**/*.js", "**/*.d.ts", "**/*.js.map", "bin", "LICENSE", "README.md"],
+    files: ["*.js", "*.d.ts", "*.js.map", "**/*.js", "**/*.d.ts", "**/*.js.map", "bin", "LICENSE", "README.md", ...(spec.assets ?? []).map((a) => a.path)],
     sideEffects: false,
     dependencies: ws.dependencies ?? {},
   };

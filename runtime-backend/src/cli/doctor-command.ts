@@ -9,6 +9,7 @@ import { flag, type Parsed } from "./args.js";
 import type { Io } from "./io.js";
 import { chooseModel } from "./run/model-choice.js";
 import { defaultRunStore } from "./run/store-dir.js";
+import { databaseWhere, notADatabaseUrl } from "./start-failure.js";
 
 /** One line of the report: ok, a warning (things work without it) or a failure. */
 export interface Check {
@@ -61,13 +62,8 @@ async function storeChecks(p: Parsed, env: Env): Promise<Check[]> {
   const url = flag(p, "database-url", env.DATABASE_URL);
   const checks: Check[] = [];
   if (url) {
-    let where = "the database";
-    try {
-      const u = new URL(url);
-      where = `postgres://${u.hostname}:${u.port || 5432}${u.pathname}`;
-    } catch {
-      return [{ status: "fail", what: "Store", detail: "DATABASE_URL is not a URL: use postgres://user:password@host:port/db" }];
-    }
+    const where = databaseWhere(url);
+    if (!where) return [{ status: "fail", what: "Store", detail: notADatabaseUrl }];
     const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 5_000 });
     try {
       await client.connect();

@@ -12,6 +12,7 @@ import { createToken, ensureUser, registerToken, userForToken } from "../store/u
 import { signInUrl } from "../console/deps.js";
 import { flag, type Parsed } from "./args.js";
 import type { Io } from "./io.js";
+import { databaseWhere, notADatabaseUrl, startFailure } from "./start-failure.js";
 
 /** The environment with the operator's script directory (`--script-dir` wins over BATON_SCRIPT_DIR). */
 function scriptDirEnv(p: Parsed, env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
@@ -44,22 +45,34 @@ export async function serveCommand(p: Parsed, io: Io, env: NodeJS.ProcessEnv = p
   // The operator's keys never reach a log, a stored row or another user.
   const redact = createRedactor(envSecrets(env));
   const logger = createLogger({ redact });
-  const backend = await startBackend({
-    port,
-    ...(host ? { host } : {}),
-    ...(databaseUrl ? { databaseUrl } : { dataDir, owner: "baton serve" }),
-    resolveModel: createModelResolver(scriptDirEnv(p, env)),
-    defaultModel: flag(p, "model", env.BATON_MODEL ?? "openai:gpt-5-mini"),
-    defaultMaxSteps: Number(flag(p, "max-steps", env.BATON_MAX_STEPS ?? "50")),
-    approval: { risks },
-    cors: { ...(env.BATON_EXTENSION_IDS ? { extensionIds: env.BATON_EXTENSION_IDS.split(",") } : {}), ...(env.BATON_CORS_ORIGINS ? { origins: env.BATON_CORS_ORIGINS.split(",") } : {}) },
-    logger,
-    redact,
-    ...(env.BATON_CONNECT_GENERIC === "1" ? { fastUnary: false } : {}),
-    ...(env.BATON_CONTEXT_TOKENS ? { fold: { ...defaultFoldOptions, tokenBudget: Number(env.BATON_CONTEXT_TOKENS) } } : {}),
-    ...(env.BATON_PUBLIC_URL ? { publicUrl: env.BATON_PUBLIC_URL } : {}),
-    console: true,
-  });
+  if (databaseUrl && !databaseWhere(databaseUrl)) {
+    io.stderr(`baton serve: ${notADatabaseUrl}\n`);
+    return 2;
+  }
+  let backend: Awaited<ReturnType<typeof startBackend>>;
+  try {
+    backend = await startBackend({
+      port,
+      ...(host ? { host } : {}),
+      ...(databaseUrl ? { databaseUrl } : { dataDir, owner: "baton serve" }),
+      resolveModel: createModelResolver(scriptDirEnv(p, env)),
+      defaultModel: flag(p, "model", env.BATON_MODEL ?? "openai:gpt-5-mini"),
+      defaultMaxSteps: Number(flag(p, "max-steps", env.BATON_MAX_STEPS ?? "50")),
+      approval: { risks },
+      cors: { ...(env.BATON_EXTENSION_IDS ? { extensionIds: env.BATON_EXTENSION_IDS.split(",") } : {}), ...(env.BATON_CORS_ORIGINS ? { origins: env.BATON_CORS_ORIGINS.split(",") } : {}) },
+      logger,
+      redact,
+      ...(env.BATON_CONNECT_GENERIC === "1" ? { fastUnary: false } : {}),
+      ...(env.BATON_CONTEXT_TOKENS ? { fold: { ...defaultFoldOptions, tokenBudget: Number(env.BATON_CONTEXT_TOKENS) } } : {}),
+      ...(env.BATON_PUBLIC_URL ? { publicUrl: env.BATON_PUBLIC_URL } : {}),
+      console: true,
+    });
+  } catch (e) {
+    const why = startFailure(e, { host: host ?? "127.0.0.1", port, databaseUrl });
+    if (why === undefined) throw e;
+    io.stderr(`baton serve: ${why}\n`);
+    return 1;
+  }
   // The operator's own account: it may manage users and quotas in the console.
   await ensureUser(backend.db, "local");
   await makeAdmin(backend.db, "local");

@@ -58,57 +58,64 @@ export interface Backend {
 /** Opens the store, builds the agent and serves the routes. */
 export async function startBackend(o: BackendOptions): Promise<Backend> {
   const db = await openDb(o);
-  const store = new SessionStore(db);
-  if (db.kind === "embedded") {
-    // One process owns an embedded store, so any lease in it is from a process that died.
-    await store.clearLeases();
+  // What the start opened, closed in reverse order (the store and its lock last) by close() or a failed start.
+  const undo: (() => Promise<unknown>)[] = [() => db.close()];
+  try {
+    const store = new SessionStore(db);
+    if (db.kind === "embedded") {
+      // One process owns an embedded store, so any lease in it is from a process that died.
+      await store.clearLeases();
+    }
+    // The embedded engine has no autovacuum or checkpointer of its own (Postgres does).
+    const upkeep = startEmbeddedUpkeep(db, o.logger ? { logger: o.logger } : {});
+    undo.unshift(() => upkeep.stop());
+    const quotas = new QuotaGuard(db);
+    await quotas.load();
+    const agent = new Agent({
+      quota: quotas,
+      store,
+      resolveModel: o.resolveModel,
+      ...(o.defaultModel ? { defaultModel: o.defaultModel } : {}),
+      ...(o.defaultMaxSteps ? { defaultMaxSteps: o.defaultMaxSteps } : {}),
+      approval: riskPolicy(o.approval),
+      ...(o.logger ? { logger: o.logger } : {}),
+      ...(o.fold ? { fold: o.fold } : {}),
+      redact: o.redact ?? createRedactor(envSecrets(process.env)),
+    });
+    const bearer = bearerAuth(db);
+    // Replicas on one Postgres hear of each other's revocations at once.
+    const unlisten = db.listen ? await db.listen(tokenRevokedChannel, (id) => bearer.forget(id)) : undefined;
+    if (unlisten) undo.unshift(unlisten);
+    const auth = requestAuth(bearer, consoleAuth(db));
+    const consoleDeps = {
+      db,
+      agent,
+      forgetToken: (id: string) => bearer.forget(id),
+      quotas,
+      signInLinkMs: o.signInLinkMs ?? 24 * 3_600_000,
+      publicUrl: o.publicUrl,
+    };
+    const pages = o.console ? consolePages(await consoleBuild()) : undefined;
+    const server = await serve({
+      routes: allRoutes(agentRoutes(agent, auth), consoleRoutes(consoleDeps, auth)),
+      ...(pages ? { pages } : {}),
+      ...(o.port !== undefined ? { port: o.port } : {}),
+      ...(o.host ? { host: o.host } : {}),
+      ...(o.cors ? { cors: o.cors } : {}),
+      ...(o.fastUnary === false ? { fastUnary: false } : {}),
+    });
+    return {
+      server,
+      db,
+      agent,
+      quotas,
+      async close() {
+        await server.close();
+        for (const u of undo) await u();
+      },
+    };
+  } catch (e) {
+    for (const u of undo) await u().catch(() => undefined);
+    throw e;
   }
-  // The embedded engine has no autovacuum or checkpointer of its own (Postgres does).
-  const upkeep = startEmbeddedUpkeep(db, o.logger ? { logger: o.logger } : {});
-  const quotas = new QuotaGuard(db);
-  await quotas.load();
-  const agent = new Agent({
-    quota: quotas,
-    store,
-    resolveModel: o.resolveModel,
-    ...(o.defaultModel ? { defaultModel: o.defaultModel } : {}),
-    ...(o.defaultMaxSteps ? { defaultMaxSteps: o.defaultMaxSteps } : {}),
-    approval: riskPolicy(o.approval),
-    ...(o.logger ? { logger: o.logger } : {}),
-    ...(o.fold ? { fold: o.fold } : {}),
-    redact: o.redact ?? createRedactor(envSecrets(process.env)),
-  });
-  const bearer = bearerAuth(db);
-  // Replicas on one Postgres hear of each other's revocations at once.
-  const unlisten = db.listen ? await db.listen(tokenRevokedChannel, (id) => bearer.forget(id)) : undefined;
-  const auth = requestAuth(bearer, consoleAuth(db));
-  const consoleDeps = {
-    db,
-    agent,
-    forgetToken: (id: string) => bearer.forget(id),
-    quotas,
-    signInLinkMs: o.signInLinkMs ?? 24 * 3_600_000,
-    publicUrl: o.publicUrl,
-  };
-  const pages = o.console ? consolePages(await consoleBuild()) : undefined;
-  const server = await serve({
-    routes: allRoutes(agentRoutes(agent, auth), consoleRoutes(consoleDeps, auth)),
-    ...(pages ? { pages } : {}),
-    ...(o.port !== undefined ? { port: o.port } : {}),
-    ...(o.host ? { host: o.host } : {}),
-    ...(o.cors ? { cors: o.cors } : {}),
-    ...(o.fastUnary === false ? { fastUnary: false } : {}),
-  });
-  return {
-    server,
-    db,
-    agent,
-    quotas,
-    async close() {
-      await server.close();
-      await unlisten?.();
-      await upkeep.stop();
-      await db.close();
-    },
-  };
 }

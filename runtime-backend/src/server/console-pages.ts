@@ -3,6 +3,7 @@ import type http2 from "node:http2";
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { extname, join, resolve } from "node:path";
 import { brotliCompressSync, gzipSync } from "node:zlib";
+import { packageDir } from "../base/package-dir.js";
 
 /** One file of the console, kept in memory with its compressed forms. */
 interface Asset {
@@ -82,9 +83,18 @@ export function consolePages(assets: Map<string, Asset>): (req: http.IncomingMes
   };
 }
 
-/** Where the built console is: beside the sources in a clone, or packaged. */
+/** The console's build is not where the package puts it (an incomplete install). */
+export class ConsoleBuildMissing extends Error {
+  override readonly name = "ConsoleBuildMissing";
+
+  constructor(readonly dir: string) {
+    super(`the web console's build is missing (${dir}): the package is incomplete; reinstall @baton/backend`);
+  }
+}
+
+/** Where the built console is: `console/dist` below the package, in a clone and installed alike. */
 export function consoleDistDir(): string {
-  return resolve(import.meta.dirname, "../../console/dist");
+  return join(packageDir(import.meta.dirname), "console", "dist");
 }
 
 /**
@@ -97,5 +107,6 @@ export async function consoleBuild(dir = consoleDistDir()): Promise<Map<string, 
     const { buildConsoleIfStale } = await import("../../console/build.js");
     await buildConsoleIfStale(dir);
   }
+  if (!existsSync(join(dir, "index.html"))) throw new ConsoleBuildMissing(dir);
   return loadConsoleAssets(dir);
 }

@@ -1,0 +1,86 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import { createServer, type Server } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { openDb } from "../store/open.js";
+import { parseArgs } from "./args.js";
+import { serveCommand } from "./serve-command.js";
+import { databaseWhere } from "./start-failure.js";
+
+const dir = mkdtempSync(join(tmpdir(), "baton-start-failure-"));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+/** Runs `baton serve` with these flags; what it printed and its exit code. */
+async function serve(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  let stdout = "";
+  let stderr = "";
+  const code = await serveCommand(parseArgs(args), { stdout: (t) => void (stdout += t), stderr: (t) => void (stderr += t) }, {});
+  return { code, stdout, stderr };
+}
+
+/** One line, no stack trace. */
+function expectOneLine(stderr: string): void {
+  expect(stderr.trim().split("\n"), stderr).toHaveLength(1);
+  expect(stderr).not.toMatch(/\n\s+at /);
+}
+
+describe("baton serve: a start that fails says why in one line, and exits 1 (2 for a bad flag)", () => {
+  it("when the port is taken", async () => {
+    const taken: Server = createServer();
+    await new Promise<void>((ok) => taken.listen(0, "127.0.0.1", ok));
+    const port = (taken.address() as { port: number }).port;
+    try {
+      const r = await serve(["--port", String(port), "--data-dir", join(dir, "port")]);
+      expect(r.code).toBe(1);
+      expectOneLine(r.stderr);
+      expect(r.stderr).toContain(`baton serve: port ${port} on 127.0.0.1 is in use`);
+      expect(r.stdout).toBe("");
+      // The store it opened was closed: the same directory opens again.
+      const db = await openDb({ dataDir: join(dir, "port"), owner: "test" });
+      await db.close();
+    } finally {
+      taken.close();
+    }
+  });
+
+  it("when another process holds the data directory", async () => {
+    const held = await openDb({ dataDir: join(dir, "held"), owner: "another baton serve" });
+    try {
+      const r = await serve(["--port", "0", "--data-dir", join(dir, "held")]);
+      expect(r.code).toBe(1);
+      expectOneLine(r.stderr);
+      expect(r.stderr).toMatch(/^baton serve: the data directory .*held is in use by another baton serve \(pid \d+/);
+    } finally {
+      await held.close();
+    }
+  });
+
+  it("when the database cannot be reached, without printing its password", async () => {
+    const r = await serve(["--port", "0", "--database-url", "postgres://baton:s3cret-pw@127.0.0.1:1/baton"]);
+    expect(r.code).toBe(1);
+    expectOneLine(r.stderr);
+    expect(r.stderr).toContain("baton serve: cannot use the database at postgres://127.0.0.1:1/baton: connect ECONNREFUSED");
+    expect(r.stderr).not.toContain("s3cret-pw");
+  });
+
+  it.each(["baton:s3cret-pw@localhost", "localhost:5432/baton?password=s3cret-pw", "http://u:s3cret-pw@localhost/db"])(
+    "when the database URL %s is not a postgres:// URL: exit 2 before anything opens, the URL not repeated",
+    async (url) => {
+      const r = await serve(["--port", "0", "--database-url", url]);
+      expect(r.code).toBe(2);
+      expectOneLine(r.stderr);
+      expect(r.stderr).toContain("is not a postgres:// URL: use postgres://user:password@host:port/db");
+      expect(r.stderr).not.toContain("s3cret-pw");
+    },
+  );
+});
+
+describe("databaseWhere", () => {
+  it("prints host, port and database only", () => {
+    expect(databaseWhere("postgres://baton:pw@db.internal:6543/app?sslmode=require")).toBe("postgres://db.internal:6543/app");
+    expect(databaseWhere("postgresql://baton@localhost/app")).toBe("postgres://localhost:5432/app");
+    expect(databaseWhere("postgres:///app?host=/run/postgresql")).toBe("postgres:///run/postgresql:5432/app");
+    expect(databaseWhere("mysql://u:pw@localhost/app")).toBeUndefined();
+  });
+});

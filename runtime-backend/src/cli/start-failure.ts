@@ -1,0 +1,58 @@
+import { ConsoleBuildMissing } from "../server/console-pages.js";
+import { DataDirBusy } from "../store/data-dir.js";
+
+/**
+ * A Postgres URL as it may be printed: host, port and database, without the user or password;
+ * undefined when it is not a `postgres://` (or `postgresql://`) URL. A socket folder given as
+ * `?host=/run/postgresql` (no host in the URL) stands in for the host.
+ */
+export function databaseWhere(url: string): string | undefined {
+  let u: URL;
+  try {
+    u = new URL(url);
+  } catch {
+    return undefined;
+  }
+  if (u.protocol !== "postgres:" && u.protocol !== "postgresql:") return undefined;
+  return `postgres://${u.hostname || u.searchParams.get("host") || "localhost"}:${u.port || 5432}${u.pathname}`;
+}
+
+/** What to say of a database URL that {@link databaseWhere} refuses (it never repeats the URL, which may hold a password). */
+export const notADatabaseUrl = "the database URL (--database-url or DATABASE_URL) is not a postgres:// URL: use postgres://user:password@host:port/db";
+
+/** Where a server was asked to start. */
+export interface StartPlace {
+  readonly host: string;
+  readonly port: number;
+  readonly databaseUrl?: string | undefined;
+}
+
+/** Node's socket errors and Postgres's connection classes (08: connection, 28: authorization, 3D: no such database). */
+const connectCodes = /^(E[A-Z]+|08...|28...|3D000)$/;
+
+/**
+ * One line saying why a server did not start and what to do about it, for the failures an
+ * operator meets: the port taken or not allowed, the data directory in use, the database
+ * unreachable, an incomplete install. Undefined for anything else (a bug, whose stack is worth
+ * seeing). The database appears without its credentials.
+ */
+export function startFailure(e: unknown, at: StartPlace): string | undefined {
+  if (e instanceof DataDirBusy || e instanceof ConsoleBuildMissing) return e.message;
+  const code = (e as { code?: unknown } | undefined)?.code;
+  const message = e instanceof Error ? e.message : String(e);
+  const syscall = (e as { syscall?: unknown } | undefined)?.syscall;
+  if (syscall === "listen") {
+    if (code === "EADDRINUSE") return `port ${at.port} on ${at.host} is in use (another baton serve?): stop what holds it, or pass another --port`;
+    if (code === "EACCES") return `may not listen on ${at.host}:${at.port} (ports below 1024 need privileges): pass another --port`;
+    if (code === "EADDRNOTAVAIL") return `${at.host} is not an address of this machine: pass another --host`;
+    return `cannot listen on ${at.host}:${at.port}: ${message}`;
+  }
+  if (at.databaseUrl !== undefined) {
+    const where = databaseWhere(at.databaseUrl) ?? "the database";
+    if (typeof code === "string" && connectCodes.test(code)) {
+      // The driver's messages never hold the password.
+      return `cannot use the database at ${where}: ${message}; start it, fix --database-url (or DATABASE_URL), or leave both unset for the embedded store`;
+    }
+  }
+  return undefined;
+}
