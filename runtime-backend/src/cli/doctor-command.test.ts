@@ -35,7 +35,7 @@ describe("baton doctor", () => {
     const lines = out.trimEnd().split("\n");
     expect(lines.map((l) => l.split(/\s+/).slice(0, 2).join(" "))).toEqual(["✓ Node", "✓ Chromium", "✓ Store", "✓ Run", "✓ Model", "✓ Backend"]);
     expect(out).toMatch(/✓ Chromium +Chromium \d+/);
-    expect(out).toContain(`embedded, in ${join(dir, "data")} (created by the first \`npm start\`)`);
+    expect(out).toContain(`embedded, in ${join(dir, "data")} (created by the first \`baton serve\` (\`npm start\` in a clone))`);
     expect(out).toContain(`${join(dir, "cache", "baton", "run-store")}`);
     expect(out).toContain("openai:gpt-5-mini");
     expect(out).toContain(`${backend} answers`);
@@ -53,7 +53,7 @@ describe("baton doctor", () => {
     expect(out).toMatch(/^✗ Chromium +BATON_CHROMIUM is ".*no-chromium", which is not an executable file/m);
     expect(out).toMatch(/^✗ Store +Postgres at postgres:\/\/127\.0\.0\.1:9\/baton: .*unset it to use the embedded store$/m);
     expect(out).toMatch(/^! Model +no model is configured: export OPENAI_API_KEY/m);
-    expect(out).toMatch(new RegExp(`^! Backend +none at ${closed} \\(.*\\): start one with \`npm start\``, "m"));
+    expect(out).toMatch(new RegExp(`^! Backend +none at ${closed} \\(.*\\): start one with \`baton serve\` \\(\`npm start\` in a clone\\)`, "m"));
     expect(out).not.toContain("hunter2");
   });
 });

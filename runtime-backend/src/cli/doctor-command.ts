@@ -80,7 +80,7 @@ async function storeChecks(p: Parsed, env: Env): Promise<Check[]> {
     const dir = resolve(flag(p, "data-dir", env.BATON_DATA_DIR ?? ".data") as string);
     checks.push(
       writable(dir)
-        ? { status: "ok", what: "Store", detail: `embedded, in ${dir} (${existsSync(dir) ? "exists" : "created by the first `npm start`"})` }
+        ? { status: "ok", what: "Store", detail: `embedded, in ${dir} (${existsSync(dir) ? "exists" : "created by the first `baton serve` (`npm start` in a clone)"})` }
         : { status: "fail", what: "Store", detail: `${dir} cannot be written: run from a writable directory or pass --data-dir DIR (or DATABASE_URL)` },
     );
   }
@@ -112,7 +112,7 @@ async function backendCheck(p: Parsed, env: Env): Promise<Check> {
     return { status: "warn", what: "Backend", detail: `${base} answered ${res.status} to /healthz: is it a Baton backend?` };
   } catch (e) {
     const why = e instanceof Error ? ((e.cause as Error | undefined)?.message ?? e.message) : String(e);
-    return { status: "warn", what: "Backend", detail: `none at ${base} (${why}): start one with \`npm start\` (\`baton run\` starts its own)` };
+    return { status: "warn", what: "Backend", detail: `none at ${base} (${why}): start one with \`baton serve\` (\`npm start\` in a clone); \`baton run\` starts its own` };
   }
 }
 
