@@ -7,6 +7,7 @@ import { flag, parseArgs } from "./args.js";
 import { type Io, processIo } from "./io.js";
 import { doctorCommand } from "./doctor-command.js";
 import { serveCommand } from "./serve-command.js";
+import { failedToStart } from "./start-failure.js";
 import { providerHelp } from "../providers/registry.js";
 
 const usage = `baton — the Baton backend
@@ -52,7 +53,7 @@ async function tokenCommand(argv: string[], io: Io): Promise<number> {
   try {
     db = await openDb(databaseUrl ? { databaseUrl } : { dataDir: resolve(flag(p, "data-dir", process.env.BATON_DATA_DIR ?? ".data") as string), owner: "baton token" });
   } catch (e) {
-    if (!(e instanceof DataDirBusy)) throw e;
+    if (!(e instanceof DataDirBusy)) return failedToStart("token", e, databaseUrl, io);
     // A token written behind a running server's back would never be seen by it (and the
     // server's own writes would be lost): say so instead.
     io.stderr(`baton token: ${e.message}.\nWhile the server runs, give it a token with BATON_API_TOKEN at its start, or stop it, create the token, and start it again.\n`);

@@ -12,7 +12,7 @@ import { createToken, ensureUser, registerToken, userForToken } from "../store/u
 import { signInUrl } from "../console/deps.js";
 import { flag, type Parsed } from "./args.js";
 import type { Io } from "./io.js";
-import { databaseWhere, notADatabaseUrl, startFailure } from "./start-failure.js";
+import { databaseWhere, failedToStart, notADatabaseUrl } from "./start-failure.js";
 
 /** The environment with the operator's script directory (`--script-dir` wins over BATON_SCRIPT_DIR). */
 function scriptDirEnv(p: Parsed, env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
@@ -68,10 +68,7 @@ export async function serveCommand(p: Parsed, io: Io, env: NodeJS.ProcessEnv = p
       console: true,
     });
   } catch (e) {
-    const why = startFailure(e, { host: host ?? "127.0.0.1", port, databaseUrl });
-    if (why === undefined) throw e;
-    io.stderr(`baton serve: ${why}\n`);
-    return 1;
+    return failedToStart("serve", e, databaseUrl, io);
   }
   // The operator's own account: it may manage users and quotas in the console.
   await ensureUser(backend.db, "local");

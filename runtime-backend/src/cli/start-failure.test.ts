@@ -5,6 +5,7 @@ import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { openDb } from "../store/open.js";
 import { parseArgs } from "./args.js";
+import { main } from "./main.js";
 import { serveCommand } from "./serve-command.js";
 import { databaseWhere } from "./start-failure.js";
 
@@ -34,7 +35,7 @@ describe("baton serve: a start that fails says why in one line, and exits 1 (2 f
       const r = await serve(["--port", String(port), "--data-dir", join(dir, "port")]);
       expect(r.code).toBe(1);
       expectOneLine(r.stderr);
-      expect(r.stderr).toContain(`baton serve: port ${port} on 127.0.0.1 is in use`);
+      expect(r.stderr).toContain(`baton serve: port ${port} on 127.0.0.1 is in use (by another server?): stop what holds it, or choose another port`);
       expect(r.stdout).toBe("");
       // The store it opened was closed: the same directory opens again.
       const db = await openDb({ dataDir: join(dir, "port"), owner: "test" });
@@ -74,6 +75,41 @@ describe("baton serve: a start that fails says why in one line, and exits 1 (2 f
       expect(r.stderr).not.toContain("s3cret-pw");
     },
   );
+});
+
+describe("the other commands that open a store or listen say why in one line too", () => {
+  /** Runs `baton …argv`; what it printed on stderr and its exit code. */
+  async function baton(argv: string[]): Promise<{ code: number; stderr: string }> {
+    let stderr = "";
+    const code = await main(argv, { stdout: () => undefined, stderr: (t) => void (stderr += t) });
+    return { code, stderr };
+  }
+
+  it.each([
+    ["token", ["token", "create", "bob"]],
+    ["user", ["user", "create", "bob"]],
+  ])("baton %s, when the database cannot be reached", async (command, argv) => {
+    const r = await baton([...argv, "--database-url", "postgres://baton:s3cret-pw@127.0.0.1:1/baton"]);
+    expect(r.code).toBe(1);
+    expectOneLine(r.stderr);
+    expect(r.stderr).toContain(`baton ${command}: cannot use the database at postgres://127.0.0.1:1/baton: connect ECONNREFUSED`);
+    expect(r.stderr).not.toContain("s3cret-pw");
+  });
+
+  it("baton mcp --http, when the port is taken", async () => {
+    const taken: Server = createServer();
+    await new Promise<void>((ok) => taken.listen(0, "127.0.0.1", ok));
+    const port = (taken.address() as { port: number }).port;
+    try {
+      const r = await baton(["mcp", "--http", String(port)]);
+      expect(r.code).toBe(1);
+      // The line that names the browser it launched, then why it stopped.
+      expect(r.stderr.trim().split("\n").at(-1)).toBe(`baton mcp: port ${port} on 127.0.0.1 is in use (by another server?): stop what holds it, or choose another port`);
+      expect(r.stderr).not.toMatch(/\n\s+at /);
+    } finally {
+      taken.close();
+    }
+  }, 60_000);
 });
 
 describe("databaseWhere", () => {

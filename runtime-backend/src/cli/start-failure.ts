@@ -1,5 +1,6 @@
 import { ConsoleBuildMissing } from "../server/console-pages.js";
 import { DataDirBusy } from "../store/data-dir.js";
+import type { Io } from "./io.js";
 
 /**
  * A Postgres URL as it may be printed: host, port and database, without the user or password;
@@ -20,13 +21,6 @@ export function databaseWhere(url: string): string | undefined {
 /** What to say of a database URL that {@link databaseWhere} refuses (it never repeats the URL, which may hold a password). */
 export const notADatabaseUrl = "the database URL (--database-url or DATABASE_URL) is not a postgres:// URL: use postgres://user:password@host:port/db";
 
-/** Where a server was asked to start. */
-export interface StartPlace {
-  readonly host: string;
-  readonly port: number;
-  readonly databaseUrl?: string | undefined;
-}
-
 /** Node's socket errors and Postgres's connection classes (08: connection, 28: authorization, 3D: no such database). */
 const connectCodes = /^(E[A-Z]+|08...|28...|3D000)$/;
 
@@ -36,23 +30,32 @@ const connectCodes = /^(E[A-Z]+|08...|28...|3D000)$/;
  * unreachable, an incomplete install. Undefined for anything else (a bug, whose stack is worth
  * seeing). The database appears without its credentials.
  */
-export function startFailure(e: unknown, at: StartPlace): string | undefined {
+function startFailure(e: unknown, databaseUrl?: string): string | undefined {
   if (e instanceof DataDirBusy || e instanceof ConsoleBuildMissing) return e.message;
   const code = (e as { code?: unknown } | undefined)?.code;
   const message = e instanceof Error ? e.message : String(e);
   const syscall = (e as { syscall?: unknown } | undefined)?.syscall;
   if (syscall === "listen") {
-    if (code === "EADDRINUSE") return `port ${at.port} on ${at.host} is in use (another baton serve?): stop what holds it, or pass another --port`;
-    if (code === "EACCES") return `may not listen on ${at.host}:${at.port} (ports below 1024 need privileges): pass another --port`;
-    if (code === "EADDRNOTAVAIL") return `${at.host} is not an address of this machine: pass another --host`;
-    return `cannot listen on ${at.host}:${at.port}: ${message}`;
+    const { address, port } = e as { address?: string; port?: number };
+    if (code === "EADDRINUSE") return `port ${port} on ${address} is in use (by another server?): stop what holds it, or choose another port`;
+    if (code === "EACCES") return `may not listen on ${address}:${port} (ports below 1024 need privileges): choose another port`;
+    if (code === "EADDRNOTAVAIL") return `${address} is not an address of this machine: choose another host`;
+    return `cannot listen on ${address}:${port}: ${message}`;
   }
-  if (at.databaseUrl !== undefined) {
-    const where = databaseWhere(at.databaseUrl) ?? "the database";
+  if (databaseUrl !== undefined) {
+    const where = databaseWhere(databaseUrl) ?? "the database";
     if (typeof code === "string" && connectCodes.test(code)) {
       // The driver's messages never hold the password.
       return `cannot use the database at ${where}: ${message}; start it, fix --database-url (or DATABASE_URL), or leave both unset for the embedded store`;
     }
   }
   return undefined;
+}
+
+/** Says in one line why `baton <command>` could not start (see {@link startFailure}) and returns exit code 1; rethrows anything else. */
+export function failedToStart(command: string, e: unknown, databaseUrl: string | undefined, io: Io): number {
+  const why = startFailure(e, databaseUrl);
+  if (why === undefined) throw e;
+  io.stderr(`baton ${command}: ${why}\n`);
+  return 1;
 }

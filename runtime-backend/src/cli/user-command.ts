@@ -7,6 +7,7 @@ import type { Db } from "../store/db.js";
 import { openDb } from "../store/open.js";
 import { flag, parseArgs } from "./args.js";
 import type { Io } from "./io.js";
+import { failedToStart } from "./start-failure.js";
 
 const usage = `usage: baton user create <id> [--name NAME] [--admin]   add a user; prints a one-time sign-in link
        baton user link <id>                                a new one-time sign-in link
@@ -30,7 +31,7 @@ export async function userCommand(argv: string[], io: Io, env: NodeJS.ProcessEnv
   try {
     db = await openDb(databaseUrl ? { databaseUrl } : { dataDir: resolve(flag(p, "data-dir", env.BATON_DATA_DIR ?? ".data") as string), owner: "baton user" });
   } catch (e) {
-    if (!(e instanceof DataDirBusy)) throw e;
+    if (!(e instanceof DataDirBusy)) return failedToStart("user", e, databaseUrl, io);
     io.stderr(`baton user: ${e.message}.\nWhile the server runs, an admin adds users and makes sign-in links in the console (Users); or stop it and run this again.\n`);
     return 1;
   }

@@ -7,6 +7,7 @@ import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js"
 import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
 import { flag, type Parsed } from "../cli/args.js";
 import type { Io } from "../cli/io.js";
+import { failedToStart } from "../cli/start-failure.js";
 import { type McpBrowser, startMcpBrowser } from "./mcp-browser.js";
 import { createMcpSession, type McpSession, type McpSessionOptions } from "./mcp-server.js";
 import { type OriginPolicy, parseOriginList } from "./origin-policy.js";
@@ -180,6 +181,8 @@ export async function mcpCommand(p: Parsed, io: Io): Promise<number> {
     if (args.http) await serveHttp(browser, { ...args, http: args.http }, io);
     else await serveStdio(browser, args, io);
     return 0;
+  } catch (e) {
+    return failedToStart("mcp", e, undefined, io);
   } finally {
     await browser.close();
   }
