@@ -1,3 +1,6 @@
+import { fieldLimits } from "@baton/gen/baton/v1/agent_limits";
+import { CreateSessionRequestSchema } from "@baton/gen/baton/v1/descriptors";
+
 /** Parsed command-line flags: `--name value`, `--name=value` and bare `--flag` (true). */
 export interface Parsed {
   readonly positional: string[];
@@ -39,4 +42,27 @@ export function parseArgs(argv: readonly string[]): Parsed {
 export function flag(p: Parsed, name: string, fallback?: string): string | undefined {
   const v = p.flags.get(name);
   return typeof v === "string" ? v : fallback;
+}
+
+/** The largest step limit a session may have (the contract's `CreateSessionRequest.max_steps` maximum). */
+export const maxStepsLimit: number =
+  fieldLimits[CreateSessionRequestSchema.typeName]?.[CreateSessionRequestSchema.field.maxSteps.name]?.maximum ?? 10_000;
+
+/** A problem with the command line or its files: the command exits 2 with the message. */
+export class UsageError extends Error {}
+
+/** Throws a {@link UsageError} naming the first flag that is not among `known`. */
+export function onlyKnownFlags(p: Parsed, known: ReadonlySet<string>): void {
+  for (const k of p.flags.keys()) if (!known.has(k)) throw new UsageError(`unknown option --${k}`);
+}
+
+/**
+ * A whole number from `min` to `max` given as `label` (a flag such as "--max-steps", or an
+ * environment variable): undefined when `value` is; a {@link UsageError} when it is not one.
+ */
+export function wholeNumber(label: string, value: string | undefined, min: number, max: number): number | undefined {
+  if (value === undefined) return undefined;
+  const n = Number(value);
+  if (value.trim() === "" || !Number.isInteger(n) || n < min || n > max) throw new UsageError(`${label} must be a whole number from ${min} to ${max}, not "${value}"`);
+  return n;
 }

@@ -6,16 +6,13 @@ import { createToken, ensureUser } from "../store/users.js";
 import { flag, parseArgs } from "./args.js";
 import { type Io, processIo } from "./io.js";
 import { doctorCommand } from "./doctor-command.js";
-import { serveCommand } from "./serve-command.js";
+import { serveCommand, serveUsage } from "./serve-command.js";
 import { failedToStart } from "./start-failure.js";
 import { providerHelp } from "../providers/registry.js";
 
 const usage = `baton — the Baton backend
 
-  baton serve [--port 8787] [--host 127.0.0.1] [--data-dir ./.data] [--database-url postgres://…]
-              [--model provider:model] [--max-steps 50] [--approve irreversible[,mutating]]
-              [--script-dir DIR]   enable script models (script:NAME), read from DIR only
-  baton token create <user> [--data-dir …] [--database-url …]   issue an API token
+${serveUsage}  baton token create <user> [--data-dir …] [--database-url …]   issue an API token
   baton user create <id> [--name NAME] [--admin] | baton user link <id>
                                  add a user / a one-time console sign-in link (same store flags)
   baton login [--backend http://127.0.0.1:8787] [--name NAME]

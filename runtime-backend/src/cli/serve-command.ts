@@ -10,7 +10,7 @@ import { startBackend } from "../server/app.js";
 import { createSignInCode, makeAdmin } from "../store/accounts.js";
 import { createToken, ensureUser, registerToken, userForToken } from "../store/users.js";
 import { signInUrl } from "../console/deps.js";
-import { flag, type Parsed } from "./args.js";
+import { flag, maxStepsLimit, onlyKnownFlags, type Parsed, UsageError, wholeNumber } from "./args.js";
 import type { Io } from "./io.js";
 import { databaseWhere, failedToStart, notADatabaseUrl } from "./start-failure.js";
 
@@ -31,33 +31,87 @@ function extensionNote(url: string): string {
   return `Chrome extension: load ${dist} with chrome://extensions → Load unpacked${build}; sign in with ${url} and the token above\n`;
 }
 
+/** `baton serve`'s usage, also the first lines of `baton --help`. */
+export const serveUsage = `  baton serve [--port 8787] [--host 127.0.0.1] [--data-dir ./.data] [--database-url postgres://…]
+              [--model provider:model] [--max-steps 50] [--approve irreversible[,mutating] | none]
+              [--script-dir DIR]   enable script models (script:NAME), read from DIR only
+`;
+
+const serveKnown = new Set(["port", "host", "data-dir", "database-url", "model", "max-steps", "approve", "script-dir", "help"]);
+
+/** What `--approve` (or BATON_APPROVE) may name: the risks that wait for a person's approval. */
+const approvable: readonly ToolRisk[] = ["irreversible", "mutating"];
+
+/** `baton serve`'s settings, from its flags and the environment they override. */
+interface ServeFlags {
+  readonly port: number;
+  readonly host: string;
+  readonly databaseUrl: string | undefined;
+  readonly dataDir: string;
+  readonly risks: ToolRisk[];
+  readonly maxSteps: number;
+}
+
+/**
+ * Reads and checks `baton serve`'s flags; throws a UsageError for an unknown flag, a port or
+ * step limit that is not a whole number in range, a `--database-url` that is not a postgres://
+ * URL, or an `--approve` that names no known risk: a typo there must not turn approvals off.
+ */
+function serveFlags(p: Parsed, env: NodeJS.ProcessEnv): ServeFlags {
+  onlyKnownFlags(p, serveKnown);
+  if (p.positional.length > 0) throw new UsageError(`unexpected argument ${p.positional[0]}`);
+  for (const k of serveKnown) if (k !== "help" && p.flags.get(k) === true) throw new UsageError(`--${k} needs a value`);
+  const port = wholeNumber(p.flags.has("port") ? "--port" : "PORT", flag(p, "port", env.PORT), 0, 65_535) ?? 8787;
+  const maxSteps = wholeNumber(p.flags.has("max-steps") ? "--max-steps" : "BATON_MAX_STEPS", flag(p, "max-steps", env.BATON_MAX_STEPS), 1, maxStepsLimit) ?? 50;
+  const databaseUrl = flag(p, "database-url", env.DATABASE_URL) || undefined;
+  if (databaseUrl && !databaseWhere(databaseUrl)) throw new UsageError(notADatabaseUrl);
+  const approve = (flag(p, "approve", env.BATON_APPROVE ?? "irreversible") as string).trim();
+  const risks = approve === "none" ? [] : approve.split(",").map((r) => r.trim());
+  const unknown = risks.filter((r) => !approvable.includes(r as ToolRisk));
+  if (unknown.length > 0 || (risks.length === 0 && approve !== "none")) {
+    throw new UsageError(`--approve ${JSON.stringify(approve)}: name ${approvable.join(" and/or ")} (comma-separated), or none`);
+  }
+  return {
+    port,
+    host: flag(p, "host", env.BATON_HOST ?? "127.0.0.1") as string,
+    databaseUrl,
+    dataDir: resolve(flag(p, "data-dir", env.BATON_DATA_DIR ?? ".data") as string),
+    risks: risks as ToolRisk[],
+    maxSteps,
+  };
+}
+
 /**
  * `baton serve`: the backend on an embedded store (default ./.data) or Postgres
  * (--database-url / DATABASE_URL). Ensures a "local" user with an API token: BATON_API_TOKEN
  * when set, otherwise one generated on first start and kept in <data-dir>/api-token.
  */
 export async function serveCommand(p: Parsed, io: Io, env: NodeJS.ProcessEnv = process.env): Promise<number> {
-  const port = Number(flag(p, "port", env.PORT ?? "8787"));
-  const host = flag(p, "host", env.BATON_HOST ?? "127.0.0.1");
-  const databaseUrl = flag(p, "database-url", env.DATABASE_URL);
-  const dataDir = resolve(flag(p, "data-dir", env.BATON_DATA_DIR ?? ".data") as string);
-  const risks = (flag(p, "approve", env.BATON_APPROVE ?? "irreversible") as string).split(",").filter(Boolean) as ToolRisk[];
+  if (p.flags.has("help")) {
+    io.stdout(serveUsage);
+    return 0;
+  }
+  let o: ServeFlags;
+  try {
+    o = serveFlags(p, env);
+  } catch (e) {
+    if (!(e instanceof UsageError)) throw e;
+    io.stderr(`baton serve: ${e.message}\n\n${serveUsage}`);
+    return 2;
+  }
+  const { port, host, databaseUrl, dataDir, risks, maxSteps } = o;
   // The operator's keys never reach a log, a stored row or another user.
   const redact = createRedactor(envSecrets(env));
   const logger = createLogger({ redact });
-  if (databaseUrl && !databaseWhere(databaseUrl)) {
-    io.stderr(`baton serve: ${notADatabaseUrl}\n`);
-    return 2;
-  }
   let backend: Awaited<ReturnType<typeof startBackend>>;
   try {
     backend = await startBackend({
       port,
-      ...(host ? { host } : {}),
+      host,
       ...(databaseUrl ? { databaseUrl } : { dataDir, owner: "baton serve" }),
       resolveModel: createModelResolver(scriptDirEnv(p, env)),
       defaultModel: flag(p, "model", env.BATON_MODEL ?? "openai:gpt-5-mini"),
-      defaultMaxSteps: Number(flag(p, "max-steps", env.BATON_MAX_STEPS ?? "50")),
+      defaultMaxSteps: maxSteps,
       approval: { risks },
       cors: { ...(env.BATON_EXTENSION_IDS ? { extensionIds: env.BATON_EXTENSION_IDS.split(",") } : {}), ...(env.BATON_CORS_ORIGINS ? { origins: env.BATON_CORS_ORIGINS.split(",") } : {}) },
       logger,

@@ -70,8 +70,8 @@ describe("baton serve: a start that fails says why in one line, and exits 1 (2 f
     async (url) => {
       const r = await serve(["--port", "0", "--database-url", url]);
       expect(r.code).toBe(2);
-      expectOneLine(r.stderr);
-      expect(r.stderr).toContain("is not a postgres:// URL: use postgres://user:password@host:port/db");
+      // The reason, then the usage.
+      expect(r.stderr.split("\n")[0]).toBe("baton serve: the database URL (--database-url or DATABASE_URL) is not a postgres:// URL: use postgres://user:password@host:port/db");
       expect(r.stderr).not.toContain("s3cret-pw");
     },
   );
@@ -118,5 +118,38 @@ describe("databaseWhere", () => {
     expect(databaseWhere("postgresql://baton@localhost/app")).toBe("postgres://localhost:5432/app");
     expect(databaseWhere("postgres:///app?host=/run/postgresql")).toBe("postgres:///run/postgresql:5432/app");
     expect(databaseWhere("mysql://u:pw@localhost/app")).toBeUndefined();
+  });
+});
+
+describe("baton serve: flags are checked before anything starts (exit 2, nothing opened)", () => {
+  it.each([
+    [["--port", "abc"], '--port must be a whole number from 0 to 65535, not "abc"'],
+    [["--port", "99999"], '--port must be a whole number from 0 to 65535, not "99999"'],
+    [["--max-steps", "abc"], '--max-steps must be a whole number from 1 to 10000, not "abc"'],
+    [["--max-steps", "0"], '--max-steps must be a whole number from 1 to 10000, not "0"'],
+    // A typo must not turn the approval of irreversible actions off.
+    [["--approve", "irreversable"], '--approve "irreversable": name irreversible and/or mutating (comma-separated), or none'],
+    [["--approve", ""], '--approve "": name irreversible and/or mutating'],
+    [["--data-dri", "x"], "unknown option --data-dri"],
+    [["--data-dir"], "--data-dir needs a value"],
+    [["extra"], "unexpected argument extra"],
+  ])("baton serve %j", async (args, message) => {
+    const r = await serve([...args, ...(args.includes("--data-dir") ? [] : ["--data-dir", join(dir, "never")])]);
+    expect(r.code).toBe(2);
+    expect(r.stderr.split("\n")[0]).toContain(`baton serve: ${message}`);
+    expect(r.stdout).toBe("");
+  });
+
+  it("names the environment variable when the value came from it", async () => {
+    let stderr = "";
+    const code = await serveCommand(parseArgs(["--data-dir", join(dir, "never")]), { stdout: () => undefined, stderr: (t) => void (stderr += t) }, { PORT: "http" });
+    expect(code).toBe(2);
+    expect(stderr).toContain('baton serve: PORT must be a whole number from 0 to 65535, not "http"');
+  });
+
+  it("prints its usage for --help", async () => {
+    const r = await serve(["--help"]);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain("baton serve [--port 8787]");
   });
 });

@@ -3,7 +3,7 @@ import { dirname, join, resolve } from "node:path";
 import { createBatonClient } from "@baton/sdk/client";
 import { nodeTransport } from "@baton/sdk/node";
 import type { Env } from "../providers/registry.js";
-import { flag, parseArgs, type Parsed } from "../cli/args.js";
+import { flag, onlyKnownFlags, parseArgs, type Parsed, UsageError, wholeNumber } from "../cli/args.js";
 import { chooseModel } from "../cli/run/model-choice.js";
 import type { RunDeps } from "../cli/run/run-command.js";
 import { BackendUnavailable, type RunBackend, startLocalBackend } from "../cli/run/run-backend.js";
@@ -64,15 +64,8 @@ unavailable, 130 interrupted (Ctrl-C).
 
 const KNOWN = new Set(["model", "via", "extension", "repeat", "concurrency", "filter", "out", "html", "data-dir", "headed", "list", "help"]);
 
-/** A problem with the command line or its files: exit 2 with the message. */
-class UsageError extends Error {}
-
 function count(p: Parsed, name: string, fallback: number, max: number): number {
-  const v = flag(p, name);
-  if (v === undefined) return fallback;
-  const n = Number(v);
-  if (!Number.isInteger(n) || n < 1 || n > max) throw new UsageError(`--${name} must be a whole number from 1 to ${max}, not "${v}"`);
-  return n;
+  return wholeNumber(`--${name}`, flag(p, name), 1, max) ?? fallback;
 }
 
 /** The model of each task: --model for all, else each task's script. */
@@ -130,7 +123,7 @@ export async function evalCommand(argv: readonly string[], deps: EvalDeps): Prom
   let concurrency: number;
   try {
     if (p.positional[0] === "compare") return compareCommand(p, deps);
-    for (const k of p.flags.keys()) if (!KNOWN.has(k)) throw new UsageError(`unknown option --${k}`);
+    onlyKnownFlags(p, KNOWN);
     for (const k of ["headed", "list"]) if (typeof p.flags.get(k) === "string") throw new UsageError(`--${k} takes no value`);
     if (p.positional.length > 1) throw new UsageError(`give one suite (a .jsonl file or a folder), not ${p.positional.length}`);
     if (!p.positional[0] && !existsSync(builtinSuiteDir)) {

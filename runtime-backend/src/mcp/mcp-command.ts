@@ -5,7 +5,7 @@ import { resolve } from "node:path";
 import { ChromiumNotFoundError, chromiumMissingExitCode, ensureChromium } from "@baton/sdk/node";
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
-import { flag, type Parsed } from "../cli/args.js";
+import { flag, onlyKnownFlags, type Parsed, UsageError } from "../cli/args.js";
 import type { Io } from "../cli/io.js";
 import { failedToStart } from "../cli/start-failure.js";
 import { type McpBrowser, startMcpBrowser } from "./mcp-browser.js";
@@ -33,8 +33,6 @@ export const mcpUsage = `baton mcp — Baton's browser tools for any MCP client
 One page per client session, opened on its first tool call and closed with the session.
 `;
 
-class UsageError extends Error {}
-
 interface McpArgs {
   readonly http?: { port: number; host: string };
   readonly session: Omit<McpSessionOptions, "openPage">;
@@ -43,7 +41,7 @@ interface McpArgs {
 
 function parse(p: Parsed): McpArgs {
   const known = new Set(["http", "host", "headed", "cdp-url", "viewport", "allowed-origins", "blocked-origins", "allow-irreversible", "upload-dir", "help"]);
-  for (const k of p.flags.keys()) if (!known.has(k)) throw new UsageError(`unknown option --${k}`);
+  onlyKnownFlags(p, known);
   if (p.positional.length > 0) throw new UsageError(`unexpected argument ${p.positional[0]}`);
   const httpFlag = flag(p, "http");
   if (p.flags.has("http") && httpFlag === undefined) throw new UsageError("--http needs a port");

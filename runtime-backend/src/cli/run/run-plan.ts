@@ -2,7 +2,7 @@ import { readFileSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import { parseScriptFile, type ScriptFile } from "@baton/sdk/script";
 import type { Env } from "../../providers/registry.js";
-import { flag, type Parsed } from "../args.js";
+import { flag, maxStepsLimit, onlyKnownFlags, type Parsed, UsageError, wholeNumber } from "../args.js";
 import { chooseModel } from "./model-choice.js";
 
 /** `baton run --help`. */
@@ -39,8 +39,6 @@ const KNOWN = new Set([
   "secret", "secret-origin", "heal", "save-script", "save-playbook",
 ]);
 
-/** A problem with the command line or its files: exit 2 with the message. */
-export class UsageError extends Error {}
 
 /** What the command line asks for. */
 export interface RunPlan {
@@ -66,7 +64,7 @@ const playbookName = /^[\w.-]{1,100}$/;
 
 /** Reads the command line into a plan; throws UsageError (or ScriptFileError) saying what is wrong. */
 export function plan(p: Parsed, env: Env): RunPlan {
-  for (const k of p.flags.keys()) if (!KNOWN.has(k)) throw new UsageError(`unknown option --${k}`);
+  onlyKnownFlags(p, KNOWN);
   for (const k of ["headed", "yes", "json", "heal"]) if (typeof p.flags.get(k) === "string") throw new UsageError(`--${k} takes no value (put the task before the options, or quote it)`);
   for (const k of ["save-script", "save-playbook"]) if (p.flags.get(k) === true) throw new UsageError(`--${k} needs a value`);
   const saveScript = flag(p, "save-script");
@@ -75,11 +73,7 @@ export function plan(p: Parsed, env: Env): RunPlan {
   const saving = { ...(saveScript ? { saveScript: resolve(saveScript) } : {}), ...(savePlaybook ? { savePlaybook } : {}) };
   const task = p.positional.join(" ").trim();
   if (!task) throw new UsageError("give the task, such as: baton run \"Find the opening hours\"");
-  const stepsFlag = flag(p, "max-steps");
-  const maxSteps = stepsFlag === undefined ? undefined : Number(stepsFlag);
-  if (maxSteps !== undefined && (!Number.isInteger(maxSteps) || maxSteps < 1 || maxSteps > 10_000)) {
-    throw new UsageError(`--max-steps must be a whole number from 1 to 10000, not "${stepsFlag}"`);
-  }
+  const maxSteps = wholeNumber("--max-steps", flag(p, "max-steps"), 1, maxStepsLimit);
   const scriptPath = flag(p, "script");
   const heal = p.flags.has("heal");
   if (heal && !scriptPath) throw new UsageError("--heal replays a script: give --script FILE (or --script playbook:NAME)");
