@@ -2,7 +2,7 @@
  * The packages as an integrator gets them: `npm run build`'s three packages packed with
  * `npm pack`, installed into a fresh project outside the workspace (npm's cache, else its
  * registry; nothing else leaves the machine), and used there: `npx baton run` with the example
- * script, a TypeScript program on the SDK type-checked with tsc and run with Node, and browser
+ * script, `npx baton eval` with the built-in suite, `npx baton serve` with the console, a TypeScript program on the SDK type-checked with tsc and run with Node, and browser
  * bundles of `@baton/sdk/client`, and of it with `/contract` and the catalog (esbuild, platform
  * browser), whose gzip sizes are printed.
  */
@@ -70,6 +70,16 @@ describe("the packed packages, installed outside the workspace", () => {
     expect(r.code).toBe(0);
     expect(r.stdout).toContain("✓ All expectations of the script hold");
   });
+
+  it("npx baton eval runs the built-in suite (its sites compiled to JavaScript) and every task passes", async () => {
+    const shipped = join(app, "node_modules/@baton/backend/src/eval/suite");
+    expect(readdirSync(join(shipped, "sites/shop"))).toEqual(expect.arrayContaining(["server.js", "app.js"]));
+    const r = await run("npx", ["baton", "eval", "--concurrency", "2", "--data-dir", join(work, "eval-store"), "--out", join(work, "eval.jsonl")], app);
+    expect(r.code, r.stdout + r.stderr).toBe(0);
+    const runs = readFileSync(join(work, "eval.jsonl"), "utf8").trim().split("\n").length;
+    expect(runs).toBeGreaterThanOrEqual(30);
+    expect(r.stdout).toContain(`${runs} task(s), ${runs} run(s): ${runs} passed (100.0%)`);
+  }, 300_000);
 
   it("npx baton serve serves the web console and the API", async () => {
     const child = spawn("npx", ["baton", "serve", "--port", "0", "--data-dir", join(work, "serve-store")], { cwd: app, env, stdio: ["ignore", "pipe", "pipe"] });

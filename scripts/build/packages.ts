@@ -6,6 +6,7 @@
 import { readdirSync } from "node:fs";
 import { join, relative, resolve } from "node:path";
 import { buildConsoleIfStale } from "../../runtime-backend/console/build.js";
+import { compileSuite } from "./compile-suite.js";
 import { buildPackage, type PackageSpec } from "./rollup-build.js";
 
 const root = resolve(import.meta.dirname, "../..");
@@ -59,8 +60,12 @@ export function packageSpecs(): PackageSpec[] {
       dir: "runtime-backend",
       entries: { index: "src/index.ts", cli: "src/cli/main.ts" },
       exports: { ".": "index" },
-      // `baton serve` serves the web console's build (console-pages.ts).
-      assets: [{ path: "console/dist", build: buildConsoleIfStale }],
+      // `baton serve` serves the web console's build (console-pages.ts); `baton eval` runs the
+      // built-in suite (eval/suite.ts), its TypeScript compiled.
+      assets: [
+        { path: "console/dist", build: buildConsoleIfStale },
+        { path: "src/eval/suite", compile: compileSuite },
+      ],
       // The flag as in bin/baton.js, the workspace's command (which runs the sources through tsx).
       bins: { baton: { body: 'import { main } from "../cli.js";\n\nprocess.exitCode = await main(process.argv.slice(2));', nodeFlags: "--max-semi-space-size=8" } },
     },

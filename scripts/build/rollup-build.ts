@@ -29,7 +29,13 @@ export interface PackageSpec {
    * the same path, so that code finds them the same way in a clone and installed (the
    * backend's `packageDir`); `build` makes one first.
    */
-  readonly assets?: readonly { readonly path: string; readonly build?: (dir: string) => Promise<unknown> }[];
+  readonly assets?: readonly {
+    readonly path: string;
+    /** Makes the folder in the workspace first (a build whose output is the asset). */
+    readonly build?: (dir: string) => Promise<unknown>;
+    /** Turns the copy in the package into what an installed package can run (TypeScript into JavaScript). */
+    readonly compile?: (copy: string, source: string) => Promise<unknown>;
+  }[];
 }
 
 /** Packages a runtime-neutral entry may not import. */
@@ -136,6 +142,7 @@ export async function buildPackage(root: string, spec: PackageSpec): Promise<str
     await a.build?.(join(dir, a.path));
     // Dot files are build stamps, not content.
     cpSync(join(dir, a.path), join(out, a.path), { recursive: true, filter: (f) => !basename(f).startsWith(".") });
+    await a.compile?.(join(out, a.path), join(dir, a.path));
   }
 
   const ws = JSON.parse(readFileSync(join(dir, "package.json"), "utf8")) as Record<string, unknown>;

@@ -127,7 +127,7 @@ export async function evalCommand(argv: readonly string[], deps: EvalDeps): Prom
     for (const k of ["headed", "list"]) if (typeof p.flags.get(k) === "string") throw new UsageError(`--${k} takes no value`);
     if (p.positional.length > 1) throw new UsageError(`give one suite (a .jsonl file or a folder), not ${p.positional.length}`);
     if (!p.positional[0] && !existsSync(builtinSuiteDir)) {
-      throw new UsageError("the built-in suite lives in the Baton repository (runtime-backend/src/eval/suite) and is not part of this build: give a suite, a .jsonl file or a folder");
+      throw new UsageError(`the built-in suite is missing (${builtinSuiteDir}): the package is incomplete; reinstall @baton/backend, or give a suite (a .jsonl file or a folder)`);
     }
     suite = loadSuite(p.positional[0] ?? builtinSuiteDir);
     tasks = filterTasks(suite.tasks, flag(p, "filter"));

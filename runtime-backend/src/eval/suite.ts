@@ -1,6 +1,6 @@
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
-import { fileURLToPath } from "node:url";
+import { packageDir } from "../base/package-dir.js";
 import { type EvalTask, parseTask, TaskError } from "./task.js";
 
 /** A loaded suite: its tasks and the folder their sites and scripts are relative to. */
@@ -12,8 +12,8 @@ export interface Suite {
   readonly tasks: readonly EvalTask[];
 }
 
-/** The built-in suite's folder. */
-export const builtinSuiteDir = fileURLToPath(new URL("./suite/", import.meta.url));
+/** The built-in suite's folder: `src/eval/suite` below the package, in a clone and installed alike (compiled there). */
+export const builtinSuiteDir = join(packageDir(import.meta.dirname), "src", "eval", "suite");
 
 function tasksOf(file: string): EvalTask[] {
   const tasks: EvalTask[] = [];
