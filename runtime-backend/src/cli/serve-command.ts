@@ -69,7 +69,7 @@ function serveFlags(p: Parsed, env: NodeJS.ProcessEnv): ServeFlags {
   const risks = approve === "none" ? [] : approve.split(",").map((r) => r.trim());
   const unknown = risks.filter((r) => !approvable.includes(r as ToolRisk));
   if (unknown.length > 0 || (risks.length === 0 && approve !== "none")) {
-    throw new UsageError(`--approve ${JSON.stringify(approve)}: name ${approvable.join(" and/or ")} (comma-separated), or none`);
+    throw new UsageError(`${p.flags.has("approve") ? "--approve" : "BATON_APPROVE"} ${JSON.stringify(approve)}: name ${approvable.join(" and/or ")} (comma-separated), or none`);
   }
   return {
     port,
