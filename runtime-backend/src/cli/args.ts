@@ -51,9 +51,16 @@ export const maxStepsLimit: number =
 /** A problem with the command line or its files: the command exits 2 with the message. */
 export class UsageError extends Error {}
 
+/** "unknown option --x" for the first flag of `p` that is not among `known` (`--help` always is); undefined when all are. */
+export function unknownFlag(p: Parsed, known: ReadonlySet<string>): string | undefined {
+  for (const k of p.flags.keys()) if (!known.has(k) && k !== "help") return `unknown option --${k}`;
+  return undefined;
+}
+
 /** Throws a {@link UsageError} naming the first flag that is not among `known`. */
 export function onlyKnownFlags(p: Parsed, known: ReadonlySet<string>): void {
-  for (const k of p.flags.keys()) if (!known.has(k)) throw new UsageError(`unknown option --${k}`);
+  const bad = unknownFlag(p, known);
+  if (bad) throw new UsageError(bad);
 }
 
 /**

@@ -5,7 +5,7 @@ import { promisify } from "node:util";
 import { ChromiumNotFoundError, findChromium } from "@baton/sdk/node";
 import pg from "pg";
 import type { Env } from "../providers/registry.js";
-import { flag, type Parsed } from "./args.js";
+import { flag, type Parsed, unknownFlag } from "./args.js";
 import type { Io } from "./io.js";
 import { chooseModel } from "./run/model-choice.js";
 import { defaultRunStore } from "./run/store-dir.js";
@@ -128,6 +128,11 @@ export async function doctorChecks(p: Parsed, env: Env): Promise<Check[]> {
  * things it works without.
  */
 export async function doctorCommand(p: Parsed, io: Io, env: Env = process.env): Promise<number> {
+  const bad = unknownFlag(p, new Set(["data-dir", "database-url", "backend", "model"]));
+  if (bad) {
+    io.stderr(`baton doctor: ${bad}\nusage: baton doctor [--data-dir DIR] [--database-url URL] [--backend URL] [--model provider:model]\n`);
+    return 2;
+  }
   const checks = await doctorChecks(p, env);
   const width = Math.max(...checks.map((c) => c.what.length));
   for (const c of checks) io.stdout(`${marks[c.status]} ${c.what.padEnd(width)}  ${c.detail}\n`);

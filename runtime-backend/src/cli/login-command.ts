@@ -4,7 +4,7 @@ import { createConnectTransport } from "@connectrpc/connect-node";
 import { DeviceLinkStatus } from "@baton/gen/baton/v1/console_pb";
 import { ConsoleService } from "@baton/gen/baton/v1/descriptors";
 import { createPkce } from "@baton/sdk/client";
-import { flag, type Parsed } from "./args.js";
+import { flag, type Parsed, unknownFlag } from "./args.js";
 import { backendKey, saveLogin } from "./credentials.js";
 import type { Io } from "./io.js";
 
@@ -23,6 +23,11 @@ const processDeps: LoginDeps = { env: process.env, sleep: (ms) => new Promise((r
  * this device, and saves it for `baton run --backend URL` (credentials.ts).
  */
 export async function loginCommand(p: Parsed, io: Io, deps: LoginDeps = processDeps): Promise<number> {
+  const bad = unknownFlag(p, new Set(["backend", "name"]));
+  if (bad) {
+    io.stderr(`baton login: ${bad}\nusage: baton login [--backend URL] [--name NAME]\n`);
+    return 2;
+  }
   const backend = backendKey(flag(p, "backend", deps.env.BATON_BACKEND_URL ?? "http://127.0.0.1:8787") as string);
   const deviceName = flag(p, "name", `baton CLI on ${hostname()}`) as string;
   const api = createClient(ConsoleService, createConnectTransport({ baseUrl: backend, httpVersion: "1.1" }));

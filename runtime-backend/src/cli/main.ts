@@ -3,7 +3,7 @@ import { DataDirBusy } from "../store/data-dir.js";
 import type { Db } from "../store/db.js";
 import { openDb } from "../store/open.js";
 import { createToken, ensureUser } from "../store/users.js";
-import { flag, parseArgs } from "./args.js";
+import { flag, parseArgs, unknownFlag } from "./args.js";
 import { type Io, processIo } from "./io.js";
 import { doctorCommand } from "./doctor-command.js";
 import { serveCommand, serveUsage } from "./serve-command.js";
@@ -41,8 +41,9 @@ ${Object.entries(providerHelp)
 async function tokenCommand(argv: string[], io: Io): Promise<number> {
   const p = parseArgs(argv);
   const [sub, user] = p.positional;
-  if (sub !== "create" || !user) {
-    io.stderr("usage: baton token create <user>\n");
+  const bad = unknownFlag(p, new Set(["data-dir", "database-url"]));
+  if (sub !== "create" || !user || bad) {
+    io.stderr(`${bad ? `baton token: ${bad}\n` : ""}usage: baton token create <user> [--data-dir DIR | --database-url URL]\n`);
     return 2;
   }
   const databaseUrl = flag(p, "database-url", process.env.DATABASE_URL);

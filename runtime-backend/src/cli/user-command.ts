@@ -5,7 +5,7 @@ import { createAccount, createSignInCode, getAccount } from "../store/accounts.j
 import { DataDirBusy } from "../store/data-dir.js";
 import type { Db } from "../store/db.js";
 import { openDb } from "../store/open.js";
-import { flag, parseArgs } from "./args.js";
+import { flag, parseArgs, unknownFlag } from "./args.js";
 import type { Io } from "./io.js";
 import { failedToStart } from "./start-failure.js";
 
@@ -18,6 +18,11 @@ const usage = `usage: baton user create <id> [--name NAME] [--admin]   add a use
 export async function userCommand(argv: string[], io: Io, env: NodeJS.ProcessEnv = process.env): Promise<number> {
   const p = parseArgs(argv);
   const [sub, id] = p.positional;
+  const bad = unknownFlag(p, new Set(["name", "admin", "data-dir", "database-url", "url"]));
+  if (bad) {
+    io.stderr(`baton user: ${bad}\n${usage}`);
+    return 2;
+  }
   if ((sub !== "create" && sub !== "link") || !id) {
     io.stderr(usage);
     return 2;
