@@ -50,12 +50,17 @@ interface ServeFlags {
   readonly dataDir: string;
   readonly risks: ToolRisk[];
   readonly maxSteps: number;
+  /** BATON_CONTEXT_TOKENS: the folded context's token budget, when set. */
+  readonly contextTokens: number | undefined;
+  /** BATON_PUBLIC_URL without a trailing slash, when set. */
+  readonly publicUrl: string | undefined;
 }
 
 /**
- * Reads and checks `baton serve`'s flags; throws a UsageError for an unknown flag, a port or
- * step limit that is not a whole number in range, a `--database-url` that is not a postgres://
- * URL, or an `--approve` that names no known risk: a typo there must not turn approvals off.
+ * Reads and checks `baton serve`'s flags and the environment variables they stand for; throws a
+ * UsageError for an unknown flag, a port, step limit or context budget that is not a whole
+ * number in range, a `--database-url` that is not a postgres:// URL, a public URL that is not
+ * http(s), or an `--approve` that names no known risk: a typo there must not turn approvals off.
  */
 function serveFlags(p: Parsed, env: NodeJS.ProcessEnv): ServeFlags {
   onlyKnownFlags(p, serveKnown);
@@ -71,8 +76,16 @@ function serveFlags(p: Parsed, env: NodeJS.ProcessEnv): ServeFlags {
   if (unknown.length > 0 || (risks.length === 0 && approve !== "none")) {
     throw new UsageError(`${p.flags.has("approve") ? "--approve" : "BATON_APPROVE"} ${JSON.stringify(approve)}: name ${approvable.join(" and/or ")} (comma-separated), or none`);
   }
+  // Below a few thousand tokens the task and one snapshot do not fit; NaN would never fold.
+  const contextTokens = wholeNumber("BATON_CONTEXT_TOKENS", env.BATON_CONTEXT_TOKENS || undefined, 2_000, 2_000_000);
+  const publicUrl = env.BATON_PUBLIC_URL?.trim().replace(/\/+$/, "") || undefined;
+  if (publicUrl && !/^https?:$/.test(URL.parse(publicUrl)?.protocol ?? "")) {
+    throw new UsageError(`BATON_PUBLIC_URL ${JSON.stringify(publicUrl)} is not an http:// or https:// address (the console's, such as https://baton.example.com)`);
+  }
   return {
     port,
+    contextTokens,
+    publicUrl,
     host: flag(p, "host", env.BATON_HOST ?? "127.0.0.1") as string,
     databaseUrl,
     dataDir: resolve(flag(p, "data-dir", env.BATON_DATA_DIR ?? ".data") as string),
@@ -99,7 +112,7 @@ export async function serveCommand(p: Parsed, io: Io, env: NodeJS.ProcessEnv = p
     io.stderr(`baton serve: ${e.message}\n\n${serveUsage}`);
     return 2;
   }
-  const { port, host, databaseUrl, dataDir, risks, maxSteps } = o;
+  const { port, host, databaseUrl, dataDir, risks, maxSteps, contextTokens, publicUrl } = o;
   // The operator's keys never reach a log, a stored row or another user.
   const redact = createRedactor(envSecrets(env));
   const logger = createLogger({ redact });
@@ -117,8 +130,8 @@ export async function serveCommand(p: Parsed, io: Io, env: NodeJS.ProcessEnv = p
       logger,
       redact,
       ...(env.BATON_CONNECT_GENERIC === "1" ? { fastUnary: false } : {}),
-      ...(env.BATON_CONTEXT_TOKENS ? { fold: { ...defaultFoldOptions, tokenBudget: Number(env.BATON_CONTEXT_TOKENS) } } : {}),
-      ...(env.BATON_PUBLIC_URL ? { publicUrl: env.BATON_PUBLIC_URL } : {}),
+      ...(contextTokens ? { fold: { ...defaultFoldOptions, tokenBudget: contextTokens } } : {}),
+      ...(publicUrl ? { publicUrl } : {}),
       console: true,
     });
   } catch (e) {
@@ -146,7 +159,7 @@ export async function serveCommand(p: Parsed, io: Io, env: NodeJS.ProcessEnv = p
   const store = backend.db.kind === "embedded" ? `embedded store in ${dataDir}` : "postgres store";
   // A one-time link into the console for the operator, fresh at every start.
   const { code } = await createSignInCode(backend.db, "local", 24 * 3_600_000);
-  const consoleUrl = signInUrl(env.BATON_PUBLIC_URL?.replace(/\/+$/, "") ?? backend.server.url, code);
+  const consoleUrl = signInUrl(publicUrl ?? backend.server.url, code);
   io.stdout(
     `Baton backend listening on ${backend.server.url} (${store})\n${tokenNote}\nConsole: ${consoleUrl} (one-time sign-in link for "local", valid 24 h)\n${extensionNote(backend.server.url)}`,
   );

@@ -140,11 +140,17 @@ describe("baton serve: flags are checked before anything starts (exit 2, nothing
     expect(r.stdout).toBe("");
   });
 
-  it("names the environment variable when the value came from it", async () => {
+  it.each([
+    [{ PORT: "http" }, 'PORT must be a whole number from 0 to 65535, not "http"'],
+    [{ BATON_APPROVE: "mutatin" }, 'BATON_APPROVE "mutatin": name irreversible and/or mutating'],
+    // NaN used to be a budget nothing exceeds: the context was never folded.
+    [{ BATON_CONTEXT_TOKENS: "8k" }, 'BATON_CONTEXT_TOKENS must be a whole number from 2000 to 2000000, not "8k"'],
+    [{ BATON_PUBLIC_URL: "baton.example.com" }, 'BATON_PUBLIC_URL "baton.example.com" is not an http:// or https:// address'],
+  ])("checks the environment variables that stand for flags, naming them: %j", async (env, message) => {
     let stderr = "";
-    const code = await serveCommand(parseArgs(["--data-dir", join(dir, "never")]), { stdout: () => undefined, stderr: (t) => void (stderr += t) }, { PORT: "http" });
+    const code = await serveCommand(parseArgs(["--data-dir", join(dir, "never")]), { stdout: () => undefined, stderr: (t) => void (stderr += t) }, env);
     expect(code).toBe(2);
-    expect(stderr).toContain('baton serve: PORT must be a whole number from 0 to 65535, not "http"');
+    expect(stderr.split("\n")[0]).toContain(`baton serve: ${message}`);
   });
 
   it("prints its usage for --help", async () => {
