@@ -1,13 +1,12 @@
-import { resolve } from "node:path";
 import { DataDirBusy } from "../store/data-dir.js";
 import type { Db } from "../store/db.js";
 import { openDb } from "../store/open.js";
 import { createToken, ensureUser } from "../store/users.js";
-import { flag, parseArgs, unknownFlag } from "./args.js";
+import { parseArgs, unknownFlag } from "./args.js";
 import { type Io, processIo } from "./io.js";
 import { doctorCommand } from "./doctor-command.js";
 import { serveCommand, serveUsage } from "./serve-command.js";
-import { failedToStart } from "./start-failure.js";
+import { failedToStart, storeOf } from "./start-failure.js";
 import { providerHelp } from "../providers/registry.js";
 
 const usage = `baton — the Baton backend
@@ -46,12 +45,12 @@ async function tokenCommand(argv: string[], io: Io): Promise<number> {
     io.stderr(`${bad ? `baton token: ${bad}\n` : ""}usage: baton token create <user> [--data-dir DIR | --database-url URL]\n`);
     return 2;
   }
-  const databaseUrl = flag(p, "database-url", process.env.DATABASE_URL);
+  const store = storeOf(p, process.env);
   let db: Db;
   try {
-    db = await openDb(databaseUrl ? { databaseUrl } : { dataDir: resolve(flag(p, "data-dir", process.env.BATON_DATA_DIR ?? ".data") as string), owner: "baton token" });
+    db = await openDb({ ...store, owner: "baton token" });
   } catch (e) {
-    if (!(e instanceof DataDirBusy)) return failedToStart("token", e, databaseUrl, io);
+    if (!(e instanceof DataDirBusy)) return failedToStart("token", e, store, io);
     // A token written behind a running server's back would never be seen by it (and the
     // server's own writes would be lost): say so instead.
     io.stderr(`baton token: ${e.message}.\nWhile the server runs, give it a token with BATON_API_TOKEN at its start, or stop it, create the token, and start it again.\n`);

@@ -12,7 +12,7 @@ import { createToken, ensureUser, registerToken, userForToken } from "../store/u
 import { signInUrl } from "../console/deps.js";
 import { flag, maxStepsLimit, onlyKnownFlags, type Parsed, UsageError, wholeNumber } from "./args.js";
 import type { Io } from "./io.js";
-import { databaseWhere, failedToStart, notADatabaseUrl } from "./start-failure.js";
+import { databaseWhere, failedToStart, notADatabaseUrl, type StoreFlags, storeOf } from "./start-failure.js";
 
 /** The environment with the operator's script directory (`--script-dir` wins over BATON_SCRIPT_DIR). */
 function scriptDirEnv(p: Parsed, env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
@@ -46,8 +46,8 @@ const approvable: readonly ToolRisk[] = ["irreversible", "mutating"];
 interface ServeFlags {
   readonly port: number;
   readonly host: string;
-  readonly databaseUrl: string | undefined;
-  readonly dataDir: string;
+  /** The Postgres URL, or the embedded store's folder. */
+  readonly store: StoreFlags;
   readonly risks: ToolRisk[];
   readonly maxSteps: number;
   /** BATON_CONTEXT_TOKENS: the folded context's token budget, when set. */
@@ -68,8 +68,8 @@ function serveFlags(p: Parsed, env: NodeJS.ProcessEnv): ServeFlags {
   for (const k of serveKnown) if (k !== "help" && p.flags.get(k) === true) throw new UsageError(`--${k} needs a value`);
   const port = wholeNumber(p.flags.has("port") ? "--port" : "PORT", flag(p, "port", env.PORT), 0, 65_535) ?? 8787;
   const maxSteps = wholeNumber(p.flags.has("max-steps") ? "--max-steps" : "BATON_MAX_STEPS", flag(p, "max-steps", env.BATON_MAX_STEPS), 1, maxStepsLimit) ?? 50;
-  const databaseUrl = flag(p, "database-url", env.DATABASE_URL) || undefined;
-  if (databaseUrl && !databaseWhere(databaseUrl)) throw new UsageError(notADatabaseUrl);
+  const store = storeOf(p, env);
+  if (store.databaseUrl && !databaseWhere(store.databaseUrl)) throw new UsageError(notADatabaseUrl);
   const approve = (flag(p, "approve", env.BATON_APPROVE ?? "irreversible") as string).trim();
   const risks = approve === "none" ? [] : approve.split(",").map((r) => r.trim());
   const unknown = risks.filter((r) => !approvable.includes(r as ToolRisk));
@@ -87,8 +87,7 @@ function serveFlags(p: Parsed, env: NodeJS.ProcessEnv): ServeFlags {
     contextTokens,
     publicUrl,
     host: flag(p, "host", env.BATON_HOST ?? "127.0.0.1") as string,
-    databaseUrl,
-    dataDir: resolve(flag(p, "data-dir", env.BATON_DATA_DIR ?? ".data") as string),
+    store,
     risks: risks as ToolRisk[],
     maxSteps,
   };
@@ -112,7 +111,7 @@ export async function serveCommand(p: Parsed, io: Io, env: NodeJS.ProcessEnv = p
     io.stderr(`baton serve: ${e.message}\n\n${serveUsage}`);
     return 2;
   }
-  const { port, host, databaseUrl, dataDir, risks, maxSteps, contextTokens, publicUrl } = o;
+  const { port, host, store, risks, maxSteps, contextTokens, publicUrl } = o;
   // The operator's keys never reach a log, a stored row or another user.
   const redact = createRedactor(envSecrets(env));
   const logger = createLogger({ redact });
@@ -121,7 +120,8 @@ export async function serveCommand(p: Parsed, io: Io, env: NodeJS.ProcessEnv = p
     backend = await startBackend({
       port,
       host,
-      ...(databaseUrl ? { databaseUrl } : { dataDir, owner: "baton serve" }),
+      ...store,
+      owner: "baton serve",
       resolveModel: createModelResolver(scriptDirEnv(p, env)),
       defaultModel: flag(p, "model", env.BATON_MODEL ?? "openai:gpt-5-mini"),
       defaultMaxSteps: maxSteps,
@@ -135,7 +135,7 @@ export async function serveCommand(p: Parsed, io: Io, env: NodeJS.ProcessEnv = p
       console: true,
     });
   } catch (e) {
-    return failedToStart("serve", e, databaseUrl, io);
+    return failedToStart("serve", e, store, io);
   }
   // The operator's own account: it may manage users and quotas in the console.
   await ensureUser(backend.db, "local");
@@ -145,7 +145,7 @@ export async function serveCommand(p: Parsed, io: Io, env: NodeJS.ProcessEnv = p
     await registerToken(backend.db, "local", env.BATON_API_TOKEN, "env");
     tokenNote = "API token: from BATON_API_TOKEN";
   } else {
-    const file = join(databaseUrl ? resolve(".") : dataDir, "api-token");
+    const file = join(store.dataDir ?? resolve("."), "api-token");
     // A missing file, or a token in it that was revoked (in the console), gets a new one.
     const kept = existsSync(file) ? readFileSync(file, "utf8").trim() : "";
     if (!kept || (await userForToken(backend.db, kept)) !== "local") {
@@ -156,12 +156,12 @@ export async function serveCommand(p: Parsed, io: Io, env: NodeJS.ProcessEnv = p
     tokenNote = `API token for user "local": ${file} (${readFileSync(file, "utf8").trim().slice(0, 6)}…)`;
   }
   backend.db.dataDirLock?.setUrl(backend.server.url);
-  const store = backend.db.kind === "embedded" ? `embedded store in ${dataDir}` : "postgres store";
+  const where = backend.db.kind === "embedded" ? `embedded store in ${store.dataDir}` : "postgres store";
   // A one-time link into the console for the operator, fresh at every start.
   const { code } = await createSignInCode(backend.db, "local", 24 * 3_600_000);
   const consoleUrl = signInUrl(publicUrl ?? backend.server.url, code);
   io.stdout(
-    `Baton backend listening on ${backend.server.url} (${store})\n${tokenNote}\nConsole: ${consoleUrl} (one-time sign-in link for "local", valid 24 h)\n${extensionNote(backend.server.url)}`,
+    `Baton backend listening on ${backend.server.url} (${where})\n${tokenNote}\nConsole: ${consoleUrl} (one-time sign-in link for "local", valid 24 h)\n${extensionNote(backend.server.url)}`,
   );
   logger.info({ url: backend.server.url, store: backend.db.kind }, "listening");
   await new Promise<void>((done) => {

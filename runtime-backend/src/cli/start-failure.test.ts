@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { createServer, type Server } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -55,6 +55,15 @@ describe("baton serve: a start that fails says why in one line, and exits 1 (2 f
     } finally {
       await held.close();
     }
+  });
+
+  it("when the data directory cannot be created (its parent is a file)", async () => {
+    writeFileSync(join(dir, "a-file"), "");
+    const r = await serve(["--port", "0", "--data-dir", join(dir, "a-file", "store")]);
+    expect(r.code).toBe(1);
+    expectOneLine(r.stderr);
+    expect(r.stderr).toContain(`baton serve: cannot use the data directory ${join(dir, "a-file", "store")} (ENOTDIR on mkdir`);
+    expect(r.stderr).toContain("choose a directory this user may write (--data-dir), or --database-url");
   });
 
   it("when the database cannot be reached, without printing its password", async () => {

@@ -1,4 +1,3 @@
-import { resolve } from "node:path";
 import { userIdPattern } from "../console/accounts.js";
 import { signInUrl } from "../console/deps.js";
 import { createAccount, createSignInCode, getAccount } from "../store/accounts.js";
@@ -7,7 +6,7 @@ import type { Db } from "../store/db.js";
 import { openDb } from "../store/open.js";
 import { flag, parseArgs, unknownFlag } from "./args.js";
 import type { Io } from "./io.js";
-import { failedToStart } from "./start-failure.js";
+import { failedToStart, storeOf } from "./start-failure.js";
 
 const usage = `usage: baton user create <id> [--name NAME] [--admin]   add a user; prints a one-time sign-in link
        baton user link <id>                                a new one-time sign-in link
@@ -31,12 +30,12 @@ export async function userCommand(argv: string[], io: Io, env: NodeJS.ProcessEnv
     io.stderr(`baton user: "${id}" is not a user id: 1-64 letters, digits, '.', '_', '-' or '@'\n`);
     return 2;
   }
-  const databaseUrl = flag(p, "database-url", env.DATABASE_URL);
+  const store = storeOf(p, env);
   let db: Db;
   try {
-    db = await openDb(databaseUrl ? { databaseUrl } : { dataDir: resolve(flag(p, "data-dir", env.BATON_DATA_DIR ?? ".data") as string), owner: "baton user" });
+    db = await openDb({ ...store, owner: "baton user" });
   } catch (e) {
-    if (!(e instanceof DataDirBusy)) return failedToStart("user", e, databaseUrl, io);
+    if (!(e instanceof DataDirBusy)) return failedToStart("user", e, store, io);
     io.stderr(`baton user: ${e.message}.\nWhile the server runs, an admin adds users and makes sign-in links in the console (Users); or stop it and run this again.\n`);
     return 1;
   }

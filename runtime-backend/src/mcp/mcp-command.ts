@@ -180,7 +180,7 @@ export async function mcpCommand(p: Parsed, io: Io): Promise<number> {
     else await serveStdio(browser, args, io);
     return 0;
   } catch (e) {
-    return failedToStart("mcp", e, undefined, io);
+    return failedToStart("mcp", e, {}, io);
   } finally {
     await browser.close();
   }
