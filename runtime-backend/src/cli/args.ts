@@ -73,3 +73,14 @@ export function wholeNumber(label: string, value: string | undefined, min: numbe
   if (value.trim() === "" || !Number.isInteger(n) || n < min || n > max) throw new UsageError(`${label} must be a whole number from ${min} to ${max}, not "${value}"`);
   return n;
 }
+
+/**
+ * An http:// or https:// address given as `label` (a flag or an environment variable), without a
+ * trailing slash: undefined when `value` is empty; a {@link UsageError} when it is not one.
+ */
+export function httpUrl(label: string, value: string | undefined, example: string): string | undefined {
+  const v = value?.trim().replace(/\/+$/, "");
+  if (!v) return undefined;
+  if (!/^https?:$/.test(URL.parse(v)?.protocol ?? "")) throw new UsageError(`${label} ${JSON.stringify(v)} is not an http:// or https:// address, such as ${example}`);
+  return v;
+}

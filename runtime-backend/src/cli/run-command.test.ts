@@ -235,6 +235,10 @@ describe("baton run (in process)", browserRun, () => {
     const noDir = fakeDeps();
     expect(await runCommand(["x", "--serve", join(dir, "missing"), "--script", buy], noDir)).toBe(exitCodes.usage);
     expect(noDir.errors()).toContain("is not a directory");
+    // A backend that is not a URL is the command line's mistake, not an unreachable backend.
+    const notUrl = fakeDeps();
+    expect(await runCommand(["x", "--backend", "127.0.0.1:8787", "--token", "bt_x"], notUrl)).toBe(exitCodes.usage);
+    expect(notUrl.errors()).toContain('--backend "127.0.0.1:8787" is not an http:// or https:// address, such as http://127.0.0.1:8787');
     const unreachable = fakeDeps();
     expect(await runCommand(["x", "--backend", "http://127.0.0.1:9", "--token", "bt_x"], unreachable)).toBe(exitCodes.unavailable);
     expect(unreachable.errors()).toContain("unreachable");

@@ -10,7 +10,7 @@ import { startBackend } from "../server/app.js";
 import { createSignInCode, makeAdmin } from "../store/accounts.js";
 import { createToken, ensureUser, registerToken, userForToken } from "../store/users.js";
 import { signInUrl } from "../console/deps.js";
-import { flag, maxStepsLimit, onlyKnownFlags, type Parsed, UsageError, wholeNumber } from "./args.js";
+import { flag, httpUrl, maxStepsLimit, onlyKnownFlags, type Parsed, UsageError, wholeNumber } from "./args.js";
 import type { Io } from "./io.js";
 import { databaseWhere, failedToStart, notADatabaseUrl, type StoreFlags, storeOf } from "./start-failure.js";
 
@@ -78,10 +78,7 @@ function serveFlags(p: Parsed, env: NodeJS.ProcessEnv): ServeFlags {
   }
   // Below a few thousand tokens the task and one snapshot do not fit; NaN would never fold.
   const contextTokens = wholeNumber("BATON_CONTEXT_TOKENS", env.BATON_CONTEXT_TOKENS || undefined, 2_000, 2_000_000);
-  const publicUrl = env.BATON_PUBLIC_URL?.trim().replace(/\/+$/, "") || undefined;
-  if (publicUrl && !/^https?:$/.test(URL.parse(publicUrl)?.protocol ?? "")) {
-    throw new UsageError(`BATON_PUBLIC_URL ${JSON.stringify(publicUrl)} is not an http:// or https:// address (the console's, such as https://baton.example.com)`);
-  }
+  const publicUrl = httpUrl("BATON_PUBLIC_URL", env.BATON_PUBLIC_URL, "https://baton.example.com (the console's address)");
   return {
     port,
     contextTokens,

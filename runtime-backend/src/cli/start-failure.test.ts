@@ -154,7 +154,7 @@ describe("baton serve: flags are checked before anything starts (exit 2, nothing
     [{ BATON_APPROVE: "mutatin" }, 'BATON_APPROVE "mutatin": name irreversible and/or mutating'],
     // NaN used to be a budget nothing exceeds: the context was never folded.
     [{ BATON_CONTEXT_TOKENS: "8k" }, 'BATON_CONTEXT_TOKENS must be a whole number from 2000 to 2000000, not "8k"'],
-    [{ BATON_PUBLIC_URL: "baton.example.com" }, 'BATON_PUBLIC_URL "baton.example.com" is not an http:// or https:// address'],
+    [{ BATON_PUBLIC_URL: "baton.example.com" }, 'BATON_PUBLIC_URL "baton.example.com" is not an http:// or https:// address, such as https://baton.example.com'],
   ])("checks the environment variables that stand for flags, naming them: %j", async (env, message) => {
     let stderr = "";
     const code = await serveCommand(parseArgs(["--data-dir", join(dir, "never")]), { stdout: () => undefined, stderr: (t) => void (stderr += t) }, env);

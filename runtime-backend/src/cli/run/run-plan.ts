@@ -2,7 +2,7 @@ import { readFileSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import { parseScriptFile, type ScriptFile } from "@baton/sdk/script";
 import type { Env } from "../../providers/registry.js";
-import { flag, maxStepsLimit, onlyKnownFlags, type Parsed, UsageError, wholeNumber } from "../args.js";
+import { flag, httpUrl, maxStepsLimit, onlyKnownFlags, type Parsed, UsageError, wholeNumber } from "../args.js";
 import { chooseModel } from "./model-choice.js";
 
 /** `baton run --help`. */
@@ -65,6 +65,8 @@ const playbookName = /^[\w.-]{1,100}$/;
 /** Reads the command line into a plan; throws UsageError (or ScriptFileError) saying what is wrong. */
 export function plan(p: Parsed, env: Env): RunPlan {
   onlyKnownFlags(p, KNOWN);
+  if (p.flags.get("backend") === true) throw new UsageError("--backend needs a URL, such as http://127.0.0.1:8787");
+  httpUrl("--backend", flag(p, "backend"), "http://127.0.0.1:8787");
   for (const k of ["headed", "yes", "json", "heal"]) if (typeof p.flags.get(k) === "string") throw new UsageError(`--${k} takes no value (put the task before the options, or quote it)`);
   for (const k of ["save-script", "save-playbook"]) if (p.flags.get(k) === true) throw new UsageError(`--${k} needs a value`);
   const saveScript = flag(p, "save-script");
