@@ -6,7 +6,7 @@
  * declares them to the model and routes their calls back here; irreversible ones (cancel) wait
  * for the user's approval.
  */
-import { createBatonClient, type RunContext, type RunEvent, runTask, type TaskOutcome, withoutBrowser } from "@baton/sdk/client";
+import { clientTools, createBatonClient, type RunContext, type RunEvent, runTask, type TaskOutcome, withoutBrowser } from "@baton/sdk/client";
 import { type ClientToolHandlers, toolCatalog as acmeCatalog } from "./gen/acme/v1/orders_baton.js";
 import { OrderStatus } from "./gen/acme/v1/orders_pb.js";
 import { ToolErrorCode, ToolFailure } from "@baton/sdk/contract";
@@ -57,7 +57,7 @@ export function runSupportAgent(o: SupportAgentOptions): Promise<TaskOutcome> {
   return runTask(createBatonClient({ baseUrl: o.backendUrl, token: o.token }), {
     task: o.task,
     handlers: withoutBrowser(async () => ({ answer: "The customer is not available." })),
-    extensions: { catalog: acmeCatalog, handlers: acmeHandlers(o.orders) },
+    extensions: clientTools(acmeCatalog, acmeHandlers(o.orders)),
     onApproval: ({ tool, extension }) => ({ approved: o.approve(tool.name, extension?.argumentsJson ?? "") }),
     ...(o.onEvent ? { onEvent: o.onEvent } : {}),
   });

@@ -1,5 +1,5 @@
 /**
- * A web page that drives a Baton session with connect-web: the agent panel on the left, the
+ * A web page that drives a Baton session over Connect (fetch): the agent panel on the left, the
  * app it works on in a same-origin iframe on the right. The page has no debugger, so the
  * client-side tools run through the SDK's DOM fallback inside the iframe; `ask_user` is
  * answered in the panel. Built with esbuild (see build.ts) and served as static files.

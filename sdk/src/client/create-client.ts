@@ -1,6 +1,6 @@
 import { type Client, createClient, type Interceptor, type Transport } from "@connectrpc/connect";
-import { createConnectTransport } from "@connectrpc/connect-web";
 import { AgentService } from "@baton/gen/baton/v1/descriptors";
+import { binaryTransport } from "./binary-transport.js";
 
 /** Options of {@link createBatonClient}. */
 export interface BatonClientOptions {
@@ -9,8 +9,8 @@ export interface BatonClientOptions {
   /** The user's API token, sent as `Authorization: Bearer …` and never logged. */
   readonly token?: string;
   /**
-   * A Connect transport to use instead of the default connect-web one (which works in browsers
-   * and in Node 18+ through fetch). In Node, `nodeTransport` from `@baton/sdk/node` (connect-node,
+   * A Connect transport to use instead of the default {@link binaryTransport} (Connect over
+   * fetch, binary codec only; browsers and Node 18+). In Node, `nodeTransport` from `@baton/sdk/node` (connect-node,
    * keep-alive, no Nagle delay); in tests, `createRouterTransport` runs the backend's routes in
    * memory.
    */
@@ -49,6 +49,6 @@ export function createBatonClient(options: BatonClientOptions): BatonClient {
   if (!options.baseUrl) {
     throw new Error("createBatonClient: give baseUrl (such as http://127.0.0.1:8787) or a transport");
   }
-  const transport = createConnectTransport({ baseUrl: options.baseUrl, useBinaryFormat: true, interceptors });
+  const transport = binaryTransport({ baseUrl: options.baseUrl, interceptors });
   return createClient(AgentService, transport);
 }

@@ -1,4 +1,4 @@
-import { create, type MessageInitShape } from "@bufbuild/protobuf";
+import { create, type Message, type MessageInitShape } from "@bufbuild/protobuf";
 import { Code, ConnectError } from "@connectrpc/connect";
 import {
   type AgentMessage,
@@ -20,9 +20,8 @@ import {
   type Catalog,
   clientToolsOf,
   dispatchToolCall,
-  encodeToolResult,
   findTool,
-  parseToolCall,
+  type ParsedToolCall,
   type ToolRoute,
   toolByCase,
   toolError,
@@ -48,11 +47,18 @@ export interface ExtensionCallInfo {
   readonly argumentsJson: string;
 }
 
-/** The client's own tools: a protoc-gen-baton catalog and a handler per client-side tool. */
+/**
+ * The client's own tools: a protoc-gen-baton catalog, a handler per client-side tool, and how
+ * the model's JSON is read and written for them. Build it with `clientTools(catalog, handlers)`.
+ */
 export interface ExtensionTools {
   readonly catalog: Catalog;
   /** Handlers keyed by camelCase case; the catalog's generated `ClientToolHandlers<RunContext>` fits. */
   readonly handlers: AnyToolHandlers<RunContext>;
+  /** Reads a call's JSON arguments into a typed call of `catalog` (`parseToolCall`). */
+  readonly parse: (name: string, argumentsJson: string) => ParsedToolCall<Catalog>;
+  /** A handler's result as JSON for the model (`encodeToolResult`). */
+  readonly encode: (result: Message) => string;
 }
 
 /** A call waiting for the user's approval. */
@@ -330,14 +336,14 @@ export async function runTask(client: BatonClient, options: RunTaskOptions): Pro
     if (!o.extensions) {
       return answer({ case: "error", value: toolError(ToolErrorCode.UNKNOWN_TOOL, `This client has no tool "${ext.name}".`) });
     }
-    const parsed = parseToolCall(o.extensions.catalog, ext.name, ext.argumentsJson);
+    const parsed = o.extensions.parse(ext.name, ext.argumentsJson);
     if (!parsed.ok) return answer({ case: "error", value: parsed.error });
     emit({ type: "tool_start", toolcallId, tool: parsed.tool, call: create(ToolCallSchema), extension: ext });
     const started = Date.now();
     const out = await dispatchToolCall(o.extensions.catalog, parsed.call, o.extensions.handlers, { sessionId, toolcallId, signal });
     emit({ type: "tool_end", toolcallId, tool: parsed.tool, ms: Date.now() - started, ...(out.ok ? {} : { error: out.error }) });
     return out.ok
-      ? answer({ case: "extensionResult", value: { resultJson: encodeToolResult(o.extensions.catalog, out.result) } })
+      ? answer({ case: "extensionResult", value: { resultJson: o.extensions.encode(out.result) } })
       : answer({ case: "error", value: out.error });
   }
 
