@@ -7,7 +7,8 @@
  * servers run side by side and take turns round by round, the order rotating. Typing
  * is timed twice: each server's own type call (Playwright MCP's fills the value at once) and
  * with a key event per character (Playwright MCP's `slowly`, Chrome DevTools MCP's `type_text`;
- * Baton's `type_text` always is).
+ * Baton has one `type_text`, key by key where the page listens for keys — the mail page's search
+ * does — and one inserted text where nothing would hear a key).
  *
  *   BENCH_ROUNDS=5 (default) — rounds per page; each navigates, snapshots, types and clicks.
  *   BENCH_ORDER=sequential — one server's rounds after another's instead of taking turns.
@@ -47,7 +48,7 @@ const only = process.env.BENCH_PAGES?.split(",");
 const allPages: Page[] = [
   { label: "notes (own)", url: `${site.url}/index.html`, click: "Save", type: "Name" },
   { label: "board (own, app-like)", url: `${site.url}/board.html`, click: "Only my issues", type: "Search cards" },
-  { label: "mail (own, app-like)", url: `${site.url}/mail.html`, click: "Compose", type: "Search mail" },
+  { label: "mail (own, app-like; its search hears keys)", url: `${site.url}/mail.html`, click: "Compose", type: "Search mail" },
   { label: "/shop (engine fixture)", url: `${fixtures.originA}/shop`, click: "Apply filters", type: "Search products" },
   { label: "/app (engine fixture)", url: `${fixtures.originA}/app`, click: "Notifications", type: "Job title" },
 ];
@@ -214,7 +215,7 @@ console.log("| tool | Baton | Playwright MCP | Chrome DevTools MCP | Baton / Pla
 console.log("|---|---|---|---|---|");
 for (const tool of ["navigate", "snapshot", "type", "typeByKey", "click"] as const) {
   const m = [baton!, pw!, cdt!].map((r) => r.ms[tool]);
-  const label = tool === "typeByKey" ? "type, a key event per character (Baton's type; Playwright `slowly`; DevTools `type_text`)" : tool;
+  const label = tool === "typeByKey" ? "type, a key event per character (Baton: its one type call, key by key only on mail; Playwright `slowly`; DevTools `type_text`)" : tool;
   console.log(`| ${label} | ${p50(m[0]!).toFixed(0)} (${m[0]!.length}) | ${p50(m[1]!).toFixed(0)} (${m[1]!.length}) | ${p50(m[2]!).toFixed(0)} (${m[2]!.length}) | ${(p50(m[0]!) / p50(m[1]!)).toFixed(2)} |`);
 }
 console.log(`\ntype, p50 ms per page (${rounds} calls each): Baton / Playwright MCP / Chrome DevTools MCP\n`);

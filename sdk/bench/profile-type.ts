@@ -3,7 +3,11 @@
  * through the engine's tool several times, and prints every CDP command of the last call with
  * its start and end (ms since the call began), then p50 of the whole call.
  *
- *   npx tsx sdk/bench/profile-type.ts [/path] [field name] [--runs N] [--text "..."]
+ *   npx tsx sdk/bench/profile-type.ts [/path] [field name] [--runs N] [--text "..."] [--fresh]
+ *
+ * `--fresh` loads the page and takes a snapshot before each call, so every call types into a
+ * field nobody focused (as `npm run bench:mcp` does); otherwise the calls type into the same
+ * field again and again.
  *
  * Then, alternating in the same page, the key events alone: the engine's `typeChars` (each
  * key's press and release sent at once) against the same keys with each release sent only
@@ -24,6 +28,7 @@ const opt = (name: string, fallback: string): string => {
   const i = args.indexOf(name);
   return i >= 0 ? args.splice(i, 2)[1]! : fallback;
 };
+const fresh = args.includes("--fresh") ? Boolean(args.splice(args.indexOf("--fresh"), 1)) : false;
 const runs = Number(opt("--runs", "15"));
 const text = opt("--text", "release notes");
 const path = args[0] ?? "/shop";
@@ -36,13 +41,18 @@ const rec = new Recording(ws);
 try {
   const engine = await openPage(rec, { viewport: { width: 1280, height: 800 } });
   const tools = engineHandlers(engine);
-  await tools.navigate({ url: server.originA + path } as never, undefined);
-  const snap = await tools.takeSnapshot({} as never, undefined);
-  const ref = /\[(e\d+)\][^\n]*/.exec((snap.text ?? "").split("\n").find((l) => l.includes(`"${fieldName}"`)) ?? "")?.[1];
-  if (!ref) throw new Error(`no "${fieldName}" on ${path}`);
+  const load = async (): Promise<string> => {
+    await tools.navigate({ url: server.originA + path } as never, undefined);
+    const snap = await tools.takeSnapshot({} as never, undefined);
+    const found = /\[(e\d+)\][^\n]*/.exec((snap.text ?? "").split("\n").find((l) => l.includes(`"${fieldName}"`)) ?? "")?.[1];
+    if (!found) throw new Error(`no "${fieldName}" on ${path}`);
+    return found;
+  };
+  let ref = await load();
   const totals: number[] = [];
   let t0 = 0;
   for (let i = 0; i < runs; i++) {
+    if (fresh && i > 0) ref = await load();
     rec.calls = [];
     t0 = performance.now();
     await tools.typeText({ ref, text, clear: true } as never, undefined);

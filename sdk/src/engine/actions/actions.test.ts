@@ -77,6 +77,41 @@ describe("actions, verified by their effect on the page", () => {
     expect(await h.evaluate("window.__keys")).toBe((initial ? 1 : 0) + "Hello".length + " again".length + 1 + "Fresh".length);
   });
 
+  it("type_text inserts the text in one step where nothing hears keys, as a user's typing leaves it", async () => {
+    await h.goto("/plain-form");
+    const subject = await refFor("textbox", "Subject");
+    const r = await h.tools.typeText(create(TypeTextParamsSchema, { ref: subject, text: "Quarterly report" }), undefined);
+    expect(r.value).toBe("Quarterly report");
+    // The old value replaced by the insertion itself: no Backspace, one input event.
+    expect(await h.evaluate("window.__inputs")).toEqual(["subject:insertText"]);
+    const message = await refFor("textbox", "Message");
+    const m = await h.tools.typeText(create(TypeTextParamsSchema, { ref: message, text: "Line one\r\nLine two" }), undefined);
+    expect(m.value).toBe("Line one\nLine two");
+    const appended = await h.tools.typeText(create(TypeTextParamsSchema, { ref: subject, text: " (final)", clear: false }), undefined);
+    expect(appended.value).toBe("Quarterly report (final)");
+    // A one-line field drops a line break, as typing Enter into it would not add one.
+    const oneLine = await h.tools.typeText(create(TypeTextParamsSchema, { ref: subject, text: "Two\nparts" }), undefined);
+    expect(oneLine.value).toBe("Twoparts");
+  });
+
+  it("type_text types key by key once anything in the field's document or window listens for keys", async () => {
+    const keysFor = async (setup: string, text: string): Promise<number> => {
+      await h.goto("/plain-form");
+      await h.evaluate(`window.__keys = 0; ${setup}; 0`);
+      const r = await h.tools.typeText(create(TypeTextParamsSchema, { ref: await refFor("textbox", "Subject"), text }), undefined);
+      expect(r.value).toBe(text);
+      return h.evaluate<number>("window.__keys");
+    };
+    // A shortcut handler on the window; a key listener on another element of the document
+    // (the field's input events count: the Backspace clearing "Draft", then one per key); a
+    // widget that starts listening only once the field has the focus.
+    expect(await keysFor("window.addEventListener('keydown', () => window.__keys++)", "abc")).toBe(4);
+    expect(await keysFor("document.querySelector('textarea').addEventListener('keyup', () => 0); document.getElementById('subject').addEventListener('input', () => window.__keys++)", "abcd")).toBe(5);
+    expect(
+      await keysFor("document.getElementById('subject').addEventListener('focus', () => document.addEventListener('keypress', () => window.__keys++), { once: true })", "xyz"),
+    ).toBe(3);
+  });
+
   it("type_text writes into contenteditable with Input.insertText", async () => {
     await h.goto("/editor");
     const ref = await refFor("textbox", "Body");

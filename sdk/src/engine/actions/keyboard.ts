@@ -2,6 +2,7 @@ import type { PressKeysParams, TypeTextParams } from "@baton/gen/baton/v1/tools_
 import { ToolErrorCode } from "../../contract/index.js";
 import type { Engine } from "../engine.js";
 import { fieldValue } from "../read/element-state.js";
+import { keysListened } from "../read/listeners.js";
 import { quoted, sanitizeText } from "../base/sanitize.js";
 import { pressKey } from "./input.js";
 import { charKey, keyDef, modifierBits, parseChord } from "./keys.js";
@@ -156,35 +157,52 @@ export async function typeText(engine: Engine, params: TypeTextParams) {
     const before = params.clear ?? true ? "" : await engine.call(el, fieldValue).catch(() => "");
     let focused: boolean;
     let current: string;
+    // Whether the page can hear keys typed into the field (read after the click: a widget may
+    // start listening when it gets the focus). Only read for a text input or textarea.
+    const listenedRead = () => (info.kind === "input" ? keysListened(page, el.entry.sessionId, el.objectId) : Promise.resolve(true));
+    let listened: boolean | undefined;
     if (info.focused) {
       // Already focused (clicked, or typed into just before): no click, which would only have
       // focused it and placed the caret; the caret is placed below as after a click.
       focused = true;
-      current = params.clear ?? true ? await engine.call(el, fieldValue).catch(() => "x") : before;
+      [current, listened] = await Promise.all([params.clear ?? true ? engine.call(el, fieldValue).catch(() => "x") : before, listenedRead()]);
     } else {
       // A real click focuses like a user would (and places the caret); DOM.focus is the backstop.
-      await page.send("Input.dispatchMouseEvent", { type: "mouseMoved", x: point.x, y: point.y });
-      await engine.guardNavigation(mark, "typing");
-      await Promise.all([
-        page.send("Input.dispatchMouseEvent", { type: "mousePressed", x: point.x, y: point.y, button: "left", clickCount: 1 }),
-        page.send("Input.dispatchMouseEvent", { type: "mouseReleased", x: point.x, y: point.y, button: "left", clickCount: 1 }),
+      // The move, press and release go out together (a session's input events reach the page in
+      // the order sent; the press dispatches the move the renderer holds for its next frame).
+      await Promise.all(
+        (["mouseMoved", "mousePressed", "mouseReleased"] as const).map((type) =>
+          page.send("Input.dispatchMouseEvent", { type, x: point.x, y: point.y, ...(type === "mouseMoved" ? {} : { button: "left", clickCount: 1 }) }),
+        ),
+      );
+      // Whether the click focused the field, read beside its value and its listeners (all only
+      // read), and whether the page navigated away meanwhile (then nothing is typed).
+      [focused, current, listened] = await Promise.all([
+        engine.call(el, hasFocus).catch(() => false),
+        engine.call(el, fieldValue).catch(() => "x"),
+        listenedRead(),
+        engine.guardNavigation(mark, "typing"),
       ]);
-      // Whether the click focused the field, read beside its value (both only read).
-      [focused, current] = await Promise.all([engine.call(el, hasFocus).catch(() => false), engine.call(el, fieldValue).catch(() => "x")]);
     }
     if (!focused) await page.send("DOM.focus", { backendNodeId: el.entry.backendNodeId }, el.entry.sessionId).catch(() => undefined);
+    // Nothing in the field's document or window listens for keys: the text goes in as one
+    // Input.insertText (the input events and the value a user's typing gives, in one step; a
+    // selection is replaced), as an input method would. Otherwise a key event per character.
+    const text = params.text.replace(/\r\n?/g, "\n");
+    const insert = listened === false && text !== "";
     if (params.clear ?? true) {
       // Only a field with content is cleared: Backspace in an empty field still reaches the
       // page's key handlers (a shell would drop a character it keeps elsewhere).
       if (current !== "" || (!focused && (await engine.call(el, fieldValue).catch(() => "x")) !== "")) {
         await engine.call(el, selectContents);
         const backspace = keyDef("Backspace");
-        if (backspace) await pressKey(page, backspace);
+        if (backspace && !insert) await pressKey(page, backspace);
       }
     } else {
       await engine.call(el, caretAtEnd).catch(() => undefined);
     }
-    await typeChars(page, params.text, info.multiline);
+    if (insert) await page.send("Input.insertText", { text: info.multiline ? text : text.replace(/\n/g, "") });
+    else await typeChars(page, text, info.multiline);
     const readValue = () => engine.call(el, fieldValue).catch(() => "");
     let value: string;
     let suggestions: string[] = [];

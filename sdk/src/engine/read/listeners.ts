@@ -1,3 +1,4 @@
+import { declaration, type PageFunction } from "../base/page-function.js";
 import type { PageSession } from "../page/page-session.js";
 
 /**
@@ -63,4 +64,43 @@ export function clickListeners(page: PageSession, sessionId: string, loaderId: s
     const id = await documentObject(page, sessionId, loaderId).objectId;
     return id ? request(page, sessionId, id).catch(() => undefined) : undefined;
   });
+}
+
+/** Listener types through which a page sees key presses as keys rather than as text input. */
+const keyTypes: ReadonlySet<string> = new Set(["keydown", "keypress", "keyup"]);
+
+/** In the page: an element's (`this`) document, or its window. */
+function ownerDocument(this: Element): Document {
+  return this.ownerDocument;
+}
+function ownerWindow(this: Element): Window | null {
+  return this.ownerDocument.defaultView;
+}
+
+/**
+ * Whether anything in an element's document — any node, with same-process frames and open
+ * shadow roots — or its window has a key listener (keydown, keypress, keyup): the only places
+ * a key event typed into the element can be heard. Two waves of round trips. The objects are
+ * asked for outside any object group (see `documentObject`) and released after. Undefined when
+ * it could not be read.
+ */
+export async function keysListened(page: PageSession, sessionId: string | undefined, elementId: string): Promise<boolean | undefined> {
+  const objectOf = (fn: PageFunction) =>
+    page
+      .send<{ result: { objectId?: string } }>("Runtime.callFunctionOn", { objectId: elementId, functionDeclaration: declaration(fn), objectGroup: "" }, sessionId)
+      .then((r) => r.result.objectId);
+  const listened = (objectId: string, depth: number) =>
+    page
+      .send<{ listeners: { type: string }[] }>("DOMDebugger.getEventListeners", { objectId, depth, pierce: depth !== 0 }, sessionId)
+      .then(({ listeners }) => listeners.some((l) => keyTypes.has(l.type)));
+  const [doc, win] = await Promise.all([objectOf(ownerDocument), objectOf(ownerWindow)]).catch(() => [undefined, undefined]);
+  try {
+    if (!doc || !win) return undefined;
+    const [inTree, onWindow] = await Promise.all([listened(doc, -1), listened(win, 0)]);
+    return inTree || onWindow;
+  } catch {
+    return undefined;
+  } finally {
+    for (const objectId of [doc, win]) if (objectId) void page.send("Runtime.releaseObject", { objectId }, sessionId).catch(() => undefined);
+  }
 }
