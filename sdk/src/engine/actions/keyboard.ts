@@ -131,8 +131,10 @@ const comparable = (s: string): string => s.replace(/\r\n?/g, "\n").replace(/\u0
 /**
  * type_text: focuses the field with a click (none when it already has the focus: the click
  * would only focus it and place the caret, which is placed anyway), clears it or puts the caret
- * at its end, types with real key events (see
- * `typeChars`); date, time, colour and range inputs are set by value (`set-value.ts`). The
+ * at its end, and types: with real key events (see `typeChars`) when anything in the field's
+ * document or window listens for keys, else as one `Input.insertText` (what an input method
+ * does: the same input events' kind and the same value, in one step); date, time, colour and
+ * range inputs are set by value (`set-value.ts`). The
  * value is read back: when the field holds something else than what was typed (the page
  * filtered or reformatted it), the evidence says so. With `wait_for_suggestion`, waits (up to
  * 3 s) for a list of suggestions near the field and reports its items.
@@ -140,6 +142,9 @@ const comparable = (s: string): string => s.replace(/\r\n?/g, "\n").replace(/\u0
 export async function typeText(engine: Engine, params: TypeTextParams) {
   return engine.guard(async () => {
     const el = await engine.resolve(params.ref, "ref");
+    // Where to click is found beside what kind of field it is; the kind decides first.
+    const aimed = engine.actionPoint(el, "ref");
+    aimed.catch(() => undefined);
     const info = await engine.call(el, fieldInfo);
     if (info.kind === "other") {
       return engine.fail(ToolErrorCode.NOT_ACTIONABLE, `Element ${el.entry.ref} is not a text field; type into an input, textarea or editable element.`, "ref");
@@ -148,39 +153,43 @@ export async function typeText(engine: Engine, params: TypeTextParams) {
       return engine.fail(ToolErrorCode.NOT_ACTIONABLE, `Element ${el.entry.ref} is ${info.disabled ? "disabled" : "read-only"}.`, "ref");
     }
     if (info.kind === "value") {
+      await aimed.catch(() => undefined);
       const r = await setValueOf(engine, el, params.text);
       return { value: r.value, suggestions: [], evidence: r.evidence };
     }
-    const point = await engine.actionPoint(el, "ref");
+    const point = await aimed;
     const page = engine.page;
     const mark = engine.mark();
     const before = params.clear ?? true ? "" : await engine.call(el, fieldValue).catch(() => "");
     let focused: boolean;
     let current: string;
-    // Whether the page can hear keys typed into the field (read after the click: a widget may
-    // start listening when it gets the focus). Only read for a text input or textarea.
-    const listenedRead = () => (info.kind === "input" ? keysListened(page, el.entry.sessionId, el.objectId) : Promise.resolve(true));
+    // Whether the page can hear keys typed into the field, read once the click (if any) has
+    // landed: a widget may start listening when it gets the focus. Only for an input or textarea.
+    const listenedAfter = (click: Promise<unknown>) =>
+      info.kind === "input" ? keysListened(page, el.entry.sessionId, el.objectId, click) : Promise.resolve(true);
     let listened: boolean | undefined;
     if (info.focused) {
       // Already focused (clicked, or typed into just before): no click, which would only have
       // focused it and placed the caret; the caret is placed below as after a click.
       focused = true;
-      [current, listened] = await Promise.all([params.clear ?? true ? engine.call(el, fieldValue).catch(() => "x") : before, listenedRead()]);
+      [current, listened] = await Promise.all([params.clear ?? true ? engine.call(el, fieldValue).catch(() => "x") : before, listenedAfter(Promise.resolve())]);
     } else {
       // A real click focuses like a user would (and places the caret); DOM.focus is the backstop.
       // The move, press and release go out together (a session's input events reach the page in
       // the order sent; the press dispatches the move the renderer holds for its next frame).
-      await Promise.all(
+      const click = Promise.all(
         (["mouseMoved", "mousePressed", "mouseReleased"] as const).map((type) =>
           page.send("Input.dispatchMouseEvent", { type, x: point.x, y: point.y, ...(type === "mouseMoved" ? {} : { button: "left", clickCount: 1 }) }),
         ),
       );
+      const listening = listenedAfter(click);
+      await click;
       // Whether the click focused the field, read beside its value and its listeners (all only
       // read), and whether the page navigated away meanwhile (then nothing is typed).
       [focused, current, listened] = await Promise.all([
         engine.call(el, hasFocus).catch(() => false),
         engine.call(el, fieldValue).catch(() => "x"),
-        listenedRead(),
+        listening,
         engine.guardNavigation(mark, "typing"),
       ]);
     }

@@ -80,11 +80,18 @@ function ownerWindow(this: Element): Window | null {
 /**
  * Whether anything in an element's document — any node, with same-process frames and open
  * shadow roots — or its window has a key listener (keydown, keypress, keyup): the only places
- * a key event typed into the element can be heard. Two waves of round trips. The objects are
- * asked for outside any object group (see `documentObject`) and released after. Undefined when
- * it could not be read.
+ * a key event typed into the element can be heard. The document and window are asked for at
+ * once, their listeners once `after` has settled (an action that may add listeners, such as
+ * the click that focuses the element): two waves of round trips, the first beside `after`.
+ * The objects are asked for outside any object group (see `documentObject`) and released
+ * after. Undefined when it could not be read.
  */
-export async function keysListened(page: PageSession, sessionId: string | undefined, elementId: string): Promise<boolean | undefined> {
+export async function keysListened(
+  page: PageSession,
+  sessionId: string | undefined,
+  elementId: string,
+  after: Promise<unknown> = Promise.resolve(),
+): Promise<boolean | undefined> {
   const objectOf = (fn: PageFunction) =>
     page
       .send<{ result: { objectId?: string } }>("Runtime.callFunctionOn", { objectId: elementId, functionDeclaration: declaration(fn), objectGroup: "" }, sessionId)
@@ -94,6 +101,7 @@ export async function keysListened(page: PageSession, sessionId: string | undefi
       .send<{ listeners: { type: string }[] }>("DOMDebugger.getEventListeners", { objectId, depth, pierce: depth !== 0 }, sessionId)
       .then(({ listeners }) => listeners.some((l) => keyTypes.has(l.type)));
   const [doc, win] = await Promise.all([objectOf(ownerDocument), objectOf(ownerWindow)]).catch(() => [undefined, undefined]);
+  await after.catch(() => undefined);
   try {
     if (!doc || !win) return undefined;
     const [inTree, onWindow] = await Promise.all([listened(doc, -1), listened(win, 0)]);
