@@ -19,12 +19,18 @@ step "buf lint"
 buf lint
 
 step "buf breaking"
+# Against the latest release: its v* tag when this clone has tags, else the commit the
+# CHANGELOG's latest release names ("Released at commit `<sha>`"), which a clone always has.
 tag=$(git tag --list 'v*' --sort=-v:refname 2>/dev/null | head -n 1 || true)
+released=$(sed -n 's/^.*Released at commit `\([0-9a-f]\{40\}\)`.*$/\1/p' CHANGELOG.md | head -n 1)
 if [ -n "$tag" ]; then
   echo "against release $tag"
   buf breaking --against ".git#tag=${tag}"
+elif [ -n "$released" ] && git cat-file -e "${released}^{commit}" 2>/dev/null; then
+  echo "against the latest release in CHANGELOG.md, commit ${released}"
+  buf breaking --against ".git#ref=${released}"
 else
-  echo "no v* release tag yet: nothing to compare against"
+  echo "no release to compare against (no v* tag, no released commit in CHANGELOG.md)"
 fi
 
 step "gen drift"
