@@ -48,10 +48,7 @@ export class Grouper<I, O> {
     while (this.inFlight < this.concurrency && this.queue.length > 0) {
       const group = this.take();
       this.inFlight++;
-      void this.execute(group).finally(() => {
-        this.inFlight--;
-        this.pump();
-      });
+      void this.execute(group);
     }
   }
 
@@ -72,24 +69,45 @@ export class Grouper<I, O> {
     return group;
   }
 
+  /**
+   * Runs a group and answers its callers. The next group is started before the callers hear:
+   * their continuations (a response each to encode and send) would otherwise run first, and the
+   * engine would sit idle through them while the next group waits.
+   */
   private async execute(group: typeof this.queue): Promise<void> {
+    let out: O[];
     try {
-      const out = await this.run(group.map((g) => g.item));
-      group.forEach((g, i) => g.resolve(out[i] as O));
+      out = await this.run(group.map((g) => g.item));
     } catch (e) {
-      if (group.length === 1) {
-        group[0]?.reject(e);
-        return;
-      }
-      // A statement-level error (not a lost version race, which run() reports per item) is
-      // attributed by re-running each item alone: the failed group left nothing behind.
-      for (const g of group) {
-        try {
-          const [o] = await this.run([g.item]);
-          g.resolve(o as O);
-        } catch (err) {
-          g.reject(err);
-        }
+      await this.attribute(group, e);
+      this.release();
+      return;
+    }
+    this.release();
+    group.forEach((g, i) => g.resolve(out[i] as O));
+  }
+
+  /** Frees the group's slot and starts the next group. */
+  private release(): void {
+    this.inFlight--;
+    this.pump();
+  }
+
+  /**
+   * A statement-level error (not a lost version race, which run() reports per item) is
+   * attributed by re-running each item alone: the failed group left nothing behind.
+   */
+  private async attribute(group: typeof this.queue, e: unknown): Promise<void> {
+    if (group.length === 1) {
+      group[0]?.reject(e);
+      return;
+    }
+    for (const g of group) {
+      try {
+        const [o] = await this.run([g.item]);
+        g.resolve(o as O);
+      } catch (err) {
+        g.reject(err);
       }
     }
   }
