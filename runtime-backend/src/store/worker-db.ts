@@ -100,13 +100,14 @@ export async function openWorkerDb(dataDir?: string): Promise<Db> {
       if (dead) return;
       // Once PGlite has closed, the worker's port closes and the thread ends on its own; it is
       // terminated only if it does not (terminating a thread that is tearing down its
-      // WebAssembly instance can abort the whole process).
+      // WebAssembly instance can abort the whole process). A thread that acknowledged the close
+      // gets a minute: on a machine under load its teardown can take seconds.
       const exited = new Promise<void>((resolve) => worker.once("exit", () => resolve()));
       const closed = await call({ op: "close" }).then(
         () => true,
         () => false,
       );
-      const late = setTimeout(() => void worker.terminate(), closed ? 5_000 : 0);
+      const late = setTimeout(() => void worker.terminate(), closed ? 60_000 : 0);
       await exited;
       clearTimeout(late);
     },
