@@ -28,7 +28,8 @@ const opt = (name: string, fallback: string): string => {
   const i = args.indexOf(name);
   return i >= 0 ? args.splice(i, 2)[1]! : fallback;
 };
-const fresh = args.includes("--fresh") ? Boolean(args.splice(args.indexOf("--fresh"), 1)) : false;
+const fresh = args.includes("--fresh");
+if (fresh) args.splice(args.indexOf("--fresh"), 1);
 const runs = Number(opt("--runs", "15"));
 const text = opt("--text", "release notes");
 const path = args[0] ?? "/shop";

@@ -43,23 +43,25 @@ export function binaryTransport(options: BinaryTransportOptions): Transport {
   const post = (url: string, header: Headers, signal: AbortSignal, body: Uint8Array): Promise<Response> =>
     fetch(url, { method: "POST", redirect: "error", headers: header, signal, body: body as BufferSource });
   const encode = (desc: DescMessage, message: unknown): Uint8Array => toBinary(desc, message as never);
-  // What a request carries before the interceptors see it, for both kinds of call.
-  const request = (method: DescMethod, timeoutMs: number | undefined, header: HeadersInit | undefined, contextValues: ContextValues | undefined) => ({
-    service: method.parent,
-    method,
-    requestMethod: "POST",
-    url: createMethodUrl(options.baseUrl, method),
-    header: requestHeader(method.methodKind, true, timeoutMs, header, false),
-    contextValues: contextValues ?? createContextValues(),
-  });
+  // What both kinds of call hand to Connect's runner: the interceptors, the signal, the
+  // deadline, and the request as the interceptors first see it.
+  const call = (method: DescMethod, signal: AbortSignal | undefined, timeout: number | undefined, header: HeadersInit | undefined, contextValues: ContextValues | undefined) => {
+    const timeoutMs = deadline(timeout);
+    const req = {
+      service: method.parent,
+      requestMethod: "POST",
+      url: createMethodUrl(options.baseUrl, method),
+      header: requestHeader(method.methodKind, true, timeoutMs, header, false),
+      contextValues: contextValues ?? createContextValues(),
+    };
+    return { interceptors, signal, timeoutMs, req };
+  };
   return {
     async unary(method, signal, timeout, header, message, contextValues) {
-      const timeoutMs = deadline(timeout);
+      const c = call(method, signal, timeout, header, contextValues);
       return runUnaryCall({
-        interceptors,
-        signal,
-        timeoutMs,
-        req: { ...request(method, timeoutMs, header, contextValues), stream: false, method, message },
+        ...c,
+        req: { ...c.req, stream: false, method, message },
         next: async (req) => {
           const response = await post(req.url, req.header, req.signal, encode(method.input, req.message));
           const { isUnaryError, unaryError } = validateResponse(method.methodKind, true, response.status, response.headers);
@@ -79,12 +81,10 @@ export function binaryTransport(options: BinaryTransportOptions): Transport {
       });
     },
     async stream(method, signal, timeout, header, input, contextValues) {
-      const timeoutMs = deadline(timeout);
+      const c = call(method, signal, timeout, header, contextValues);
       return runStreamingCall({
-        interceptors,
-        signal,
-        timeoutMs,
-        req: { ...request(method, timeoutMs, header, contextValues), stream: true, method, message: input },
+        ...c,
+        req: { ...c.req, stream: true, method, message: input },
         next: async (req) => {
           if (method.methodKind !== "server_streaming") {
             throw new ConnectError("fetch cannot send a streaming request body", Code.Unimplemented);
