@@ -2,6 +2,7 @@
  * Ids and tokens, with the Web Crypto API (Node ≥ 20 and browsers alike): the store runs in
  * a server and in an extension page.
  */
+import { hexOf } from "../base/hex.js";
 
 function base64url(bytes: Uint8Array): string {
   let bin = "";
@@ -26,5 +27,5 @@ export function newToken(): string {
 /** The stored form of an API token: its SHA-256, in hex. */
 export async function hashToken(token: string): Promise<string> {
   const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", new TextEncoder().encode(token)));
-  return Array.from(digest, (b) => b.toString(16).padStart(2, "0")).join("");
+  return hexOf(digest);
 }

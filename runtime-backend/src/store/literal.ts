@@ -1,3 +1,5 @@
+import { hexOf } from "../base/hex.js";
+
 /**
  * SQL literals for the embedded engine's batches. Quoting follows Postgres with
  * standard_conforming_strings on (the default): a string is wrapped in single quotes with
@@ -20,13 +22,9 @@ export function literal(v: unknown): string {
   return `'${s.replace(/'/g, "''")}'`;
 }
 
-const hexByte = Array.from({ length: 256 }, (_, i) => i.toString(16).padStart(2, "0"));
-
 /** Bytes in bytea's hex input form (`\\x0a1b…`), as text. */
 export function byteaHex(v: Uint8Array): string {
-  let hex = "";
-  for (const b of v) hex += hexByte[b];
-  return `\\x${hex}`;
+  return `\\x${hexOf(v)}`;
 }
 
 /** Replaces `$1`… in a statement written by this package with literals of `params`. */

@@ -165,14 +165,14 @@ export async function typeText(engine: Engine, params: TypeTextParams) {
     let current: string;
     // Whether the page can hear keys typed into the field, read once the click (if any) has
     // landed: a widget may start listening when it gets the focus. Only for an input or textarea.
-    const listenedAfter = (click: Promise<unknown>) =>
+    const listenedAfter = (click?: Promise<unknown>) =>
       info.kind === "input" ? keysListened(page, el.entry.sessionId, el.objectId, click) : Promise.resolve(true);
     let listened: boolean | undefined;
     if (info.focused) {
       // Already focused (clicked, or typed into just before): no click, which would only have
       // focused it and placed the caret; the caret is placed below as after a click.
       focused = true;
-      [current, listened] = await Promise.all([params.clear ?? true ? engine.call(el, fieldValue).catch(() => "x") : before, listenedAfter(Promise.resolve())]);
+      [current, listened] = await Promise.all([params.clear ?? true ? engine.call(el, fieldValue).catch(() => "x") : before, listenedAfter()]);
     } else {
       // A real click focuses like a user would (and places the caret); DOM.focus is the backstop.
       // The move, press and release go out together (a session's input events reach the page in
