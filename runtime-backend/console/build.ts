@@ -4,12 +4,9 @@
  * it at start when the sources are newer than the build; `npx tsx runtime-backend/console/build.ts`
  * builds it by hand.
  */
-import { nodeResolve } from "@rollup/plugin-node-resolve";
 import { createHash } from "node:crypto";
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { rollup } from "rollup";
-import esbuild, { minify } from "rollup-plugin-esbuild";
 
 const here = import.meta.dirname;
 
@@ -30,6 +27,13 @@ function newest(dir: string): number {
  * processes building at once leave one whole build.
  */
 export async function buildConsole(outDir: string): Promise<string[]> {
+  // Loaded here, not at the top: a server whose build is current never loads the bundler
+  // (rollup and its plugins were ~10 MB of source and code held in every dev server's heap).
+  const [{ rollup }, { nodeResolve }, { default: esbuild, minify }] = await Promise.all([
+    import("rollup"),
+    import("@rollup/plugin-node-resolve"),
+    import("rollup-plugin-esbuild"),
+  ]);
   const final = outDir;
   outDir = `${final}.tmp-${process.pid}-${Date.now()}`;
   const bundle = await rollup({
