@@ -82,10 +82,13 @@ describe("the packed packages, installed outside the workspace", () => {
   }, 300_000);
 
   it("npx baton serve serves the web console and the API", async () => {
-    const child = spawn("npx", ["baton", "serve", "--port", "0", "--data-dir", join(work, "serve-store")], { cwd: app, env, stdio: ["ignore", "pipe", "pipe"] });
+    // Its own process group: npx runs the server as a child of its own, which a signal to npx
+    // alone leaves running (one was left behind by every CI run).
+    const child = spawn("npx", ["baton", "serve", "--port", "0", "--data-dir", join(work, "serve-store")], { cwd: app, env, stdio: ["ignore", "pipe", "pipe"], detached: true });
+    let url: string | undefined;
     try {
       let out = "";
-      const url = await new Promise<string>((ok, fail) => {
+      url = await new Promise<string>((ok, fail) => {
         const timer = setTimeout(() => fail(new Error(`no "listening" line in 60 s:\n${out}`)), 60_000);
         const read = (d: Buffer) => {
           out += d.toString();
@@ -111,8 +114,15 @@ describe("the packed packages, installed outside the workspace", () => {
       const rpc = await fetch(`${url}/baton.v1.AgentService/GetSession`, { method: "POST", headers: { "content-type": "application/json" }, body: "{}" });
       expect(rpc.status).toBe(401);
     } finally {
-      child.kill("SIGTERM");
+      try {
+        if (child.pid) process.kill(-child.pid, "SIGTERM");
+      } catch {
+        // The group is gone already.
+      }
     }
+    // The server itself stops, not only npx.
+    const served = url;
+    if (served) await expect.poll(() => fetch(`${served}/sessions`).then(() => "up", () => "down"), { timeout: 20_000 }).toBe("down");
   });
 
   it("type-checks and runs a TypeScript program on the SDK", async () => {
