@@ -107,7 +107,7 @@ export async function settle(
   if (page.loadsStarted === loadsBefore) {
     net = networkQuiet(page, scope, quiet, until);
     const roundAt = Date.now();
-    dom = await domQuiet(page, scope, quiet, until, true, actionAt === undefined ? {} : { untouchedSince: actionAt });
+    dom = await domQuiet(page, scope, quiet, until, true, actionAt === undefined ? {} : { untouchedSince: actionAt }, actionFrameId);
     if (dom === "untouched" && actionAt !== undefined && page.loadsStarted === loadsBefore && networkUntouched(page, scope, actionAt)) return { notes, early: true };
     if (dom === "untouched" || dom === "recheck") windowFrom = roundAt;
   }
@@ -119,7 +119,7 @@ export async function settle(
     until = Date.now() + quietCap;
     net = networkQuiet(page, scope, quiet, until);
     windowFrom = undefined;
-    dom = await domQuiet(page, scope, quiet, until, true, { windowFrom: loadedAt, untouchedSince: "load" });
+    dom = await domQuiet(page, scope, quiet, until, true, { windowFrom: loadedAt, untouchedSince: "load" }, actionFrameId);
     if (dom === "untouched" && page.loadsFinished >= page.loadsStarted && networkUntouched(page, scope, loadedAt)) return { notes, early: true };
     if (dom === "untouched" || dom === "recheck") windowFrom = loadedAt;
   }
@@ -146,17 +146,20 @@ export async function settle(
 type DomState = "quiet" | "untouched" | "recheck" | "busy" | "retry";
 
 /**
- * Waits in every tracked document, in parallel, for its DOM to be quiet for `windowMs`;
+ * Waits in every tracked document, in parallel, for its DOM to be quiet for `windowMs`, and with
+ * `frames` for two rendered frames in the top document and in the action's own document (a
+ * cross-origin frame has a renderer of its own, which may handle the action's input events after
+ * the top document's frames have passed: its own frames come after its handlers);
  * "busy" when one hit the cap, "retry" when one could not be read (it is being replaced),
  * "untouched" when every document ended early, nothing having mutated since
  * `from.untouchedSince`, and "recheck" when one ended early but a frame's document (which does
  * not wait for frames) mutated while the top document waited for its frames.
  */
-async function domQuiet(page: PageSession, scope: Scope, windowMs: number, until: number, frames: boolean, from: QuietFrom = {}): Promise<DomState> {
+async function domQuiet(page: PageSession, scope: Scope, windowMs: number, until: number, frames: boolean, from: QuietFrom = {}, actionFrameId?: string): Promise<DomState> {
   const cap = Math.max(0, until - Date.now());
   const docs = trackedDocs(page).filter((d) => scope(d.frameId));
   const results = await Promise.all(
-    docs.map((d) => waitDocQuiet(page, d, windowMs, cap, frames && d.top, from).catch((): DocActivity | undefined => undefined)),
+    docs.map((d) => waitDocQuiet(page, d, windowMs, cap, frames && (d.top || d.frameId === actionFrameId), from).catch((): DocActivity | undefined => undefined)),
   );
   if (results.some((r) => r && r.quiet === false)) return "busy";
   if (results.some((r) => !r) && !page.gone && Date.now() < until) return "retry";
