@@ -152,8 +152,8 @@ type DomState = "quiet" | "untouched" | "recheck" | "busy" | "retry";
  * the top document's frames have passed: its own frames come after its handlers);
  * "busy" when one hit the cap, "retry" when one could not be read (it is being replaced),
  * "untouched" when every document ended early, nothing having mutated since
- * `from.untouchedSince`, and "recheck" when one ended early but a frame's document (which does
- * not wait for frames) mutated while the top document waited for its frames.
+ * `from.untouchedSince`, and "recheck" when one ended early but another frame's document (which
+ * does not wait for frames) mutated while the top document waited for its frames.
  */
 async function domQuiet(page: PageSession, scope: Scope, windowMs: number, until: number, frames: boolean, from: QuietFrom = {}, actionFrameId?: string): Promise<DomState> {
   const cap = Math.max(0, until - Date.now());
