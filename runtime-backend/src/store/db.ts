@@ -25,10 +25,11 @@ export interface Db extends Queryable {
   transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T>;
   /**
    * Runs a statement the hot path repeats, prepared once (per connection) under `name`, so
-   * later runs skip parsing and planning. `sql` must be the same text on every call and type
-   * its parameters (`$1::json`). Returns the rows, as {@link Queryable.query} does.
+   * later runs skip parsing and planning. `sql` must be the same text on every call and take
+   * only JSON parameters (`$1::json`): each of `params` is a JSON text. Returns the rows, as
+   * {@link Queryable.query} does.
    */
-  prepared<R extends Row = Row>(name: string, sql: string, params: readonly unknown[]): Promise<R[]>;
+  prepared<R extends Row = Row>(name: string, sql: string, params: readonly string[]): Promise<R[]>;
   /** Runs a script of several statements without parameters (migrations). */
   exec(sql: string): Promise<void>;
   /** Closes the handle; the store flushes and releases its files or pool. */

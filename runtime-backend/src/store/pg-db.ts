@@ -30,9 +30,9 @@ export async function openPgDb(connectionString: string, poolSize = 10): Promise
         client.release();
       }
     },
-    async prepared<R extends Row>(name: string, sql: string, params: readonly unknown[]) {
+    async prepared<R extends Row>(name: string, sql: string, params: readonly string[]) {
       // node-postgres prepares a named statement once per pooled connection.
-      return (await pool.query<R>({ name, text: sql, values: params as unknown[] })).rows;
+      return (await pool.query<R>({ name, text: sql, values: [...params] })).rows;
     },
     async exec(sql) {
       await pool.query(sql);

@@ -1,6 +1,6 @@
 import { PGlite } from "@electric-sql/pglite";
 import type { Db, Queryable, Row } from "./db.js";
-import { inlineParams } from "./literal.js";
+import { runPrepared } from "./pglite-prepared.js";
 
 /**
  * Settings for the embedded engine. It has one process and no replicas, so WAL needs only
@@ -26,19 +26,13 @@ export async function openPgliteDb(dataDir?: string): Promise<Db> {
   });
   const root = wrap(pg);
   const prepared = new Set<string>();
+  const utf8 = new TextEncoder();
   return {
     kind: "embedded",
     query: root.query,
     transaction: (fn) => pg.transaction((tx) => fn(wrap(tx))),
-    async prepared<R extends Row>(name: string, sql: string, params: readonly unknown[]) {
-      if (!prepared.has(name)) {
-        await pg.exec(`prepare ${name} as ${sql}`);
-        prepared.add(name);
-      }
-      // EXECUTE takes no bind parameters: the arguments go in as literals (simple protocol).
-      const args = params.map((_, i) => `$${i + 1}`).join(", ");
-      const results = await pg.exec(inlineParams(`execute ${name}(${args})`, params));
-      return (results.at(-1)?.rows ?? []) as R[];
+    async prepared<R extends Row>(name: string, sql: string, params: readonly string[]) {
+      return (await runPrepared(pg, prepared, name, sql, params.map((p) => utf8.encode(p)))) as R[];
     },
     async exec(sql) {
       await pg.exec(sql);

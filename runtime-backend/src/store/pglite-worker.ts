@@ -9,6 +9,7 @@
  */
 import { PGlite, type Transaction } from "@electric-sql/pglite";
 import { parentPort, workerData } from "node:worker_threads";
+import { runPrepared } from "./pglite-prepared.ts";
 
 /** What the worker is started with. */
 export interface WorkerInit {
@@ -22,12 +23,12 @@ export interface WorkerInit {
 export type WorkerRequest =
   | { readonly id: number; readonly op: "query"; readonly sql: string; readonly params: readonly unknown[]; readonly tx?: number }
   | { readonly id: number; readonly op: "exec"; readonly sql: string; readonly tx?: number }
-  | { readonly id: number; readonly op: "prepare"; readonly name: string; readonly sql: string }
+  | { readonly id: number; readonly op: "prepared"; readonly name: string; readonly sql: string; readonly params: readonly Uint8Array[] }
   | { readonly id: number; readonly op: "begin" }
   | { readonly id: number; readonly op: "end"; readonly tx: number; readonly commit: boolean }
   | { readonly id: number; readonly op: "close" };
 
-/** A reply: `rows` for query, `results` (rows per statement) for exec. */
+/** A reply: `rows` for query and prepared, `results` (rows per statement) for exec. */
 export type WorkerReply =
   | { readonly id: number; readonly ok: true; readonly rows?: unknown[]; readonly results?: unknown[][] }
   | { readonly id: number; readonly ok: false; readonly error: { message: string; props: Record<string, unknown> } };
@@ -66,13 +67,8 @@ if (port) {
         const res = await target(m.tx).exec(m.sql);
         return reply({ id: m.id, ok: true, results: res.map((r) => r.rows) });
       }
-      case "prepare": {
-        if (!prepared.has(m.name)) {
-          await pg.exec(`prepare ${m.name} as ${m.sql}`);
-          prepared.add(m.name);
-        }
-        return reply({ id: m.id, ok: true });
-      }
+      case "prepared":
+        return reply({ id: m.id, ok: true, rows: await runPrepared(pg, prepared, m.name, m.sql, m.params) });
       case "begin": {
         let end!: (commit: boolean) => void;
         const decided = new Promise<boolean>((r) => (end = r));

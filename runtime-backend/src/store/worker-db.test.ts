@@ -20,7 +20,10 @@ describe("the embedded engine in a worker thread", () => {
     await db.exec("insert into t (id, v) values (2, 'b')");
     expect(await db.query("select count(*)::int as n from t")).toEqual([{ n: 2 }]);
     for (const id of [1, 2]) {
-      expect(await db.prepared("t_by_id", "select v from t where id = $1::int", [id])).toEqual([{ v: id === 1 ? "it's" : "b" }]);
+      const params = [JSON.stringify({ id, note: "it's → ✓" })];
+      expect(await db.prepared("t_by_id", "select v, $1::json->>'note' as note from t where id = ($1::json->>'id')::int", params)).toEqual([
+        { v: id === 1 ? "it's" : "b", note: "it's → ✓" },
+      ]);
     }
   });
 
@@ -55,5 +58,29 @@ describe("the embedded engine in a worker thread", () => {
     setTimeout(release, 50);
     await tx;
     expect(await outside).toEqual([{ n: 1 }]);
+  });
+
+  it("runs a prepared statement after a transaction in progress, never inside it, and recovers from its errors", async () => {
+    const count = "select count(*)::int as n from t where id = ($1::json->>'id')::int";
+    await db.prepared("t_count", count, [JSON.stringify({ id: 40 })]); // prepared before the transaction opens
+    let release!: () => void;
+    const gate = new Promise<void>((r) => (release = r));
+    let inserted!: () => void;
+    const insertDone = new Promise<void>((r) => (inserted = r));
+    const tx = db.transaction(async (q) => {
+      await q.query("insert into t (id, v) values (40, 'rolled back')");
+      inserted();
+      await gate;
+      throw new Error("roll back");
+    });
+    await insertDone;
+    const outside = db.prepared<{ n: number }>("t_count", count, [JSON.stringify({ id: 40 })]);
+    setTimeout(release, 50);
+    await expect(tx).rejects.toThrow("roll back");
+    // Inside the transaction it would have counted the row the rollback removed.
+    expect(await outside).toEqual([{ n: 0 }]);
+    const e = await db.prepared("t_div", "select 1 / ($1::json->>'d')::int as q", [JSON.stringify({ d: 0 })]).catch((x: unknown) => x);
+    expect(e).toMatchObject({ code: "22012" });
+    expect(await db.prepared("t_div", "select 1 / ($1::json->>'d')::int as q", [JSON.stringify({ d: 1 })])).toEqual([{ q: 1 }]);
   });
 });

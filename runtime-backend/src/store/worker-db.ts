@@ -1,6 +1,5 @@
 import { Worker } from "node:worker_threads";
 import type { Db, Queryable, Row } from "./db.js";
-import { inlineParams } from "./literal.js";
 import { embeddedConf } from "./pglite-db.js";
 import type { WorkerInit, WorkerReply, WorkerRequest } from "./pglite-worker.js";
 
@@ -40,14 +39,14 @@ export async function openWorkerDb(dataDir?: string): Promise<Db> {
   worker.on("error", die);
   worker.on("exit", (code) => die(new Error(`the store's worker thread exited (${code})`)));
 
-  const call = (req: Request): Promise<WorkerReply & { ok: true }> => {
+  const call = (req: Request, transfer: ArrayBuffer[] = []): Promise<WorkerReply & { ok: true }> => {
     if (dead) return Promise.reject(dead);
     const id = next++;
     // Referenced only while a reply is awaited: an idle store does not keep the process alive.
     if (waiting.size === 0) worker.ref();
     return new Promise((resolve, reject) => {
       waiting.set(id, { resolve, reject });
-      worker.postMessage({ ...req, id });
+      worker.postMessage({ ...req, id }, transfer);
     });
   };
   const rawQuery = async <R extends Row>(sql: string, params: readonly unknown[], tx?: number) =>
@@ -64,7 +63,7 @@ export async function openWorkerDb(dataDir?: string): Promise<Db> {
     throw e;
   }
   worker.unref();
-  const prepared = new Map<string, Promise<unknown>>();
+  const utf8 = new TextEncoder();
 
   const db: Db = {
     kind: "embedded",
@@ -81,17 +80,10 @@ export async function openWorkerDb(dataDir?: string): Promise<Db> {
       await call({ op: "end", tx, commit: true });
       return out;
     },
-    async prepared<R extends Row>(name: string, sql: string, params: readonly unknown[]) {
-      let p = prepared.get(name);
-      if (!p) {
-        p = call({ op: "prepare", name, sql });
-        prepared.set(name, p);
-        p.catch(() => prepared.delete(name));
-      }
-      await p;
-      const args = params.map((_, i) => `$${i + 1}`).join(", ");
-      const res = await call({ op: "exec", sql: inlineParams(`execute ${name}(${args})`, params) });
-      return (res.results?.at(-1) ?? []) as R[];
+    async prepared<R extends Row>(name: string, sql: string, params: readonly string[]) {
+      // Encoded here and moved, not copied, to the engine's thread.
+      const bytes = params.map((p) => utf8.encode(p));
+      return ((await call({ op: "prepared", name, sql, params: bytes }, bytes.map((b) => b.buffer))).rows ?? []) as R[];
     },
     async exec(sql) {
       await call({ op: "exec", sql });

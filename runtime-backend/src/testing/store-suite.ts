@@ -7,7 +7,6 @@ import { nextTurn } from "./turn-writes.js";
 import { commitSql, readStepSql } from "../store/commit-sql.js";
 import type { Db } from "../store/db.js";
 import { newId } from "../store/ids.js";
-import { inlineParams } from "../store/literal.js";
 import { migrate, migrations } from "../store/migrations.js";
 import { SessionConflict, SessionStore } from "../store/session-store.js";
 import type { SessionRow } from "../store/sessions.js";
@@ -270,8 +269,8 @@ export function storeSuite(t: SuiteRunner, open: () => Promise<Db>): void {
     await db.exec(`insert into sessions (id, user_id, status, model, max_steps, context) select 'bulk_' || g, 'bulk', 0, 'm', 10, '{}' from generate_series(1, 3000) g`);
     await db.exec("analyze sessions");
     for (const sql of [readStepSql, commitSql]) {
-      const params = Array.from({ length: Math.max(...[...sql.matchAll(/\$(\d+)/g)].map((m) => Number(m[1]))) }, () => "[]");
-      const plan = (await db.query(`explain ${inlineParams(sql, params)}`)).map((r) => String(Object.values(r)[0])).join("\n");
+      // Every parameter is a JSON recordset: an empty one each.
+      const plan = (await db.query(`explain ${sql.replace(/\$\d+/g, "'[]'")}`)).map((r) => String(Object.values(r)[0])).join("\n");
       expect(plan).not.to.match(/Seq Scan on sessions/);
       expect(plan).to.match(/sessions_pkey/);
     }
