@@ -25,7 +25,7 @@ export async function openPgliteDb(dataDir?: string): Promise<Db> {
     },
   });
   const root = wrap(pg);
-  const prepared = new Set<string>();
+  const prepared = new Map<string, Promise<unknown>>();
   const utf8 = new TextEncoder();
   return {
     kind: "embedded",

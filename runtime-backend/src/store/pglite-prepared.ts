@@ -7,7 +7,7 @@ import { parse, type PGlite, protocol } from "@electric-sql/pglite";
 
 /**
  * Runs the statement prepared as `name` (`prepare name as sql`, once per engine: `prepared`
- * remembers it) with `params`, each a JSON text (`$n::json`), given as its UTF-8 bytes.
+ * remembers it, one entry per name) with `params`, each a JSON text (`$n::json`), given as its UTF-8 bytes.
  *
  * The parameters are bound in the extended protocol (Bind/Execute on the statement PREPARE
  * created, which share one namespace), not written into an `execute name('…')` text: the
@@ -16,11 +16,15 @@ import { parse, type PGlite, protocol } from "@electric-sql/pglite";
  * which for `json` is the text itself. It waits for any transaction in progress, as PGlite's
  * own `query` does, so it never runs inside another caller's transaction.
  */
-export async function runPrepared(pg: PGlite, prepared: Set<string>, name: string, sql: string, params: readonly Uint8Array[]): Promise<unknown[]> {
-  if (!prepared.has(name)) {
-    await pg.exec(`prepare ${name} as ${sql}`);
-    prepared.add(name);
+export async function runPrepared(pg: PGlite, prepared: Map<string, Promise<unknown>>, name: string, sql: string, params: readonly Uint8Array[]): Promise<unknown[]> {
+  let ready = prepared.get(name);
+  if (!ready) {
+    // Remembered as a promise: a second caller while the first prepares waits for it.
+    ready = pg.exec(`prepare ${name} as ${sql}`);
+    prepared.set(name, ready);
+    ready.catch(() => prepared.delete(name));
   }
+  await ready;
   return pg._runExclusiveTransaction(() =>
     pg.runExclusive(async () => {
       const messages: Awaited<ReturnType<PGlite["execProtocolStream"]>> = [];

@@ -40,7 +40,7 @@ if (port) {
   const init = workerData as WorkerInit;
   const pg = new PGlite({ ...(init.dataDir ? { dataDir: init.dataDir } : {}), postgresqlconf: [...init.conf] });
   const txs = new Map<number, { tx: Transaction; end: (commit: boolean) => void; finished: Promise<void> }>();
-  const prepared = new Set<string>();
+  const prepared = new Map<string, Promise<unknown>>();
 
   const reply = (r: WorkerReply) => port.postMessage(r);
   const fail = (id: number, e: unknown) => {

@@ -60,7 +60,7 @@ describe("the embedded engine in a worker thread", () => {
     expect(await outside).toEqual([{ n: 1 }]);
   });
 
-  it("runs a prepared statement after a transaction in progress, never inside it, and recovers from its errors", async () => {
+  it("runs a prepared statement after a transaction in progress, never inside it, prepares it once, and recovers from its errors", async () => {
     const count = "select count(*)::int as n from t where id = ($1::json->>'id')::int";
     await db.prepared("t_count", count, [JSON.stringify({ id: 40 })]); // prepared before the transaction opens
     let release!: () => void;
@@ -79,6 +79,9 @@ describe("the embedded engine in a worker thread", () => {
     await expect(tx).rejects.toThrow("roll back");
     // Inside the transaction it would have counted the row the rollback removed.
     expect(await outside).toEqual([{ n: 0 }]);
+    // Two first runs of a statement at once: it is prepared once, and both get their rows.
+    const twice = await Promise.all([1, 2].map((id) => db.prepared("t_new", "select ($1::json->>'id')::int as id", [JSON.stringify({ id })])));
+    expect(twice).toEqual([[{ id: 1 }], [{ id: 2 }]]);
     const e = await db.prepared("t_div", "select 1 / ($1::json->>'d')::int as q", [JSON.stringify({ d: 0 })]).catch((x: unknown) => x);
     expect(e).toMatchObject({ code: "22012" });
     expect(await db.prepared("t_div", "select 1 / ($1::json->>'d')::int as q", [JSON.stringify({ d: 1 })])).toEqual([{ q: 1 }]);
