@@ -7,7 +7,8 @@ import { parse, type PGlite, protocol } from "@electric-sql/pglite";
 
 /**
  * Runs the statement prepared as `name` (`prepare name as sql`, once per engine: `prepared`
- * remembers it, one entry per name) with `params`, each a JSON text (`$n::json`), given as its UTF-8 bytes.
+ * remembers it, one entry per name) with `params`, each a JSON text (`$n::json`), given as its
+ * UTF-8 bytes.
  *
  * The parameters are bound in the extended protocol (Bind/Execute on the statement PREPARE
  * created, which share one namespace), not written into an `execute name('…')` text: the

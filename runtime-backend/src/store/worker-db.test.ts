@@ -79,9 +79,22 @@ describe("the embedded engine in a worker thread", () => {
     await expect(tx).rejects.toThrow("roll back");
     // Inside the transaction it would have counted the row the rollback removed.
     expect(await outside).toEqual([{ n: 0 }]);
-    // Two first runs of a statement at once: it is prepared once, and both get their rows.
-    const twice = await Promise.all([1, 2].map((id) => db.prepared("t_new", "select ($1::json->>'id')::int as id", [JSON.stringify({ id })])));
-    expect(twice).toEqual([[{ id: 1 }], [{ id: 2 }]]);
+    // Two first runs of a statement at once, both held behind an open transaction so that the
+    // second starts while the first is still preparing: it is prepared once, both get their rows.
+    let go!: () => void;
+    const hold = new Promise<void>((r) => (go = r));
+    let opened!: () => void;
+    const isOpen = new Promise<void>((r) => (opened = r));
+    const held = db.transaction(async (q) => {
+      await q.query("select 1");
+      opened();
+      await hold;
+    });
+    await isOpen;
+    const both = Promise.all([1, 2].map((id) => db.prepared("t_new", "select ($1::json->>'id')::int as id", [JSON.stringify({ id })])));
+    setTimeout(go, 50);
+    await held;
+    expect(await both).toEqual([[{ id: 1 }], [{ id: 2 }]]);
     const e = await db.prepared("t_div", "select 1 / ($1::json->>'d')::int as q", [JSON.stringify({ d: 0 })]).catch((x: unknown) => x);
     expect(e).toMatchObject({ code: "22012" });
     expect(await db.prepared("t_div", "select 1 / ($1::json->>'d')::int as q", [JSON.stringify({ d: 1 })])).toEqual([{ q: 1 }]);
