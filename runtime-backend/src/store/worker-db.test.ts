@@ -2,6 +2,25 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Db } from "./db.js";
 import { openWorkerDb } from "./worker-db.js";
 
+/**
+ * Opens a transaction that runs `sql` and then stays open until `end()` is called; it commits
+ * then, or rolls back with `rollBack`. Resolves once `sql` ran inside it.
+ */
+async function holdTransaction(db: Db, sql: string, rollBack = false): Promise<{ end: () => void; done: Promise<void> }> {
+  let end!: () => void;
+  const ended = new Promise<void>((r) => (end = r));
+  let opened!: () => void;
+  const isOpen = new Promise<void>((r) => (opened = r));
+  const done = db.transaction(async (q) => {
+    await q.query(sql);
+    opened();
+    await ended;
+    if (rollBack) throw new Error("roll back");
+  });
+  await Promise.race([isOpen, done]);
+  return { end, done };
+}
+
 describe("the embedded engine in a worker thread", () => {
   let db: Db;
   beforeAll(async () => {
@@ -48,52 +67,28 @@ describe("the embedded engine in a worker thread", () => {
   });
 
   it("keeps statements in order while a transaction is open (one connection)", async () => {
-    let release!: () => void;
-    const gate = new Promise<void>((r) => (release = r));
-    const tx = db.transaction(async (q) => {
-      await q.query("insert into t (id, v) values (30, 'in tx')");
-      await gate;
-    });
+    const tx = await holdTransaction(db, "insert into t (id, v) values (30, 'in tx')");
     const outside = db.query<{ n: number }>("select count(*)::int as n from t where id = 30");
-    setTimeout(release, 50);
-    await tx;
+    setTimeout(tx.end, 50);
+    await tx.done;
     expect(await outside).toEqual([{ n: 1 }]);
   });
 
   it("runs a prepared statement after a transaction in progress, never inside it, prepares it once, and recovers from its errors", async () => {
     const count = "select count(*)::int as n from t where id = ($1::json->>'id')::int";
     await db.prepared("t_count", count, [JSON.stringify({ id: 40 })]); // prepared before the transaction opens
-    let release!: () => void;
-    const gate = new Promise<void>((r) => (release = r));
-    let inserted!: () => void;
-    const insertDone = new Promise<void>((r) => (inserted = r));
-    const tx = db.transaction(async (q) => {
-      await q.query("insert into t (id, v) values (40, 'rolled back')");
-      inserted();
-      await gate;
-      throw new Error("roll back");
-    });
-    await insertDone;
+    const tx = await holdTransaction(db, "insert into t (id, v) values (40, 'rolled back')", true);
     const outside = db.prepared<{ n: number }>("t_count", count, [JSON.stringify({ id: 40 })]);
-    setTimeout(release, 50);
-    await expect(tx).rejects.toThrow("roll back");
+    setTimeout(tx.end, 50);
+    await expect(tx.done).rejects.toThrow("roll back");
     // Inside the transaction it would have counted the row the rollback removed.
     expect(await outside).toEqual([{ n: 0 }]);
     // Two first runs of a statement at once, both held behind an open transaction so that the
     // second starts while the first is still preparing: it is prepared once, both get their rows.
-    let go!: () => void;
-    const hold = new Promise<void>((r) => (go = r));
-    let opened!: () => void;
-    const isOpen = new Promise<void>((r) => (opened = r));
-    const held = db.transaction(async (q) => {
-      await q.query("select 1");
-      opened();
-      await hold;
-    });
-    await isOpen;
+    const held = await holdTransaction(db, "select 1");
     const both = Promise.all([1, 2].map((id) => db.prepared("t_new", "select ($1::json->>'id')::int as id", [JSON.stringify({ id })])));
-    setTimeout(go, 50);
-    await held;
+    setTimeout(held.end, 50);
+    await held.done;
     expect(await both).toEqual([[{ id: 1 }], [{ id: 2 }]]);
     const e = await db.prepared("t_div", "select 1 / ($1::json->>'d')::int as q", [JSON.stringify({ d: 0 })]).catch((x: unknown) => x);
     expect(e).toMatchObject({ code: "22012" });
