@@ -297,6 +297,17 @@ create table quotas (
   updated_at timestamptz not null default now()
 )`,
   },
+  {
+    version: 13,
+    // The embedded store's commit journal (commit-journal.ts): the number of the last journaled
+    // commit applied, recorded by the statement that applies it. Postgres never journals.
+    name: "commit journal position",
+    sql: `create table commit_journal (
+  id integer primary key default 1 check (id = 1),
+  applied_seq bigint not null default 0
+);
+insert into commit_journal default values`,
+  },
 ];
 
 /**

@@ -24,12 +24,14 @@ export async function openWorkerDb(dataDir?: string): Promise<Db> {
     waiting.set(0, { resolve: () => resolve(), reject });
   });
   worker.on("message", (r: WorkerReply) => {
-    const w = waiting.get(r.id);
-    if (!w) return;
-    waiting.delete(r.id);
+    for (const id of [r.id, ...((r.ok && r.also) || [])]) {
+      const w = waiting.get(id);
+      if (!w) continue;
+      waiting.delete(id);
+      if (r.ok) w.resolve(r);
+      else w.reject(Object.assign(new Error(r.error.message), r.error.props));
+    }
     if (waiting.size === 0) worker.unref();
-    if (r.ok) w.resolve(r);
-    else w.reject(Object.assign(new Error(r.error.message), r.error.props));
   });
   const die = (e: Error) => {
     dead = e;
@@ -84,6 +86,10 @@ export async function openWorkerDb(dataDir?: string): Promise<Db> {
       // Encoded here and moved, not copied, to the engine's thread.
       const bytes = params.map((p) => utf8.encode(p));
       return ((await call({ op: "prepared", name, sql, params: bytes }, bytes.map((b) => b.buffer))).rows ?? []) as R[];
+    },
+    async post<R extends Row>(name: string, sql: string, params: readonly string[], key: string) {
+      const bytes = params.map((p) => utf8.encode(p));
+      return ((await call({ op: "post", name, sql, params: bytes, key }, bytes.map((b) => b.buffer))).rows ?? []) as R[];
     },
     async exec(sql) {
       await call({ op: "exec", sql });
