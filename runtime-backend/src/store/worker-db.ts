@@ -66,6 +66,11 @@ export async function openWorkerDb(dataDir?: string): Promise<Db> {
   }
   worker.unref();
   const utf8 = new TextEncoder();
+  // A prepared statement or a post: its parameters encoded here and moved, not copied, to the engine's thread.
+  const bound = async <R extends Row>(req: Omit<Extract<Request, { op: "prepared" }>, "params"> | Omit<Extract<Request, { op: "post" }>, "params">, params: readonly string[]) => {
+    const bytes = params.map((p) => utf8.encode(p));
+    return ((await call({ ...req, params: bytes } as Request, bytes.map((b) => b.buffer))).rows ?? []) as R[];
+  };
 
   const db: Db = {
     kind: "embedded",
@@ -82,15 +87,8 @@ export async function openWorkerDb(dataDir?: string): Promise<Db> {
       await call({ op: "end", tx, commit: true });
       return out;
     },
-    async prepared<R extends Row>(name: string, sql: string, params: readonly string[]) {
-      // Encoded here and moved, not copied, to the engine's thread.
-      const bytes = params.map((p) => utf8.encode(p));
-      return ((await call({ op: "prepared", name, sql, params: bytes }, bytes.map((b) => b.buffer))).rows ?? []) as R[];
-    },
-    async post<R extends Row>(name: string, sql: string, params: readonly string[], key: string) {
-      const bytes = params.map((p) => utf8.encode(p));
-      return ((await call({ op: "post", name, sql, params: bytes, key }, bytes.map((b) => b.buffer))).rows ?? []) as R[];
-    },
+    prepared: <R extends Row>(name: string, sql: string, params: readonly string[]) => bound<R>({ op: "prepared", name, sql }, params),
+    post: <R extends Row>(name: string, sql: string, params: readonly string[], key: string) => bound<R>({ op: "post", name, sql, key }, params),
     async exec(sql) {
       await call({ op: "exec", sql });
     },
