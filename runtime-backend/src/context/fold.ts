@@ -116,8 +116,9 @@ export function contextExceeds(s: ContextState, task: string, limit: number): bo
   return tally(s, task).exceeds(limit, () => renderContext(s, task));
 }
 
-/** What a rendering was made from: the arrays and their lengths, so a shift or push is noticed. */
+/** What a rendering was made from: the state, its arrays and their lengths, so a shift or push is noticed. */
 interface Rendered {
+  readonly state: ContextState;
   readonly task: string;
   readonly goal: string;
   readonly parts: readonly (readonly string[])[];
@@ -125,21 +126,25 @@ interface Rendered {
   readonly text: string;
 }
 
-const rendered = new WeakMap<ContextState, Rendered>();
+/**
+ * The last rendering. A turn asks for its state's text several times in a row (fold check,
+ * prompt) with nothing in between, so one entry is enough; a `WeakMap` by state (until
+ * 2026-11-28) kept an entry per session in flight, which every major GC's pause paid for.
+ */
+let last: Rendered | undefined;
 
 /**
- * The context block the model reads each turn (also what the budget measures). A turn asks
- * for it several times (fold check, prompt, budget); the text is kept per state object and
- * rebuilt when the state's goal or summary lists changed since.
+ * The context block the model reads each turn (also what the budget measures), rebuilt unless
+ * the last rendering was of the same state with the same goal and summary lists.
  */
 export function renderContext(s: ContextState, task: string): string {
-  const hit = rendered.get(s);
   const parts = [s.user, s.macro, s.micro] as const;
-  if (hit && hit.task === task && hit.goal === s.goal && parts.every((p, i) => p === hit.parts[i] && p.length === hit.lengths[i])) {
+  const hit = last;
+  if (hit && hit.state === s && hit.task === task && hit.goal === s.goal && parts.every((p, i) => p === hit.parts[i] && p.length === hit.lengths[i])) {
     return hit.text;
   }
   const text = render(s, task);
-  rendered.set(s, { task, goal: s.goal, parts, lengths: parts.map((p) => p.length), text });
+  last = { state: s, task, goal: s.goal, parts, lengths: parts.map((p) => p.length), text };
   return text;
 }
 

@@ -2,7 +2,7 @@ import { create, toJson } from "@bufbuild/protobuf";
 import { timestampNow } from "@bufbuild/protobuf/wkt";
 import { AgentMessageSchema, HistoryEntrySchema, MessageStatus, ToolcallResultSchema } from "@baton/gen/baton/v1/agent_pb";
 import { describe, expect, it } from "vitest";
-import { agentMessageJson, historyEntryJson } from "./json-text.js";
+import { RecordTexts } from "./json-text.js";
 
 const message = create(AgentMessageSchema, {
   id: "msg_3_1",
@@ -14,13 +14,14 @@ const message = create(AgentMessageSchema, {
 
 describe("stored JSON text", () => {
   it("is what toJson + JSON.stringify produce, for messages and entries", () => {
-    expect(JSON.parse(agentMessageJson(message))).toEqual(toJson(AgentMessageSchema, message));
+    const texts = new RecordTexts();
+    expect(JSON.parse(texts.message(message))).toEqual(toJson(AgentMessageSchema, message));
     for (const e of [
       create(HistoryEntrySchema, { step: 3, entry: { case: "agentMessage", value: message } }),
       create(HistoryEntrySchema, { step: 0, entry: { case: "agentMessage", value: message } }),
       create(HistoryEntrySchema, { step: 2, entry: { case: "toolResult", value: create(ToolcallResultSchema, { toolcallId: "call_2_0" }) } }),
     ]) {
-      expect(JSON.parse(historyEntryJson(e))).toEqual(toJson(HistoryEntrySchema, e));
+      expect(JSON.parse(texts.entry(e))).toEqual(toJson(HistoryEntrySchema, e));
     }
   });
 });

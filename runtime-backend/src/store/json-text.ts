@@ -1,30 +1,36 @@
 import { toJson } from "@bufbuild/protobuf";
-import { type AgentMessage, type HistoryEntry, type StepResponse } from "@baton/gen/baton/v1/agent_pb";
-import { AgentMessageSchema, HistoryEntrySchema, SessionSchema } from "@baton/gen/baton/v1/descriptors";
+import type { AgentMessage, HistoryEntry } from "@baton/gen/baton/v1/agent_pb";
+import { AgentMessageSchema, HistoryEntrySchema } from "@baton/gen/baton/v1/descriptors";
 
 /**
- * Protobuf-JSON text of the records the store keeps, each message encoded once: a turn's
- * agent message goes into its call row, its history entry and the stored response, and
- * encoding it once (kept per message object) instead of three times is most of the loop's
- * JSON work. The texts are what `toJson` + `JSON.stringify` produce for the same messages
- * (`fromJson` reads them back), assembled by concatenation.
+ * Protobuf-JSON texts of one commit's records, each agent message encoded once: a turn's
+ * message goes into its call row and its history entry, and encoding it once instead of twice
+ * is most of the loop's JSON work. The texts are what `toJson` + `JSON.stringify` produce for
+ * the same messages (`fromJson` reads them back), assembled by concatenation.
+ *
+ * One per commit, dropped with it: a map kept across commits (a `WeakMap` by message, until
+ * 2026-11-28) holds an entry per message for seconds, and every major GC of the server's main
+ * thread then spent 4–8 ms of its pause on those entries (docs/benchmarks.md, "sixth session").
  */
-const messageText = new WeakMap<AgentMessage, string>();
+export class RecordTexts {
+  readonly #messages = new Map<AgentMessage, string>();
 
-/** JSON text of an agent message. Messages are not changed after they are first stored. */
-export function agentMessageJson(m: AgentMessage): string {
-  let t = messageText.get(m);
-  if (t === undefined) {
-    t = JSON.stringify(toJson(AgentMessageSchema, m));
-    messageText.set(m, t);
+  /** JSON text of an agent message. */
+  message(m: AgentMessage): string {
+    let t = this.#messages.get(m);
+    if (t === undefined) {
+      t = JSON.stringify(toJson(AgentMessageSchema, m));
+      this.#messages.set(m, t);
+    }
+    return t;
   }
-  return t;
-}
 
-/** JSON text of a history entry. */
-export function historyEntryJson(e: HistoryEntry): string {
-  if (e.entry.case === "agentMessage") {
-    return e.step === 0 ? `{"agentMessage":${agentMessageJson(e.entry.value)}}` : `{"step":${e.step},"agentMessage":${agentMessageJson(e.entry.value)}}`;
+  /** JSON text of a history entry. */
+  entry(e: HistoryEntry): string {
+    if (e.entry.case === "agentMessage") {
+      const m = this.message(e.entry.value);
+      return e.step === 0 ? `{"agentMessage":${m}}` : `{"step":${e.step},"agentMessage":${m}}`;
+    }
+    return JSON.stringify(toJson(HistoryEntrySchema, e));
   }
-  return JSON.stringify(toJson(HistoryEntrySchema, e));
 }

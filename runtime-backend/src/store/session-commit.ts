@@ -3,7 +3,7 @@ import { type AgentMessage, type HistoryEntry, type SessionStatus, type StepResp
 import { StepResponseSchema } from "@baton/gen/baton/v1/descriptors";
 import type { ContextState } from "../context/state.js";
 import { contextRowJson, microDelta } from "./context-lines.js";
-import { agentMessageJson, historyEntryJson } from "./json-text.js";
+import { RecordTexts } from "./json-text.js";
 import { byteaHex } from "./literal.js";
 import type { CallRow, CallState } from "./records.js";
 import type { SessionRow } from "./sessions.js";
@@ -116,6 +116,7 @@ export function commitRows(c: SessionCommit): CommitRows {
   const delta = set.context ? microDelta(s.contextFrom, s.context.micro, set.context.micro) : undefined;
   const usage = c.trace?.usage ?? { input: 0, output: 0, cached: 0, cost: 0 };
   const responseBytes = c.response ? toBinary(StepResponseSchema, c.response.message) : undefined;
+  const texts = new RecordTexts();
   const session = jsonRecord(
     {
       id,
@@ -145,7 +146,7 @@ export function commitRows(c: SessionCommit): CommitRows {
     rawContext,
   );
   const callUpdates = (c.callUpdates ?? []).map((u) =>
-    jsonRecord({ session_id: id, id: u.id, step: u.step, state: u.state, output: u.output ?? null, message: u.message ? agentMessageJson(u.message) : null }, rawMessage),
+    jsonRecord({ session_id: id, id: u.id, step: u.step, state: u.state, output: u.output ?? null, message: u.message ? texts.message(u.message) : null }, rawMessage),
   );
   const newCalls = (c.newCalls ?? []).map((k) =>
     jsonRecord(
@@ -158,13 +159,13 @@ export function commitRows(c: SessionCommit): CommitRows {
         arguments: k.arguments,
         side: k.side,
         state: k.state,
-        message: k.message ? agentMessageJson(k.message) : null,
+        message: k.message ? texts.message(k.message) : null,
         output: k.output,
       },
       rawMessage,
     ),
   );
-  const entries = history.map((e, i) => jsonRecord({ session_id: id, seq: s.historyLen + i, step: e.step, entry: historyEntryJson(e) }, rawEntry));
+  const entries = history.map((e, i) => jsonRecord({ session_id: id, seq: s.historyLen + i, step: e.step, entry: texts.entry(e) }, rawEntry));
   const t = c.trace;
   const traces = t
     ? [
