@@ -81,7 +81,7 @@ export interface ReplayOptions {
 /** A script call in words: `click(ref=button "Sign in")`. */
 export function describeScriptCall(c: ScriptCall): string {
   if (typeof c.args !== "object") return `${c.name}(${c.args ?? ""})`;
-  const parts = Object.entries(c.args).map(([k, v]) => (isTarget(v) ? `${k}=${v.role} ${JSON.stringify(v.name)}${v.nth ? ` #${v.nth + 1}` : ""}` : `${k}=${JSON.stringify(v)}`));
+  const parts = Object.entries(c.args).map(([k, v]) => (isTarget(v) ? `${k}=${v.role} ${JSON.stringify(v.name)}${v.within ? ` in ${JSON.stringify(v.within)}` : ""}${v.nth ? ` #${v.nth + 1}` : ""}` : `${k}=${JSON.stringify(v)}`));
   return `${c.name}(${parts.join(", ")})`;
 }
 

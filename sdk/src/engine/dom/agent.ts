@@ -3,6 +3,7 @@ import { setInputInPage, type ValueTarget, valueTargetInPage } from "../actions/
 import { invocation } from "../base/page-function.js";
 import { type ElementFacts, type ElementView, elementRules, type RuleItem } from "../rules/element-rules.js";
 import { deepestActive } from "../read/element-state.js";
+import { hoverRevealsInPage } from "../read/hover-reveal.js";
 import { documentText, type ExtractedContent, extractContent } from "../read/page-content.js";
 
 /** A rectangle as the agent reports it: x, y, width, height in its frame's client coordinates. */
@@ -53,6 +54,7 @@ function installDomAgent(
   valueTarget: (this: Element) => ValueTarget,
   setInput: (this: HTMLInputElement, value: string, percent: number | null) => { value: string; error?: string; min: string; max: string; step: string },
   selectText: (this: unknown, text: string, occurrence: number) => { selected: string; matches: number },
+  hoverReveals: () => number[],
 ): boolean {
   type Arg = Record<string, unknown>;
   const host = globalThis as { __batonDomAgent?: (op: string, arg: unknown) => unknown };
@@ -218,7 +220,18 @@ function installDomAgent(
     const r = el.getBoundingClientRect();
     return [r.x, r.y, r.width, r.height];
   };
-  const visibleStyle = (el: Element): boolean => !el.checkVisibility || el.checkVisibility({ visibilityProperty: true, opacityProperty: true });
+  // Elements a stylesheet shows only while their row is hovered (read/hover-reveal.ts), read per snapshot.
+  let hoverRoots = new Set<Element>();
+  const hoverMemo = new Map<Element, boolean>();
+  const onHover = (el: Element): boolean => {
+    if (hoverRoots.size === 0) return false;
+    const known = hoverMemo.get(el);
+    if (known !== undefined) return known;
+    const v = hoverRoots.has(el) || (!!el.parentElement && onHover(el.parentElement));
+    hoverMemo.set(el, v);
+    return v;
+  };
+  const visibleStyle = (el: Element): boolean => !el.checkVisibility || el.checkVisibility({ visibilityProperty: true, opacityProperty: true }) || onHover(el);
   const shown = (el: Element): boolean => {
     const r = el.getBoundingClientRect();
     return r.width > 0 && r.height > 0 && visibleStyle(el);
@@ -337,6 +350,14 @@ function installDomAgent(
   };
   const snapshot = (): AgentSnapshot => {
     S.frames = [];
+    const pairs = hoverReveals();
+    const all = document.getElementsByTagName("*");
+    hoverRoots = new Set();
+    hoverMemo.clear();
+    for (let i = 1; i + 1 < pairs.length; i += 2) {
+      const el = all[pairs[i]!];
+      if (el) hoverRoots.add(el);
+    }
     const items: AgentItem[] = [];
     const active = activeElement();
     const walkDoc = (doc: Document, frame: number, depth: number): void => {
@@ -418,16 +439,15 @@ function installDomAgent(
                 const v = view(el);
                 if (name && R.isLigatureName(v, name)) {
                   name = name.replace(/[-_]+/g, " ").trim();
-                  states = [...states, "derived"];
                 } else if (!name || R.symbolOnly(name)) {
-                  const derived = R.derivedName(v);
-                  if (derived) {
-                    name = derived;
-                    states = [...states, "derived"];
-                  }
+                  // The shared order of names; the text before the control is the CDP engine's alone.
+                  const named = R.controlName(name, R.derivedName(v), () => "");
+                  name = named.name;
+                  if (named.guess) states = [...states, "guess"];
                 }
               }
               const clip = clipOf(el);
+              if (onHover(el) && !el.checkVisibility({ visibilityProperty: true, opacityProperty: true })) states = [...states, "on-hover"];
               items.push({ k: "ref", depth, frame, id: idOf(el), role, name, value, states, rect, ...(clip ? { clip } : {}) });
               childDepth = depth + 1;
               childInAction = true;
@@ -784,4 +804,4 @@ function installDomAgent(
  * `globalThis.__batonDomAgent(op, arg)`; every later call goes through that one function, so a
  * runner never needs `eval` (MV3 forbids it): inject this source, then call the global.
  */
-export const domAgentSource: string = invocation(installDomAgent, elementRules, extractContent, documentText, deepestActive, valueTargetInPage, setInputInPage, selectTextInPage);
+export const domAgentSource: string = invocation(installDomAgent, elementRules, extractContent, documentText, deepestActive, valueTargetInPage, setInputInPage, selectTextInPage, hoverRevealsInPage);

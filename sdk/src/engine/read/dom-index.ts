@@ -2,6 +2,7 @@ import type { CaptureSnapshotResult } from "../../cdp/protocol.js";
 import { computedAxEligible, computedAxTags } from "./computed-ax.js";
 import type { Rect } from "../base/coordinates.js";
 import { type RuleItem, rules } from "../rules/element-rules.js";
+import type { HoverReveals } from "./hover-reveal.js";
 import { type HiddenControl, hiddenLabelControls } from "./label-controls.js";
 
 /** Layout facts about one DOM node, from DOMSnapshot, in its own document's coordinates. */
@@ -27,6 +28,12 @@ export interface DomNode {
    * delegates, nor a part of another target's clickable region.
    */
   readonly target: boolean;
+  /**
+   * A row, list item or card that is not a target itself: a `<tr>`, `<li>` or `<article>`, an
+   * ARIA row, list item or article, or one of several siblings with its tag and class (cards in
+   * a grid, rows of `<div>`s, chips). The snapshot indents its text and refs under it.
+   */
+  readonly group: boolean;
   /** The element's signs (`rules.signsOf`, plus `ITEM` for a delegated list item). */
   readonly signs: number;
   /** Raw attribute name/value string indexes from the DOMSnapshot (`DomIndex.attr` reads them). */
@@ -52,6 +59,12 @@ export interface DomNode {
    * nodes for these only and takes text from the DOM.
    */
   readonly axWanted: boolean;
+  /**
+   * For an element a stylesheet hides (opacity 0, `visibility: hidden`) until it or an ancestor
+   * is hovered, and everything inside it: the backend id of the element whose hover reveals it
+   * (`read/hover-reveal.ts`). Such an element counts as shown.
+   */
+  readonly hoverAnchor: number | undefined;
   /** For a `<label>` whose control is not rendered (a custom toggle): that control. The label is then the ref. */
   readonly hiddenControl: HiddenControl | undefined;
   /** aria-hidden="true" or inert: hides the whole subtree from the AX tree. */
@@ -150,9 +163,10 @@ export const snapshotStyles = ["visibility", "cursor", "opacity", "overflow", "f
 /**
  * Indexes a `DOMSnapshot.captureSnapshot` result (requested with `snapshotStyles`);
  * `listeners` are the elements with click-type event listeners (`read/listeners.ts`), when
- * they could be read.
+ * they could be read; `hover`, the top document's hover-revealed elements (used when its
+ * element count matches).
  */
-export function indexDomSnapshot(snap: CaptureSnapshotResult, listeners?: ReadonlySet<number>): DomIndex {
+export function indexDomSnapshot(snap: CaptureSnapshotResult, listeners?: ReadonlySet<number>, hover?: HoverReveals): DomIndex {
   const { strings } = snap;
   const str = (i: number | undefined): string => (i === undefined || i < 0 ? "" : (strings[i] ?? ""));
   const nodes = new Map<number, DomNode>();
@@ -219,6 +233,9 @@ export function indexDomSnapshot(snap: CaptureSnapshotResult, listeners?: Readon
       const pi = parents[i] ?? -1;
       if (pi >= 0 && str(names[i]) === "SUMMARY" && !summaries.has(pi)) summaries.set(pi, i);
     }
+    // Hover-revealed roots of the top document's light tree, by node index, with their anchor's.
+    const hoverRoots = docIdx === 0 && hover && hover.anchors.size > 0 ? hoverRootsOf(hover, backend.length, parents, types, names, str) : undefined;
+    const hoverAnchor = new Int32Array(hoverRoots ? backend.length : 0).fill(-1);
     const items: RuleItem[] = [];
     // One reader of "the element being indexed", so no function is made per element.
     let current: readonly number[] = [];
@@ -249,7 +266,10 @@ export function indexDomSnapshot(snap: CaptureSnapshotResult, listeners?: Readon
       // A closed <details> shows only its summary: the rest is not rendered, though a box
       // laid out earlier may linger in the snapshot.
       const closedDetails = pi >= 0 && str(names[pi]) === "DETAILS" && attrValue(n.attributes?.[pi] ?? [], str, "open") === null && !(nodeName === "SUMMARY" && firstSummary(pi) === i);
-      if (parentClear || transparent.has(i) || closedDetails) clear[i] = 1;
+      const hoverRoot = hoverRoots?.get(i);
+      if (hoverRoots) hoverAnchor[i] = hoverRoot ?? (pi >= 0 ? hoverAnchor[pi]! : -1);
+      // A hover-revealed element's own opacity or visibility is the hover rule's to lift.
+      if (parentClear || (transparent.has(i) && hoverRoot === undefined) || closedDetails) clear[i] = 1;
       if (axHidden || (pi >= 0 && axHiddenTree[pi] === 1)) axHiddenTree[i] = 1;
       const editableAttr = contentEditable !== undefined && contentEditable !== "false";
       const parentEditable = pi >= 0 && editable[pi] === 1;
@@ -280,6 +300,17 @@ export function indexDomSnapshot(snap: CaptureSnapshotResult, listeners?: Readon
       facts.push({ draggable, marked, axHidden, emptyAlt, named, editableHost });
     }
     const classified = rules.classify(items);
+    // Siblings of the same tag and class, counted per parent: repeated ones are rows or cards.
+    const kinds = new Map<string, number>();
+    const kindOf = (i: number): string | undefined => {
+      if (types[i] !== 1) return undefined;
+      const cls = attrValue(n.attributes?.[i] ?? [], str, "class")?.trim();
+      return cls ? `${parents[i] ?? -1} ${str(names[i])} ${cls}` : undefined;
+    };
+    for (let i = 0; i < backend.length; i++) {
+      const k = kindOf(i);
+      if (k !== undefined) kinds.set(k, (kinds.get(k) ?? 0) + 1);
+    }
     for (let i = 0; i < backend.length; i++) {
       const { draggable, marked, axHidden, emptyAlt, named } = facts[i]!;
       const nodeName = str(names[i]);
@@ -294,22 +325,27 @@ export function indexDomSnapshot(snap: CaptureSnapshotResult, listeners?: Readon
       const hiddenControl = nodeName === "LABEL" ? hiddenControls.get(i) : undefined;
       const plainLabel = nodeName === "LABEL" && !marked && !draggable && !hiddenControl;
       const target = element && classified.target[i] === 1 && axHiddenTree[i] === 0;
+      const kind = kindOf(i);
+      const group = element && !target && isGroup(nodeName, attrValue(n.attributes?.[i] ?? [], str, "role"), (kind !== undefined ? kinds.get(kind) : 0) ?? 0);
       const likelyActionable = element && !plainLabel && (target || marked || draggable || controlTags.has(nodeName));
       const presentational = nodeName === "IMG" && emptyAlt && !named && !marked;
       // Generated content (::before, ::after) reads as text too, as the AX tree has it.
       const generated = nodeName === "::before" || nodeName === "::after";
       const raw = types[i] === 3 || generated ? (rendered.get(i) ?? str(values[i])).replace(/\s+/g, " ").trim() || undefined : undefined;
       const tiny = raw !== undefined && tinyText.has(i);
+      const anchor = hoverRoots ? hoverAnchor[i]! : -1;
       const node: DomNode = {
         backendId: backend[i] ?? -1,
         parent: pi >= 0 ? backend[pi] : undefined,
         nodeName,
         doc: docIdx,
         box: boxes.get(i),
-        invisible: invisible.has(i) || clear[i] === 1,
+        invisible: (invisible.has(i) && anchor < 0) || clear[i] === 1,
+        hoverAnchor: anchor >= 0 ? backend[anchor] : undefined,
         clickable: clickable.has(i),
         draggable,
         target,
+        group,
         signs: classified.signs[i] ?? 0,
         attrs: n.attributes?.[i] ?? [],
         clips: clipping.has(i),
@@ -346,6 +382,51 @@ export function indexDomSnapshot(snap: CaptureSnapshotResult, listeners?: Readon
     if (root) nodes.set(root.backendId, { ...root, parent: node.backendId });
   }
   return { nodes, documents, lightElements, strings, hiddenTexts, iconTexts };
+}
+
+/**
+ * The hover-revealed roots of the top document (`read/hover-reveal.ts`) by DOMSnapshot node
+ * index, mapped to their anchor's node index; empty when the page's element count is not the
+ * DOMSnapshot's (the page changed between the two reads).
+ */
+function hoverRootsOf(
+  hover: HoverReveals,
+  size: number,
+  parents: readonly number[],
+  types: readonly number[],
+  names: readonly number[],
+  str: (i: number | undefined) => string,
+): Map<number, number> {
+  // Light-tree positions as `getElementsByTagName("*")` counts them: elements outside document fragments.
+  const nodeAt: number[] = [];
+  const fragment = new Uint8Array(size);
+  for (let i = 0; i < size; i++) {
+    const pi = parents[i] ?? -1;
+    if (pi >= 0 && (fragment[pi] === 1 || types[pi] === 11)) fragment[i] = 1;
+    if (types[i] === 1 && fragment[i] === 0 && !str(names[i]).startsWith("::")) nodeAt.push(i);
+  }
+  const out = new Map<number, number>();
+  if (nodeAt.length !== hover.count) return out;
+  for (const [revealed, anchor] of hover.anchors) {
+    const r = nodeAt[revealed];
+    const a = nodeAt[anchor];
+    if (r !== undefined && a !== undefined) out.set(r, a);
+  }
+  return out;
+}
+
+/** Tags that are rows, list items or cards by themselves. */
+const groupTags: ReadonlySet<string> = new Set(["TR", "LI", "ARTICLE"]);
+/** ARIA roles of rows, list items and cards. */
+const groupRoles: ReadonlySet<string> = new Set(["row", "listitem", "article"]);
+/** Tags never made groups by repetition: cells (their row is the group), options, the document. */
+const notGroups: ReadonlySet<string> = new Set(["TD", "TH", "OPTION", "HTML", "BODY", "HEAD", "TBODY", "THEAD", "UL", "OL", "TABLE", "svg", "path", "use", "g"]);
+
+/** Whether an element is a group (`DomNode.group`): by its tag or role, or one of several siblings of its kind. */
+function isGroup(nodeName: string, role: string | null, kindCount: number): boolean {
+  const r = (role ?? "").trim().split(/\s+/)[0] ?? "";
+  if (groupRoles.has(r) || (role === null && groupTags.has(nodeName))) return true;
+  return kindCount >= 2 && !notGroups.has(nodeName) && role === null;
 }
 
 /** One attribute's value from a DOMSnapshot's flat name/value string indexes, or null. */

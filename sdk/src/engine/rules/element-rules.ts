@@ -196,6 +196,8 @@ export function elementRules() {
     }
     if (has("slider", "range")) return "slider";
     if (has("switch", "toggle")) return "switch";
+    // A custom select (jQuery Selectric, Select2, a `<div>` dropdown): its text is its value.
+    if (has(...selectWords) || (parent && words(parent).some((x) => selectWords.includes(x)))) return "combobox";
     if (has("checkbox", "cb", "check")) return "checkbox";
     if (has("tab", "tabs") && f.tag !== "a") return "tab";
     if (has("option")) return "option";
@@ -206,17 +208,30 @@ export function elementRules() {
     return "clickable";
   };
 
-  /** Class words that say an element is on, selected or current. */
-  const onWords = ["on", "active", "selected", "current", "checked", "is-active", "is-selected"];
+  /** Class words of custom selects (the element or its wrapper): the element shows the current value. */
+  const selectWords = ["select", "selectric", "dropdown", "picker", "combobox", "combo", "chosen"];
 
-  /** States a region's class words give: "checked"/"unchecked" for switches and checkboxes, "selected" for tabs. */
+  /** Class words that say an element is on, selected or current. */
+  const onWords = ["on", "active", "selected", "current", "checked", "is-active", "is-selected", "enabled"];
+
+  /**
+   * States a region's class words (or ARIA states) give: "on"/"off" for switches, always;
+   * "checked"/"unchecked" for checkboxes, "selected" for tabs.
+   */
   const regionStates = (f: { attr(name: string): string | null }, role: string): string[] => {
     const w = words(f);
-    const on = onWords.some((x) => w.includes(x));
-    if (role === "switch" || role === "checkbox") return [on ? "checked" : "unchecked"];
+    const on = onWords.some((x) => w.includes(x)) || f.attr("aria-checked") === "true" || f.attr("aria-pressed") === "true";
+    if (role === "switch") return [on ? "on" : "off"];
+    if (role === "checkbox") return [on ? "checked" : "unchecked"];
     if ((role === "tab" || role === "option") && on) return ["selected"];
     return [];
   };
+
+  /**
+   * Class words that say which state an icon toggle is in (a star, a flag): printed as the
+   * state, and as "not …" on the same kind of control without it (`toggleStates`).
+   */
+  const toggleWords = ["starred", "flagged", "pinned", "important", "liked", "favorited", "favourited", "bookmarked", "muted", "followed", "subscribed"];
 
   /** The role as the model sees it. */
   const displayRole = (role: string): string => roleAliases[role] ?? role;
@@ -269,13 +284,17 @@ export function elementRules() {
     return "";
   };
 
+  /** Ranks of `derivedName`'s sources, best first. */
+  const nameRank = { label: 0, ligature: 1, icon: 2, classWord: 3, none: 4 } as const;
+
   /**
    * The best name the page offers for an element the accessibility tree left unnamed (an
-   * icon-only control), looking at it and its shown descendants in order: a title, an
-   * aria-label, an image's alt, an SVG `<title>`, an icon font's ligature text, and last an
-   * icon name from a class, a `<use>` reference or an image file name. Empty when none.
+   * icon-only control), looking at it and its shown descendants in order, with its rank
+   * (`nameRank`): a title, an aria-label, an image's alt or an SVG `<title>` (label); an icon
+   * font's ligature text (ligature); an icon name from a class, a `<use>` reference or an image
+   * file name (icon); and last a word of the element's own class (classWord).
    */
-  const derivedName = (root: ElementView): string => {
+  const derivedName = (root: ElementView): { name: string; rank: number } => {
     const candidates: { rank: number; name: string }[] = [];
     let budget = 60;
     const squeeze = (s: string | null): string => (s ?? "").replace(/\s+/g, " ").trim();
@@ -307,7 +326,31 @@ export function elementRules() {
     const own = words(root).find((w) => w.length > 2 && !iconNoise.has(w) && !/^\d/.test(w));
     if (own) candidates.push({ rank: 6, name: own });
     candidates.sort((a, b) => a.rank - b.rank);
-    return candidates[0]?.name.slice(0, 80) ?? "";
+    const best = candidates[0];
+    if (!best) return { name: "", rank: nameRank.none };
+    const rank = best.rank <= 3 ? nameRank.label : best.rank === 4 ? nameRank.ligature : best.rank === 5 ? nameRank.icon : nameRank.classWord;
+    return { name: best.name.slice(0, 80), rank };
+  };
+
+  /** A name made only of a glyph a person reads as an icon (☆ ★ ▶ ✕ ✎ ♡), not of a private-use icon-font code. */
+  const glyphName = (name: string): boolean => symbolOnly(name) && !/[\uE000-\uF8FF]/u.test(name) && [...name.trim()].length <= 4;
+
+  /**
+   * The name of a control, in order: what it shows as words (`shown`, the accessible name or
+   * visible text); a title, aria-label, alt or SVG title; a glyph it shows (☆); an icon font's
+   * ligature; an icon named by a class; the label text before it in the same row or field
+   * (`before`, read by each engine its own way); symbols it shows; and only when nothing else
+   * exists a word of its own class, marked as a guess.
+   */
+  const controlName = (shown: string, derived: { name: string; rank: number }, before: () => string): { name: string; guess: boolean } => {
+    if (shown && !symbolOnly(shown)) return { name: shown, guess: false };
+    if (derived.rank === nameRank.label) return { name: derived.name, guess: false };
+    if (shown && glyphName(shown)) return { name: shown.trim(), guess: false };
+    if (derived.rank === nameRank.ligature || derived.rank === nameRank.icon) return { name: derived.name, guess: false };
+    const label = before();
+    if (label) return { name: label, guess: false };
+    if (shown) return { name: shown, guess: false };
+    return derived.name ? { name: derived.name, guess: true } : { name: "", guess: false };
   };
 
   /** Whether an element draws an icon font's ligature: its text is an icon's name, not words to read. */
@@ -366,6 +409,11 @@ export function elementRules() {
     regionName,
     nameFromContent,
     derivedName,
+    nameRank,
+    glyphName,
+    controlName,
+    toggleWords,
+    words,
     isLigatureName,
     isIconFont,
     symbolOnly,

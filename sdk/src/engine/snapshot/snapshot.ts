@@ -1,9 +1,9 @@
 import type { AXNode } from "../../cdp/protocol.js";
 import { actionableRoles, axProp, axStates, axString, contextRoles, displayRole, silentRoles } from "./roles.js";
 import { documentToViewport, type Rect } from "../base/coordinates.js";
-import { attrOf, type DomIndex, type DomNode } from "../read/dom-index.js";
+import { attrOf, childrenOf, type DomIndex, type DomNode } from "../read/dom-index.js";
 import { rules } from "../rules/element-rules.js";
-import { derivedName, regionLook, visibleName } from "./regions.js";
+import { controlNameOf, labelBefore, regionLook, toggleStates, visibleName } from "./regions.js";
 import type { HiddenControl } from "../read/label-controls.js";
 import { topWorld } from "../page/worlds.js";
 import { type EarlyProbes, startEarlyProbes, startSpeculativeProbes } from "../hit/early-occlusion.js";
@@ -62,6 +62,21 @@ interface Pending {
   value: string;
   states: string[];
   depth: number;
+  /** The ref's container among the pending refs (its line's parent ref), if any. */
+  container: Pending | undefined;
+  /** The element to hover first (`DomNode.hoverAnchor`). */
+  hoverAnchor: number | undefined;
+}
+
+/** A group with more refs than this is a section of the page, not a row: it is not indented. */
+const maxGroupRefs = 10;
+
+/** The header word of a group: what kind of container it is. */
+function groupWord(dom: DomNode, role: string): string {
+  if (dom.nodeName === "TR" || role === "row") return "row";
+  if (dom.nodeName === "LI" || role === "listitem") return "listitem";
+  if (dom.nodeName === "ARTICLE" || role === "article") return "article";
+  return "group";
 }
 
 /**
@@ -109,6 +124,8 @@ export async function takePageSnapshot(page: PageSession, refs: RefTable, option
   const layoutP = readPageLayout(page, {
     wholePage: options.includeOffscreen === true,
     ...(options.axRead ? { axRead: options.axRead } : {}),
+    // Hover-revealed controls are read in the same world (made once per document).
+    hoverWorld: world ?? topWorld(page),
     ...(world ? { onRootLayout: (e: EarlyRootLayout) => void (early = startEarlyProbes(page, e, world, speculative)) } : {}),
   });
   // Sent right behind the first reads: the last snapshot's hit tests, reused where nothing moved.
@@ -128,19 +145,27 @@ export async function takePageSnapshot(page: PageSession, refs: RefTable, option
     frameCount++;
     const byId = new Map(nodes.map((n) => [n.nodeId, n]));
     const rootNode = nodes.find((n) => !n.parentId) ?? nodes[0]!;
-    const visit = (node: AXNode, depth: number, inScope: boolean, containerName: string, inRef: boolean): void => {
+    const visit = (node: AXNode, depth: number, inScope: boolean, containerName: string, inRef: Pending | undefined): void => {
       const dom = node.backendDOMNodeId === undefined ? undefined : l.index.nodes.get(node.backendDOMNodeId);
       const role = roleOf(node, dom);
       const here = inScope || (scope !== undefined && scope.sessionId === l.session.id && scope.backendNodeId === node.backendDOMNodeId);
       let childDepth = depth;
       let childContainer = containerName;
       let childInRef = inRef;
+      // A row, list item or card that is not a target itself: its lines are indented under a
+      // header line, kept only when it holds a ref and something beside it (`endGroup`).
+      let group: { start: number; pending: number; word: string } | undefined;
       // A target of the shared rules prints even where the accessibility tree ignores it.
       const region = dom?.target === true;
       const ignored = node.ignored && !region;
       if (!ignored && role === "Iframe") {
         walkIframe(l, node, depth, here);
         return;
+      }
+      if (dom?.group && !region && here && !inRef) {
+        group = { start: lines.length, pending: pending.length, word: groupWord(dom, role) };
+        lines.push(undefined);
+        childDepth = depth + 1;
       }
       if (!ignored && role !== "RootWebArea") {
         const name = axString(node.name);
@@ -154,41 +179,63 @@ export async function takePageSnapshot(page: PageSession, refs: RefTable, option
         // An invisible control hides its text too; a zero-size one only when it clips its
         // overflow (a zero-height list of floats shows its items).
         if (dom?.box && !rendered && role !== "StaticText" && actionable) {
-          if (dom.invisible || ((dom.box.width <= 0 || dom.box.height <= 0) && dom.clips)) return;
+          if (dom.invisible || ((dom.box.width <= 0 || dom.box.height <= 0) && dom.clips)) return endGroup(group, depth);
         }
         if (role === "StaticText") {
           // Text drawn at font-size 0 is not shown to the user, whatever the AX tree says; an
           // icon's text is not words to read.
           const text = dom ?? textDom(node, byId, l.index);
           // Inside a ref, a symbol ("⟳", "⚑") is the ref's icon, already read in its name.
-          const symbol = inRef && rules.symbolOnly(name);
+          const symbol = inRef !== undefined && rules.symbolOnly(name);
           if (shown && here && name.trim() && text?.hiddenText === undefined && !text?.iconText && !symbol && !containerName.includes(name.trim())) {
-            lines.push({ depth, text: quoted(name, 100), plain: sanitizeText(name, 100) });
+            lines.push({ depth: childDepth, text: quoted(name, 100), plain: sanitizeText(name, 100) });
           }
         } else if (actionable) {
           if (shown && here && box) {
             const look = describe(l, node, role, name, dom, axAction, byId);
-            pending.push({ node, l, frameId, box, visible, lineIndex: lines.length, role: look.role, name: look.name, value: look.value, states: look.states, depth });
+            const states = dom?.hoverAnchor !== undefined ? [...look.states, "on-hover"] : look.states;
+            const p: Pending = { node, l, frameId, box, visible, lineIndex: lines.length, role: look.role, name: look.name, value: look.value, states, depth: childDepth, container: inRef, hoverAnchor: dom?.hoverAnchor };
+            pending.push(p);
             lines.push(undefined);
-            childDepth = depth + 1;
+            childDepth++;
             childContainer = `${containerName} ${look.context ?? look.name} ${look.value}`;
-            childInRef = true;
+            childInRef = p;
           }
         } else if (contextRoles.has(role) && !silentRoles.has(role) && shown && here && !(inRef && (role === "image" || role === "img") && (!name || containerName.includes(name)))) {
           // (An image inside a ref says nothing its name does not: an icon.)
           const level = axProp(node, "level");
           const r = role === "heading" && typeof level === "number" ? `heading[${level}]` : displayRole(role);
-          lines.push({ depth, text: name ? `${r} ${quoted(name)}` : r });
+          lines.push({ depth: childDepth, text: name ? `${r} ${quoted(name)}` : r });
           if (role === "heading" || role === "image") childContainer = `${containerName} ${name}`;
-          if (role === "dialog" || role === "alertdialog") childDepth = depth + 1;
+          if (role === "dialog" || role === "alertdialog") childDepth++;
         }
       }
       for (const id of node.childIds ?? []) {
         const child = byId.get(id);
         if (child) visit(child, childDepth, here, childContainer, childInRef);
       }
+      endGroup(group, depth);
     };
-    visit(rootNode, depth, inScope, "", false);
+    /**
+     * Keeps a group's header when the group holds at least one ref and one more line (a row's
+     * text, another action) and is not a whole section (at most `maxGroupRefs` refs); else its
+     * lines go back to the group's own depth.
+     */
+    const endGroup = (group: { start: number; pending: number; word: string } | undefined, depth: number): void => {
+      if (!group) return;
+      const refs = pending.length - group.pending;
+      const size = lines.length - group.start - 1;
+      if (refs >= 1 && refs <= maxGroupRefs && size >= 2) {
+        lines[group.start] = { depth, text: group.word };
+        return;
+      }
+      for (let i = group.start + 1; i < lines.length; i++) {
+        const line = lines[i];
+        if (line) lines[i] = { ...line, depth: line.depth - 1 };
+      }
+      for (let k = group.pending; k < pending.length; k++) pending[k]!.depth--;
+    };
+    visit(rootNode, depth, inScope, "", undefined);
   };
 
   const walkIframe = (l: SessionLayout, node: AXNode, depth: number, inScope: boolean): void => {
@@ -227,7 +274,9 @@ export async function takePageSnapshot(page: PageSession, refs: RefTable, option
   const inView = pending.filter((p) => p.visible !== undefined);
   const verdictOf = new Map<Pending, HitVerdict | undefined>();
   if (options.filterOccluded !== false) {
-    const candidate = (p: Pending): HitCandidate => ({ sessionId: p.l.session.id, backendId: p.node.backendDOMNodeId!, visible: p.visible! });
+    // A control shown only on hover is hidden until then, so whatever lies under it is hit
+    // instead: it passes where the hit lands inside the row that shows it (not under a dialog).
+    const candidate = (p: Pending): HitCandidate => ({ sessionId: p.l.session.id, backendId: p.hoverAnchor ?? p.node.backendDOMNodeId!, visible: p.visible! });
     const probe = async (ps: Pending[]): Promise<void> => {
       const verdicts = await filterOccluded(page, layout, ps.map(candidate));
       ps.forEach((p, i) => verdictOf.set(p, verdicts[i]));
@@ -236,7 +285,7 @@ export async function takePageSnapshot(page: PageSession, refs: RefTable, option
     const jobs: Promise<void>[] = [];
     for (const p of inView) {
       // (The cast: TypeScript cannot see that the layout hook assigned `early`.)
-      const v = (early as EarlyProbes | undefined)?.take(p.l.session.id, p.node.backendDOMNodeId!, p.visible!);
+      const v = p.hoverAnchor === undefined ? (early as EarlyProbes | undefined)?.take(p.l.session.id, p.node.backendDOMNodeId!, p.visible!) : undefined;
       // An early probe that failed outright is simply made again.
       if (v) jobs.push(v.then((verdict) => (verdict ? void verdictOf.set(p, verdict) : probe([p]))));
       else late.push(p);
@@ -244,14 +293,23 @@ export async function takePageSnapshot(page: PageSession, refs: RefTable, option
     await Promise.all([...jobs, probe(late)]);
   }
   const elements: SnapshotElement[] = [];
+  // The boxes of each ref's refs inside it (set on the container's entry below).
+  const inner = new Map<Pending, Rect[]>();
+  const entries = new Map<Pending, RefEntry>();
   for (const p of pending) {
     const v = verdictOf.get(p);
     if (v && !v.ok) continue;
     const entry = refs.refFor(p.l.session.id, p.l.session.targetId, p.frameId, p.node.backendDOMNodeId!);
+    entries.set(p, entry);
     entry.role = p.role;
     entry.name = p.name;
     entry.box = p.box;
     entry.hitPoint = v?.ok ? v.point : undefined;
+    entry.hoverAnchor = p.hoverAnchor;
+    entry.inner = [];
+    // Kept relative to the container's box, so they stay right when the page scrolls.
+    const c = p.container;
+    if (c) (inner.get(c) ?? inner.set(c, []).get(c)!).push({ x: p.box.x - c.box.x, y: p.box.y - c.box.y, width: p.box.width, height: p.box.height });
     const offscreen = p.visible === undefined;
     const states = offscreen ? [...p.states, "offscreen"] : p.states;
     // A snapshot scoped to one element shows a field's value whole; a page snapshot cuts it.
@@ -272,6 +330,10 @@ export async function takePageSnapshot(page: PageSession, refs: RefTable, option
       box: p.box,
       offscreen,
     });
+  }
+  for (const [p, boxes] of inner) {
+    const entry = entries.get(p);
+    if (entry) entry.inner = boxes;
   }
   const doc0 = root?.index.documents[0];
   return {
@@ -298,36 +360,62 @@ interface Look {
  * The role, name, value and states of an element that gets a ref. A widget the accessibility
  * tree knows reads with its role, name and states; a clickable region the shared rules found
  * reads with the rules' role (`regions.ts`), its visible text as its name, and a slider's
- * position as its value. A name the page did not give as a label (an icon-only control's
- * title, an icon class, a ligature) is marked "derived"; text drawn at font-size 0 is left out
- * of names; a field is never named by its own content.
+ * position or a custom select's current text as its value. A control without a name in words
+ * is named by the shared order (`controlNameOf`: a title, a glyph, a ligature, an icon class,
+ * the label before it, and last a class word marked "guess"); a field without a label by the
+ * text before it. Text drawn at font-size 0 is left out of names; a field is never named by its
+ * own content; a switch always says on or off; icon toggles say their state.
  */
 function describe(l: SessionLayout, node: AXNode, role: string, axName: string, dom: DomNode | undefined, axAction: boolean, byId: Map<string, AXNode>): Look {
   let out: Look;
   if (!axAction && dom && !(dom.signs & (rules.signs.NATIVE | rules.signs.ROLE))) {
     const labelled = attrOf(l.index, dom, "aria-label") !== null || attrOf(l.index, dom, "aria-labelledby") !== null;
-    const text = textOf(node, byId, l.index);
-    const look = regionLook(l.index, dom, text !== "");
+    const text = textOf(node, byId, l.index) || (dom.hoverAnchor !== undefined ? domText(l.index, dom) : "");
+    const look = regionLook(l.index, dom, text !== "" && !rules.symbolOnly(text));
+    if (look.role === "combobox") {
+      // A custom select shows its current value; its name is the label before it.
+      const value = text.split(/\s+/).filter((w) => !rules.symbolOnly(w)).join(" ");
+      return { role: "combobox", name: labelled ? axName : labelBefore(l.index, dom, true), value: rules.regionName(value), states: look.states, context: text };
+    }
     out = { role: look.role, name: labelled ? axName : rules.regionName(text), value: look.value, states: look.states, context: text };
   } else {
     // A label standing for its hidden control reads as that control.
     const standIn = role === "LabelText" && dom?.hiddenControl ? standInLook(dom.hiddenControl) : undefined;
     const editable = role === "generic" && !!axProp(node, "editable");
     const shownRole = editable ? "textbox" : standIn ? standIn.role : displayRole(role);
+    const states = standIn?.states ?? axStates(node, role);
     out = {
       role: shownRole,
       name: axName || (rules.nameFromContent(shownRole) ? textOf(node, byId, l.index, standIn !== undefined) : ""),
       // An editing host's value is its text, as for any other field.
       value: axString(node.value) || (editable ? textOf(node, byId, l.index) : ""),
-      states: standIn?.states ?? axStates(node, role),
+      // A switch says on or off.
+      states: shownRole === "switch" ? states.map((x) => (x === "checked" ? "on" : x === "unchecked" ? "off" : x)) : states,
     };
   }
-  if (!dom || !rules.nameFromContent(role) || !rules.nameFromContent(out.role)) return out;
-  const shown = visibleName(l.index, dom, out.name);
-  // A name of symbols only ("▤") says less than what the page offers beside it (a title, an icon class).
-  const derived = derivedName(l.index, dom, rules.symbolOnly(shown) ? "" : shown);
-  if (!derived.name && shown) return { ...out, name: shown };
-  return { ...out, name: derived.name, states: derived.derived ? [...out.states, "derived"] : out.states };
+  if (!dom) return out;
+  if (!rules.nameFromContent(role) || !rules.nameFromContent(out.role)) {
+    // A field without a label: the text before it in its row or field names it.
+    return out.name ? out : { ...out, name: labelBefore(l.index, dom, true) };
+  }
+  const named = controlNameOf(l.index, dom, visibleName(l.index, dom, out.name));
+  const toggles = toggleStates(l.index, dom);
+  return { ...out, name: named.name, states: [...out.states, ...toggles, ...named.states] };
+}
+
+/** The rendered text inside a node (for an element the AX tree leaves out: hidden until hovered). */
+function domText(index: DomIndex, node: DomNode): string {
+  const parts: string[] = [];
+  let budget = 100;
+  const visit = (id: number): void => {
+    if (--budget < 0) return;
+    const n = index.nodes.get(id);
+    if (!n) return;
+    if (n.text !== undefined && !n.iconText) parts.push(n.text);
+    for (const c of childrenOf(index, id)) visit(c);
+  };
+  visit(node.backendId);
+  return parts.join(" ").replace(/\s+/g, " ").trim();
 }
 
 /**
