@@ -8,7 +8,7 @@ export interface SnapshotRef {
    * sits inside): the block's first line and every line of it, "" for a ref at the top level.
    * A ref among look-alikes ("delete" in every row) is told apart by it (`TargetSpec.within`).
    */
-  readonly context: string;
+  readonly context?: string;
 }
 
 const LINE = /^\s*\[(e\d+)\]\s+([A-Za-z][\w-]*)(?:\s+"((?:[^"\\]|\\.)*)")?/;

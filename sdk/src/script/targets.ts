@@ -35,7 +35,7 @@ function norm(s: string): string {
 export function findTarget(refs: readonly SnapshotRef[], target: TargetSpec): string | undefined {
   const role = norm(target.role);
   const within = target.within === undefined ? undefined : norm(target.within);
-  const sameRole = refs.filter((r) => norm(r.role) === role && (within === undefined || norm(r.context).includes(within)));
+  const sameRole = refs.filter((r) => norm(r.role) === role && (within === undefined || norm(r.context ?? "").includes(within)));
   const want = norm(target.name);
   for (const match of [
     (r: SnapshotRef) => r.name === target.name,
