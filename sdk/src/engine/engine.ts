@@ -463,6 +463,11 @@ export class Engine {
     const actionFrame = this.#actionFrame;
     this.#actionFrame = undefined;
     const report = await settle(this.#page, mark.loadsStarted, this.options.settle, actionFrame, mark.at, loading ? () => void (early = start()) : undefined);
+    if (report.stalled) {
+      // The page cannot be read until its load commits: say so now rather than wait it out.
+      const main = this.#page.mainFrame();
+      return { url: sanitizeUrl(main?.url ?? ""), title: "", navigated: false, refsAdded: [], refsRemoved: [], notes: report.notes };
+    }
     const earlyMark = (await early) && this.#lastMark;
     const settled = earlyMark ? await markActivity(this.#page).catch(() => undefined) : undefined;
     const valid = earlyMark !== undefined && settled !== undefined && unchangedBetween(earlyMark, settled);
