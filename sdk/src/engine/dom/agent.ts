@@ -207,7 +207,7 @@ function installDomAgent(
     if (el === active) out.push("focused");
     if (field.readOnly === true) out.push("readonly");
     if (field.required === true) out.push("required");
-    if (isTag(el, "textarea")) out.push("multiline");
+    if (isTag(el, "textarea") || (isEditHost(el) && el.getAttribute("aria-multiline") !== "false")) out.push("multiline");
     if (role === "slider") {
       const input = isTag(el, "input");
       const min = input ? Number(el.min || 0) : Number(aria("aria-valuemin") ?? Number.NaN);
@@ -304,8 +304,14 @@ function installDomAgent(
           pointer: cursor === "pointer" && (parentEl ? cursors.get(parentEl) : "") !== "pointer",
           standIn: !!control && !el.hasAttribute("role") && controlHidden(control),
           editableHost: isEditHost(el),
+          floatingItem:
+            /option|sugg/i.test(el.getAttribute("class") ?? "") &&
+            [el.parentElement, el.parentElement?.parentElement, el.parentElement?.parentElement?.parentElement].some((p) => !!p && ["absolute", "fixed"].includes(styleOf(p).position)),
         };
-        items.push({ parent, signs: R.signsOf(facts), list: R.isList(facts) });
+        const signs = R.signsOf(facts);
+        const r = signs ? el.getBoundingClientRect() : undefined;
+        const empty = !!r && (r.width <= 0 || r.height <= 0 || r.right + scrollX <= 0 || r.bottom + scrollY <= 0 || !el.checkVisibility({ opacityProperty: true, visibilityProperty: true }));
+        items.push({ parent, signs, list: R.isList(facts), empty });
         if (el.shadowRoot) walk(el.shadowRoot, index);
         walk(el, index);
       }
@@ -441,7 +447,8 @@ function installDomAgent(
                   name = name.replace(/[-_]+/g, " ").trim();
                 } else if (!name || R.symbolOnly(name)) {
                   // The shared order of names; the text before the control is the CDP engine's alone.
-                  const named = R.controlName(name, R.derivedName(v), () => "");
+                  const fill = (): string => (el.children.length === 0 && !squeeze(el.textContent) ? R.colourName(styleOf(el).backgroundColor) : "");
+                  const named = R.controlName(name, R.derivedName(v), () => "", fill);
                   name = named.name;
                   if (named.guess) states = [...states, "guess"];
                 }

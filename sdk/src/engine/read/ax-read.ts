@@ -93,9 +93,9 @@ function isPlainRegion(l: SessionLayout, n: DomNode): boolean {
 
 /**
  * A whole AX tree leaves out some elements entirely (an inline `<span>` whose only signs are a
- * listener or a pointer cursor, a `<div>` row). A target of the shared rules or a group (a row,
- * a card) among them gets a node of its own, as the viewport-first read gives it, with the
- * nodes of its DOM subtree moved under it, so both reads print the same.
+ * listener or a pointer cursor). A target of the shared rules among them gets a node of its
+ * own, as the viewport-first read gives it, with the nodes of its DOM subtree moved under it,
+ * so both reads print the same.
  */
 export function addMissingTargets(l: SessionLayout): void {
   let order: Map<number, number> | undefined;
@@ -114,7 +114,7 @@ export function addMissingTargets(l: SessionLayout): void {
     for (const n of nodes) if (n.backendDOMNodeId !== undefined && !byBackend.has(n.backendDOMNodeId)) byBackend.set(n.backendDOMNodeId, n);
     const byId = new Map(nodes.map((n) => [n.nodeId, n]));
     for (const dom of l.index.nodes.values()) {
-      if (!(dom.target || dom.group) || dom.doc !== docIdx || byBackend.has(dom.backendId)) continue;
+      if (!dom.target || dom.doc !== docIdx || byBackend.has(dom.backendId)) continue;
       let parent: AXNode | undefined;
       for (let cur = dom.parent; cur !== undefined && !parent; cur = l.index.nodes.get(cur)?.parent) parent = byBackend.get(cur);
       if (!parent) continue;
@@ -211,8 +211,6 @@ export function startSpeculativeAx(page: PageSession): SpeculativeAx | undefined
 export async function readViewportAx(page: PageSession, l: SessionLayout, speculative?: SpeculativeAx): Promise<void> {
   const wanted: { backendId: number; doc: number }[] = [];
   const texts: { backendId: number; doc: number; text: string }[] = [];
-  // Rows and cards in view: structure only (the snapshot indents what they hold).
-  const groups: { backendId: number; doc: number }[] = [];
   // Memo: whether a node lies in an aria-hidden or inert subtree (composed tree, same document),
   // or inside a laid-out control of zero size or hidden visibility, which hides its text too
   // (as the snapshot walker does with whole trees).
@@ -257,14 +255,12 @@ export async function readViewportAx(page: PageSession, l: SessionLayout, specul
     const origin = l.docOrigins[node.doc];
     if (!node.box || !origin) continue;
     const owner = node.contentDoc !== undefined;
-    if (!owner && !node.axWanted && node.text === undefined && !node.group) continue;
+    if (!owner && !node.axWanted && node.text === undefined) continue;
     // Iframe owners always count: their documents are placed from them.
     if (!owner && (node.box.width <= 0 || node.box.height <= 0)) continue;
     if (!owner && !intersect(documentToViewport(node.box, origin), origin.clip) && !(node.text !== undefined && insideTargetInView(node))) continue;
     if (node.text !== undefined) {
       if (!hidden(node.parent, node.doc)) texts.push({ backendId: node.backendId, doc: node.doc, text: node.text });
-    } else if (node.group && !node.axWanted) {
-      groups.push({ backendId: node.backendId, doc: node.doc });
     } else {
       wanted.push({ backendId: node.backendId, doc: node.doc });
     }
@@ -337,9 +333,6 @@ export async function readViewportAx(page: PageSession, l: SessionLayout, specul
   for (const id of regions) {
     byBackend.set(id, { nodeId: `baton-region-${id}`, ignored: false, role: { type: "role", value: "generic" }, name: { type: "computedString", value: "" }, backendDOMNodeId: id, childIds: [] });
   }
-  for (const g of groups) {
-    byBackend.set(g.backendId, { nodeId: `baton-group-${g.backendId}`, ignored: true, role: { type: "role", value: "generic" }, backendDOMNodeId: g.backendId, childIds: [] });
-  }
   for (const t of texts) {
     byBackend.set(t.backendId, {
       nodeId: `baton-text-${t.backendId}`,
@@ -350,7 +343,7 @@ export async function readViewportAx(page: PageSession, l: SessionLayout, specul
       childIds: [],
     });
   }
-  const members = [...wanted, ...texts, ...groups].filter((m) => byBackend.has(m.backendId));
+  const members = [...wanted, ...texts].filter((m) => byBackend.has(m.backendId));
   const order = new Map<number, number>();
   let k = 0;
   for (const id of l.index.nodes.keys()) order.set(id, k++);

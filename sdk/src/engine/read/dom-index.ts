@@ -45,6 +45,8 @@ export interface DomNode {
   readonly clips: boolean;
   /** Computed `position` ("static" when it has no layout box). */
   readonly position: string;
+  /** Computed `background-color` when not transparent (a colour swatch is named by it). */
+  readonly background: string | undefined;
   /**
    * A guess, from the DOM alone, that the AX walk will give this element a ref (a control tag,
    * a role, tabindex or contenteditable attribute, a click listener, draggable; never a plain
@@ -158,7 +160,7 @@ const controlTags: ReadonlySet<string> = new Set(["A", "BUTTON", "INPUT", "SELEC
 const contextTags: ReadonlySet<string> = new Set(["H1", "H2", "H3", "H4", "H5", "H6", "IMG", "svg", "DIALOG"]);
 
 /** The computed styles the snapshot requests, in order. */
-export const snapshotStyles = ["visibility", "cursor", "opacity", "overflow", "font-size", "position"] as const;
+export const snapshotStyles = ["visibility", "cursor", "opacity", "overflow", "font-size", "position", "background-color"] as const;
 
 /**
  * Indexes a `DOMSnapshot.captureSnapshot` result (requested with `snapshotStyles`);
@@ -193,6 +195,7 @@ export function indexDomSnapshot(snap: CaptureSnapshotResult, listeners?: Readon
     const clipping = new Set<number>();
     const tinyText = new Set<number>();
     const positions = new Map<number, string>();
+    const backgrounds = new Map<number, string>();
     // The rendered text of text nodes (after text-transform), as the AX tree names them.
     const rendered = new Map<number, string>();
     const layout = d.layout;
@@ -212,6 +215,8 @@ export function indexDomSnapshot(snap: CaptureSnapshotResult, listeners?: Readon
       if (str(style?.[4]) === "0px") tinyText.add(ni);
       const position = str(style?.[5]);
       if (position !== "" && position !== "static" && !positions.has(ni)) positions.set(ni, position);
+      const background = str(style?.[6]);
+      if (background !== "" && background !== "rgba(0, 0, 0, 0)" && !backgrounds.has(ni)) backgrounds.set(ni, background);
     }
     const hiddenControls = hiddenLabelControls(d, str, boxes, invisible, transparent);
     const clickable = new Set(n.isClickable?.index ?? []);
@@ -224,6 +229,8 @@ export function indexDomSnapshot(snap: CaptureSnapshotResult, listeners?: Readon
     const fragment = new Uint8Array(backend.length);
     // Opacity 0 and aria-hidden reach every descendant; an editing host's descendants are editable.
     const clear = new Uint8Array(backend.length);
+    // The same, with hover not lifting anything: what a person sees without moving the mouse.
+    const unseen = new Uint8Array(backend.length);
     const axHiddenTree = new Uint8Array(backend.length);
     const editable = new Uint8Array(backend.length);
     // The first <summary> child of each <details>: the one that stays shown when it is closed.
@@ -237,6 +244,14 @@ export function indexDomSnapshot(snap: CaptureSnapshotResult, listeners?: Readon
     const hoverRoots = docIdx === 0 && hover && hover.anchors.size > 0 ? hoverRootsOf(hover, backend.length, parents, types, names, str) : undefined;
     const hoverAnchor = new Int32Array(hoverRoots ? backend.length : 0).fill(-1);
     const items: RuleItem[] = [];
+    /** Whether the node at `pi` or one of its next ancestors (`levels` in all) floats: absolutely or fixed positioned. */
+    const floatsWithin = (pi: number, levels: number): boolean => {
+      for (let p = pi, k = 0; p >= 0 && k < levels; p = parents[p] ?? -1, k++) {
+        const pos = positions.get(p);
+        if (pos === "absolute" || pos === "fixed") return true;
+      }
+      return false;
+    };
     // One reader of "the element being indexed", so no function is made per element.
     let current: readonly number[] = [];
     const currentAttr = (name: string): string | null => attrValue(current, str, name);
@@ -270,6 +285,7 @@ export function indexDomSnapshot(snap: CaptureSnapshotResult, listeners?: Readon
       if (hoverRoots) hoverAnchor[i] = hoverRoot ?? (pi >= 0 ? hoverAnchor[pi]! : -1);
       // A hover-revealed element's own opacity or visibility is the hover rule's to lift.
       if (parentClear || (transparent.has(i) && hoverRoot === undefined) || closedDetails) clear[i] = 1;
+      if ((pi >= 0 && unseen[pi] === 1) || transparent.has(i) || invisible.has(i) || closedDetails) unseen[i] = 1;
       if (axHidden || (pi >= 0 && axHiddenTree[pi] === 1)) axHiddenTree[i] = 1;
       const editableAttr = contentEditable !== undefined && contentEditable !== "false";
       const parentEditable = pi >= 0 && editable[pi] === 1;
@@ -292,8 +308,12 @@ export function indexDomSnapshot(snap: CaptureSnapshotResult, listeners?: Readon
           pointer: cursor === "pointer" && parentCursor !== "pointer",
           standIn: hiddenControl !== undefined,
           editableHost,
+          floatingItem: floatsWithin(pi, 3),
         });
-        items.push({ parent: pi, signs, list: rules.isList({ tag, attr: currentAttr }) });
+        // Nothing to click where a person could see it: no area, unseen, or wholly before the page's origin.
+        const b = boxes.get(i);
+        const empty = !b || b.width <= 0 || b.height <= 0 || unseen[i] === 1 || b.x + b.width <= 0 || b.y + b.height <= 0;
+        items.push({ parent: pi, signs, list: rules.isList({ tag, attr: currentAttr }), empty });
       } else {
         items.push({ parent: pi, signs: 0, list: false });
       }
@@ -350,6 +370,7 @@ export function indexDomSnapshot(snap: CaptureSnapshotResult, listeners?: Readon
         attrs: n.attributes?.[i] ?? [],
         clips: clipping.has(i),
         position: positions.get(i) ?? "static",
+        background: backgrounds.get(i),
         likelyActionable,
         axWanted:
           element && (likelyActionable || contentDoc !== undefined || (contextTags.has(nodeName) && !presentational) || nodeName === "IFRAME" || nodeName === "FRAME"),

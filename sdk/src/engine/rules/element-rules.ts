@@ -31,6 +31,11 @@ export interface ElementFacts {
   readonly standIn: boolean;
   /** The host of a contenteditable region (not a paragraph inside one). */
   readonly editableHost: boolean;
+  /**
+   * Inside a floating (absolutely or fixed positioned) list: an item whose class names it an
+   * option or suggestion is one, though its clicks are handled at the page's root (React).
+   */
+  readonly floatingItem?: boolean;
 }
 
 /** An element in document order for `classify`: its parent's position and its signs. */
@@ -41,6 +46,12 @@ export interface RuleItem {
   readonly signs: number;
   /** A list container (`ul`, `ol`, `tbody`, `table`, a list-like role). */
   readonly list: boolean;
+  /**
+   * Nothing a person sees to click: no box or area, transparent or invisible (before any hover),
+   * or wholly before the page's origin. It does not make the element holding it a delegating
+   * container (a terminal's hidden helper input).
+   */
+  readonly empty?: boolean;
 }
 
 /** The rule set; call once per realm. */
@@ -84,6 +95,8 @@ export function elementRules() {
   const fieldRoles = new Set(["textbox", "searchbox", "combobox", "listbox", "slider", "spinbutton", "date", "datetime", "time", "color", "Date", "DateTime", "InputTime", "ColorWell", "TextField", "textField", "PopUpButton"]);
 
   const firstRole = (f: { attr(name: string): string | null }): string => (f.attr("role") ?? "").trim().split(/\s+/)[0] ?? "";
+  /** Class words of the items of a suggestion list or a custom select's menu. */
+  const optionWords = ["option", "suggestion", "suggest"];
 
   /** A native control: a link with an href, a button, a field, a select, a summary, an editing host, a stand-in label. */
   const isNative = (f: ElementFacts): boolean => {
@@ -105,6 +118,7 @@ export function elementRules() {
     const tabindex = f.attr("tabindex");
     if (tabindex !== null && Number(tabindex) >= 0 && tabindex.trim() !== "") s |= TABINDEX;
     if (f.attr("draggable") === "true") s |= DRAG;
+    if (f.floatingItem && words(f).some((w) => optionWords.includes(w))) s |= ITEM;
     // A plain label is its control's name: the control is the target.
     if (f.tag === "label" && !(s & (NATIVE | LISTENER)) && f.attr("role") === null && f.attr("tabindex") === null) return 0;
     return s;
@@ -141,7 +155,7 @@ export function elementRules() {
     const holds = new Uint8Array(n);
     for (let i = n - 1; i >= 0; i--) {
       const p = items[i]!.parent;
-      if (p >= 0 && (holds[i] || signs[i])) holds[p] = 1;
+      if (p >= 0 && (holds[i] || (signs[i] && !items[i]!.empty))) holds[p] = 1;
     }
     for (let i = 0; i < n; i++) {
       if (signs[i] !== LISTENER) continue;
@@ -336,17 +350,50 @@ export function elementRules() {
   const glyphName = (name: string): boolean => symbolOnly(name) && !/[\uE000-\uF8FF]/u.test(name) && [...name.trim()].length <= 4;
 
   /**
+   * A colour a person would name, from a computed CSS colour (`rgb(229, 57, 53)`): a hue word
+   * (red, orange, yellow, green, teal, blue, purple, pink; black, grey, white for greys), with
+   * "dark" or "light" where it is, and its hex code: "red #e53935". "" for a transparent one.
+   */
+  const colourName = (css: string): string => {
+    const m = /rgba?\(\s*(\d+)[,\s]+(\d+)[,\s]+(\d+)(?:[,\s/]+([\d.]+))?/.exec(css);
+    if (!m) return "";
+    if (m[4] !== undefined && Number(m[4]) < 0.5) return "";
+    const [r, g, b] = [Number(m[1]), Number(m[2]), Number(m[3])];
+    const hex = `#${[r, g, b].map((v) => v.toString(16).padStart(2, "0")).join("")}`;
+    const max = Math.max(r, g, b) / 255;
+    const min = Math.min(r, g, b) / 255;
+    const l = (max + min) / 2;
+    const sat = max === min ? 0 : (max - min) / (1 - Math.abs(2 * l - 1));
+    let word: string;
+    if (sat < 0.15 || max - min < 0.08) word = l < 0.2 ? "black" : l > 0.9 ? "white" : l < 0.4 ? "dark grey" : l > 0.75 ? "light grey" : "grey";
+    else {
+      const d = max - min;
+      const [rr, gg, bb] = [r / 255, g / 255, b / 255];
+      let hue = max === rr ? ((gg - bb) / d) % 6 : max === gg ? (bb - rr) / d + 2 : (rr - gg) / d + 4;
+      hue = (hue * 60 + 360) % 360;
+      const hues: [number, string][] = [[15, "red"], [45, "orange"], [70, "yellow"], [165, "green"], [195, "teal"], [255, "blue"], [290, "purple"], [345, "pink"], [360, "red"]];
+      word = hues.find(([limit]) => hue < limit)?.[1] ?? "red";
+      if (l < 0.25) word = `dark ${word}`;
+      else if (l > 0.8) word = `light ${word}`;
+    }
+    return `${word} ${hex}`;
+  };
+
+  /**
    * The name of a control, in order: what it shows as words (`shown`, the accessible name or
    * visible text); a title, aria-label, alt or SVG title; a glyph it shows (☆); an icon font's
-   * ligature; an icon named by a class; the label text before it in the same row or field
-   * (`before`, read by each engine its own way); symbols it shows; and only when nothing else
-   * exists a word of its own class, marked as a guess.
+   * ligature; an icon named by a class; the colour it is filled with when it shows nothing else
+   * (`colour`, a swatch); the label text before it in the same row or field (`before`, read by
+   * each engine its own way); symbols it shows; and only when nothing else exists a word of its
+   * own class, marked as a guess.
    */
-  const controlName = (shown: string, derived: { name: string; rank: number }, before: () => string): { name: string; guess: boolean } => {
+  const controlName = (shown: string, derived: { name: string; rank: number }, before: () => string, colour: () => string = () => ""): { name: string; guess: boolean } => {
     if (shown && !symbolOnly(shown)) return { name: shown, guess: false };
     if (derived.rank === nameRank.label) return { name: derived.name, guess: false };
     if (shown && glyphName(shown)) return { name: shown.trim(), guess: false };
     if (derived.rank === nameRank.ligature || derived.rank === nameRank.icon) return { name: derived.name, guess: false };
+    const filled = shown ? "" : colour();
+    if (filled) return { name: filled, guess: false };
     const label = before();
     if (label) return { name: label, guess: false };
     if (shown) return { name: shown, guess: false };
@@ -405,6 +452,7 @@ export function elementRules() {
     classify,
     regionRole,
     regionStates,
+    optionWords,
     displayRole,
     regionName,
     nameFromContent,
@@ -412,6 +460,7 @@ export function elementRules() {
     nameRank,
     glyphName,
     controlName,
+    colourName,
     toggleWords,
     words,
     isLigatureName,

@@ -180,7 +180,7 @@ export function controlNameOf(index: DomIndex, node: DomNode, shown: string): { 
   const derived = rules.derivedName(domView(index, node));
   // A glyph drawn by an icon class's generated content ("✖" for `fa-trash`) says less than the class.
   const generated = shown !== "" && derived.rank <= rules.nameRank.icon && iconTextsInside(index, node).map((t) => t.text ?? "").join(" ").trim() === shown.trim();
-  const named = rules.controlName(generated ? "" : shown, derived, () => labelBefore(index, node));
+  const named = rules.controlName(generated ? "" : shown, derived, () => labelBefore(index, node), () => swatchColour(index, node));
   return { name: named.name, states: named.guess ? ["guess"] : [] };
 }
 
@@ -283,4 +283,55 @@ export function toggleStates(index: DomIndex, node: DomNode): string[] {
   const seen = kinds.get(k.key);
   if (!seen) return [];
   return [...seen].map((x) => (k.states.includes(x) ? x : `not ${x}`));
+}
+
+/** Input types that take typed text. */
+const textInputs: ReadonlySet<string> = new Set(["", "text", "search", "email", "url", "tel", "password", "number"]);
+
+/**
+ * A text field a person cannot see inside a clickable region: the helper a terminal or a code
+ * editor focuses when its screen is clicked, which then takes the keys (xterm.js, CodeMirror);
+ * undefined when the region has none.
+ */
+export function hiddenTextField(index: DomIndex, node: DomNode): DomNode | undefined {
+  let budget = 200;
+  const visit = (id: number): DomNode | undefined => {
+    for (const c of childrenOf(index, id)) {
+      if (--budget < 0) return undefined;
+      const n = index.nodes.get(c);
+      if (!n) continue;
+      const field = n.nodeName === "TEXTAREA" || (n.nodeName === "INPUT" && textInputs.has((attrOf(index, n, "type") ?? "").toLowerCase()));
+      if (field) {
+        const b = n.box;
+        if (n.invisible || !b || b.width <= 2 || b.height <= 2 || b.x + b.width <= 0 || b.y + b.height <= 0) return n;
+        continue;
+      }
+      const deeper = visit(c);
+      if (deeper) return deeper;
+    }
+    return undefined;
+  };
+  return visit(node.backendId);
+}
+
+/** A swatch is small: a card or a tile filled with a colour is not named by it. */
+const maxSwatch = 64;
+
+/**
+ * The colour a swatch is filled with (`rules.colourName`): an empty, small element whose
+ * colour tells it from its siblings of the same kind (face-down cards all of one colour are
+ * not swatches); "" otherwise.
+ */
+function swatchColour(index: DomIndex, node: DomNode): string {
+  const b = node.box;
+  if (!node.background || !b || b.width > maxSwatch || b.height > maxSwatch || childrenOf(index, node.backendId).length > 0) return "";
+  const parent = node.parent === undefined ? undefined : index.nodes.get(node.parent);
+  if (parent) {
+    const cls = attrOf(index, node, "class");
+    const kin = childrenOf(index, parent.backendId)
+      .map((id) => index.nodes.get(id))
+      .filter((n): n is DomNode => !!n && n.nodeName === node.nodeName && attrOf(index, n, "class") === cls);
+    if (kin.length >= 2 && kin.every((n) => n.background === node.background)) return "";
+  }
+  return rules.colourName(node.background);
 }

@@ -3,7 +3,7 @@ import { actionableRoles, axProp, axStates, axString, contextRoles, displayRole,
 import { documentToViewport, type Rect } from "../base/coordinates.js";
 import { attrOf, childrenOf, type DomIndex, type DomNode } from "../read/dom-index.js";
 import { rules } from "../rules/element-rules.js";
-import { controlNameOf, labelBefore, regionLook, toggleStates, visibleName } from "./regions.js";
+import { controlNameOf, hiddenTextField, labelBefore, regionLook, toggleStates, visibleName } from "./regions.js";
 import type { HiddenControl } from "../read/label-controls.js";
 import { topWorld } from "../page/worlds.js";
 import { type EarlyProbes, startEarlyProbes, startSpeculativeProbes } from "../hit/early-occlusion.js";
@@ -13,6 +13,7 @@ import type { EarlyRootLayout, PageLayout, SessionLayout } from "../read/layout.
 import { filterOccluded, type HitCandidate, type HitVerdict } from "../hit/occlusion.js";
 import type { PageSession } from "../page/page-session.js";
 import type { RefEntry, RefTable } from "./refs.js";
+import { groupLines, type LineSource } from "./groups.js";
 import { dropEchoes, type SnapshotLine } from "./render-text.js";
 import { frameLabel, quoted, sanitizeText, sanitizeUrl, urlOrigin } from "../base/sanitize.js";
 
@@ -22,6 +23,8 @@ export interface SnapshotElement {
   readonly role: string;
   readonly name: string;
   readonly value: string;
+  /** The state words printed after it (`checked`, `on-hover`, `guess` …). */
+  readonly states: readonly string[];
   readonly frameId: string;
   /** Box in top-level viewport coordinates. */
   readonly box: Rect;
@@ -66,17 +69,6 @@ interface Pending {
   container: Pending | undefined;
   /** The element to hover first (`DomNode.hoverAnchor`). */
   hoverAnchor: number | undefined;
-}
-
-/** A group with more refs than this is a section of the page, not a row: it is not indented. */
-const maxGroupRefs = 10;
-
-/** The header word of a group: what kind of container it is. */
-function groupWord(dom: DomNode, role: string): string {
-  if (dom.nodeName === "TR" || role === "row") return "row";
-  if (dom.nodeName === "LI" || role === "listitem") return "listitem";
-  if (dom.nodeName === "ARTICLE" || role === "article") return "article";
-  return "group";
 }
 
 /**
@@ -135,6 +127,12 @@ export async function takePageSnapshot(page: PageSession, refs: RefTable, option
   const main = page.mainFrame();
   const mainOrigin = urlOrigin(main?.url ?? "");
   const lines: (SnapshotLine | undefined)[] = [];
+  // The DOM node each line was printed for (for grouping rows, `groups.ts`).
+  const sources = new Map<SnapshotLine, LineSource>();
+  const emit = (line: SnapshotLine, l: SessionLayout, backendId: number | undefined): void => {
+    lines.push(line);
+    if (backendId !== undefined) sources.set(line, { index: l.index, session: l.session.id, backendId });
+  };
   const pending: Pending[] = [];
   let frameCount = 0;
   const scope = options.scope;
@@ -152,20 +150,12 @@ export async function takePageSnapshot(page: PageSession, refs: RefTable, option
       let childDepth = depth;
       let childContainer = containerName;
       let childInRef = inRef;
-      // A row, list item or card that is not a target itself: its lines are indented under a
-      // header line, kept only when it holds a ref and something beside it (`endGroup`).
-      let group: { start: number; pending: number; word: string } | undefined;
       // A target of the shared rules prints even where the accessibility tree ignores it.
       const region = dom?.target === true;
       const ignored = node.ignored && !region;
       if (!ignored && role === "Iframe") {
         walkIframe(l, node, depth, here);
         return;
-      }
-      if (dom?.group && !region && here && !inRef) {
-        group = { start: lines.length, pending: pending.length, word: groupWord(dom, role) };
-        lines.push(undefined);
-        childDepth = depth + 1;
       }
       if (!ignored && role !== "RootWebArea") {
         const name = axString(node.name);
@@ -179,7 +169,7 @@ export async function takePageSnapshot(page: PageSession, refs: RefTable, option
         // An invisible control hides its text too; a zero-size one only when it clips its
         // overflow (a zero-height list of floats shows its items).
         if (dom?.box && !rendered && role !== "StaticText" && actionable) {
-          if (dom.invisible || ((dom.box.width <= 0 || dom.box.height <= 0) && dom.clips)) return endGroup(group, depth);
+          if (dom.invisible || ((dom.box.width <= 0 || dom.box.height <= 0) && dom.clips)) return;
         }
         if (role === "StaticText") {
           // Text drawn at font-size 0 is not shown to the user, whatever the AX tree says; an
@@ -188,16 +178,16 @@ export async function takePageSnapshot(page: PageSession, refs: RefTable, option
           // Inside a ref, a symbol ("⟳", "⚑") is the ref's icon, already read in its name.
           const symbol = inRef !== undefined && rules.symbolOnly(name);
           if (shown && here && name.trim() && text?.hiddenText === undefined && !text?.iconText && !symbol && !containerName.includes(name.trim())) {
-            lines.push({ depth: childDepth, text: quoted(name, 100), plain: sanitizeText(name, 100) });
+            emit({ depth, text: quoted(name, 100), plain: sanitizeText(name, 100) }, l, text?.backendId);
           }
         } else if (actionable) {
           if (shown && here && box) {
             const look = describe(l, node, role, name, dom, axAction, byId);
             const states = dom?.hoverAnchor !== undefined ? [...look.states, "on-hover"] : look.states;
-            const p: Pending = { node, l, frameId, box, visible, lineIndex: lines.length, role: look.role, name: look.name, value: look.value, states, depth: childDepth, container: inRef, hoverAnchor: dom?.hoverAnchor };
+            const p: Pending = { node, l, frameId, box, visible, lineIndex: lines.length, role: look.role, name: look.name, value: look.value, states, depth, container: inRef, hoverAnchor: dom?.hoverAnchor };
             pending.push(p);
             lines.push(undefined);
-            childDepth++;
+            childDepth = depth + 1;
             childContainer = `${containerName} ${look.context ?? look.name} ${look.value}`;
             childInRef = p;
           }
@@ -205,35 +195,15 @@ export async function takePageSnapshot(page: PageSession, refs: RefTable, option
           // (An image inside a ref says nothing its name does not: an icon.)
           const level = axProp(node, "level");
           const r = role === "heading" && typeof level === "number" ? `heading[${level}]` : displayRole(role);
-          lines.push({ depth: childDepth, text: name ? `${r} ${quoted(name)}` : r });
+          emit({ depth, text: name ? `${r} ${quoted(name)}` : r }, l, dom?.backendId);
           if (role === "heading" || role === "image") childContainer = `${containerName} ${name}`;
-          if (role === "dialog" || role === "alertdialog") childDepth++;
+          if (role === "dialog" || role === "alertdialog") childDepth = depth + 1;
         }
       }
       for (const id of node.childIds ?? []) {
         const child = byId.get(id);
         if (child) visit(child, childDepth, here, childContainer, childInRef);
       }
-      endGroup(group, depth);
-    };
-    /**
-     * Keeps a group's header when the group holds at least one ref and one more line (a row's
-     * text, another action) and is not a whole section (at most `maxGroupRefs` refs); else its
-     * lines go back to the group's own depth.
-     */
-    const endGroup = (group: { start: number; pending: number; word: string } | undefined, depth: number): void => {
-      if (!group) return;
-      const refs = pending.length - group.pending;
-      const size = lines.length - group.start - 1;
-      if (refs >= 1 && refs <= maxGroupRefs && size >= 2) {
-        lines[group.start] = { depth, text: group.word };
-        return;
-      }
-      for (let i = group.start + 1; i < lines.length; i++) {
-        const line = lines[i];
-        if (line) lines[i] = { ...line, depth: line.depth - 1 };
-      }
-      for (let k = group.pending; k < pending.length; k++) pending[k]!.depth--;
     };
     visit(rootNode, depth, inScope, "", undefined);
   };
@@ -315,17 +285,20 @@ export async function takePageSnapshot(page: PageSession, refs: RefTable, option
     // A snapshot scoped to one element shows a field's value whole; a page snapshot cuts it.
     const valuePart = p.value && p.value !== p.name ? ` = ${quoted(p.value, scope ? 20_000 : 80)}` : "";
     const namePart = p.name ? ` ${quoted(p.name)}` : "";
-    lines[p.lineIndex] = {
+    const line: SnapshotLine = {
       depth: p.depth,
       ref: entry.ref,
       plain: sanitizeText(p.name),
       text: `[${entry.ref}] ${p.role}${namePart}${valuePart}${states.length ? ` ${states.join(" ")}` : ""}`,
     };
+    lines[p.lineIndex] = line;
+    sources.set(line, { index: p.l.index, session: p.l.session.id, backendId: p.node.backendDOMNodeId! });
     elements.push({
       ref: entry.ref,
       role: p.role,
       name: sanitizeText(p.name),
       value: sanitizeText(p.value, 200),
+      states,
       frameId: p.frameId,
       box: p.box,
       offscreen,
@@ -339,7 +312,7 @@ export async function takePageSnapshot(page: PageSession, refs: RefTable, option
   return {
     url: sanitizeUrl(main?.url ?? doc0?.url ?? ""),
     title: sanitizeText(doc0?.title ?? "", 200),
-    lines: fixDepths(dropEchoes(lines.filter((x): x is SnapshotLine => x !== undefined))),
+    lines: fixDepths(groupLines(dropEchoes(lines.filter((x): x is SnapshotLine => x !== undefined)), (line) => sources.get(line))),
     elements,
     frameCount,
     layout,
@@ -372,6 +345,12 @@ function describe(l: SessionLayout, node: AXNode, role: string, axName: string, 
     const labelled = attrOf(l.index, dom, "aria-label") !== null || attrOf(l.index, dom, "aria-labelledby") !== null;
     const text = textOf(node, byId, l.index) || (dom.hoverAnchor !== undefined ? domText(l.index, dom) : "");
     const look = regionLook(l.index, dom, text !== "" && !rules.symbolOnly(text));
+    const keys = hiddenTextField(l.index, dom);
+    if (keys) {
+      // A terminal's screen: it passes the keys typed to a hidden field, so it reads as a text field.
+      const label = attrOf(l.index, keys, "aria-label") ?? attrOf(l.index, keys, "placeholder") ?? "";
+      return { role: "textbox", name: labelled ? axName : label || labelBefore(l.index, dom, true), value: rules.regionName(text), states: [], context: text };
+    }
     if (look.role === "combobox") {
       // A custom select shows its current value; its name is the label before it.
       const value = text.split(/\s+/).filter((w) => !rules.symbolOnly(w)).join(" ");
@@ -384,6 +363,8 @@ function describe(l: SessionLayout, node: AXNode, role: string, axName: string, 
     const editable = role === "generic" && !!axProp(node, "editable");
     const shownRole = editable ? "textbox" : standIn ? standIn.role : displayRole(role);
     const states = standIn?.states ?? axStates(node, role);
+    // An editing host takes line breaks: it is a multi-line field, as a textarea is.
+    if (axProp(node, "editable") === "richtext" && !states.includes("multiline") && (!dom || attrOf(l.index, dom, "aria-multiline") !== "false")) states.push("multiline");
     out = {
       role: shownRole,
       name: axName || (rules.nameFromContent(shownRole) ? textOf(node, byId, l.index, standIn !== undefined) : ""),
