@@ -100,7 +100,14 @@ export async function batchHitTest(
  */
 function boxInPage(this: Element): { box: number[]; clip: number[] | null; invisible: boolean; transparent: boolean; viewport: number[] } | null {
   if (!this.isConnected || this.getRootNode() !== document) return null;
-  const r = this.getBoundingClientRect();
+  // An inline element wrapped over two lines ("INV-" / "0057") is two boxes: the middle of
+  // their union lies between them, on its parent. Its largest box is aimed at instead.
+  const rects = this.getClientRects();
+  let r: DOMRect = this.getBoundingClientRect();
+  if (rects.length > 1) {
+    r = rects[0]!;
+    for (const f of rects) if (f.width * f.height > r.width * r.height) r = f;
+  }
   const style = getComputedStyle(this);
   const v = style.visibility;
   const vv = window.visualViewport;

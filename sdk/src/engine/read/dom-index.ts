@@ -226,6 +226,8 @@ export function indexDomSnapshot(snap: CaptureSnapshotResult, listeners?: Readon
     const types = n.nodeType ?? [];
     const values = n.nodeValue ?? [];
     // 1 for nodes under a document fragment (shadow root, template content): not in the light tree.
+    // A DOMSnapshot leaves shadow roots out: their children name the host as their parent and
+    // carry a shadow root type instead.
     const fragment = new Uint8Array(backend.length);
     // Opacity 0 and aria-hidden reach every descendant; an editing host's descendants are editable.
     const clear = new Uint8Array(backend.length);
@@ -241,7 +243,8 @@ export function indexDomSnapshot(snap: CaptureSnapshotResult, listeners?: Readon
       if (pi >= 0 && str(names[i]) === "SUMMARY" && !summaries.has(pi)) summaries.set(pi, i);
     }
     // Hover-revealed roots of the top document's light tree, by node index, with their anchor's.
-    const hoverRoots = docIdx === 0 && hover && hover.anchors.size > 0 ? hoverRootsOf(hover, backend.length, parents, types, names, str) : undefined;
+    const shadowChildren: ReadonlySet<number> = new Set(n.shadowRootType?.index ?? []);
+    const hoverRoots = docIdx === 0 && hover && hover.anchors.size > 0 ? hoverRootsOf(hover, backend.length, parents, types, names, str, shadowChildren) : undefined;
     const hoverAnchor = new Int32Array(hoverRoots ? backend.length : 0).fill(-1);
     const items: RuleItem[] = [];
     /** Whether the node at `pi` or one of its next ancestors (`levels` in all) floats: absolutely or fixed positioned. */
@@ -275,7 +278,7 @@ export function indexDomSnapshot(snap: CaptureSnapshotResult, listeners?: Readon
         if (attr === "contenteditable") contentEditable = str(attrs[a + 1]).toLowerCase();
       }
       const pi = parents[i] ?? -1;
-      if (pi >= 0 && (fragment[pi] === 1 || types[pi] === 11)) fragment[i] = 1;
+      if (shadowChildren.has(i) || (pi >= 0 && (fragment[pi] === 1 || types[pi] === 11))) fragment[i] = 1;
       const nodeName = str(names[i]);
       const parentClear = pi >= 0 && clear[pi] === 1;
       // A closed <details> shows only its summary: the rest is not rendered, though a box
@@ -417,13 +420,14 @@ function hoverRootsOf(
   types: readonly number[],
   names: readonly number[],
   str: (i: number | undefined) => string,
+  shadowChildren: ReadonlySet<number>,
 ): Map<number, number> {
   // Light-tree positions as `getElementsByTagName("*")` counts them: elements outside document fragments.
   const nodeAt: number[] = [];
   const fragment = new Uint8Array(size);
   for (let i = 0; i < size; i++) {
     const pi = parents[i] ?? -1;
-    if (pi >= 0 && (fragment[pi] === 1 || types[pi] === 11)) fragment[i] = 1;
+    if (shadowChildren.has(i) || (pi >= 0 && (fragment[pi] === 1 || types[pi] === 11))) fragment[i] = 1;
     if (types[i] === 1 && fragment[i] === 0 && !str(names[i]).startsWith("::")) nodeAt.push(i);
   }
   const out = new Map<number, number>();

@@ -102,6 +102,17 @@ describe("rows", () => {
     expect(await status()).toBe("opened INV-0057");
     expect(await h.evaluate<string>("location.hash")).toBe("#/invoices/0057");
   });
+
+  it("click a link wrapped over two lines on one of its lines, not between them", async () => {
+    await h.goto("/apps/billing");
+    // A narrow column breaks "INV-0056" after its hyphen, and the line height leaves a gap: the
+    // middle of its two boxes is the cell.
+    await h.evaluate("(() => { const s = document.createElement('style'); s.textContent = 'tbody td:nth-child(2){width:34px;max-width:34px;line-height:2.4}'; document.head.append(s); return 1; })()");
+    expect(await h.evaluate<number>("[...document.querySelectorAll('a')].find((a) => a.textContent === 'INV-0056').getClientRects().length")).toBe(2);
+    const r = await click(await refOf({ role: "link", name: "INV-0056" }));
+    expect(await status()).toBe("opened INV-0056");
+    expect(r.evidence?.notes ?? []).toEqual([]);
+  });
 });
 
 describe("evidence", () => {
