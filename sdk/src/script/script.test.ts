@@ -34,12 +34,10 @@ describe("snapshotRefs", () => {
 /** Rows of a settings list: the same link text in every row, told apart by the row. */
 const rows = [
   'heading[2] "Filters"',
-  "row",
-  '  "Matches: from:(deals@shop.example)"',
+  'row "Matches: from:(deals@shop.example)"',
   '  [e1] link "edit"',
   '  [e2] link "delete"',
-  "row",
-  '  "Matches: subject:(invoice)"',
+  'row "Matches: subject:(invoice)"',
   '  [e3] link "edit"',
   '  [e4] link "delete"',
   '[e5] row "Kernel patch v2 Linus Torvalds"',
@@ -50,7 +48,7 @@ const rows = [
 describe("blocks", () => {
   it("gives each indented ref the text of its block, and a top-level ref none", () => {
     const refs = snapshotRefs(rows);
-    expect(refs.find((r) => r.ref === "e4")?.context).toBe('row\n"Matches: subject:(invoice)"\n[e3] link "edit"\n[e4] link "delete"');
+    expect(refs.find((r) => r.ref === "e4")?.context).toBe('row "Matches: subject:(invoice)"\n[e3] link "edit"\n[e4] link "delete"');
     expect(refs.find((r) => r.ref === "e6")?.context).toBe('[e5] row "Kernel patch v2 Linus Torvalds"\n[e6] button "☆" not starred');
     expect(refs.find((r) => r.ref === "e7")?.context).toBe("");
   });

@@ -30,9 +30,11 @@ function groupWord(index: DomIndex, dom: DomNode): string {
 
 /**
  * Indents runs of consecutive lines that lie in the same group under a header line, when the
- * run holds at least one ref and one more line and at most `maxGroupRefs` refs at its top. A
- * line inside a ref belongs where its ref belongs; a line lies in the nearest group around its
- * node. `sourceOf` gives each line's node (undefined: no group).
+ * run holds at least one ref and one more line and at most `maxGroupRefs` refs at its top. The
+ * header is the group's word with the run's first line when that is text (`row "Matches: …"`,
+ * as the row's name), else the word alone. A line inside a ref belongs where its ref belongs; a
+ * line lies in the nearest group around its node. `sourceOf` gives each line's node (undefined:
+ * no group).
  */
 export function groupLines(lines: readonly SnapshotLine[], sourceOf: (line: SnapshotLine) => LineSource | undefined): SnapshotLine[] {
   const memo = new Map<DomIndex, Map<number, DomNode | null>>();
@@ -88,8 +90,11 @@ export function groupLines(lines: readonly SnapshotLine[], sourceOf: (line: Snap
     const topRefs = run.filter((l) => l.ref && l.depth === base).length;
     const g = groups.get(key);
     if (g && run.length >= 2 && run.some((l) => l.ref) && topRefs <= maxGroupRefs) {
-      out.push({ depth: base, text: groupWord(g.index, g.dom) });
-      for (const l of run) out.push({ ...l, depth: l.depth + 1 });
+      // The header carries the group's first text line when it starts with one (`row "Matches: …"`).
+      const first = run[0]!;
+      const merge = !first.ref && first.depth === base && first.text.startsWith('"');
+      out.push(merge ? { ...first, text: `${groupWord(g.index, g.dom)} ${first.text}` } : { depth: base, text: groupWord(g.index, g.dom) });
+      for (const l of merge ? run.slice(1) : run) out.push({ ...l, depth: l.depth + 1 });
     } else {
       out.push(...run);
     }

@@ -343,7 +343,7 @@ function describe(l: SessionLayout, node: AXNode, role: string, axName: string, 
   let out: Look;
   if (!axAction && dom && !(dom.signs & (rules.signs.NATIVE | rules.signs.ROLE))) {
     const labelled = attrOf(l.index, dom, "aria-label") !== null || attrOf(l.index, dom, "aria-labelledby") !== null;
-    const text = textOf(node, byId, l.index) || (dom.hoverAnchor !== undefined ? domText(l.index, dom) : "");
+    const text = textOf(node, byId, l.index, false, dom) || (dom.hoverAnchor !== undefined ? domText(l.index, dom) : "");
     const look = regionLook(l.index, dom, text !== "" && !rules.symbolOnly(text));
     const keys = hiddenTextField(l.index, dom);
     if (keys) {
@@ -409,13 +409,15 @@ function textDom(n: AXNode, byId: Map<string, AXNode>, index: DomIndex): DomNode
 }
 
 /** Text content of a nameless clickable, from its StaticText descendants (and, with `ignoredText`, from text Chromium ignored). */
-function textOf(node: AXNode, byId: Map<string, AXNode>, index: DomIndex, ignoredText = false): string {
+function textOf(node: AXNode, byId: Map<string, AXNode>, index: DomIndex, ignoredText = false, region?: DomNode): string {
   const parts: string[] = [];
   const visit = (n: AXNode, depth: number): void => {
     if (depth > 20 || parts.join(" ").length > 80) return;
     // Text drawn at font-size 0 is not shown to the user; an icon's text is not words.
     const dom = textDom(n, byId, index);
-    if (axString(n.role) === "StaticText" && dom?.hiddenText === undefined && !dom?.iconText) parts.push(axString(n.name));
+    // In a region, a glyph of a control inside it (a row's ☆) is that control's name, not the row's.
+    const innerGlyph = region !== undefined && dom !== undefined && rules.symbolOnly(axString(n.name)) && insideInnerTarget(index, dom, region);
+    if (axString(n.role) === "StaticText" && dom?.hiddenText === undefined && !dom?.iconText && !innerGlyph) parts.push(axString(n.name));
     // A redundant label's text, which Chromium ignores with it (`roleOf`): the rendered text, as the viewport-first read has it.
     else if (ignoredText && n.ignored && dom?.text && dom.box && !dom.axHiddenTree && !dom.iconText) parts.push(dom.text);
     for (const id of n.childIds ?? []) {
@@ -425,6 +427,15 @@ function textOf(node: AXNode, byId: Map<string, AXNode>, index: DomIndex, ignore
   };
   visit(node, 0);
   return parts.join(" ").trim();
+}
+
+/** Whether a node lies inside a target that is itself inside `region` (a control in a clickable row). */
+function insideInnerTarget(index: DomIndex, dom: DomNode, region: DomNode): boolean {
+  for (let cur: DomNode | undefined = dom, hops = 0; cur && cur !== region && hops < 30; hops++) {
+    if (cur.target && cur.backendId !== region.backendId) return true;
+    cur = cur.parent === undefined ? undefined : index.nodes.get(cur.parent);
+  }
+  return false;
 }
 
 /**

@@ -35,7 +35,8 @@ function slots(lines: readonly SnapshotLine[]): Slot[] {
     if (line.ref) {
       anchor = line.ref;
       n = 0;
-    } else if (line.plain !== undefined && line.text.startsWith('"')) {
+    } else if (line.plain !== undefined) {
+      // A text line, or a group's header carrying its first text line (`row "…"`).
       out.push({ key: `${anchor}#${n++}`, text: line.plain });
     }
   }
