@@ -7,7 +7,7 @@
 import { create } from "@bufbuild/protobuf";
 import { ClickParamsSchema, ExtractParamsSchema, SelectTextParamsSchema, TakeSnapshotParamsSchema, TypeTextParamsSchema } from "@baton/gen/baton/v1/tools_pb";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { findTarget, snapshotRefs, type TargetSpec } from "../../script/index.js";
+import type { TargetSpec } from "../../script/index.js";
 import { type Harness, startHarness } from "../fixtures/harness.js";
 
 let h: Harness;
@@ -18,14 +18,8 @@ afterAll(async () => {
   await h?.close();
 });
 
-const snapshot = async (): Promise<string> => (await h.tools.takeSnapshot(create(TakeSnapshotParamsSchema, {}), undefined)).text ?? "";
-
-async function refOf(target: TargetSpec): Promise<string> {
-  const text = await snapshot();
-  const ref = findTarget(snapshotRefs(text), target);
-  if (!ref) throw new Error(`no ${JSON.stringify(target)} in\n${text}`);
-  return ref;
-}
+const snapshot = () => h.snapshot();
+const refOf = (target: TargetSpec) => h.refOf(target);
 
 describe("widgets of public task pages", () => {
   it("types into a terminal whose screen passes keys to a hidden helper field", async () => {

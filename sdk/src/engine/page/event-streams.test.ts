@@ -5,9 +5,8 @@
  * stream to end, and a load that gets no answer is reported as such.
  */
 import { create } from "@bufbuild/protobuf";
-import { ClickParamsSchema, TakeSnapshotParamsSchema } from "@baton/gen/baton/v1/tools_pb";
+import { ClickParamsSchema } from "@baton/gen/baton/v1/tools_pb";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { findTarget, snapshotRefs } from "../../script/index.js";
 import { livePageCount } from "../fixtures/apps/live.js";
 import { type Harness, startHarness } from "../fixtures/harness.js";
 
@@ -20,9 +19,7 @@ afterAll(async () => {
 });
 
 async function clickNamed(role: string, name: string) {
-  const text = (await h.tools.takeSnapshot(create(TakeSnapshotParamsSchema, {}), undefined)).text ?? "";
-  const ref = findTarget(snapshotRefs(text), { role, name });
-  if (!ref) throw new Error(`no ${role} "${name}" in\n${text}`);
+  const ref = await h.refOf({ role, name });
   const started = Date.now();
   const r = await h.tools.click(create(ClickParamsSchema, { ref }), undefined);
   return { ...r, ms: Date.now() - started };

@@ -5,9 +5,9 @@
  * clickable rows, and evidence that says what the page said back.
  */
 import { create } from "@bufbuild/protobuf";
-import { ClickParamsSchema, TakeSnapshotParamsSchema } from "@baton/gen/baton/v1/tools_pb";
+import { ClickParamsSchema } from "@baton/gen/baton/v1/tools_pb";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { findTarget, snapshotRefs, type TargetSpec } from "../../script/index.js";
+import type { TargetSpec } from "../../script/index.js";
 import { type Harness, startHarness } from "../fixtures/harness.js";
 
 let h: Harness;
@@ -18,15 +18,8 @@ afterAll(async () => {
   await h?.close();
 });
 
-const snapshot = async (): Promise<string> => (await h.tools.takeSnapshot(create(TakeSnapshotParamsSchema, {}), undefined)).text ?? "";
-
-/** The ref of a target in a fresh snapshot, by role, name and (optionally) the text of its block. */
-async function refOf(target: TargetSpec): Promise<string> {
-  const text = await snapshot();
-  const ref = findTarget(snapshotRefs(text), target);
-  if (!ref) throw new Error(`no ${JSON.stringify(target)} in\n${text}`);
-  return ref;
-}
+const snapshot = () => h.snapshot();
+const refOf = (target: TargetSpec) => h.refOf(target);
 
 const click = (ref: string) => h.tools.click(create(ClickParamsSchema, { ref }), undefined);
 const status = () => h.evaluate<string>("document.getElementById('status').textContent");
