@@ -2,7 +2,8 @@ import http from "node:http";
 import http2 from "node:http2";
 import net from "node:net";
 import type { ConnectRouter } from "@connectrpc/connect";
-import { compressionBrotli, compressionGzip, connectNodeAdapter } from "@connectrpc/connect-node";
+import { connectNodeAdapter } from "@connectrpc/connect-node";
+import { serverCompressions } from "./compression.js";
 import { applyCors, type CorsOptions } from "./cors.js";
 import { guardedRoutes } from "./edge.js";
 import { fastUnary, servedMethods } from "./fast-unary.js";
@@ -44,7 +45,7 @@ const h2Preface = Buffer.from("PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n");
 export async function serve(o: ServeOptions): Promise<RunningServer> {
   // Each method's own limit comes from its proto; Connect's reader is set to the largest of them.
   const readMaxBytes = o.readMaxBytes ?? 1024 * 1024;
-  const adapter = { readMaxBytes, acceptCompression: [compressionGzip, compressionBrotli], compressMinBytes: 1024 };
+  const adapter = { readMaxBytes, acceptCompression: [...serverCompressions], compressMinBytes: 1024 };
   const connect = connectNodeAdapter({
     routes: guardedRoutes(o.routes, adapter),
     ...adapter,
