@@ -11,6 +11,7 @@ import { tokenRevokedChannel } from "../store/tokens.js";
 import { SessionStore } from "../store/session-store.js";
 import { startEmbeddedUpkeep } from "../store/upkeep.js";
 import { QuotaGuard } from "../loop/quota.js";
+import { linkBase } from "./allowed-hosts.js";
 import { bearerAuth } from "./auth.js";
 import { consoleAuth, requestAuth } from "./console-auth.js";
 import { consoleBuild, consolePages } from "./console-pages.js";
@@ -40,8 +41,10 @@ export interface BackendOptions extends StoreLocation {
   readonly redact?: Redact;
   /** Serve the web console at `/` (`baton serve` does; its build is made first in a clone). Default false. */
   readonly console?: boolean;
-  /** The console's public address, for the links it hands out and a Secure cookie ("https://…"). */
+  /** The console's public address, for the links it hands out and a Secure cookie ("https://…"); its host is answered too. */
   readonly publicUrl?: string;
+  /** Host names answered beyond the listen address and loopback names: "name" or "name:port" (`allowed-hosts.ts`). */
+  readonly allowedHosts?: readonly string[];
   /** How long a one-time sign-in link works (default 24 hours). */
   readonly signInLinkMs?: number;
 }
@@ -91,6 +94,7 @@ export async function startBackend(o: BackendOptions): Promise<Backend> {
     const unlisten = db.listen ? await db.listen(tokenRevokedChannel, (id) => bearer.forget(id)) : undefined;
     if (unlisten) undo.unshift(unlisten);
     const auth = requestAuth(bearer, consoleAuth(db));
+    let port = o.port ?? 0;
     const consoleDeps = {
       db,
       agent,
@@ -98,6 +102,7 @@ export async function startBackend(o: BackendOptions): Promise<Backend> {
       quotas,
       signInLinkMs: o.signInLinkMs ?? 24 * 3_600_000,
       publicUrl: o.publicUrl,
+      linkBase: () => linkBase({ listenHost: o.host ?? "127.0.0.1", port, publicUrl: o.publicUrl }),
     };
     const pages = o.console ? consolePages(await consoleBuild()) : undefined;
     const server = await serve({
@@ -107,7 +112,9 @@ export async function startBackend(o: BackendOptions): Promise<Backend> {
       ...(o.host ? { host: o.host } : {}),
       ...(o.cors ? { cors: o.cors } : {}),
       ...(o.fastUnary === false ? { fastUnary: false } : {}),
+      hosts: { publicUrl: o.publicUrl, allowed: o.allowedHosts },
     });
+    port = server.port;
     return {
       server,
       db,

@@ -3,6 +3,7 @@ import http2 from "node:http2";
 import net from "node:net";
 import type { ConnectRouter } from "@connectrpc/connect";
 import { connectNodeAdapter } from "@connectrpc/connect-node";
+import { type HostGuard, hostGuard, type HostPolicy } from "./allowed-hosts.js";
 import { serverCompressions } from "./compression.js";
 import { applyCors, type CorsOptions } from "./cors.js";
 import { guardedRoutes } from "./edge.js";
@@ -31,6 +32,8 @@ export interface ServeOptions {
   readonly readMaxBytes?: number;
   /** Serve binary unary calls without Connect's generic layer (`fast-unary.ts`); default true. */
   readonly fastUnary?: boolean;
+  /** Host names answered beyond the listen address and loopback names (`allowed-hosts.ts`). */
+  readonly hosts?: Pick<HostPolicy, "publicUrl" | "allowed">;
   /** Answers the requests that are pages, not RPCs (the web console); returns true when it did. */
   readonly pages?: (req: http.IncomingMessage | http2.Http2ServerRequest, res: http.ServerResponse | http2.Http2ServerResponse) => boolean;
 }
@@ -52,10 +55,21 @@ export async function serve(o: ServeOptions): Promise<RunningServer> {
     readMaxBytes: Math.max(readMaxBytes, ...servedMethods(o.routes).map((m) => maxRequestBytes(m, readMaxBytes))),
   });
   const fast = o.fastUnary === false ? () => false : fastUnary(o.routes, adapter);
+  let hosts: HostGuard | undefined;
   const handler = (req: http.IncomingMessage | http2.Http2ServerRequest, res: http.ServerResponse | http2.Http2ServerResponse) => {
     if (req.url === "/healthz") {
       res.statusCode = 200;
       res.end("ok");
+      return;
+    }
+    // Pages, assets and RPCs alike: a request for another name may be a page of that name after DNS rebinding.
+    const authority = req.headers.host ?? req.headers[":authority"];
+    const misdirected = hosts?.refuseHost(typeof authority === "string" ? authority : undefined);
+    if (misdirected) {
+      res.statusCode = 421;
+      res.setHeader("content-type", "text/plain; charset=utf-8");
+      res.setHeader("x-content-type-options", "nosniff");
+      res.end(`Misdirected Request: ${misdirected}\n`);
       return;
     }
     if (o.pages?.(req, res)) return;
@@ -85,6 +99,7 @@ export async function serve(o: ServeOptions): Promise<RunningServer> {
     front.listen(o.port ?? 0, o.host ?? "127.0.0.1", () => resolve());
   });
   const addr = front.address() as net.AddressInfo;
+  hosts = hostGuard({ listenHost: o.host ?? "127.0.0.1", port: addr.port, ...o.hosts });
   const host = addr.family === "IPv6" ? `[${addr.address}]` : addr.address;
   return {
     url: `http://${host}:${addr.port}`,
