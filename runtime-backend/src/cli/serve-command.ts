@@ -38,9 +38,11 @@ export const serveUsage = `  baton serve [--port 8787] [--host 127.0.0.1] [--dat
               [--script-dir DIR]   enable script models (script:NAME), read from DIR only
               [--allowed-hosts LIST]  host names to answer besides the listen address, localhost
                                    and BATON_PUBLIC_URL's ("baton.lan,baton.lan:8787"); others get 421
+              [--public-rate-limit 300]  calls a minute (and at once) each client address may make
+                                   without signing in (device linking, sign-in); 0 for no limit
 `;
 
-const serveKnown = new Set(["port", "host", "data-dir", "database-url", "model", "max-steps", "approve", "script-dir", "allowed-hosts", "help"]);
+const serveKnown = new Set(["port", "host", "data-dir", "database-url", "model", "max-steps", "approve", "script-dir", "allowed-hosts", "public-rate-limit", "help"]);
 
 /** What `--approve` (or BATON_APPROVE) may name: the risks that wait for a person's approval. */
 const approvable: readonly ToolRisk[] = ["irreversible", "mutating"];
@@ -59,6 +61,8 @@ interface ServeFlags {
   readonly publicUrl: string | undefined;
   /** `--allowed-hosts` / BATON_ALLOWED_HOSTS: names answered besides the listen address. */
   readonly allowedHosts: string[];
+  /** `--public-rate-limit` / BATON_PUBLIC_RATE_LIMIT: anonymous calls a minute per client address (0: none), when set. */
+  readonly publicRateLimit: number | undefined;
 }
 
 /**
@@ -85,8 +89,15 @@ function serveFlags(p: Parsed, env: NodeJS.ProcessEnv): ServeFlags {
   const contextTokens = wholeNumber("BATON_CONTEXT_TOKENS", env.BATON_CONTEXT_TOKENS || undefined, 2_000, 2_000_000);
   const publicUrl = httpUrl("BATON_PUBLIC_URL", env.BATON_PUBLIC_URL, "https://baton.example.com (the console's address)");
   const allowedHosts = hostList(p.flags.has("allowed-hosts") ? "--allowed-hosts" : "BATON_ALLOWED_HOSTS", flag(p, "allowed-hosts", env.BATON_ALLOWED_HOSTS));
+  const publicRateLimit = wholeNumber(
+    p.flags.has("public-rate-limit") ? "--public-rate-limit" : "BATON_PUBLIC_RATE_LIMIT",
+    flag(p, "public-rate-limit", env.BATON_PUBLIC_RATE_LIMIT || undefined),
+    0,
+    1_000_000,
+  );
   return {
     allowedHosts,
+    publicRateLimit,
     port,
     contextTokens,
     publicUrl,
@@ -115,7 +126,7 @@ export async function serveCommand(p: Parsed, io: Io, env: NodeJS.ProcessEnv = p
     io.stderr(`baton serve: ${e.message}\n\n${serveUsage}`);
     return 2;
   }
-  const { port, host, store, risks, maxSteps, contextTokens, publicUrl, allowedHosts } = o;
+  const { port, host, store, risks, maxSteps, contextTokens, publicUrl, allowedHosts, publicRateLimit } = o;
   // The operator's keys never reach a log, a stored row or another user.
   const redact = createRedactor(envSecrets(env));
   const logger = createLogger({ redact });
@@ -137,6 +148,7 @@ export async function serveCommand(p: Parsed, io: Io, env: NodeJS.ProcessEnv = p
       ...(contextTokens ? { fold: { ...defaultFoldOptions, tokenBudget: contextTokens } } : {}),
       ...(publicUrl ? { publicUrl } : {}),
       allowedHosts,
+      ...(publicRateLimit !== undefined ? { publicRateLimit: publicRateLimit === 0 ? false : { burst: publicRateLimit, perMinute: publicRateLimit } } : {}),
       console: true,
     });
   } catch (e) {

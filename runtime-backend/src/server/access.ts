@@ -50,6 +50,12 @@ export function accessOf(method: DescMethod): MethodAccess {
   return a;
 }
 
+/** True when anyone may call a method without a token or a session: public ones, and signing in. */
+export function isAnonymous(method: DescMethod): boolean {
+  const a = accessOf(method);
+  return a.public || (a.signIn && !a.console && !a.bearer);
+}
+
 /** A console session secret as the cookie carries it: "cs_" and 43 base64url characters. */
 const secretPattern = /^cs_[A-Za-z0-9_-]{43}$/;
 

@@ -1,7 +1,8 @@
 import { type DescMethod, fromBinary } from "@bufbuild/protobuf";
-import { Code, ConnectError, type ConnectRouter } from "@connectrpc/connect";
+import { Code, ConnectError, type ConnectRouter, type ContextValues } from "@connectrpc/connect";
 import type { Compression, UniversalHandler, UniversalServerRequest } from "@connectrpc/connect/protocol";
-import { refuseAccess } from "./access.js";
+import { isAnonymous, refuseAccess } from "./access.js";
+import { clientAddress, type ClientRateLimiter } from "./rate-limit.js";
 import { maxRequestBytes } from "./validate.js";
 
 /** What the edge checks requests with: the server's limits and the compressions it accepts. */
@@ -9,6 +10,8 @@ export interface EdgeOptions {
   /** Byte limit of a method without a `(baton.v1.method)` limit. */
   readonly readMaxBytes: number;
   readonly acceptCompression: readonly Compression[];
+  /** Limits the calls each client address makes to the methods anyone may call (`access.ts`, `isAnonymous`). */
+  readonly anonymousLimit?: ClientRateLimiter | undefined;
 }
 
 /**
@@ -144,11 +147,17 @@ async function* body(req: UniversalServerRequest, method: DescMethod, o: EdgeOpt
   yield await checkedBytes(req, method, o, limit);
 }
 
+/** A call past its client's allowance of anonymous calls, refused before its body is read. */
+function overLimit(o: EdgeOptions, method: DescMethod, values: ContextValues | undefined): ConnectError | undefined {
+  if (!o.anonymousLimit || !isAnonymous(method)) return undefined;
+  return o.anonymousLimit.refusal(values?.get(clientAddress) ?? "");
+}
+
 function guard(h: UniversalHandler, o: EdgeOptions): UniversalHandler {
   const limit = maxRequestBytes(h.method, o.readMaxBytes);
   const guarded = (req: UniversalServerRequest) => {
     if (typeof req.body !== "object" || req.body === null || !(Symbol.asyncIterator in req.body)) return h(req);
-    const early = refuseEarly((n) => req.header.get(n), limit, h.method);
+    const early = refuseEarly((n) => req.header.get(n), limit, h.method) ?? overLimit(o, h.method, req.contextValues);
     return h({ ...req, body: body(req, h.method, o, limit, early) });
   };
   return Object.assign(guarded, {

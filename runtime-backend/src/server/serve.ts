@@ -1,13 +1,15 @@
 import http from "node:http";
 import http2 from "node:http2";
 import net from "node:net";
-import type { ConnectRouter } from "@connectrpc/connect";
+import { type ConnectRouter, createContextValues } from "@connectrpc/connect";
 import { connectNodeAdapter } from "@connectrpc/connect-node";
 import { type HostGuard, hostGuard, type HostPolicy } from "./allowed-hosts.js";
 import { serverCompressions } from "./compression.js";
+import { isAnonymous } from "./access.js";
 import { applyCors, type CorsOptions } from "./cors.js";
 import { guardedRoutes } from "./edge.js";
 import { fastUnary, servedMethods } from "./fast-unary.js";
+import { clientAddress, ClientRateLimiter, type RateLimit } from "./rate-limit.js";
 import { maxRequestBytes } from "./validate.js";
 
 /** A running server. */
@@ -32,6 +34,8 @@ export interface ServeOptions {
   readonly readMaxBytes?: number;
   /** Serve binary unary calls without Connect's generic layer (`fast-unary.ts`); default true. */
   readonly fastUnary?: boolean;
+  /** Calls each client address may make to the methods anyone may call (`rate-limit.ts`); none when false. */
+  readonly anonymousLimit?: RateLimit | false;
   /** Host names answered beyond the listen address and loopback names (`allowed-hosts.ts`). */
   readonly hosts?: Pick<HostPolicy, "publicUrl" | "allowed">;
   /** Answers the requests that are pages, not RPCs (the web console); returns true when it did. */
@@ -48,13 +52,17 @@ const h2Preface = Buffer.from("PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n");
 export async function serve(o: ServeOptions): Promise<RunningServer> {
   // Each method's own limit comes from its proto; Connect's reader is set to the largest of them.
   const readMaxBytes = o.readMaxBytes ?? 1024 * 1024;
+  const anonymousLimit = o.anonymousLimit ? new ClientRateLimiter(o.anonymousLimit) : undefined;
   const adapter = { readMaxBytes, acceptCompression: [...serverCompressions], compressMinBytes: 1024 };
   const connect = connectNodeAdapter({
-    routes: guardedRoutes(o.routes, adapter),
+    routes: guardedRoutes(o.routes, { ...adapter, anonymousLimit }),
     ...adapter,
+    contextValues: (req) => createContextValues().set(clientAddress, req.socket.remoteAddress ?? ""),
     readMaxBytes: Math.max(readMaxBytes, ...servedMethods(o.routes).map((m) => maxRequestBytes(m, readMaxBytes))),
   });
   const fast = o.fastUnary === false ? () => false : fastUnary(o.routes, adapter);
+  // The edge counts anonymous calls by client address, which the fast path does not carry.
+  const anonymousPaths = new Set(anonymousLimit ? servedMethods(o.routes).filter(isAnonymous).map((m) => `/${m.parent.typeName}/${m.name}`) : []);
   let hosts: HostGuard | undefined;
   const handler = (req: http.IncomingMessage | http2.Http2ServerRequest, res: http.ServerResponse | http2.Http2ServerResponse) => {
     if (req.url === "/healthz") {
@@ -74,7 +82,7 @@ export async function serve(o: ServeOptions): Promise<RunningServer> {
     }
     if (o.pages?.(req, res)) return;
     if (applyCors(req, res, o.cors ?? {})) return;
-    if (fast(req, res)) return;
+    if (!anonymousPaths.has(req.url ?? "") && fast(req, res)) return;
     connect(req as never, res as never);
   };
   const h1 = http.createServer(handler);
