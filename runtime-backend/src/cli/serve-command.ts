@@ -6,11 +6,12 @@ import { defaultFoldOptions } from "../context/fold.js";
 import { createLogger } from "../log/logger.js";
 import { createRedactor, envSecrets } from "../log/redact.js";
 import { createModelResolver } from "../providers/registry.js";
+import { linkBase } from "../server/allowed-hosts.js";
 import { startBackend } from "../server/app.js";
 import { createSignInCode, makeAdmin } from "../store/accounts.js";
 import { createToken, ensureUser, registerToken, userForToken } from "../store/users.js";
 import { signInUrl } from "../console/deps.js";
-import { flag, httpUrl, maxStepsLimit, onlyKnownFlags, type Parsed, UsageError, wholeNumber } from "./args.js";
+import { flag, hostList, httpUrl, maxStepsLimit, onlyKnownFlags, type Parsed, UsageError, wholeNumber } from "./args.js";
 import type { Io } from "./io.js";
 import { databaseWhere, failedToStart, notADatabaseUrl, type StoreFlags, storeOf } from "./start-failure.js";
 
@@ -35,9 +36,13 @@ function extensionNote(url: string): string {
 export const serveUsage = `  baton serve [--port 8787] [--host 127.0.0.1] [--data-dir ./.data] [--database-url postgres://…]
               [--model provider:model] [--max-steps 50] [--approve irreversible[,mutating] | none]
               [--script-dir DIR]   enable script models (script:NAME), read from DIR only
+              [--allowed-hosts LIST]  host names to answer besides the listen address, localhost
+                                   and BATON_PUBLIC_URL's ("baton.lan,baton.lan:8787"); others get 421
+              [--public-rate-limit 300]  calls a minute (and at once) each client address may make
+                                   without signing in (device linking, sign-in); 0 for no limit
 `;
 
-const serveKnown = new Set(["port", "host", "data-dir", "database-url", "model", "max-steps", "approve", "script-dir", "help"]);
+const serveKnown = new Set(["port", "host", "data-dir", "database-url", "model", "max-steps", "approve", "script-dir", "allowed-hosts", "public-rate-limit", "help"]);
 
 /** What `--approve` (or BATON_APPROVE) may name: the risks that wait for a person's approval. */
 const approvable: readonly ToolRisk[] = ["irreversible", "mutating"];
@@ -54,6 +59,10 @@ interface ServeFlags {
   readonly contextTokens: number | undefined;
   /** BATON_PUBLIC_URL without a trailing slash, when set. */
   readonly publicUrl: string | undefined;
+  /** `--allowed-hosts` / BATON_ALLOWED_HOSTS: names answered besides the listen address. */
+  readonly allowedHosts: string[];
+  /** `--public-rate-limit` / BATON_PUBLIC_RATE_LIMIT: anonymous calls a minute per client address (0: none), when set. */
+  readonly publicRateLimit: number | undefined;
 }
 
 /**
@@ -79,7 +88,16 @@ function serveFlags(p: Parsed, env: NodeJS.ProcessEnv): ServeFlags {
   // Below a few thousand tokens the task and one snapshot do not fit; NaN would never fold.
   const contextTokens = wholeNumber("BATON_CONTEXT_TOKENS", env.BATON_CONTEXT_TOKENS || undefined, 2_000, 2_000_000);
   const publicUrl = httpUrl("BATON_PUBLIC_URL", env.BATON_PUBLIC_URL, "https://baton.example.com (the console's address)");
+  const allowedHosts = hostList(p.flags.has("allowed-hosts") ? "--allowed-hosts" : "BATON_ALLOWED_HOSTS", flag(p, "allowed-hosts", env.BATON_ALLOWED_HOSTS));
+  const publicRateLimit = wholeNumber(
+    p.flags.has("public-rate-limit") ? "--public-rate-limit" : "BATON_PUBLIC_RATE_LIMIT",
+    flag(p, "public-rate-limit", env.BATON_PUBLIC_RATE_LIMIT || undefined),
+    0,
+    1_000_000,
+  );
   return {
+    allowedHosts,
+    publicRateLimit,
     port,
     contextTokens,
     publicUrl,
@@ -108,7 +126,7 @@ export async function serveCommand(p: Parsed, io: Io, env: NodeJS.ProcessEnv = p
     io.stderr(`baton serve: ${e.message}\n\n${serveUsage}`);
     return 2;
   }
-  const { port, host, store, risks, maxSteps, contextTokens, publicUrl } = o;
+  const { port, host, store, risks, maxSteps, contextTokens, publicUrl, allowedHosts, publicRateLimit } = o;
   // The operator's keys never reach a log, a stored row or another user.
   const redact = createRedactor(envSecrets(env));
   const logger = createLogger({ redact });
@@ -129,6 +147,8 @@ export async function serveCommand(p: Parsed, io: Io, env: NodeJS.ProcessEnv = p
       ...(env.BATON_CONNECT_GENERIC === "1" ? { fastUnary: false } : {}),
       ...(contextTokens ? { fold: { ...defaultFoldOptions, tokenBudget: contextTokens } } : {}),
       ...(publicUrl ? { publicUrl } : {}),
+      allowedHosts,
+      ...(publicRateLimit !== undefined ? { publicRateLimit: publicRateLimit === 0 ? false : { burst: publicRateLimit, perMinute: publicRateLimit } } : {}),
       console: true,
     });
   } catch (e) {
@@ -156,7 +176,7 @@ export async function serveCommand(p: Parsed, io: Io, env: NodeJS.ProcessEnv = p
   const where = backend.db.kind === "embedded" ? `embedded store in ${store.dataDir}` : "postgres store";
   // A one-time link into the console for the operator, fresh at every start.
   const { code } = await createSignInCode(backend.db, "local", 24 * 3_600_000);
-  const consoleUrl = signInUrl(publicUrl ?? backend.server.url, code);
+  const consoleUrl = signInUrl(linkBase({ listenHost: host, port: backend.server.port, publicUrl }), code);
   io.stdout(
     `Baton backend listening on ${backend.server.url} (${where})\n${tokenNote}\nConsole: ${consoleUrl} (one-time sign-in link for "local", valid 24 h)\n${extensionNote(backend.server.url)}`,
   );

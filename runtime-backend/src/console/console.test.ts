@@ -118,6 +118,26 @@ describe("sign-in", () => {
     expect((await refusal(consoleClient(url, { headers: { origin: "http://evil.example" } }).signIn(code))).code).toBe(Code.PermissionDenied);
   });
 
+  it("a request carrying two console cookies is refused (400), whichever session comes first", async () => {
+    const alice = await signedIn("alice");
+    const bob = await signedIn("bob");
+    // Another port of this host set its own session cookie on a longer path: the browser sends it first.
+    const shadowed = consoleClient(url);
+    shadowed.cookie = `${bob.cookie}; ${alice.cookie}`;
+    const e = await refusal(shadowed.console.getAccount({}));
+    expect(e.code).toBe(Code.InvalidArgument);
+    expect(e.rawMessage).toMatch(/carries 2 console session cookies .*clear this site's cookies/);
+    const raw = await fetch(`${url}/baton.v1.ConsoleService/GetAccount`, {
+      method: "POST",
+      headers: { "content-type": "application/json", "baton-console": "1", cookie: `${alice.cookie}; __Host-${bob.cookie}` },
+      body: "{}",
+    });
+    expect(raw.status).toBe(400);
+    expect(((await raw.json()) as { code: string }).code).toBe("invalid_argument");
+    // Either cookie alone still works.
+    expect((await alice.console.getAccount({})).account?.userId).toBe("alice");
+  });
+
   it("a cookie does not open bearer-only RPCs, and a bearer token does not open console RPCs", async () => {
     const alice = await signedIn("alice");
     expect((await refusal(alice.agent.createSession({ task: "x" }))).code).toBe(Code.Unauthenticated);

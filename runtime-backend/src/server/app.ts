@@ -9,13 +9,15 @@ import type { Db } from "../store/db.js";
 import { openDb, type StoreLocation } from "../store/open.js";
 import { tokenRevokedChannel } from "../store/tokens.js";
 import { SessionStore } from "../store/session-store.js";
-import { startEmbeddedUpkeep } from "../store/upkeep.js";
+import { startUpkeep } from "../store/upkeep.js";
 import { QuotaGuard } from "../loop/quota.js";
+import { linkBase } from "./allowed-hosts.js";
 import { bearerAuth } from "./auth.js";
 import { consoleAuth, requestAuth } from "./console-auth.js";
 import { consoleBuild, consolePages } from "./console-pages.js";
 import { allRoutes, consoleRoutes } from "./console-routes.js";
 import type { CorsOptions } from "./cors.js";
+import { defaultPublicRateLimit, type RateLimit } from "./rate-limit.js";
 import { agentRoutes } from "./routes.js";
 import { type RunningServer, serve } from "./serve.js";
 
@@ -40,8 +42,15 @@ export interface BackendOptions extends StoreLocation {
   readonly redact?: Redact;
   /** Serve the web console at `/` (`baton serve` does; its build is made first in a clone). Default false. */
   readonly console?: boolean;
-  /** The console's public address, for the links it hands out and a Secure cookie ("https://…"). */
+  /** The console's public address, for the links it hands out and a Secure cookie ("https://…"); its host is answered too. */
   readonly publicUrl?: string;
+  /**
+   * Calls each client address may make to the methods anyone may call without signing in
+   * (device linking, sign-in): `defaultPublicRateLimit` when unset; false for none.
+   */
+  readonly publicRateLimit?: RateLimit | false;
+  /** Host names answered beyond the listen address and loopback names: "name" or "name:port" (`allowed-hosts.ts`). */
+  readonly allowedHosts?: readonly string[];
   /** How long a one-time sign-in link works (default 24 hours). */
   readonly signInLinkMs?: number;
 }
@@ -70,8 +79,9 @@ export async function startBackend(o: BackendOptions): Promise<Backend> {
       // One process owns an embedded store, so any lease in it is from a process that died.
       await store.clearLeases();
     }
-    // The embedded engine has no autovacuum or checkpointer of its own (Postgres does).
-    const upkeep = startEmbeddedUpkeep(db, o.logger ? { logger: o.logger } : {});
+    // Expired links and sessions are purged on either engine; the embedded one also has no
+    // autovacuum or checkpointer of its own (Postgres does).
+    const upkeep = startUpkeep(db, o.logger ? { logger: o.logger } : {});
     undo.unshift(() => upkeep.stop());
     const quotas = new QuotaGuard(db);
     await quotas.load();
@@ -91,6 +101,7 @@ export async function startBackend(o: BackendOptions): Promise<Backend> {
     const unlisten = db.listen ? await db.listen(tokenRevokedChannel, (id) => bearer.forget(id)) : undefined;
     if (unlisten) undo.unshift(unlisten);
     const auth = requestAuth(bearer, consoleAuth(db));
+    let port = o.port ?? 0;
     const consoleDeps = {
       db,
       agent,
@@ -98,6 +109,7 @@ export async function startBackend(o: BackendOptions): Promise<Backend> {
       quotas,
       signInLinkMs: o.signInLinkMs ?? 24 * 3_600_000,
       publicUrl: o.publicUrl,
+      linkBase: () => linkBase({ listenHost: o.host ?? "127.0.0.1", port, publicUrl: o.publicUrl }),
     };
     const pages = o.console ? consolePages(await consoleBuild()) : undefined;
     const server = await serve({
@@ -107,7 +119,10 @@ export async function startBackend(o: BackendOptions): Promise<Backend> {
       ...(o.host ? { host: o.host } : {}),
       ...(o.cors ? { cors: o.cors } : {}),
       ...(o.fastUnary === false ? { fastUnary: false } : {}),
+      hosts: { publicUrl: o.publicUrl, allowed: o.allowedHosts },
+      anonymousLimit: o.publicRateLimit ?? defaultPublicRateLimit,
     });
+    port = server.port;
     return {
       server,
       db,

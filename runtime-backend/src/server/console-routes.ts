@@ -1,7 +1,7 @@
 import { ConsoleService } from "@baton/gen/baton/v1/descriptors";
 import { Code, ConnectError, type ConnectRouter, type HandlerContext } from "@connectrpc/connect";
 import { accountOf, createUser, listUsers, newSignInLink } from "../console/accounts.js";
-import { baseUrl, type ConsoleDeps } from "../console/deps.js";
+import type { ConsoleDeps } from "../console/deps.js";
 import { decideDeviceLink, exchangeDeviceCode, pollDeviceLink, showDeviceLink, startDeviceLink } from "../console/device-link.js";
 import { listMemories, removeMemory } from "../console/memory.js";
 import { diffVersions, matchPlaybooks, rollBack, versionsOf } from "../console/playbooks.js";
@@ -23,7 +23,6 @@ import { requestChecker } from "./validate.js";
  */
 export function consoleRoutes(deps: ConsoleDeps, auth: Authenticator): (router: ConnectRouter) => void {
   const user = (ctx: HandlerContext) => auth(ctx);
-  const base = (ctx: HandlerContext) => baseUrl(deps, ctx.requestHeader);
   const secure = deps.publicUrl?.startsWith("https:") ?? false;
   const interceptors = [rpcLogger(deps.agent.deps.logger), requestChecker()];
   return (router) =>
@@ -51,7 +50,7 @@ export function consoleRoutes(deps: ConsoleDeps, auth: Authenticator): (router: 
           return { account: await accountOf(deps.db, userId), quota: quotaMessage(deps, userId) };
         },
         startDeviceLink(req, ctx) {
-          return startDeviceLink(deps, base(ctx), ctx.requestHeader.get("origin") ?? "", req);
+          return startDeviceLink(deps, deps.linkBase(), ctx.requestHeader.get("origin") ?? "", req);
         },
         pollDeviceLink(req) {
           return pollDeviceLink(deps, req.linkId);
@@ -110,11 +109,11 @@ export function consoleRoutes(deps: ConsoleDeps, auth: Authenticator): (router: 
           return { users: await listUsers(deps, await user(ctx)) };
         },
         async createUser(req, ctx) {
-          const { account, url } = await createUser(deps, await user(ctx), base(ctx), { userId: req.userId, name: req.name, admin: req.admin });
+          const { account, url } = await createUser(deps, await user(ctx), deps.linkBase(), { userId: req.userId, name: req.name, admin: req.admin });
           return { account, signInUrl: url };
         },
         async createSignInLink(req, ctx) {
-          const { url, expiresAt } = await newSignInLink(deps, await user(ctx), base(ctx), req.userId);
+          const { url, expiresAt } = await newSignInLink(deps, await user(ctx), deps.linkBase(), req.userId);
           return { signInUrl: url, expiresAt };
         },
         async setQuota(req, ctx) {

@@ -1,11 +1,15 @@
 import http from "node:http";
 import http2 from "node:http2";
 import net from "node:net";
-import type { ConnectRouter } from "@connectrpc/connect";
-import { compressionBrotli, compressionGzip, connectNodeAdapter } from "@connectrpc/connect-node";
+import { type ConnectRouter, createContextValues } from "@connectrpc/connect";
+import { connectNodeAdapter } from "@connectrpc/connect-node";
+import { type HostGuard, hostGuard, type HostPolicy } from "./allowed-hosts.js";
+import { serverCompressions } from "./compression.js";
+import { isAnonymous } from "./access.js";
 import { applyCors, type CorsOptions } from "./cors.js";
 import { guardedRoutes } from "./edge.js";
 import { fastUnary, servedMethods } from "./fast-unary.js";
+import { clientAddress, ClientRateLimiter, type RateLimit } from "./rate-limit.js";
 import { maxRequestBytes } from "./validate.js";
 
 /** A running server. */
@@ -30,6 +34,10 @@ export interface ServeOptions {
   readonly readMaxBytes?: number;
   /** Serve binary unary calls without Connect's generic layer (`fast-unary.ts`); default true. */
   readonly fastUnary?: boolean;
+  /** Calls each client address may make to the methods anyone may call (`rate-limit.ts`); none when false. */
+  readonly anonymousLimit?: RateLimit | false;
+  /** Host names answered beyond the listen address and loopback names (`allowed-hosts.ts`). */
+  readonly hosts?: Pick<HostPolicy, "publicUrl" | "allowed">;
   /** Answers the requests that are pages, not RPCs (the web console); returns true when it did. */
   readonly pages?: (req: http.IncomingMessage | http2.Http2ServerRequest, res: http.ServerResponse | http2.Http2ServerResponse) => boolean;
 }
@@ -44,22 +52,37 @@ const h2Preface = Buffer.from("PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n");
 export async function serve(o: ServeOptions): Promise<RunningServer> {
   // Each method's own limit comes from its proto; Connect's reader is set to the largest of them.
   const readMaxBytes = o.readMaxBytes ?? 1024 * 1024;
-  const adapter = { readMaxBytes, acceptCompression: [compressionGzip, compressionBrotli], compressMinBytes: 1024 };
+  const anonymousLimit = o.anonymousLimit ? new ClientRateLimiter(o.anonymousLimit) : undefined;
+  const adapter = { readMaxBytes, acceptCompression: [...serverCompressions], compressMinBytes: 1024 };
   const connect = connectNodeAdapter({
-    routes: guardedRoutes(o.routes, adapter),
+    routes: guardedRoutes(o.routes, { ...adapter, anonymousLimit }),
     ...adapter,
+    contextValues: (req) => createContextValues().set(clientAddress, req.socket.remoteAddress ?? ""),
     readMaxBytes: Math.max(readMaxBytes, ...servedMethods(o.routes).map((m) => maxRequestBytes(m, readMaxBytes))),
   });
   const fast = o.fastUnary === false ? () => false : fastUnary(o.routes, adapter);
+  // The edge counts anonymous calls by client address, which the fast path does not carry.
+  const anonymousPaths = new Set(anonymousLimit ? servedMethods(o.routes).filter(isAnonymous).map((m) => `/${m.parent.typeName}/${m.name}`) : []);
+  let hosts: HostGuard | undefined;
   const handler = (req: http.IncomingMessage | http2.Http2ServerRequest, res: http.ServerResponse | http2.Http2ServerResponse) => {
     if (req.url === "/healthz") {
       res.statusCode = 200;
       res.end("ok");
       return;
     }
+    // Pages, assets and RPCs alike: a request for another name may be a page of that name after DNS rebinding.
+    const authority = req.headers.host ?? req.headers[":authority"];
+    const misdirected = hosts?.refuseHost(typeof authority === "string" ? authority : undefined);
+    if (misdirected) {
+      res.statusCode = 421;
+      res.setHeader("content-type", "text/plain; charset=utf-8");
+      res.setHeader("x-content-type-options", "nosniff");
+      res.end(`Misdirected Request: ${misdirected}\n`);
+      return;
+    }
     if (o.pages?.(req, res)) return;
     if (applyCors(req, res, o.cors ?? {})) return;
-    if (fast(req, res)) return;
+    if (!anonymousPaths.has(req.url ?? "") && fast(req, res)) return;
     connect(req as never, res as never);
   };
   const h1 = http.createServer(handler);
@@ -84,6 +107,7 @@ export async function serve(o: ServeOptions): Promise<RunningServer> {
     front.listen(o.port ?? 0, o.host ?? "127.0.0.1", () => resolve());
   });
   const addr = front.address() as net.AddressInfo;
+  hosts = hostGuard({ listenHost: o.host ?? "127.0.0.1", port: addr.port, ...o.hosts });
   const host = addr.family === "IPv6" ? `[${addr.address}]` : addr.address;
   return {
     url: `http://${host}:${addr.port}`,

@@ -308,6 +308,18 @@ create table quotas (
 );
 insert into commit_journal default values`,
   },
+  {
+    version: 16,
+    // What a sign-in link is for: "start" marks the operator's link that `baton serve` prints
+    // at each start, which the next start retires (it is in logs and scrollback); links made with
+    // `baton user link` or in the console have "". Upkeep deletes expired links, codes and
+    // console sessions by their expiry, so each gets an index on it.
+    name: "sign-in link purpose; expiry indexes for upkeep",
+    sql: `alter table sign_in_links add column purpose text not null default '';
+create index sign_in_links_expiry on sign_in_links (expires_at);
+create index console_sessions_expiry on console_sessions (expires_at);
+create index device_links_expiry on device_links (expires_at)`,
+  },
 ];
 
 /**
