@@ -16,6 +16,7 @@ import { BackendUnavailable, remoteBackend, type RunBackend, startLocalBackend }
 import { openRunBrowser, type RunBrowser } from "./run-browser.js";
 import type { OutStream } from "./spinner.js";
 import { SecretArgError, secretsFromArgs } from "./secret-args.js";
+import { terminalStream } from "./terminal-text.js";
 import { replayRun } from "./replay-run.js";
 import { plan, type RunPlan, runUsage } from "./run-plan.js";
 import { endExpectations, savePlaybook, scriptOfPlaybook, scriptPlaybook, writeScript } from "./save-run.js";
@@ -70,7 +71,9 @@ function startUrlOf(p: Parsed, site: StaticServer | undefined): string | undefin
  * approvals and ask_user at the terminal, Ctrl-C as a clean stop, and for --script the file's
  * expectations checked on the final page. Resolves to the exit code ({@link exitCodes}).
  */
-export async function runCommand(argv: readonly string[], deps: RunDeps): Promise<number> {
+export async function runCommand(argv: readonly string[], given: RunDeps): Promise<number> {
+  // What goes to stderr carries reasons, answers and page text: printed clean.
+  const deps: RunDeps = { ...given, err: terminalStream(given.err) };
   const p = parseArgs(argv);
   const fail = (message: string, code: number): number => {
     deps.err.write(`baton run: ${message.trimEnd()}\n`);
