@@ -1,6 +1,6 @@
 import { ToolErrorCode } from "@baton/gen/baton/v1/agent_pb";
 import type { ClientToolHandlers } from "@baton/gen/baton/v1/tools_baton";
-import { ToolFailure } from "../contract/index.js";
+import { ToolFailure, type TypingScope } from "../contract/index.js";
 
 /**
  * A value the model may have typed but never sees: it writes the placeholder
@@ -203,9 +203,11 @@ function urlsOf(result: unknown): string[] {
 /**
  * The engine's handlers behind a secrets layer: `type_text` types `<secret>name</secret>` as the
  * secret's value (only on its origins: elsewhere the call fails with PERMISSION_DENIED, and an
- * unknown name with INVALID_ARGUMENTS), and every handler's result and failure is masked — each
- * value reads back as its placeholder in snapshots, evidence, extracted text and error
- * messages, even where the page echoed it. Screenshots are withheld while a typed secret may be
+ * unknown name with INVALID_ARGUMENTS). The page's origin is checked here; the origins also go
+ * to the handler on its context (`TypingScope.typeOnlyOn`), where the engine checks the field's
+ * own frame when it finds it and again just before the keys go out. Every handler's result and
+ * failure is masked — each value reads back as its placeholder in snapshots, evidence,
+ * extracted text and error messages, even where the page echoed it. Screenshots are withheld while a typed secret may be
  * on screen (from the typing until the page changes) or while the page's text shows one (when
  * `page.text` is given). The values never leave this layer.
  */
@@ -215,11 +217,15 @@ export function withSecrets<Ctx>(handlers: ClientToolHandlers<Ctx>, secrets: rea
   const byName = new Map(secrets.map((s) => [s.name, s]));
   const exposure: Exposure = { typedOn: undefined };
 
-  /** The text with its placeholders replaced, and the page it is typed on (when known). */
-  async function substitute(text: string): Promise<{ text: string; used: boolean; on?: string }> {
+  /**
+   * The text with its placeholders replaced, the page it is typed on (when known), and the
+   * origins the field's own frame must be on (every scoped secret's, intersected).
+   */
+  async function substitute(text: string): Promise<{ text: string; used: boolean; on?: string; onlyOn?: string[] }> {
     const names = [...text.matchAll(/<secret>\s*([^<]*?)\s*<\/secret>/g)].map((m) => m[1] ?? "");
     if (names.length === 0) return { text, used: false };
     let url: string | undefined;
+    let onlyOn: string[] | undefined;
     for (const name of names) {
       const s = byName.get(name);
       if (!s) {
@@ -232,11 +238,13 @@ export function withSecrets<Ctx>(handlers: ClientToolHandlers<Ctx>, secrets: rea
         if (!here || !allowed.includes(here)) {
           throw new ToolFailure(ToolErrorCode.PERMISSION_DENIED, `${placeholder(name)} may only be typed on ${allowed.join(", ")}; this page is on ${here ?? "no web origin"}. Do not type it here.`, { field: "text" });
         }
+        const ok = allowed.filter((o): o is string => o !== undefined);
+        onlyOn = onlyOn ? onlyOn.filter((o) => ok.includes(o)) : ok;
       }
     }
     const out = text.replace(/<secret>\s*([^<]*?)\s*<\/secret>/g, (_m, name: string) => (byName.get(name) as Secret).value);
     url ??= page ? await page.url().catch(() => undefined) : undefined;
-    return { text: out, used: true, ...(url ? { on: pageKey(url) } : {}) };
+    return { text: out, used: true, ...(url ? { on: pageKey(url) } : {}), ...(onlyOn ? { onlyOn } : {}) };
   }
 
   /** Drops a screenshot's data when a secret may be visible in it. */
@@ -257,11 +265,15 @@ export function withSecrets<Ctx>(handlers: ClientToolHandlers<Ctx>, secrets: rea
   for (const [key, handler] of Object.entries(handlers) as [string, (p: unknown, ctx: Ctx) => Promise<unknown>][]) {
     wrapped[key] = async (params: unknown, ctx: Ctx) => {
       let p = params;
+      let c = ctx;
       let typed: { on?: string } | undefined;
       if (key === "typeText") {
         const sub = await substitute((params as { text: string }).text);
         if (sub.used) {
           p = { ...(params as object), text: sub.text };
+          // The page's origin is checked above; the field's own frame is checked by the engine,
+          // when it finds the field and again just before the keys go out.
+          if (sub.onlyOn) c = { ...(ctx as object), typeOnlyOn: sub.onlyOn } satisfies TypingScope as Ctx;
           typed = sub;
           // Withheld from the moment of typing: even a failed typing may have put it on screen.
           exposure.typedOn = sub.on ?? "(the page typed on)";
@@ -269,7 +281,7 @@ export function withSecrets<Ctx>(handlers: ClientToolHandlers<Ctx>, secrets: rea
       }
       let result: unknown;
       try {
-        result = await handler(p, ctx);
+        result = await handler(p, c);
       } catch (e) {
         if (e instanceof ToolFailure) {
           const snapshot = e.details.snapshot ? maskDeep({ ...e.details.snapshot, screenshot: undefined }, secrets) : undefined;
