@@ -5,6 +5,7 @@ import { nodeTransport } from "@baton/sdk/node";
 import type { Env } from "../providers/registry.js";
 import { flag, onlyKnownFlags, parseArgs, type Parsed, UsageError, wholeNumber } from "../cli/args.js";
 import { chooseModel } from "../cli/run/model-choice.js";
+import { terminalStream } from "../cli/run/terminal-text.js";
 import type { RunDeps } from "../cli/run/run-command.js";
 import { BackendUnavailable, type RunBackend, startLocalBackend } from "../cli/run/run-backend.js";
 import { defaultRunStore, withRunStore } from "../cli/run/store-dir.js";
@@ -105,7 +106,9 @@ function compareCommand(p: Parsed, deps: EvalDeps): number {
  * an HTML page with --html), shows progress, and prints a summary table. `baton eval compare`
  * prints per-task deltas between two reports. Resolves to the exit code ({@link evalExitCodes}).
  */
-export async function evalCommand(argv: readonly string[], deps: EvalDeps): Promise<number> {
+export async function evalCommand(argv: readonly string[], given: EvalDeps): Promise<number> {
+  // Summaries and errors quote pages and models: printed clean (the progress view cleans its own).
+  const deps: EvalDeps = { ...given, out: terminalStream(given.out), err: terminalStream(given.err) };
   const p = parseArgs(argv);
   const fail = (message: string, code: number): number => {
     deps.err.write(`baton eval: ${message.trimEnd()}\n`);
@@ -155,7 +158,7 @@ export async function evalCommand(argv: readonly string[], deps: EvalDeps): Prom
 
   const out = resolve(flag(p, "out") ?? defaultOut());
   const cleanup: (() => Promise<void>)[] = [];
-  const progress = evalProgress(deps.out, tasks.length * repeat, repeat, !!deps.out.isTTY);
+  const progress = evalProgress(given.out, tasks.length * repeat, repeat, !!given.out.isTTY);
   try {
     mkdirSync(dirname(out), { recursive: true });
     writeFileSync(out, "");

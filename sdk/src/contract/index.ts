@@ -29,3 +29,4 @@ export {
 } from "./parse-tool-call.js";
 export { type ArgLimits, type ArgProblem, readArgs } from "./read-args.js";
 export { ToolErrorCode, ToolFailure, type ToolFailureDetails, toolError } from "./tool-error.js";
+export { type TypingScope, typingOrigins } from "./typing-scope.js";

@@ -2,6 +2,7 @@ import { createInterface } from "node:readline/promises";
 import type { ApprovalDecision, ApprovalRequest } from "@baton/sdk/client";
 import type { MessageInitShape } from "@bufbuild/protobuf";
 import type { AskUserParams, AskUserResultSchema } from "@baton/gen/baton/v1/tools_pb";
+import { terminalText } from "./terminal-text.js";
 
 /** Reads one line from the person at the terminal; undefined when no one is there. */
 export type Ask = (question: string) => Promise<string | undefined>;
@@ -40,7 +41,7 @@ export function approvalPrompt(yes: boolean, ask: Ask, describe: (r: ApprovalReq
   return async (r) => {
     if (yes) return { approved: true, reason: "approved with --yes" };
     before();
-    const answer = await ask(`\n⚠ Needs your approval: ${describe(r)}\n  Allow it? [y/N] `);
+    const answer = await ask(`\n⚠ Needs your approval: ${terminalText(describe(r))}\n  Allow it? [y/N] `);
     if (answer === undefined) return { approved: false, reason: noTtyDenial };
     return /^\s*y(es)?\s*$/i.test(answer)
       ? { approved: true, reason: "approved by the user" }
@@ -52,8 +53,9 @@ export function approvalPrompt(yes: boolean, ask: Ask, describe: (r: ApprovalReq
 export function askUserHandler(ask: Ask, before: () => void): (p: AskUserParams) => Promise<MessageInitShape<typeof AskUserResultSchema>> {
   return async (p) => {
     before();
-    const choices = p.choices.length ? `\n  Choices: ${p.choices.join(" | ")}` : "";
-    const answer = await ask(`\n? The agent asks: ${p.question}${choices}\n  > `);
+    // The question and its choices are the model's words: printed clean.
+    const choices = p.choices.length ? `\n  Choices: ${terminalText(p.choices.join(" | "))}` : "";
+    const answer = await ask(`\n? The agent asks: ${terminalText(p.question)}${choices}\n  > `);
     return {
       answer:
         answer === undefined

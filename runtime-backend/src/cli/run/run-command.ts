@@ -2,7 +2,7 @@ import { existsSync, statSync } from "node:fs";
 import { resolve } from "node:path";
 import { Code, ConnectError } from "@connectrpc/connect";
 import type { ClientToolHandlers } from "@baton/gen/baton/v1/tools_baton";
-import { type BatonClient, createBatonClient, describeCall, maskText, type RefLookup, type RunContext, runTask, type Secret, type TaskOutcome } from "@baton/sdk/client";
+import { type BatonClient, createBatonClient, describeCall, maskText, placeholder, type RefLookup, type RunContext, runTask, type Secret, type TaskOutcome } from "@baton/sdk/client";
 import { engineHandlers, type Engine } from "@baton/sdk/engine";
 import { ChromiumNotFoundError, ensureChromium, type FoundChromium, nodeTransport } from "@baton/sdk/node";
 import { checkExpectations, engineProbe, type RecordingPage, type ReplayOutcome, ScriptFileError, ScriptRecorder, scriptGoal } from "@baton/sdk/script";
@@ -16,6 +16,7 @@ import { BackendUnavailable, remoteBackend, type RunBackend, startLocalBackend }
 import { openRunBrowser, type RunBrowser } from "./run-browser.js";
 import type { OutStream } from "./spinner.js";
 import { SecretArgError, secretsFromArgs } from "./secret-args.js";
+import { terminalStream } from "./terminal-text.js";
 import { replayRun } from "./replay-run.js";
 import { plan, type RunPlan, runUsage } from "./run-plan.js";
 import { endExpectations, savePlaybook, scriptOfPlaybook, scriptPlaybook, writeScript } from "./save-run.js";
@@ -70,7 +71,9 @@ function startUrlOf(p: Parsed, site: StaticServer | undefined): string | undefin
  * approvals and ask_user at the terminal, Ctrl-C as a clean stop, and for --script the file's
  * expectations checked on the final page. Resolves to the exit code ({@link exitCodes}).
  */
-export async function runCommand(argv: readonly string[], deps: RunDeps): Promise<number> {
+export async function runCommand(argv: readonly string[], given: RunDeps): Promise<number> {
+  // What goes to stderr carries reasons, answers and page text: printed clean.
+  const deps: RunDeps = { ...given, err: terminalStream(given.err) };
   const p = parseArgs(argv);
   const fail = (message: string, code: number): number => {
     deps.err.write(`baton run: ${message.trimEnd()}\n`);
@@ -285,12 +288,17 @@ async function saveRecording(
   goal?: string,
 ): Promise<void> {
   const script = recorder.script({ goal: goal || run.task, answer, expect: await endExpectations(engine, answer) });
+  const needed = recorder.secretNames;
+  if (needed.length) {
+    const names = needed.map(placeholder).join(", ");
+    out.note(`Text typed into a password-like field is saved as ${names}, not as itself: replay with ${needed.map((n) => `--secret ${n}=@FILE`).join(" ")}`, { secrets: needed });
+  }
   if (run.saveScript) {
     writeScript(run.saveScript, script);
     out.note(`Saved the run as a script: ${run.saveScript} (replay it with --script ${run.saveScript} --heal)`, { saved: run.saveScript });
   }
   if (run.savePlaybook) {
-    const saved = await savePlaybook(await client(), scriptPlaybook(run.savePlaybook, run.task, startUrl, script));
+    const saved = await savePlaybook(await client(), scriptPlaybook(run.savePlaybook, recorder.masked(run.task), startUrl, script));
     out.note(`Stored the script as the playbook ${saved}`, { playbook: saved });
   }
 }
