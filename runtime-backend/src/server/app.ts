@@ -31,8 +31,6 @@ export interface BackendOptions extends StoreLocation {
   readonly logger?: Logger;
   /** Context folding budgets; seed 001's defaults when unset. */
   readonly fold?: FoldOptions;
-  /** Serve binary unary calls on the fast path (`fast-unary.ts`); default true. */
-  readonly fastUnary?: boolean;
   /**
    * Masks the operator's secrets in provider errors and client logs before they are stored or
    * returned; default: the secrets of this process's environment (`envSecrets`).
@@ -106,7 +104,6 @@ export async function startBackend(o: BackendOptions): Promise<Backend> {
       ...(o.port !== undefined ? { port: o.port } : {}),
       ...(o.host ? { host: o.host } : {}),
       ...(o.cors ? { cors: o.cors } : {}),
-      ...(o.fastUnary === false ? { fastUnary: false } : {}),
     });
     return {
       server,

@@ -1,11 +1,10 @@
 import http from "node:http";
 import http2 from "node:http2";
 import net from "node:net";
-import type { ConnectRouter } from "@connectrpc/connect";
+import { type ConnectRouter, createConnectRouter } from "@connectrpc/connect";
 import { compressionBrotli, compressionGzip, connectNodeAdapter } from "@connectrpc/connect-node";
 import { applyCors, type CorsOptions } from "./cors.js";
 import { guardedRoutes } from "./edge.js";
-import { fastUnary, servedMethods } from "./fast-unary.js";
 import { maxRequestBytes } from "./validate.js";
 
 /** A running server. */
@@ -28,8 +27,6 @@ export interface ServeOptions {
    * `(baton.v1.method).max_request_bytes` (1 MiB).
    */
   readonly readMaxBytes?: number;
-  /** Serve binary unary calls without Connect's generic layer (`fast-unary.ts`); default true. */
-  readonly fastUnary?: boolean;
   /** Answers the requests that are pages, not RPCs (the web console); returns true when it did. */
   readonly pages?: (req: http.IncomingMessage | http2.Http2ServerRequest, res: http.ServerResponse | http2.Http2ServerResponse) => boolean;
 }
@@ -45,12 +42,13 @@ export async function serve(o: ServeOptions): Promise<RunningServer> {
   // Each method's own limit comes from its proto; Connect's reader is set to the largest of them.
   const readMaxBytes = o.readMaxBytes ?? 1024 * 1024;
   const adapter = { readMaxBytes, acceptCompression: [compressionGzip, compressionBrotli], compressMinBytes: 1024 };
+  const served = createConnectRouter();
+  o.routes(served);
   const connect = connectNodeAdapter({
     routes: guardedRoutes(o.routes, adapter),
     ...adapter,
-    readMaxBytes: Math.max(readMaxBytes, ...servedMethods(o.routes).map((m) => maxRequestBytes(m, readMaxBytes))),
+    readMaxBytes: Math.max(readMaxBytes, ...served.handlers.map((h) => maxRequestBytes(h.method, readMaxBytes))),
   });
-  const fast = o.fastUnary === false ? () => false : fastUnary(o.routes, adapter);
   const handler = (req: http.IncomingMessage | http2.Http2ServerRequest, res: http.ServerResponse | http2.Http2ServerResponse) => {
     if (req.url === "/healthz") {
       res.statusCode = 200;
@@ -59,7 +57,6 @@ export async function serve(o: ServeOptions): Promise<RunningServer> {
     }
     if (o.pages?.(req, res)) return;
     if (applyCors(req, res, o.cors ?? {})) return;
-    if (fast(req, res)) return;
     connect(req as never, res as never);
   };
   const h1 = http.createServer(handler);
