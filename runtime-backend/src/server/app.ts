@@ -4,7 +4,6 @@ import type { ModelResolver } from "../loop/deps.js";
 import type { FoldOptions } from "../context/fold.js";
 import type { Logger } from "../log/logger.js";
 import { createRedactor, envSecrets, type Redact } from "../log/redact.js";
-import { CommitJournal } from "../store/commit-journal.js";
 import type { Db } from "../store/db.js";
 import { openDb, type StoreLocation } from "../store/open.js";
 import { tokenRevokedChannel } from "../store/tokens.js";
@@ -60,10 +59,7 @@ export async function startBackend(o: BackendOptions): Promise<Backend> {
   // What the start opened, closed in reverse order (the store and its lock last) by close() or a failed start.
   const undo: (() => Promise<unknown>)[] = [() => db.close()];
   try {
-    // An embedded store in a data directory journals the commits it is sure of.
-    const journal = await CommitJournal.open(db, o.dataDir, o.logger);
-    if (journal) undo.unshift(() => journal.close());
-    const store = new SessionStore(db, { journal });
+    const store = new SessionStore(db);
     if (db.kind === "embedded") {
       // One process owns an embedded store, so any lease in it is from a process that died.
       await store.clearLeases();

@@ -41,10 +41,8 @@ select x.key as read_key, s.*,
  where s.id = any(array(select id from x))`;
 
 /**
- * `$1` the sessions' rows (see `commit-rows.ts` for every column), `$2` call updates, `$3` new
- * calls, `$4` history entries, `$5` traces, `$6` context lines, `$7` the numbers of the commit
- * journal's records it applies (`commit-journal.ts`; `[]` for a commit made directly), the
- * highest of which it records in the same transaction. Every table is written in one
+ * `$1` the sessions' rows (see `session-commit.ts` for every column), `$2` call updates, `$3`
+ * new calls, `$4` history entries, `$5` traces, `$6` context lines. Every table is written in one
  * data-modifying statement; each sub-statement keeps only the rows of sessions whose guarded
  * update succeeded, so one session's lost race skips that session's writes and nobody else's.
  * Returns the columns of each updated session that the store decided.
@@ -105,10 +103,6 @@ with v as (
   select s.id, v.response_key, v.response from s join v on v.id = s.id
    where v.response_key is not null and not (v.stop_guard and s.stop_requested)
   on conflict (session_id, input_key) do nothing
-), applied as (
-  update commit_journal set applied_seq = j.seq
-    from (select max(x::bigint) as seq from json_array_elements_text($7::json) as x) j
-   where j.seq is not null
 )
 select * from s`;
 

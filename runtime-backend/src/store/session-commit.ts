@@ -187,9 +187,9 @@ export function commitRows(c: SessionCommit): CommitRows {
   return { session, callUpdates, newCalls, history: entries, traces, lines, responseBytes, contextFrom: delta?.from };
 }
 
-/** The seven parameters of `commitSql` for a group of commits, and the journal records they apply (`seqs`). */
-export function commitParams(group: readonly CommitRows[], seqs: readonly number[] = []): string[] {
-  const list = (texts: readonly (string | number)[]) => `[${texts.join(",")}]`;
+/** The six recordset parameters of `commitSql` for a group of commits. */
+export function commitParams(group: readonly CommitRows[]): string[] {
+  const list = (texts: readonly string[]) => `[${texts.join(",")}]`;
   return [
     list(group.map((r) => r.session)),
     list(group.flatMap((r) => r.callUpdates)),
@@ -197,6 +197,5 @@ export function commitParams(group: readonly CommitRows[], seqs: readonly number
     list(group.flatMap((r) => r.history)),
     list(group.flatMap((r) => r.traces)),
     list(group.flatMap((r) => r.lines)),
-    list(seqs),
   ];
 }

@@ -1,6 +1,5 @@
 import type { HistoryEntry, LogEntry, Playbook, StepResponse, StepTrace } from "@baton/gen/baton/v1/agent_pb";
 import type { MemoryRecord } from "@baton/gen/baton/v1/tools_pb";
-import type { CommitJournal } from "./commit-journal.js";
 import { commitSql, leaseFreeSql, readStepSql, renewLeaseSql } from "./commit-sql.js";
 import { SessionConflict } from "./conflict.js";
 import type { Db, Row } from "./db.js";
@@ -38,18 +37,6 @@ interface PendingCommit {
   readonly rows: CommitRows;
 }
 
-/** Options of a {@link SessionStore}. */
-export interface SessionStoreOptions {
-  /**
-   * The embedded store's write-behind (Node, a data directory): commits the store is sure of
-   * are acknowledged once journaled, not once applied (`commit-journal.ts`).
-   */
-  readonly journal?: CommitJournal | undefined;
-}
-
-/** Most sessions whose state the store keeps knowing (see `known`). */
-const maxKnown = 100_000;
-
 /**
  * The one face of the store for the agent loop: everything a session's steps read and persist
  * goes through here, so the rules that keep a session consistent (its version, its lease, the
@@ -58,9 +45,7 @@ const maxKnown = 100_000;
  * Reads and commits of concurrent sessions are grouped: each call is queued and every call
  * that arrives while the previous statement runs goes into the next one (`group.ts`), so a
  * busy store runs one statement for many sessions. A commit resolves once its statement has
- * committed — or, on an embedded store with a commit journal, once journaled when the statement
- * cannot refuse it (`commit-journal.ts`); a lost race rejects it with {@link SessionConflict}
- * and writes nothing.
+ * committed; a lost race rejects it with {@link SessionConflict} and writes nothing.
  *
  * The same module runs in the server (PGlite in a worker thread, or Postgres) and in a browser
  * page (PGlite on IndexedDB): it knows only the {@link Db} interface.
@@ -73,21 +58,8 @@ const maxKnown = 100_000;
 export class SessionStore {
   private readonly reads: Grouper<{ id: string; key: string }, Row | undefined>;
   private readonly commits: Grouper<PendingCommit, Row | undefined>;
-  private readonly journal: CommitJournal | undefined;
-  /**
-   * Sessions whose row this store knows exactly: the history length its own last commit to
-   * each left, while no other write to the session (a stop, a lease released) went through it
-   * since. Only an embedded store, one process's, can know that.
-   */
-  private readonly known = new Map<string, number>();
-  /** Counts the writes that make a session's row unknown, so a commit that overlapped one does not mark it known. */
-  private touches = 0;
 
-  constructor(
-    readonly db: Db,
-    o: SessionStoreOptions = {},
-  ) {
-    this.journal = o.journal;
+  constructor(readonly db: Db) {
     // The embedded engine runs one statement at a time anyway; a pool takes a few at once.
     const concurrency = db.kind === "embedded" ? 1 : 4;
     this.reads = new Grouper((items) => this.readGroup(items), concurrency);
@@ -135,8 +107,7 @@ export class SessionStore {
 
   /**
    * Commits a change to a session (see {@link SessionCommit}), grouped with other sessions'
-   * commits in one statement. Resolves after it committed (or was journaled, see the class
-   * comment), with the session as it now stands;
+   * commits in one statement. Resolves after it committed, with the session as it now stands;
    * rejects with {@link SessionConflict} (nothing written) when the session moved on or another
    * instance holds it.
    */
@@ -144,19 +115,8 @@ export class SessionStore {
     const rows = commitRows(c);
     const s = c.from;
     const historyLen = s.historyLen + (c.history?.length ?? 0);
-    let row: Row | undefined;
-    if (this.journal && this.sure(c) && (await this.journal.room(), this.sure(c))) {
-      this.journal.commit(s.id, commitParams([rows]), () => this.known.delete(s.id));
-      row = appliedRow(c);
-      this.know(s.id, historyLen);
-    } else {
-      // Unknown while it is in flight, so that no other commit to the session is taken for sure.
-      this.known.delete(s.id);
-      const touches = this.touches;
-      row = await this.commits.submit({ commit: c, rows });
-      if (!row) throw new SessionConflict(s.id);
-      if (this.journal && touches === this.touches && !row.stop_requested) this.know(s.id, historyLen);
-    }
+    const row = await this.commits.submit({ commit: c, rows });
+    if (!row) throw new SessionConflict(s.id);
     const set = c.set ?? {};
     // The statement returns what the store decided (status under the stop guard, totals,
     // lease, timestamp); the rest is what this commit wrote, so the context is not parsed back.
@@ -183,30 +143,6 @@ export class SessionStore {
   }
 
   /**
-   * Whether `commitSql` cannot refuse `c`: this store's own last commit to the session left the
-   * history length `c` starts from, nothing else was written to the session since, no stop is
-   * requested, and the lease is free or the committer's.
-   */
-  private sure(c: SessionCommit): boolean {
-    const s = c.from;
-    return this.known.get(s.id) === s.historyLen && !s.stopRequested && (s.leaseUntil === null || s.leaseOwner === c.owner);
-  }
-
-  /** Remembers the history length a commit of this store left, the oldest entry dropped past {@link maxKnown}. */
-  private know(id: string, historyLen: number): void {
-    this.known.delete(id);
-    this.known.set(id, historyLen);
-    if (this.known.size > maxKnown) this.known.delete(this.known.keys().next().value as string);
-  }
-
-  /** A write that makes a session's row unknown (`undefined`: every session's). */
-  private touch(id?: string): void {
-    this.touches++;
-    if (id === undefined) this.known.clear();
-    else this.known.delete(id);
-  }
-
-  /**
    * Renews a running step's lease until `until` (free, expired or `owner`'s own); returns the
    * stop flag, or undefined when another instance holds the session.
    */
@@ -217,7 +153,6 @@ export class SessionStore {
 
   /** Releases `owner`'s lease on a session (a step that failed), so another request may run it at once. */
   async releaseLease(id: string, owner: string): Promise<void> {
-    this.touch(id);
     await this.db.query("update sessions set lease_until = null where id = $1 and lease_owner = $2", [id, owner]);
   }
 
@@ -226,19 +161,16 @@ export class SessionStore {
    * found then belongs to a process that died. Returns how many there were.
    */
   clearLeases(): Promise<number> {
-    this.touch();
     return clearLeases(this.db);
   }
 
   /** Sets the stop flag (with its reason); a step running anywhere sees it before its next model call. */
   requestStop(id: string, reason: string): Promise<void> {
-    this.touch(id);
     return requestStop(this.db, id, reason);
   }
 
   /** Settles a stop for a session no step holds (its lease free or expired): its status becomes STOPPED. */
   async settleStop(id: string, stopped: number): Promise<void> {
-    this.touch(id);
     await this.db.query(`update sessions t set status = $2, updated_at = now() where t.id = $1 and ${leaseFreeSql("t", "''")}`, [id, stopped]);
   }
 
@@ -337,28 +269,4 @@ export class SessionStore {
   playbooks(userId: string): Promise<Playbook[]> {
     return listPlaybooks(this.db, userId);
   }
-}
-
-/**
- * The columns `commitSql` returns for `c` when nothing refuses it and no stop is requested
- * (the only commits {@link SessionStore} journals): what the statement will write.
- */
-function appliedRow(c: SessionCommit): Row {
-  const s = c.from;
-  const set = c.set ?? {};
-  const u = c.trace?.usage;
-  return {
-    id: s.id,
-    status: set.status ?? s.status,
-    stop_requested: false,
-    reason: set.reason ?? s.reason,
-    answer: set.answer ?? s.answer,
-    input_tokens: s.usage.input + (u?.input ?? 0),
-    output_tokens: s.usage.output + (u?.output ?? 0),
-    cached_tokens: s.usage.cached + (u?.cached ?? 0),
-    cost_usd: s.usage.cost + (u?.cost ?? 0),
-    lease_until: c.lease,
-    lease_owner: c.lease ? c.owner : s.leaseOwner,
-    updated_at: new Date(),
-  };
 }

@@ -8,7 +8,7 @@ import { commitSql, readStepSql } from "../store/commit-sql.js";
 import type { Db } from "../store/db.js";
 import { newId } from "../store/ids.js";
 import { migrate, migrations } from "../store/migrations.js";
-import { SessionConflict, SessionStore, type SessionStoreOptions } from "../store/session-store.js";
+import { SessionConflict, SessionStore } from "../store/session-store.js";
 import type { SessionRow } from "../store/sessions.js";
 import { createToken, ensureUser, registerToken, userForToken } from "../store/users.js";
 
@@ -47,23 +47,19 @@ export interface SuiteRunner {
 /**
  * The store suite: what every engine must do the same way — PGlite in a worker thread or on the
  * calling thread (Node), PGlite on IndexedDB in a browser page, Postgres. Registered with `t`,
- * on a fresh database that `open` returns, the store made with what `options` gives (the
- * embedded store's commit journal).
+ * on a fresh database that `open` returns.
  */
-export function storeSuite(t: SuiteRunner, open: () => Promise<Db>, options: (db: Db) => Promise<SessionStoreOptions> = async () => ({})): void {
+export function storeSuite(t: SuiteRunner, open: () => Promise<Db>): void {
   const { it, expect } = t;
   let db: Db;
   let store: SessionStore;
-  let storeOptions: SessionStoreOptions = {};
   t.beforeAll(async () => {
     db = await open();
-    storeOptions = await options(db);
-    store = new SessionStore(db, storeOptions);
+    store = new SessionStore(db);
     await ensureUser(db, "u1");
     await ensureUser(db, "u2");
   });
   t.afterAll(async () => {
-    await storeOptions.journal?.close();
     await db?.close();
   });
 
