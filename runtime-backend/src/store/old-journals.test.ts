@@ -2,6 +2,8 @@ import { cpSync, existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { Writable } from "node:stream";
 import { crc32 } from "node:zlib";
+import { create, toBinary } from "@bufbuild/protobuf";
+import { StepResponseSchema } from "@baton/gen/baton/v1/descriptors";
 import { afterAll, describe, expect, it } from "vitest";
 import { emptyContext } from "../context/state.js";
 import { createLogger } from "../log/logger.js";
@@ -40,8 +42,16 @@ function uint32(n: number): Buffer {
   return b;
 }
 
-/** The recordset parameters a journal record held for one commit. */
-const texts = (c: SessionCommit) => commitParams([commitRows(c)]);
+/**
+ * The recordset parameters a journal record held for one commit: today's, but with the step's
+ * whole response (its session as that version predicted it) as protobuf bytes in bytea hex.
+ */
+function texts(c: SessionCommit): string[] {
+  const [sessions = "[]", ...rest] = commitParams([commitRows(c)]);
+  const response = c.response && create(StepResponseSchema, { messages: [...c.response.messages], session: { id: c.from.id, step: 99 } });
+  const rows = (JSON.parse(sessions) as Record<string, unknown>[]).map((r) => ({ ...r, response: response ? `\\x${Buffer.from(toBinary(StepResponseSchema, response)).toString("hex")}` : null }));
+  return [JSON.stringify(rows), ...rest];
+}
 
 /** What a data directory holds for a session, to compare two of them. */
 async function state(db: Db, store: SessionStore, id: string) {
@@ -76,7 +86,7 @@ describe("a data directory from a version with the commit journal", () => {
     const store = new SessionStore(db);
     const s0 = await store.createSession({ id: "ses_old", userId: "u", task: "t", model: "script:x", maxSteps: 10, playbook: "", playbookInstructions: "", context: emptyContext("t") });
     const first = nextTurn(s0, { owner: "old", lease: new Date(Date.now() + 60_000) });
-    const { session: s1 } = await store.commit(first);
+    const s1 = await store.commit(first);
     await db.query("update commit_journal set applied_seq = 1");
     await db.close();
 
@@ -86,7 +96,7 @@ describe("a data directory from a version with the commit journal", () => {
     const other = await openPgliteDb(copy);
     const otherStore = new SessionStore(other);
     const second = nextTurn(s1, { owner: "old", lease: new Date(Date.now() + 60_000) });
-    const { session: s2 } = await otherStore.commit(second);
+    const s2 = await otherStore.commit(second);
     const third = nextTurn(s2, { owner: "old" });
     await otherStore.commit(third);
     const expected = await state(other, otherStore, s0.id);
@@ -105,6 +115,8 @@ describe("a data directory from a version with the commit journal", () => {
       const upgradedStore = new SessionStore(upgraded);
       expect(await state(upgraded, upgradedStore, s0.id)).toEqual(expected);
       expect(expected.history).toBe(5);
+      const answer = (await upgradedStore.readStep(s0.id, third.response!.key))?.stored;
+      expect([answer?.messages.map((m) => m.id), answer?.session?.step]).toEqual([["msg_3_1"], 3]);
       expect(logged.map((l) => [l.msg, l.applied, l.lost])).toEqual([["commit journal of an earlier version: applied the commits it held", 2, 0]]);
       expect(existsSync(journal)).toBe(false);
       expect((await upgraded.query("select to_regclass('commit_journal') as t"))[0]?.t).toBe(null);

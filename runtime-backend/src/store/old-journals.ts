@@ -1,9 +1,13 @@
-import { crc32 } from "node:zlib";
 import { lstatSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
+import { crc32 } from "node:zlib";
+import { fromBinary } from "@bufbuild/protobuf";
+import { StepResponseSchema } from "@baton/gen/baton/v1/descriptors";
 import type { Logger } from "../log/logger.js";
 import { commitSql } from "./commit-sql.js";
 import type { Db } from "./db.js";
+import { RecordTexts } from "./json-text.js";
+import { fromHex } from "./literal.js";
 
 /**
  * What the write-behind journals of earlier versions left in an embedded data directory, dealt
@@ -78,6 +82,20 @@ function readOldCommits(dir: string, segments: readonly string[]): OldCommit[] {
 }
 
 /**
+ * A journaled commit's parameters as `commitSql` takes them now: its session rows stored the
+ * step's whole response as protobuf bytes (`response`, bytea hex), where a commit now stores
+ * the step's messages as JSON.
+ */
+function asCommitParams(texts: readonly string[]): string[] {
+  const sessions = (JSON.parse(texts[0] ?? "[]") as Record<string, unknown>[]).map((row) =>
+    typeof row.response === "string" && row.response.startsWith("\\x")
+      ? { ...row, response: JSON.parse(new RecordTexts().response(fromBinary(StepResponseSchema, fromHex(row.response)).messages)) as unknown }
+      : row,
+  );
+  return [JSON.stringify(sessions), ...texts.slice(1, 6)];
+}
+
+/**
  * Applies, once, the commits an earlier version acknowledged from its commit journal
  * (`<data dir>/baton_commits/`) and had not applied when it stopped: those numbered past the
  * position that version recorded in `commit_journal`, in one transaction that records the new
@@ -86,8 +104,9 @@ function readOldCommits(dir: string, segments: readonly string[]): OldCommit[] {
  * back by hand) is refused rather than applied twice.
  *
  * It runs before the migrations, on the schema that wrote the records, with today's
- * `commitSql`: the rules that decided those commits are the ones that apply them. A record the
- * statement refuses (its session moved on) is logged as lost.
+ * `commitSql` (the records' rows converted where its columns changed): the rules that decided
+ * those commits are the ones that apply them. A record the statement refuses (its session moved
+ * on) is logged as lost.
  */
 export async function applyOldCommitJournal(db: Db, dataDir: string, logger?: Logger): Promise<void> {
   const dir = join(dataDir, "baton_commits");
@@ -114,8 +133,9 @@ export async function applyOldCommitJournal(db: Db, dataDir: string, logger?: Lo
       let lost = 0;
       for (const r of records) {
         if (r.seq <= position) continue;
-        const [session] = JSON.parse(r.texts[0] ?? "[]") as { id?: string }[];
-        const rows = await tx.query(commitSql, r.texts.slice(0, 6));
+        const params = asCommitParams(r.texts);
+        const [session] = JSON.parse(params[0] ?? "[]") as { id?: string }[];
+        const rows = await tx.query(commitSql, params);
         if (rows.some((x) => x.id === session?.id)) applied++;
         else lost++;
         position = r.seq;

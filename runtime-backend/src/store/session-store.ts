@@ -9,7 +9,7 @@ import { saveMemory, searchMemory } from "./memory.js";
 import { getPlaybook, listPlaybooks, savePlaybookVersion } from "./playbooks.js";
 import { type CallRow, callFromRow, callsById, callsOfStep, readHistory } from "./records.js";
 import { commitParams, type CommitRows, commitRows, type SessionCommit } from "./session-commit.js";
-import { clearLeases, getSessionRow, insertSession, leaseUntilOf, type NewSession, requestStop, type SessionRow, sessionFromRow, usageFromRow } from "./sessions.js";
+import { clearLeases, getSessionRow, insertSession, type NewSession, requestStop, type SessionRow, sessionAfter, sessionFromRow } from "./sessions.js";
 import { storedResponse } from "./stored-response.js";
 import { deleteScreenshots, insertScreenshots, readScreenshot, readScreenshots, type StoredScreenshot } from "./screenshots.js";
 import { readTraces } from "./traces.js";
@@ -23,13 +23,6 @@ export interface StepState {
   readonly calls: CallRow[];
   /** The response stored under the input's key: the input was processed before. */
   readonly stored: StepResponse | undefined;
-}
-
-/** What a commit wrote: the session as it now stands, and the stored response's bytes. */
-export interface Committed {
-  readonly session: SessionRow;
-  /** The protobuf bytes of `SessionCommit.response`, as stored (undefined when none was stored). */
-  readonly responseBytes: Uint8Array | undefined;
 }
 
 interface PendingCommit {
@@ -53,7 +46,7 @@ interface PendingCommit {
  * @example
  * const store = new SessionStore(db);
  * const at = await store.readStep(sessionId, "");
- * const { session } = await store.commit({ from: at!.session, owner: "agent_1", lease: null, set: { status: SessionStatus.IDLE } });
+ * const session = await store.commit({ from: at!.session, owner: "agent_1", lease: null, set: { status: SessionStatus.IDLE } });
  */
 export class SessionStore {
   private readonly reads: Grouper<{ id: string; key: string }, Row | undefined>;
@@ -98,48 +91,24 @@ export class SessionStore {
     const row = await this.reads.submit({ id, key: inputKey });
     if (!row) return undefined;
     const callRows = (typeof row.step_calls === "string" ? JSON.parse(row.step_calls) : row.step_calls) as Row[];
+    const session = sessionFromRow(row);
     return {
-      session: sessionFromRow(row),
+      session,
       calls: callRows.map(callFromRow),
-      stored: inputKey ? storedResponse(row.stored_body, row.stored_response) : undefined,
+      stored: inputKey ? storedResponse(session, row.stored_body, row.stored_response) : undefined,
     };
   }
 
   /**
    * Commits a change to a session (see {@link SessionCommit}), grouped with other sessions'
-   * commits in one statement. Resolves after it committed, with the session as it now stands;
-   * rejects with {@link SessionConflict} (nothing written) when the session moved on or another
-   * instance holds it.
+   * commits in one statement. Resolves after it committed, with the session as the statement
+   * left it; rejects with {@link SessionConflict} (nothing written) when the session moved on
+   * or another instance holds it.
    */
-  async commit(c: SessionCommit): Promise<Committed> {
-    const rows = commitRows(c);
-    const s = c.from;
-    const historyLen = s.historyLen + (c.history?.length ?? 0);
-    const row = await this.commits.submit({ commit: c, rows });
-    if (!row) throw new SessionConflict(s.id);
-    const set = c.set ?? {};
-    // The statement returns what the store decided (status under the stop guard, totals,
-    // lease, timestamp); the rest is what this commit wrote, so the context is not parsed back.
-    const context = set.context ?? s.context;
-    const session: SessionRow = {
-      ...s,
-      step: set.step ?? s.step,
-      goal: set.goal ?? s.goal,
-      context,
-      contextFrom: rows.contextFrom ?? s.contextFrom,
-      historyLen,
-      inputKey: set.inputKey ?? s.inputKey,
-      status: Number(row.status),
-      stopRequested: Boolean(row.stop_requested),
-      reason: String(row.reason),
-      answer: String(row.answer),
-      usage: usageFromRow(row),
-      leaseUntil: leaseUntilOf(row),
-      leaseOwner: String(row.lease_owner),
-      updatedAt: new Date(row.updated_at as string | Date),
-    };
-    const stored = rows.responseBytes && !(c.stopGuard && session.stopRequested);
-    return { session, responseBytes: stored ? rows.responseBytes : undefined };
+  async commit(c: SessionCommit): Promise<SessionRow> {
+    const row = await this.commits.submit({ commit: c, rows: commitRows(c) });
+    if (!row) throw new SessionConflict(c.from.id);
+    return sessionAfter(c.from, c.set?.context ?? c.from.context, row);
   }
 
   /**
@@ -189,12 +158,6 @@ export class SessionStore {
   /** Calls of any step by toolcall id (late results for an earlier step). */
   callsById(id: string, ids: readonly string[]): Promise<Map<string, CallRow>> {
     return callsById(this.db, id, ids);
-  }
-
-  /** The response stored under an input's key, if that input was processed. */
-  async storedResponse(id: string, inputKey: string): Promise<StepResponse | undefined> {
-    const rows = await this.db.query<{ response: unknown; body: unknown }>("select response, body from responses where session_id = $1 and input_key = $2", [id, inputKey]);
-    return rows[0] ? storedResponse(rows[0].body, rows[0].response) : undefined;
   }
 
   /** True when a response is stored under a key starting with `prefix` (an idempotency key used before). */
