@@ -197,9 +197,9 @@ export async function insertSession(q: Queryable, s: NewSession): Promise<Sessio
   return sessionFromRow(existing[0]);
 }
 
-/** Reads a session; `forUpdate` locks the row for the rest of the transaction (Postgres). */
-export async function getSessionRow(q: Queryable, id: string, forUpdate = false): Promise<SessionRow | undefined> {
-  const rows = await q.query(`select s.*, ${microLinesSql("s")} as context_micro from sessions s where s.id = $1${forUpdate ? " for update of s" : ""}`, [id]);
+/** Reads a session. */
+export async function getSessionRow(q: Queryable, id: string): Promise<SessionRow | undefined> {
+  const rows = await q.query(`select s.*, ${microLinesSql("s")} as context_micro from sessions s where s.id = $1`, [id]);
   return rows[0] ? sessionFromRow(rows[0]) : undefined;
 }
 
