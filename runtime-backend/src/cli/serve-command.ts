@@ -144,7 +144,6 @@ export async function serveCommand(p: Parsed, io: Io, env: NodeJS.ProcessEnv = p
       cors: { ...(env.BATON_EXTENSION_IDS ? { extensionIds: env.BATON_EXTENSION_IDS.split(",") } : {}), ...(env.BATON_CORS_ORIGINS ? { origins: env.BATON_CORS_ORIGINS.split(",") } : {}) },
       logger,
       redact,
-      ...(env.BATON_CONNECT_GENERIC === "1" ? { fastUnary: false } : {}),
       ...(contextTokens ? { fold: { ...defaultFoldOptions, tokenBudget: contextTokens } } : {}),
       ...(publicUrl ? { publicUrl } : {}),
       allowedHosts,

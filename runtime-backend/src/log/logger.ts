@@ -58,8 +58,3 @@ export function createLogger(options: { level?: string; destination?: Destinatio
     options.destination,
   );
 }
-
-/** A logger that drops everything (tests, benchmarks). */
-export function silentLogger(): Logger {
-  return pino({ level: "silent" });
-}

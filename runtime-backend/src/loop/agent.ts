@@ -159,7 +159,7 @@ export class Agent {
     let inflight = this.running.get(s0.id);
     if (inflight && key !== undefined && inflight.key === key) return inflight.done;
     if (inflight && key) {
-      const stored = await this.deps.store.storedResponse(s0.id, key);
+      const stored = (await this.deps.store.readStep(s0.id, key))?.stored;
       if (stored) return stored;
       // Re-read after the await: the map is the in-process lock, set synchronously below.
       inflight = this.running.get(s0.id);

@@ -71,13 +71,13 @@ async function runBackendCalls(deps: LoopDeps, s: SessionRow, stepCalls: readonl
     const output = d.ok ? encodeToolResult(toolCatalog, d.result) : encodeToolError(d.error);
     const result = create(ToolcallResultSchema, { toolcallId: c.toolcallId, outcome: d.ok ? { case: "result", value: d.result } : { case: "error", value: d.error } });
     if (d.ok && call.tool.case === "done") return { answer: call.tool.value.answer, writes: completionWrites(c, output, result, stepCalls) };
-    ({ session: s } = await deps.store.commit({
+    s = await deps.store.commit({
       from: s,
       owner: deps.instanceId,
       callUpdates: [{ id: c.toolcallId, step: c.step, state: "done", output }],
       history: [resultEntry(c.step, result)],
       lease: leaseUntil(deps),
-    }));
+    });
   }
   return undefined;
 }
@@ -93,7 +93,7 @@ export interface DriveStart {
 /** Commits deferred input writes on their own (paths that do not run a model turn first). */
 async function flush(deps: LoopDeps, s: SessionRow, pending: PendingWrites | undefined): Promise<SessionRow> {
   if (!pending) return s;
-  return (await deps.store.commit({ from: s, owner: deps.instanceId, ...pending, lease: leaseUntil(deps) })).session;
+  return deps.store.commit({ from: s, owner: deps.instanceId, ...pending, lease: leaseUntil(deps) });
 }
 
 async function reload(deps: LoopDeps, id: string): Promise<DriveStart> {

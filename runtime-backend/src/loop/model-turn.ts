@@ -1,15 +1,16 @@
 import { create } from "@bufbuild/protobuf";
 import { Code, ConnectError } from "@connectrpc/connect";
-import { type AgentMessage, type HistoryEntry, MessageStatus, SessionStatus, type StepResponse, type ToolcallResult } from "@baton/gen/baton/v1/agent_pb";
+import { type AgentMessage, MessageStatus, SessionStatus, type StepResponse, type ToolcallResult } from "@baton/gen/baton/v1/agent_pb";
 import { toolCatalog } from "@baton/gen/baton/v1/tools_baton";
-import { StepResponseSchema, ToolcallResultSchema } from "@baton/gen/baton/v1/descriptors";
+import { ToolcallResultSchema } from "@baton/gen/baton/v1/descriptors";
 import { callRisk, encodeToolError, parseToolCall, type ToolSpec } from "@baton/sdk/contract";
 import { applyTurn } from "../context/fold.js";
 import { buildPrompt } from "../context/prompt.js";
 import { parseTags, VisibleStream } from "../context/tags.js";
 import { type ModelTurn, ProviderError } from "../providers/types.js";
 import type { CallRow } from "../store/records.js";
-import { type SessionRow, sessionMessage, type UsageTotals } from "../store/sessions.js";
+import type { SessionRow } from "../store/sessions.js";
+import { stepResponse } from "../store/stored-response.js";
 import type { TraceRow } from "../store/traces.js";
 import type { PendingWrites } from "./apply-input.js";
 import { nextCalls } from "./call-order.js";
@@ -42,10 +43,6 @@ export type TurnOutcome =
   | { failed: ProviderError; trace: TraceRow }
   | { response: StepResponse }
   | { session: SessionRow; calls: CallRow[] };
-
-function addUsage(a: UsageTotals, b: UsageTotals): UsageTotals {
-  return { input: a.input + b.input, output: a.output + b.output, cached: a.cached + b.cached, cost: a.cost + b.cost };
-}
 
 /**
  * One model call and the commit of everything it produced, as one batch. When the turn ends
@@ -183,22 +180,10 @@ export async function modelTurn(
       : callRows.length === 0
         ? SessionStatus.IDLE
         : undefined;
-  const predicted: SessionRow = {
-    ...s,
-    step,
-    context,
-    goal: context.goal,
-    historyLen: s.historyLen + history.length,
-    usage: addUsage(s.usage, usage),
-    status: final ?? SessionStatus.RUNNING,
-    leaseUntil: null,
-    updatedAt: new Date(),
-  };
-  const response = create(StepResponseSchema, { messages, session: sessionMessage(predicted) });
   // One commit: the input's writes, the turn's messages, calls, trace, usage and context, and
   // when the step ends here its final status — STOPPED instead if a stop arrived meanwhile —
   // and its stored response.
-  const { session: after } = await deps.store.commit({
+  const after = await deps.store.commit({
     from: s,
     owner: deps.instanceId,
     callUpdates: pending?.callUpdates,
@@ -208,7 +193,7 @@ export async function modelTurn(
     set: { step, context, goal: context.goal, status: final ?? SessionStatus.RUNNING },
     lease: final !== undefined ? null : leaseUntil(deps),
     stopGuard: final !== undefined,
-    response: final !== undefined && key ? { key, message: response } : undefined,
+    response: final !== undefined && key ? { key, messages } : undefined,
   });
   deps.logger.debug({ sessionId: s.id, step, latencyMs: Math.round(latencyMs), calls: callRows.length }, "model turn");
   if (final !== undefined) {
@@ -218,7 +203,7 @@ export async function modelTurn(
     }
     // The next step (the client's results) can start from this state without a read.
     deps.cache?.set(s.id, { session: after, calls: callRows });
-    return { response };
+    return { response: stepResponse(after, messages) };
   }
   return { session: after, calls: callRows };
 }

@@ -4,7 +4,6 @@ import type { ModelResolver } from "../loop/deps.js";
 import type { FoldOptions } from "../context/fold.js";
 import type { Logger } from "../log/logger.js";
 import { createRedactor, envSecrets, type Redact } from "../log/redact.js";
-import { CommitJournal } from "../store/commit-journal.js";
 import type { Db } from "../store/db.js";
 import { openDb, type StoreLocation } from "../store/open.js";
 import { tokenRevokedChannel } from "../store/tokens.js";
@@ -33,8 +32,6 @@ export interface BackendOptions extends StoreLocation {
   readonly logger?: Logger;
   /** Context folding budgets; seed 001's defaults when unset. */
   readonly fold?: FoldOptions;
-  /** Serve binary unary calls on the fast path (`fast-unary.ts`); default true. */
-  readonly fastUnary?: boolean;
   /**
    * Masks the operator's secrets in provider errors and client logs before they are stored or
    * returned; default: the secrets of this process's environment (`envSecrets`).
@@ -71,10 +68,7 @@ export async function startBackend(o: BackendOptions): Promise<Backend> {
   // What the start opened, closed in reverse order (the store and its lock last) by close() or a failed start.
   const undo: (() => Promise<unknown>)[] = [() => db.close()];
   try {
-    // An embedded store in a data directory journals the commits it is sure of.
-    const journal = await CommitJournal.open(db, o.dataDir, o.logger);
-    if (journal) undo.unshift(() => journal.close());
-    const store = new SessionStore(db, { journal });
+    const store = new SessionStore(db);
     if (db.kind === "embedded") {
       // One process owns an embedded store, so any lease in it is from a process that died.
       await store.clearLeases();
@@ -118,7 +112,6 @@ export async function startBackend(o: BackendOptions): Promise<Backend> {
       ...(o.port !== undefined ? { port: o.port } : {}),
       ...(o.host ? { host: o.host } : {}),
       ...(o.cors ? { cors: o.cors } : {}),
-      ...(o.fastUnary === false ? { fastUnary: false } : {}),
       hosts: { publicUrl: o.publicUrl, allowed: o.allowedHosts },
       anonymousLimit: o.publicRateLimit ?? defaultPublicRateLimit,
     });

@@ -21,7 +21,7 @@ export interface EdgeOptions {
  * buys), and a declared body larger than the method accepts. Unknown tokens and cookies are the
  * handler's to refuse.
  */
-export function refuseEarly(header: (name: string) => string | null | undefined, limit: number, method: DescMethod): ConnectError | undefined {
+function refuseEarly(header: (name: string) => string | null | undefined, limit: number, method: DescMethod): ConnectError | undefined {
   const denied = refuseAccess(header, method);
   if (denied) return denied;
   const length = Number(header("content-length") ?? NaN);
@@ -173,7 +173,7 @@ function guard(h: UniversalHandler, o: EdgeOptions): UniversalHandler {
 /**
  * The routes, with every handler Connect makes for them guarded at the edge: refused before the
  * body is read when {@link refuseEarly} says so, and refused as InvalidArgument when the body is
- * not a valid message. The fast path (`fast-unary.ts`) applies the same two checks itself.
+ * not a valid message.
  */
 export function guardedRoutes(routes: (router: ConnectRouter) => void, o: EdgeOptions): (router: ConnectRouter) => void {
   return (router) => {

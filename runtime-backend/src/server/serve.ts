@@ -1,14 +1,12 @@
 import http from "node:http";
 import http2 from "node:http2";
 import net from "node:net";
-import { type ConnectRouter, createContextValues } from "@connectrpc/connect";
+import { type ConnectRouter, createConnectRouter, createContextValues } from "@connectrpc/connect";
 import { connectNodeAdapter } from "@connectrpc/connect-node";
 import { type HostGuard, hostGuard, type HostPolicy } from "./allowed-hosts.js";
 import { serverCompressions } from "./compression.js";
-import { isAnonymous } from "./access.js";
 import { applyCors, type CorsOptions } from "./cors.js";
 import { guardedRoutes } from "./edge.js";
-import { fastUnary, servedMethods } from "./fast-unary.js";
 import { clientAddress, ClientRateLimiter, type RateLimit } from "./rate-limit.js";
 import { maxRequestBytes } from "./validate.js";
 
@@ -32,8 +30,6 @@ export interface ServeOptions {
    * `(baton.v1.method).max_request_bytes` (1 MiB).
    */
   readonly readMaxBytes?: number;
-  /** Serve binary unary calls without Connect's generic layer (`fast-unary.ts`); default true. */
-  readonly fastUnary?: boolean;
   /** Calls each client address may make to the methods anyone may call (`rate-limit.ts`); none when false. */
   readonly anonymousLimit?: RateLimit | false;
   /** Host names answered beyond the listen address and loopback names (`allowed-hosts.ts`). */
@@ -54,15 +50,14 @@ export async function serve(o: ServeOptions): Promise<RunningServer> {
   const readMaxBytes = o.readMaxBytes ?? 1024 * 1024;
   const anonymousLimit = o.anonymousLimit ? new ClientRateLimiter(o.anonymousLimit) : undefined;
   const adapter = { readMaxBytes, acceptCompression: [...serverCompressions], compressMinBytes: 1024 };
+  const served = createConnectRouter();
+  o.routes(served);
   const connect = connectNodeAdapter({
     routes: guardedRoutes(o.routes, { ...adapter, anonymousLimit }),
     ...adapter,
     contextValues: (req) => createContextValues().set(clientAddress, req.socket.remoteAddress ?? ""),
-    readMaxBytes: Math.max(readMaxBytes, ...servedMethods(o.routes).map((m) => maxRequestBytes(m, readMaxBytes))),
+    readMaxBytes: Math.max(readMaxBytes, ...served.handlers.map((h) => maxRequestBytes(h.method, readMaxBytes))),
   });
-  const fast = o.fastUnary === false ? () => false : fastUnary(o.routes, adapter);
-  // The edge counts anonymous calls by client address, which the fast path does not carry.
-  const anonymousPaths = new Set(anonymousLimit ? servedMethods(o.routes).filter(isAnonymous).map((m) => `/${m.parent.typeName}/${m.name}`) : []);
   let hosts: HostGuard | undefined;
   const handler = (req: http.IncomingMessage | http2.Http2ServerRequest, res: http.ServerResponse | http2.Http2ServerResponse) => {
     if (req.url === "/healthz") {
@@ -82,7 +77,6 @@ export async function serve(o: ServeOptions): Promise<RunningServer> {
     }
     if (o.pages?.(req, res)) return;
     if (applyCors(req, res, o.cors ?? {})) return;
-    if (!anonymousPaths.has(req.url ?? "") && fast(req, res)) return;
     connect(req as never, res as never);
   };
   const h1 = http.createServer(handler);

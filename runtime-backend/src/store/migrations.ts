@@ -299,14 +299,22 @@ create table quotas (
   },
   {
     version: 13,
-    // The embedded store's commit journal (commit-journal.ts): the number of the last journaled
-    // commit applied, recorded by the statement that applies it. Postgres never journals.
+    // The embedded store's commit journal (removed by 14; `old-journals.ts` reads this table once):
+    // the number of the last journaled commit applied, recorded by the statement that applied it.
     name: "commit journal position",
     sql: `create table commit_journal (
   id integer primary key default 1 check (id = 1),
   applied_seq bigint not null default 0
 );
 insert into commit_journal default values`,
+  },
+  {
+    version: 14,
+    // Every commit goes straight through commitSql again: the commit journal is gone. Opening a
+    // data directory applies what its journal held first (`old-journals.ts`), reading the
+    // position from this table.
+    name: "no commit journal",
+    sql: "drop table if exists commit_journal",
   },
   {
     version: 16,

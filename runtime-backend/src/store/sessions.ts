@@ -63,13 +63,8 @@ function microOf(r: Row): string[] {
 }
 
 /** A sessions row's token and cost totals. */
-export function usageFromRow(r: Row): UsageTotals {
+function usageFromRow(r: Row): UsageTotals {
   return { input: Number(r.input_tokens), output: Number(r.output_tokens), cached: Number(r.cached_tokens), cost: Number(r.cost_usd) };
-}
-
-/** A sessions row's lease end, null when no step holds it. */
-export function leaseUntilOf(r: Row): Date | null {
-  return r.lease_until == null ? null : toDate(r.lease_until);
 }
 
 /** The columns {@link summaryFromRow} reads: a session's summary, never its context or history. */
@@ -82,41 +77,70 @@ export type SessionSummary = Pick<
   "id" | "status" | "task" | "goal" | "model" | "step" | "maxSteps" | "playbook" | "usage" | "answer" | "reason" | "createdAt" | "updatedAt"
 >;
 
-/** Decodes a sessions row's {@link summaryColumns}: the one decoder of them (the loop's rows and the console's lists). */
-export function summaryFromRow(r: Row): SessionSummary {
+/** The summary's columns a commit may change. */
+function changedSummary(r: Row): Pick<SessionSummary, "status" | "step" | "goal" | "usage" | "answer" | "reason" | "updatedAt"> {
   return {
-    id: String(r.id),
     status: Number(r.status) as SessionStatus,
-    task: String(r.task),
-    goal: String(r.goal),
-    model: String(r.model),
     step: Number(r.step),
-    maxSteps: Number(r.max_steps),
-    playbook: String(r.playbook),
+    goal: String(r.goal),
     usage: usageFromRow(r),
     answer: String(r.answer),
     reason: String(r.reason),
-    createdAt: toDate(r.created_at),
     updatedAt: toDate(r.updated_at),
   };
 }
 
-function fromRow(r: Row): SessionRow {
+/** Decodes a sessions row's {@link summaryColumns}: the one decoder of them (the loop's rows and the console's lists). */
+export function summaryFromRow(r: Row): SessionSummary {
+  return {
+    id: String(r.id),
+    task: String(r.task),
+    model: String(r.model),
+    maxSteps: Number(r.max_steps),
+    playbook: String(r.playbook),
+    createdAt: toDate(r.created_at),
+    ...changedSummary(r),
+  };
+}
+
+/** The columns a commit may change beyond the summary's: the guards' state and the position. */
+function changedState(r: Row): Pick<SessionRow, "stopRequested" | "historyLen" | "contextFrom" | "leaseUntil" | "leaseOwner" | "inputKey"> {
+  return {
+    stopRequested: Boolean(r.stop_requested),
+    historyLen: Number(r.history_len),
+    contextFrom: Number(r.context_from ?? 0),
+    leaseUntil: r.lease_until == null ? null : toDate(r.lease_until),
+    leaseOwner: String(r.lease_owner ?? ""),
+    inputKey: String(r.input_key ?? ""),
+  };
+}
+
+/** Every column a commit may change, and the id: what `commitSql` returns, read by {@link sessionAfter}. */
+export const changedColumns: readonly string[] = [
+  ...["id", "status", "step", "goal", "input_tokens", "output_tokens", "cached_tokens", "cost_usd", "answer", "reason", "updated_at"],
+  ...["stop_requested", "history_len", "context_from", "lease_until", "lease_owner", "input_key"],
+];
+
+/** Reads a sessions row (with its `context_micro`). */
+export function sessionFromRow(r: Row): SessionRow {
   const context = readContext(typeof r.context === "string" ? JSON.parse(r.context) : r.context);
   context.micro = microOf(r);
   return {
     ...summaryFromRow(r),
+    ...changedState(r),
     userId: String(r.user_id),
     playbookInstructions: String(r.playbook_instructions),
     clientTools: JSON.parse(String(r.client_tools ?? "[]")) as SessionClientTool[],
-    stopRequested: Boolean(r.stop_requested),
     context,
-    contextFrom: Number(r.context_from ?? 0),
-    historyLen: Number(r.history_len),
-    leaseUntil: leaseUntilOf(r),
-    leaseOwner: String(r.lease_owner ?? ""),
-    inputKey: String(r.input_key ?? ""),
   };
+}
+
+/**
+ * The session a commit left: `from` with the {@link changedColumns} the statement returned, and
+ * `context`, the one the commit wrote or kept (the committer holds it, so it is not read back).
+ */
+export function sessionAfter(from: SessionRow, context: ContextState, r: Row): SessionRow {
+  return { ...from, ...changedSummary(r), ...changedState(r), context };
 }
 
 /** What a new session starts with. */
@@ -164,24 +188,19 @@ export async function insertSession(q: Queryable, s: NewSession): Promise<Sessio
       JSON.stringify(s.context.micro),
     ],
   );
-  if (rows[0]) return fromRow(rows[0]);
+  if (rows[0]) return sessionFromRow(rows[0]);
   const existing = await q.query(`select s.*, ${microLinesSql("s")} as context_micro from sessions s where user_id = $1 and idempotency_key = $2`, [
     s.userId,
     s.idempotencyKey,
   ]);
   if (!existing[0]) throw new Error("session insert conflicted but no session has that key");
-  return fromRow(existing[0]);
+  return sessionFromRow(existing[0]);
 }
 
-/** Reads a session; `forUpdate` locks the row for the rest of the transaction (Postgres). */
-export async function getSessionRow(q: Queryable, id: string, forUpdate = false): Promise<SessionRow | undefined> {
-  const rows = await q.query(`select s.*, ${microLinesSql("s")} as context_micro from sessions s where s.id = $1${forUpdate ? " for update of s" : ""}`, [id]);
-  return rows[0] ? fromRow(rows[0]) : undefined;
-}
-
-/** Reads a sessions row. */
-export function sessionFromRow(r: Row): SessionRow {
-  return fromRow(r);
+/** Reads a session. */
+export async function getSessionRow(q: Queryable, id: string): Promise<SessionRow | undefined> {
+  const rows = await q.query(`select s.*, ${microLinesSql("s")} as context_micro from sessions s where s.id = $1`, [id]);
+  return rows[0] ? sessionFromRow(rows[0]) : undefined;
 }
 
 /** Sets the stop flag; any replica sees it before its next model call or tool dispatch. */
