@@ -3,7 +3,7 @@ import { join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { ToolRisk } from "@baton/sdk/contract";
 import { defaultFoldOptions } from "../context/fold.js";
-import { createLogger } from "../log/logger.js";
+import { createLogger, type LogFormat, logFormatFor, logFormats, textDestination } from "../log/logger.js";
 import { createRedactor, envSecrets } from "../log/redact.js";
 import { createModelResolver } from "../providers/registry.js";
 import { startBackend } from "../server/app.js";
@@ -35,9 +35,10 @@ function extensionNote(url: string): string {
 export const serveUsage = `  baton serve [--port 8787] [--host 127.0.0.1] [--data-dir ./.data] [--database-url postgres://…]
               [--model provider:model] [--max-steps 50] [--approve irreversible[,mutating] | none]
               [--script-dir DIR]   enable script models (script:NAME), read from DIR only
+              [--log-format text|json]   default: text on a terminal, JSON otherwise
 `;
 
-const serveKnown = new Set(["port", "host", "data-dir", "database-url", "model", "max-steps", "approve", "script-dir", "help"]);
+const serveKnown = new Set(["port", "host", "data-dir", "database-url", "model", "max-steps", "approve", "script-dir", "log-format", "help"]);
 
 /** What `--approve` (or BATON_APPROVE) may name: the risks that wait for a person's approval. */
 const approvable: readonly ToolRisk[] = ["irreversible", "mutating"];
@@ -54,6 +55,8 @@ interface ServeFlags {
   readonly contextTokens: number | undefined;
   /** BATON_PUBLIC_URL without a trailing slash, when set. */
   readonly publicUrl: string | undefined;
+  /** --log-format or BATON_LOG_FORMAT, when given. */
+  readonly logFormat: LogFormat | undefined;
 }
 
 /**
@@ -79,7 +82,12 @@ function serveFlags(p: Parsed, env: NodeJS.ProcessEnv): ServeFlags {
   // Below a few thousand tokens the task and one snapshot do not fit; NaN would never fold.
   const contextTokens = wholeNumber("BATON_CONTEXT_TOKENS", env.BATON_CONTEXT_TOKENS || undefined, 2_000, 2_000_000);
   const publicUrl = httpUrl("BATON_PUBLIC_URL", env.BATON_PUBLIC_URL, "https://baton.example.com (the console's address)");
+  const logFormat = flag(p, "log-format", env.BATON_LOG_FORMAT || undefined);
+  if (logFormat !== undefined && !logFormats.includes(logFormat as LogFormat)) {
+    throw new UsageError(`${p.flags.has("log-format") ? "--log-format" : "BATON_LOG_FORMAT"} ${JSON.stringify(logFormat)}: use ${logFormats.join(" or ")}`);
+  }
   return {
+    logFormat: logFormat as LogFormat | undefined,
     port,
     contextTokens,
     publicUrl,
@@ -95,7 +103,7 @@ function serveFlags(p: Parsed, env: NodeJS.ProcessEnv): ServeFlags {
  * (--database-url / DATABASE_URL). Ensures a "local" user with an API token: BATON_API_TOKEN
  * when set, otherwise one generated on first start and kept in <data-dir>/api-token.
  */
-export async function serveCommand(p: Parsed, io: Io, env: NodeJS.ProcessEnv = process.env): Promise<number> {
+export async function serveCommand(p: Parsed, io: Io, env: NodeJS.ProcessEnv = process.env, isTTY = process.stdout.isTTY): Promise<number> {
   if (p.flags.has("help")) {
     io.stdout(serveUsage);
     return 0;
@@ -111,7 +119,7 @@ export async function serveCommand(p: Parsed, io: Io, env: NodeJS.ProcessEnv = p
   const { port, host, store, risks, maxSteps, contextTokens, publicUrl } = o;
   // The operator's keys never reach a log, a stored row or another user.
   const redact = createRedactor(envSecrets(env));
-  const logger = createLogger({ redact });
+  const logger = createLogger({ redact, ...(logFormatFor(o.logFormat, isTTY) === "text" ? { destination: textDestination(Boolean(isTTY)) } : {}) });
   let backend: Awaited<ReturnType<typeof startBackend>>;
   try {
     backend = await startBackend({
