@@ -3,7 +3,7 @@ import { join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { ToolRisk } from "@baton/sdk/contract";
 import { defaultFoldOptions } from "../context/fold.js";
-import { createLogger } from "../log/logger.js";
+import { createLogger, type LogFormat, logFormatFor, logFormats, textDestination } from "../log/logger.js";
 import { createRedactor, envSecrets } from "../log/redact.js";
 import { createModelResolver } from "../providers/registry.js";
 import { linkBase } from "../server/allowed-hosts.js";
@@ -40,9 +40,10 @@ export const serveUsage = `  baton serve [--port 8787] [--host 127.0.0.1] [--dat
                                    and BATON_PUBLIC_URL's ("baton.lan,baton.lan:8787"); others get 421
               [--public-rate-limit 300]  calls a minute (and at once) each client address may make
                                    without signing in (device linking, sign-in); 0 for no limit
+              [--log-format text|json]   default: text on a terminal, JSON otherwise
 `;
 
-const serveKnown = new Set(["port", "host", "data-dir", "database-url", "model", "max-steps", "approve", "script-dir", "allowed-hosts", "public-rate-limit", "help"]);
+const serveKnown = new Set(["port", "host", "data-dir", "database-url", "model", "max-steps", "approve", "script-dir", "allowed-hosts", "public-rate-limit", "log-format", "help"]);
 
 /** What `--approve` (or BATON_APPROVE) may name: the risks that wait for a person's approval. */
 const approvable: readonly ToolRisk[] = ["irreversible", "mutating"];
@@ -63,6 +64,8 @@ interface ServeFlags {
   readonly allowedHosts: string[];
   /** `--public-rate-limit` / BATON_PUBLIC_RATE_LIMIT: anonymous calls a minute per client address (0: none), when set. */
   readonly publicRateLimit: number | undefined;
+  /** --log-format or BATON_LOG_FORMAT, when given. */
+  readonly logFormat: LogFormat | undefined;
 }
 
 /**
@@ -95,9 +98,14 @@ function serveFlags(p: Parsed, env: NodeJS.ProcessEnv): ServeFlags {
     0,
     1_000_000,
   );
+  const logFormat = flag(p, "log-format", env.BATON_LOG_FORMAT || undefined);
+  if (logFormat !== undefined && !logFormats.includes(logFormat as LogFormat)) {
+    throw new UsageError(`${p.flags.has("log-format") ? "--log-format" : "BATON_LOG_FORMAT"} ${JSON.stringify(logFormat)}: use ${logFormats.join(" or ")}`);
+  }
   return {
     allowedHosts,
     publicRateLimit,
+    logFormat: logFormat as LogFormat | undefined,
     port,
     contextTokens,
     publicUrl,
@@ -113,7 +121,7 @@ function serveFlags(p: Parsed, env: NodeJS.ProcessEnv): ServeFlags {
  * (--database-url / DATABASE_URL). Ensures a "local" user with an API token: BATON_API_TOKEN
  * when set, otherwise one generated on first start and kept in <data-dir>/api-token.
  */
-export async function serveCommand(p: Parsed, io: Io, env: NodeJS.ProcessEnv = process.env): Promise<number> {
+export async function serveCommand(p: Parsed, io: Io, env: NodeJS.ProcessEnv = process.env, isTTY = process.stdout.isTTY): Promise<number> {
   if (p.flags.has("help")) {
     io.stdout(serveUsage);
     return 0;
@@ -129,7 +137,7 @@ export async function serveCommand(p: Parsed, io: Io, env: NodeJS.ProcessEnv = p
   const { port, host, store, risks, maxSteps, contextTokens, publicUrl, allowedHosts, publicRateLimit } = o;
   // The operator's keys never reach a log, a stored row or another user.
   const redact = createRedactor(envSecrets(env));
-  const logger = createLogger({ redact });
+  const logger = createLogger({ redact, ...(logFormatFor(o.logFormat, isTTY) === "text" ? { destination: textDestination(Boolean(isTTY)) } : {}) });
   let backend: Awaited<ReturnType<typeof startBackend>>;
   try {
     backend = await startBackend({

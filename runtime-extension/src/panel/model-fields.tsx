@@ -11,7 +11,7 @@ export function ModelField(p: { value: string; onInput: (v: string) => void; sta
       help={
         p.standalone
           ? '"provider:model": openai:gpt-5-mini, gemini:gemini-2.5-flash, chat:MODEL for any OpenAI-compatible server (with its base URL), ollama:qwen3 for a local Ollama.'
-          : '"provider:model", such as openai:gpt-5-mini or gemini:gemini-2.5-flash. Empty: the backend’s default.'
+          : '"provider:model", such as openai:gpt-5-mini or gemini:gemini-2.5-flash; script:NAME replays a script file from the backend’s --script-dir. Empty: the backend’s default.'
       }
     >
       <input id="set-model" value={p.value} onInput={(e) => p.onInput(e.currentTarget.value)} placeholder={p.standalone ? "openai:gpt-5-mini" : "Backend default"} spellcheck={false} list="models" />

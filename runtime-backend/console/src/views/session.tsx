@@ -251,7 +251,7 @@ export function SessionPage(p: { id: string }) {
       <ErrorNote error={error} />
       {s ? (
         <>
-          <PageHeader title={s.goal || s.task || "Untitled session"} sub={<StatusPill status={s.status} />}>
+          <PageHeader title={s.task || s.goal || "Untitled session"} sub={<StatusPill status={s.status} />}>
             {isActive(s.status) ? (
               <button
                 type="button"
@@ -290,7 +290,7 @@ export function SessionPage(p: { id: string }) {
           <div class="columns">
             <div class="card grow">
               <h2>Timeline</h2>
-              {s.task && s.goal && s.task !== s.goal ? <p class="muted small">Task: {s.task}</p> : null}
+              {s.task && s.goal && s.task !== s.goal ? <p class="muted small">Goal, as the model put it: {s.goal}</p> : null}
               <Timeline w={w} sessionId={p.id} />
             </div>
             <div class="card side">

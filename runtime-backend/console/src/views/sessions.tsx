@@ -88,7 +88,13 @@ export function SessionsPage() {
       </div>
       <ErrorNote error={error} />
       {sessions && sessions.length === 0 ? (
-        <Empty title="No sessions yet">Run a task from the extension, `baton run`, or the SDK, and it appears here.</Empty>
+        filter === 0 && !query && !model ? (
+          <Empty title="No sessions yet">Run a task from the extension, `baton run`, or the SDK, and it appears here.</Empty>
+        ) : (
+          <Empty title={`No ${filter === 0 ? "" : `${filters[filter]?.[0].toLowerCase()} `}sessions${query ? ` matching “${query}”` : ""}${model ? ` on ${model}` : ""}`}>
+            Other sessions are under All{query || model ? ", or with the search and the model cleared" : ""}.
+          </Empty>
+        )
       ) : (
         <div class="card">
           <table class="table">
@@ -110,7 +116,7 @@ export function SessionsPage() {
                     <StatusPill status={s.status} />
                   </td>
                   <td class="task">
-                    <a href={`/sessions/${s.id}`}>{s.goal || s.task || s.id}</a>
+                    <a href={`/sessions/${s.id}`}>{s.task || s.goal || s.id}</a>
                     {s.reason && s.status === SessionStatus.FAILED ? <div class="reason">{s.reason}</div> : null}
                   </td>
                   <td class="mono">{s.model}</td>

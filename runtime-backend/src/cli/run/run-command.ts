@@ -235,7 +235,7 @@ export async function runCommand(argv: readonly string[], given: RunDeps): Promi
         throw e;
       }
       const code = finishReplay(replayed, out, interrupted, deps);
-      if (recorder && replayed.status === "completed") await saveRecording(recorder, run, replayed.answer, startUrl, engine, out, client);
+      if (recorder && replayed.status === "completed") await saveRecording(recorder, run, replayed.answer, startUrl, site, engine, out, client);
       return code;
     }
 
@@ -256,7 +256,7 @@ export async function runCommand(argv: readonly string[], given: RunDeps): Promi
       return unreachable(e);
     }
     const code = await finish(outcome, run, engine, out, interrupted, deps);
-    if (recorder && code === exitCodes.done) await saveRecording(recorder, run, outcome.answer, startUrl, engine, out, client, outcome.session.goal);
+    if (recorder && code === exitCodes.done) await saveRecording(recorder, run, outcome.answer, startUrl, site, engine, out, client, outcome.session.goal);
     return code;
   } catch (e) {
     // Anything unexpected (a store that cannot open, a browser that dies): one clear line.
@@ -282,6 +282,7 @@ async function saveRecording(
   run: RunPlan,
   answer: string,
   startUrl: string | undefined,
+  site: StaticServer | undefined,
   engine: Engine,
   out: Progress,
   client: () => Promise<BatonClient>,
@@ -298,7 +299,8 @@ async function saveRecording(
     out.note(`Saved the run as a script: ${run.saveScript} (replay it with --script ${run.saveScript} --heal)`, { saved: run.saveScript });
   }
   if (run.savePlaybook) {
-    const saved = await savePlaybook(await client(), scriptPlaybook(run.savePlaybook, recorder.masked(run.task), startUrl, script));
+    const served = site !== undefined && startUrl !== undefined && new URL(startUrl).origin === new URL(site.url).origin;
+    const saved = await savePlaybook(await client(), scriptPlaybook(run.savePlaybook, recorder.masked(run.task), startUrl, script, served));
     out.note(`Stored the script as the playbook ${saved}`, { playbook: saved });
   }
 }

@@ -1,5 +1,5 @@
 import { readFileSync } from "node:fs";
-import { dirname, resolve } from "node:path";
+import { basename, dirname, resolve } from "node:path";
 import { parseScriptFile, type ScriptFile } from "@baton/sdk/script";
 import type { Env } from "../../providers/registry.js";
 import { flag, httpUrl, maxStepsLimit, onlyKnownFlags, type Parsed, UsageError, wholeNumber } from "../args.js";
@@ -95,8 +95,14 @@ export function plan(p: Parsed, env: Env): RunPlan {
   if (scriptPath?.startsWith("playbook:")) throw new UsageError(`--script ${scriptPath}: a playbook's script replays with --heal`);
   if (scriptPath) {
     const script = readScript(scriptPath);
-    // The run's own backend reads script models from the script's directory only.
-    return { task, script, model: `script:${resolve(scriptPath)}`, scriptDir: dirname(resolve(scriptPath)), ...(maxSteps ? { maxSteps } : {}), ...saving };
+    const file = resolve(scriptPath);
+    // `script:NAME` is a name inside the backend's script directory, as in the extension's
+    // panel: the run's own backend reads from the script's folder, so the name is the file's.
+    // A running backend (--backend) has a directory of its own, which holds the file only if
+    // it is inside it: its absolute path, which every backend accepts for a file inside its
+    // directory, names it there.
+    const model = flag(p, "backend") ? `script:${file}` : `script:${basename(file)}`;
+    return { task, script, model, ...(flag(p, "backend") ? {} : { scriptDir: dirname(file) }), ...(maxSteps ? { maxSteps } : {}), ...saving };
   }
   if (flag(p, "backend")) return { task, ...(flag(p, "model") ? { model: flag(p, "model") } : {}), ...(maxSteps ? { maxSteps } : {}), ...saving };
   const choice = chooseModel(flag(p, "model"), env);
