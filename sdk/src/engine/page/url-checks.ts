@@ -1,4 +1,5 @@
 import type { TargetInfo } from "../../cdp/protocol.js";
+import { delay } from "../../cdp/timeouts.js";
 import { ToolErrorCode, ToolFailure } from "../../contract/index.js";
 import { decideUrl, openUrlPolicy, type UrlPolicy } from "../../policy/url-policy.js";
 import { sanitizeText, sanitizeUrl } from "../base/sanitize.js";
@@ -27,25 +28,34 @@ async function targetUrl(page: PageSession, targetId: string): Promise<string | 
 
 /**
  * Why a tab may not stay open, or undefined when it may: the tab's URL as a `tab`. A tab that
- * is gone (or still has no URL) is not refused.
+ * has no URL yet (a popup reports its URL once its first page commits, even an error page) is
+ * waited for up to `waitMs`; one that is gone, or still has none, is not refused.
  */
-export async function tabRefusal(page: PageSession, policy: UrlPolicy, targetId: string): Promise<string | undefined> {
-  const url = await targetUrl(page, targetId);
+export async function tabRefusal(page: PageSession, policy: UrlPolicy, targetId: string, waitMs = 0): Promise<string | undefined> {
+  const until = Date.now() + waitMs;
+  let url = await targetUrl(page, targetId);
+  while (url === "" && Date.now() < until) {
+    await delay(50);
+    url = await targetUrl(page, targetId);
+  }
   if (!url) return undefined;
   const d = decideUrl(policy, url, "tab");
   return d.allow ? undefined : `${sanitizeUrl(url)}: ${d.reason}`;
 }
 
+/** How long an action's evidence waits for a tab it opened to report its URL. */
+const newTabUrlWaitMs = 1500;
+
 /**
  * Closes the tabs `page` opened since the `from`-th (a link with target=_blank, window.open)
  * whose URL the policy refuses. Resolves to the closed tabs and a note for each, for the
- * action's evidence.
+ * action's evidence. (A tab still without a URL then is checked again when the agent adopts it.)
  */
 export async function closeRefusedTabs(page: PageSession, policy: UrlPolicy, from: number): Promise<{ closed: Set<string>; notes: string[] }> {
   const closed = new Set<string>();
   const notes: string[] = [];
   for (const targetId of page.openedTargets.slice(from)) {
-    const why = await tabRefusal(page, policy, targetId);
+    const why = await tabRefusal(page, policy, targetId, newTabUrlWaitMs);
     if (!why) continue;
     await page.transport.send("Target.closeTarget", { targetId }).catch(() => undefined);
     closed.add(targetId);
