@@ -244,13 +244,19 @@ describe("the Baton extension", () => {
     expect(results.some((o) => o.case === "approval" && !o.value.approved)).toBe(true);
   });
 
-  it("keeps to its own tabs: opens and groups a tab, refuses the user's other tab, never attaches to it", async () => {
+  it("keeps to its own tabs: opens and groups a tab, refuses a local file and the user's other tab, never attaches to it", async () => {
     const notes = await world.openTab(`${world.shop.url}/notes`);
     open.push(notes);
     await world.signIn(
       world.script("tabs.json", {
         turns: [
-          { text: "<goal>Compare the shop and checkout</goal>", calls: [{ name: "open_tab", args: { url: `${world.shop.url}/checkout` } }] },
+          {
+            text: "<goal>Compare the shop and checkout</goal>",
+            calls: [
+              { name: "open_tab", args: { url: "file:///etc/" } },
+              { name: "open_tab", args: { url: `${world.shop.url}/checkout` } },
+            ],
+          },
           { calls: [{ name: "switch_tab", args: { tab_id: String(notes.tabId) } }], delayMs: 1500 },
           { calls: [{ name: "close_tab", args: { tab_id: String(notes.tabId) } }] },
           { calls: [{ name: "list_tabs" }] },
@@ -260,6 +266,8 @@ describe("the Baton extension", () => {
     );
     const { tab, panel } = await shopAndPanel();
     await panel.run("Open the checkout in a new tab");
+    const fileRefused = await panel.waitFor("the refused local file", (e) => e.tool === "open_tab" && e.state === "failed");
+    expect(fileRefused.text).toContain("Only http and https pages (and about:blank) can be opened, not file: URLs");
     const opened = await panel.waitFor("the new tab", (e) => e.tool === "open_tab" && e.state === "done");
     expect(opened.text).toContain("Opening a new tab at");
     // While the agent works: attached to its own tab, never to the notes.

@@ -152,6 +152,26 @@ describe("baton run (in process)", browserRun, () => {
     expect(approved.output()).toContain("✓ All expectations of the script hold");
   });
 
+  it("never opens a local file: open_tab to file: is refused and the model is told why", async () => {
+    const peek = join(dir, "peek.json");
+    writeFileSync(
+      peek,
+      JSON.stringify({
+        turns: [
+          { calls: [{ name: "open_tab", args: { url: "file:///etc/" } }, { name: "navigate", args: { url: "file:///etc/passwd" } }] },
+          { calls: [{ name: "list_tabs" }, { name: "take_snapshot" }] },
+          { calls: [{ name: "done", args: { answer: "Done." } }] },
+        ],
+      }),
+    );
+    const deps = fakeDeps();
+    await runCommand(["Read my files", "--serve", shop, "--script", peek, "--data-dir", dataDir, "--json"], deps);
+    const events = deps.output().trim().split("\n").map((l) => JSON.parse(l) as { type: string; name?: string; error?: string; result?: unknown });
+    const errors = events.filter((e) => e.type === "tool_end" && e.error).map((e) => e.error);
+    expect(errors).toEqual([expect.stringContaining("not file: URLs"), expect.stringContaining("not file: URLs")]);
+    expect(deps.output()).not.toMatch(/root:x:0|Index of \/etc/);
+  });
+
   it("stops cleanly on Ctrl-C: the session is stopped and the exit code is 130", async () => {
     const slow = join(dir, "slow.json");
     writeFileSync(

@@ -2,7 +2,7 @@ import { access } from "node:fs/promises";
 import { isAbsolute, join } from "node:path";
 import { type RunContext, runTask } from "@baton/sdk/client";
 import { type Engine, type EngineHandlers, engineHandlers } from "@baton/sdk/engine";
-import { launchChromium, openPage, WebSocketTransport } from "@baton/sdk/node";
+import { launchGuardedChromium, openPage } from "@baton/sdk/node";
 import { engineProbe } from "@baton/sdk/script";
 import { viewportJpeg } from "./page-shot.js";
 import type { Attempt, AttemptJob, Lane, Via } from "./via.js";
@@ -32,14 +32,9 @@ export function headlessVia(o: HeadlessOptions = {}): Via {
   return {
     name: "headless",
     async openLane(): Promise<Lane> {
-      const browser = await launchChromium({ headless: !o.headed });
-      let transport: WebSocketTransport;
-      try {
-        transport = await WebSocketTransport.connect(browser.wsEndpoint);
-      } catch (e) {
-        await browser.close();
-        throw e;
-      }
+      // Held to the URL policy like `baton run`'s browser: no local files, whatever a task's pages do.
+      const browser = await launchGuardedChromium({ headless: !o.headed });
+      const { transport } = browser;
       const pages = async () => (await transport.send<{ targetInfos: TargetInfo[] }>("Target.getTargets")).targetInfos.filter((t) => t.type === "page").map((t) => t.targetId);
       return {
         async attempt(job: AttemptJob): Promise<Attempt> {
@@ -83,7 +78,6 @@ export function headlessVia(o: HeadlessOptions = {}): Via {
           }
         },
         async close() {
-          await transport.close().catch(() => undefined);
           await browser.close();
         },
       };

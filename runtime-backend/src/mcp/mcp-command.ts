@@ -3,6 +3,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from "node:ht
 import type { AddressInfo } from "node:net";
 import { resolve } from "node:path";
 import { ChromiumNotFoundError, chromiumMissingExitCode, ensureChromium } from "@baton/sdk/node";
+import { type UrlPolicy, urlPolicyFromLists } from "@baton/sdk/policy";
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
 import { sameSecret } from "../base/same-secret.js";
@@ -13,7 +14,6 @@ import { hostGuard, isLoopbackListener } from "../server/allowed-hosts.js";
 import { bearerToken } from "../server/auth.js";
 import { type McpBrowser, startMcpBrowser } from "./mcp-browser.js";
 import { createMcpSession, type McpSession, type McpSessionOptions } from "./mcp-server.js";
-import { type OriginPolicy, parseOriginList } from "./origin-policy.js";
 
 /** `baton mcp --help`. */
 export const mcpUsage = `baton mcp — Baton's browser tools for any MCP client
@@ -39,7 +39,9 @@ export const mcpUsage = `baton mcp — Baton's browser tools for any MCP client
                             otherwise the user is asked through MCP elicitation, or they are refused
   --upload-dir DIR          the directory upload_file may take files from (default: the working directory)
 
-One page per client session, opened on its first tool call and closed with the session.
+One page per client session, opened on its first tool call and closed with the session. Pages are
+http(s) only (never file: or chrome:); the lists hold for every tab, frame, redirect, request and
+WebSocket of a launched browser, and for what the tools open in one at --cdp-url.
 `;
 
 /** `--http`'s listener: where, the bearer token it requires (if any) and the extra host names it answers. */
@@ -53,7 +55,7 @@ interface HttpArgs {
 interface McpArgs {
   readonly http?: HttpArgs;
   readonly session: Omit<McpSessionOptions, "openPage">;
-  readonly browser: { cdpUrl?: string; headed: boolean; viewport: { width: number; height: number } };
+  readonly browser: { cdpUrl?: string; headed: boolean; viewport: { width: number; height: number }; policy: UrlPolicy };
 }
 
 function parse(p: Parsed, env: NodeJS.ProcessEnv): McpArgs {
@@ -77,9 +79,9 @@ function parse(p: Parsed, env: NodeJS.ProcessEnv): McpArgs {
   const cdpUrl = flag(p, "cdp-url");
   if (p.flags.has("cdp-url") && !cdpUrl) throw new UsageError("--cdp-url needs a ws:// or http:// URL");
   if (cdpUrl && p.flags.has("headed")) throw new UsageError("--headed and --cdp-url do not go together: an attached browser shows itself");
-  let policy: OriginPolicy;
+  let policy: UrlPolicy;
   try {
-    policy = { allowed: parseOriginList(flag(p, "allowed-origins"), "--allowed-origins"), blocked: parseOriginList(flag(p, "blocked-origins"), "--blocked-origins") };
+    policy = urlPolicyFromLists({ allowed: flag(p, "allowed-origins"), blocked: flag(p, "blocked-origins") }, { allowed: "--allowed-origins", blocked: "--blocked-origins" });
   } catch (e) {
     throw new UsageError((e as Error).message);
   }
@@ -94,8 +96,8 @@ function parse(p: Parsed, env: NodeJS.ProcessEnv): McpArgs {
           },
         }
       : {}),
-    session: { policy, allowIrreversible: p.flags.has("allow-irreversible"), uploadDir: resolve(flag(p, "upload-dir", ".") as string) },
-    browser: { ...(cdpUrl ? { cdpUrl } : {}), headed: p.flags.has("headed"), viewport: { width: Number(vp[1]), height: Number(vp[2]) } },
+    session: { allowIrreversible: p.flags.has("allow-irreversible"), uploadDir: resolve(flag(p, "upload-dir", ".") as string) },
+    browser: { ...(cdpUrl ? { cdpUrl } : {}), headed: p.flags.has("headed"), viewport: { width: Number(vp[1]), height: Number(vp[2]) }, policy },
   };
 }
 
@@ -225,7 +227,7 @@ export async function mcpCommand(p: Parsed, io: Io, env: NodeJS.ProcessEnv = pro
   let browser: McpBrowser;
   try {
     const executablePath = args.browser.cdpUrl ? undefined : ensureChromium({ log: (l) => io.stderr(`baton mcp: ${l}\n`) }).path;
-    browser = await startMcpBrowser({ ...args.browser, ...(executablePath ? { executablePath } : {}), policy: args.session.policy });
+    browser = await startMcpBrowser({ ...args.browser, ...(executablePath ? { executablePath } : {}) });
   } catch (e) {
     if (e instanceof ChromiumNotFoundError) {
       io.stderr(`baton mcp: ${e.message}\n`);

@@ -9,7 +9,6 @@ import { CallToolRequestSchema, type CallToolResult, ListToolsRequestSchema, typ
 import { describeCall, type RefLookup } from "@baton/sdk/client";
 import { batonVersion } from "../version.js";
 import { errorResult, resultContent } from "./mcp-content.js";
-import { type OriginPolicy, originRefusal } from "./origin-policy.js";
 
 /** The page one MCP session acts on. */
 export interface McpPage {
@@ -21,8 +20,6 @@ export interface McpPage {
 export interface McpSessionOptions {
   /** Opens the session's page, on its first tool call. */
   openPage(): Promise<McpPage>;
-  /** Origins the page may visit. */
-  readonly policy: OriginPolicy;
   /** Run irreversible calls without asking (`--allow-irreversible`). */
   readonly allowIrreversible: boolean;
   /** The directory uploads may come from (`--upload-dir`, default the working directory). */
@@ -70,9 +67,9 @@ function refLookup(engine: Engine): RefLookup {
 /**
  * Creates the MCP server of one client session. Its page opens on the first tool call and
  * closes with the session. A call is parsed against the catalog's schema (a bad argument is
- * an `isError` result naming the field), checked against the origin policy, and, when
- * irreversible (`callRisk`), refused unless allowed or confirmed by the user through MCP
- * elicitation; then dispatched to the engine.
+ * an `isError` result naming the field) and, when irreversible (`callRisk`), refused unless
+ * allowed or confirmed by the user through MCP elicitation; then dispatched to the engine,
+ * which holds every URL to the server's URL policy (see `startMcpBrowser`).
  */
 export function createMcpSession(o: McpSessionOptions): McpSession {
   const server = new Server({ name: "baton", title: "Baton", version: batonVersion }, { capabilities: { tools: {} }, instructions });
@@ -114,11 +111,6 @@ export function createMcpSession(o: McpSessionOptions): McpSession {
     }
     const parsed = parseToolCall(toolCatalog, name, request.params.arguments ?? {});
     if (!parsed.ok) return errorResult(parsed.error);
-    const params = parsed.call.tool.value as { url?: unknown };
-    if (typeof params.url === "string" && params.url) {
-      const refusal = originRefusal(o.policy, params.url);
-      if (refusal) return refuse(`${refusal} Use a page on an allowed origin, or ask the user.`, name);
-    }
     if (parsed.call.tool.case === "uploadFile") {
       const upload = parsed.call.tool.value;
       const outside = upload.paths.find((p) => insideDir(o.uploadDir, p) === undefined);

@@ -3,11 +3,11 @@ import { type ClientToolHandlers, toolCatalog } from "@baton/gen/baton/v1/tools_
 import type { ImageSchema, NavigateResultSchema, ToolCall } from "@baton/gen/baton/v1/tools_pb";
 import { type ApprovalDecision, describeCall, type RefLookup, type RunContext } from "@baton/sdk/client";
 import { callRisk, ToolErrorCode, ToolFailure, toolByCase } from "@baton/sdk/contract";
-import { Engine, type EngineHandlers, type EngineToolCase, engineHandlers, sanitizeUrl } from "@baton/sdk/engine";
+import { Engine, type EngineHandlers, type EngineToolCase, engineHandlers, openableUrl, sanitizeUrl } from "@baton/sdk/engine";
 import { type DomEngine, domHandlers } from "@baton/sdk/engine/dom";
 import { create } from "@bufbuild/protobuf";
 import type { AgentTabs } from "./agent-tabs.js";
-import { checkHttpUrl, waitLoaded } from "./agent-tabs.js";
+import { waitLoaded } from "./agent-tabs.js";
 import type { PauseGate } from "./pause-gate.js";
 import { type TabConnection, type TabDriver, withoutDebuggerReason } from "./tab-driver.js";
 import { resolveUploadPaths, uploadFolderKey } from "./upload-paths.js";
@@ -89,7 +89,7 @@ export function createExecutor(o: ExecutorOptions): { handlers: ClientToolHandle
 
   const handlersFor = (conn: Exclude<TabConnection, { kind: "restricted" }>): EngineHandlers<RunContext> => {
     if (conn.kind === "debugger") {
-      if (!engine) engine = new Engine(conn.page);
+      if (!engine) engine = new Engine(conn.page, { urlPolicy: o.tabs.policy });
       else if (engine.page !== conn.page) engine.usePage(conn.page);
       cdpHandlers ??= engineHandlers<RunContext>(engine);
       return cdpHandlers;
@@ -107,7 +107,7 @@ export function createExecutor(o: ExecutorOptions): { handlers: ClientToolHandle
 
   /** navigate on a page the extension may not enter: Chrome's tab API can still leave it. */
   const navigateAway = async (driver: TabDriver, url: string): Promise<MessageInitShape<typeof NavigateResultSchema>> => {
-    const target = checkHttpUrl(url);
+    const target = openableUrl(url, o.tabs.policy);
     await chrome.tabs.update(driver.tabId, { url: target });
     await new Promise((r) => setTimeout(r, 50));
     await waitLoaded(driver.tabId);
@@ -176,6 +176,9 @@ export function createExecutor(o: ExecutorOptions): { handlers: ClientToolHandle
     } finally {
       driver.relax();
     }
+    // Tabs a page opened and the policy closed (see AgentTabs.adopt) are told with this result.
+    const evidence = (result as { evidence?: { notes?: string[] } } | undefined)?.evidence;
+    if (evidence) evidence.notes = [...(evidence.notes ?? []), ...o.tabs.takeNotes()];
     if (tool === "takeSnapshot") readBy.set(driver.tabId, conn.kind);
     const image = (result as { screenshot?: MessageInitShape<typeof ImageSchema>; image?: MessageInitShape<typeof ImageSchema> } | undefined);
     const shot = image?.screenshot ?? image?.image;

@@ -12,3 +12,4 @@ export { type PageSnapshot, type SnapshotElement, takePageSnapshot } from "./sna
 export { cdpDomRunner, DomEngine, type DomRunner, domAgentSource, domHandlers } from "./dom/index.js";
 export { defaultQuietWindowMs, type SettleOptions } from "./page/settle.js";
 export { defaultSnapshotMaxAgeMs } from "./page/snapshot-reuse.js";
+export { openableUrl } from "./page/url-checks.js";

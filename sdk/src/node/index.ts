@@ -14,6 +14,7 @@ export {
   findChromium,
   type FoundChromium,
 } from "./find-chromium.js";
+export { type GuardedChromium, type GuardedLaunchOptions, launchGuardedChromium } from "./guarded-chromium.js";
 export { defaultChromiumPath, type LaunchedChromium, type LaunchOptions, launchChromium } from "./launch-chromium.js";
 export { type NodeTransportOptions, nodeTransport } from "./node-transport.js";
 export { type OpenPageOptions, openPage } from "./open-page.js";

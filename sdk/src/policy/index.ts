@@ -1,0 +1,18 @@
+/**
+ * The URL policy: which URLs may be opened or loaded, written once and asked by every surface
+ * (the engine, `baton mcp`, `baton run`, `baton eval`, the extension). Runtime-neutral.
+ */
+export { guardBrowser } from "./browser-guard.js";
+export { type CanonicalHost, canonicalHost, hostMatches } from "./hosts.js";
+export { hostResolverRules } from "./host-resolver-rules.js";
+export { parseSiteList, type SitePattern, siteMatches } from "./site-list.js";
+export {
+  decideUrl,
+  hasSiteLists,
+  openUrlPolicy,
+  type RefusalRule,
+  type UrlDecision,
+  type UrlKind,
+  type UrlPolicy,
+  urlPolicyFromLists,
+} from "./url-policy.js";
