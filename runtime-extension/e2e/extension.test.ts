@@ -623,6 +623,9 @@ describe("the Baton extension", () => {
     expect(signInLink).toContain("/sign-in#");
     const consoleTab = await world.openTab(signInLink);
     open.push(consoleTab);
+    // The link names its account and signs in on a click.
+    await until("the sign-in button", () => consoleTab.eval<boolean>(`[...document.querySelectorAll("button")].some((b) => b.textContent.trim() === "Sign in as local")`));
+    await consoleTab.eval(`[...document.querySelectorAll("button")].find((b) => b.textContent.trim() === "Sign in as local").click()`);
     await until("the console signed in", async () => (await consoleTab.url()).endsWith("/sessions"));
 
     const { tab, panel: first } = await shopAndPanel();
@@ -652,7 +655,7 @@ describe("the Baton extension", () => {
     const approveTab = new Target(world, approveId, sessionId);
     open.push(approveTab);
     await until("the approval page with the code", () => approveTab.eval<boolean>(`document.body.innerText.includes(${JSON.stringify(code)})`));
-    await approveTab.eval(`[...document.querySelectorAll("button")].find((b) => b.textContent.trim() === "Approve").click()`);
+    await approveTab.eval(`[...document.querySelectorAll("button")].find((b) => b.textContent.trim() === "Approve for local").click()`);
     await until("the console to confirm", () => approveTab.eval<boolean>(`/Linked\\. Return to your device/.test(document.body.innerText)`));
 
     // The panel trades the code for a token, saves it where a pasted token goes, and is signed in.

@@ -5,6 +5,8 @@
  * must list every control with a ref and a name. Screenshots go to `.artifacts/console/`.
  */
 import { createHash, randomBytes } from "node:crypto";
+import http from "node:http";
+import type { AddressInfo } from "node:net";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
@@ -21,7 +23,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { utcDayStart } from "../loop/quota.js";
 import { createModelResolver } from "../providers/registry.js";
 import { type Backend, startBackend } from "../server/app.js";
-import { createSignInCode, makeAdmin } from "../store/accounts.js";
+import { createSignInCode, makeAdmin, signInCodeUser } from "../store/accounts.js";
 import { saveMemory } from "../store/memory.js";
 import { sessionsUsageSince } from "../store/usage.js";
 import { ensureUser, issueToken } from "../store/users.js";
@@ -156,6 +158,7 @@ beforeAll(async () => {
   url = backend.server.url;
   await ensureUser(backend.db, "local", "Ada Lovelace");
   await makeAdmin(backend.db, "local");
+  await ensureUser(backend.db, "bob", "Bob Example");
   browser = await launchChromium();
   transport = await WebSocketTransport.connect(browser.wsEndpoint);
   engine = await openPage(transport, { viewport: { width: 1360, height: 860 } });
@@ -177,6 +180,13 @@ describe("the web console in Chromium", () => {
     await shot("signed-out");
     const { code } = await createSignInCode(backend.db, "local", 60_000);
     await go(`/sign-in#${code}`);
+    // The link says whom it signs in, and signs in only on a click.
+    await waitText(/This link signs you in as Ada Lovelace \(local\), an admin\./);
+    expect(await engineProbe(engine).url()).toBe(`${url}/sign-in`);
+    expect(await signInCodeUser(backend.db, code)).toMatchObject({ userId: "local" });
+    await everyControlNamed("sign-in");
+    await shot("sign-in");
+    await click("button", "Sign in as Ada Lovelace");
     await waitText(/Every task your devices/);
     expect(await engineProbe(engine).url()).toBe(`${url}/sessions`);
     // The cookie is HttpOnly: the page's script cannot read it.
@@ -188,6 +198,42 @@ describe("the web console in Chromium", () => {
     await waitText(/Every task your devices/);
   });
 
+  it("does not switch accounts when a hostile page on another port sends the browser to a sign-in link, only on a click", async () => {
+    const { code } = await createSignInCode(backend.db, "bob", 60_000);
+    // A page of another local server (another 127.0.0.1 port) sends the signed-in browser to bob's link.
+    const hostile = http.createServer((_req, res) => {
+      res.writeHead(200, { "content-type": "text/html" });
+      res.end(`<!doctype html><title>Free stickers</title><script>location.href = ${JSON.stringify(`${url}/sign-in#${code}`)};</script>`);
+    });
+    await new Promise<void>((r) => hostile.listen(0, "127.0.0.1", r));
+    try {
+      await h.navigate(create(NavigateParamsSchema, { url: `http://127.0.0.1:${(hostile.address() as AddressInfo).port}/` }), undefined);
+      const text = await waitText(/Switch accounts\?/);
+      expect(text).toMatch(/You are signed in as Ada Lovelace \(local\)\. This link signs you in as Bob Example \(bob\) instead\./);
+      await everyControlNamed("sign-in: switch");
+      await shot("sign-in-switch");
+      // Nothing was traded: the code is unused and the browser is still Ada's.
+      await sleep(500);
+      expect(await signInCodeUser(backend.db, code)).toMatchObject({ userId: "bob" });
+      await click("button", "Stay Ada Lovelace");
+      await waitText(/Every task your devices/);
+      expect(await engineProbe(engine).evaluate(`document.querySelector(".me-name").textContent`)).toBe("Ada Lovelace");
+
+      // Opened again, and clicked through: now it is Bob's browser, and Ada's session is over.
+      await h.navigate(create(NavigateParamsSchema, { url: `http://127.0.0.1:${(hostile.address() as AddressInfo).port}/` }), undefined);
+      await click("button", "Continue as Bob Example");
+      await until("Bob signed in", async () => (await engineProbe(engine).evaluate(`document.querySelector(".me-name")?.textContent ?? ""`)) === "Bob Example");
+      expect(await signInCodeUser(backend.db, code)).toBeUndefined();
+    } finally {
+      hostile.close();
+    }
+    // Back to Ada for the tests that follow.
+    await go(`/sign-in#${(await createSignInCode(backend.db, "local", 60_000)).code}`);
+    await waitText(/You are signed in as Bob Example \(bob\)/);
+    await click("button", "Continue as Ada Lovelace");
+    await until("Ada signed in", async () => (await engineProbe(engine).evaluate(`document.querySelector(".me-name")?.textContent ?? ""`)) === "Ada Lovelace");
+  });
+
   it("links a device with PKCE: approved in the console, a wrong verifier and a replayed code refused", async () => {
     const device = createClient(ConsoleService, createConnectTransport({ baseUrl: url, httpVersion: "1.1" }));
     const verifier = randomBytes(32).toString("base64url");
@@ -195,9 +241,11 @@ describe("the web console in Chromium", () => {
     const start = await device.startDeviceLink({ codeChallenge: challenge, codeChallengeMethod: "S256", deviceName: "Chrome on ada-laptop", client: "baton-extension" });
     await h.navigate(create(NavigateParamsSchema, { url: start.approveUrl }), undefined);
     await waitText(new RegExp(start.userCode));
+    // The page names the account that will own the device's token.
+    await waitText(/Approving gives this device an API token of Ada Lovelace/);
     await everyControlNamed("link");
     await shot("device-link");
-    await click("button", "Approve");
+    await click("button", "Approve for Ada Lovelace");
     await waitText(/Linked\. Return to your device/);
     const polled = await device.pollDeviceLink({ linkId: start.linkId });
     expect(polled.status).toBe(DeviceLinkStatus.APPROVED);

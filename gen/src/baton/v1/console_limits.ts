@@ -26,6 +26,11 @@ export const fieldLimits: { readonly [message: string]: { readonly [field: strin
       "maximum": 1000000000
     }
   },
+  "baton.v1.GetSignInLinkRequest": {
+    "code": {
+      "maxLength": 200
+    }
+  },
   "baton.v1.SignInRequest": {
     "code": {
       "maxLength": 200
@@ -186,6 +191,12 @@ export const fieldLimits: { readonly [message: string]: { readonly [field: strin
  * RPC limits of baton/v1/console: `package.Service.Method` → limits.
  */
 export const methodLimits: { readonly [method: string]: MethodLimits } = {
+  "baton.v1.ConsoleService.GetSignInLink": {
+    "maxRequestBytes": 4096,
+    "access": [
+      3
+    ]
+  },
   "baton.v1.ConsoleService.SignIn": {
     "maxRequestBytes": 4096,
     "access": [
