@@ -608,6 +608,38 @@ describe("the Baton extension", () => {
     expect(await world.control.eval(`chrome.storage.local.get("secrets").then((s) => s.secrets)`)).toEqual([]);
   });
 
+  it("keeps its storage from the content script: in the agent's tab no key, token or secret can be read, while the panel reads them", async () => {
+    const modelKey = "sk-e2e-model-key-0123456789";
+    const secret = "Hunter2-storage-s3cret";
+    await world.signIn(
+      world.script("storage.json", {
+        turns: [
+          { text: "<goal>Look at the shop</goal>", calls: [{ name: "take_snapshot" }] },
+          { calls: [{ name: "done", args: { answer: "Looked." } }] },
+        ],
+      }),
+      { modelKey },
+    );
+    await world.control.eval(`chrome.storage.local.set({ secrets: [{ name: "password", value: ${JSON.stringify(secret)}, origins: [] }] })`);
+    const { tab, panel } = await shopAndPanel("/");
+    await panel.run("Look at the shop");
+    expect((await panel.outcome()).state).toBe("completed");
+    // In the content script's own world (the panel injected it for the mask): storage refuses.
+    const fromContent = await world.control.eval<{ content: boolean; read: string }>(`chrome.scripting
+      .executeScript({ target: { tabId: ${tab.tabId} }, func: async () => ({
+        content: globalThis.__batonContent !== undefined,
+        read: await chrome.storage.local.get(null).then((all) => JSON.stringify(all), (e) => "refused: " + e.message),
+      }) })
+      .then(([frame]) => frame.result)`);
+    expect(fromContent.content).toBe(true);
+    expect(fromContent.read).toMatch(/^refused: /);
+    for (const kept of [modelKey, world.token, secret]) expect(fromContent.read).not.toContain(kept);
+    // The panel, a trusted context, still reads all of it.
+    const inPanel = JSON.stringify(await panel.eval("chrome.storage.local.get(null)"));
+    for (const kept of [modelKey, world.token, secret]) expect(inPanel).toContain(kept);
+    await world.control.eval(`chrome.storage.local.remove("secrets")`);
+  });
+
   it("signs in with the console (device link, PKCE), runs a task with the linked token, and shows signed out once it is revoked", async () => {
     await world.control.eval(`Promise.all([chrome.storage.local.clear(), chrome.storage.session.clear()])`);
     const model = world.script("linked.json", {

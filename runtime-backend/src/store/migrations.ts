@@ -317,6 +317,16 @@ insert into commit_journal default values`,
     sql: "drop table if exists commit_journal",
   },
   {
+    version: 15,
+    // Where each memory record came from: the page the agent was on when it saved it (the
+    // session is already there), or the user; and whether the user vouches for it (pinned),
+    // which alone lets the model read it outside the untrusted-data fence.
+    name: "memory provenance",
+    sql: `alter table memories add column page_url text not null default '';
+alter table memories add column by_user boolean not null default false;
+alter table memories add column pinned boolean not null default false`,
+  },
+  {
     version: 16,
     // What a sign-in link is for: "start" marks the operator's link that `baton serve` prints
     // at each start, which the next start retires (it is in logs and scrollback); links made with

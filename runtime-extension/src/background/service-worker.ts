@@ -8,7 +8,11 @@
 import { isWorkerMessage, keepalivePort, type ContentMessage } from "../messages.js";
 import { loadRun } from "../run-record.js";
 import { Keepalive } from "./keepalive.js";
+import { restrictStorage } from "../storage-access.js";
 import { checkToken, tokenAlarm } from "./token-check.js";
+
+// First, on every start of the worker: the content script may not read what storage holds.
+void restrictStorage().catch((e: unknown) => console.error("Baton could not close its storage to content scripts:", e));
 
 const keepalive = new Keepalive();
 
