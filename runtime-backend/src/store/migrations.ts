@@ -308,6 +308,14 @@ create table quotas (
 );
 insert into commit_journal default values`,
   },
+  {
+    version: 14,
+    // The client's verdict on a finished session (ReportVerdict): 0 none reported, 1 passed,
+    // 2 did not pass, and what did not hold.
+    name: "session verdicts",
+    sql: `alter table sessions add column verdict smallint not null default 0;
+alter table sessions add column verdict_reason text not null default ''`,
+  },
 ];
 
 /**

@@ -10,7 +10,7 @@ import { saveMemory, searchMemory } from "./memory.js";
 import { getPlaybook, listPlaybooks, savePlaybookVersion } from "./playbooks.js";
 import { type CallRow, callFromRow, callsById, callsOfStep, readHistory } from "./records.js";
 import { commitParams, type CommitRows, commitRows, type SessionCommit } from "./session-commit.js";
-import { clearLeases, getSessionRow, insertSession, leaseUntilOf, type NewSession, requestStop, type SessionRow, sessionFromRow, usageFromRow } from "./sessions.js";
+import { clearLeases, getSessionRow, insertSession, leaseUntilOf, type NewSession, requestStop, type SessionRow, type SessionVerdict, sessionFromRow, setVerdict, usageFromRow } from "./sessions.js";
 import { storedResponse } from "./stored-response.js";
 import { deleteScreenshots, insertScreenshots, readScreenshot, readScreenshots, type StoredScreenshot } from "./screenshots.js";
 import { readTraces } from "./traces.js";
@@ -234,6 +234,12 @@ export class SessionStore {
   requestStop(id: string, reason: string): Promise<void> {
     this.touch(id);
     return requestStop(this.db, id, reason);
+  }
+
+  /** Records the client's verdict on a finished session (ReportVerdict). */
+  setVerdict(id: string, verdict: SessionVerdict): Promise<void> {
+    this.touch(id);
+    return setVerdict(this.db, id, verdict);
   }
 
   /** Settles a stop for a session no step holds (its lease free or expired): its status becomes STOPPED. */
