@@ -29,7 +29,7 @@ export interface BackendOptions extends StoreLocation {
   readonly approval?: RiskPolicyOptions;
   readonly cors?: CorsOptions;
   readonly logger?: Logger;
-  /** Context folding budgets; seed 001's defaults when unset. */
+  /** Context folding budgets; `defaultFoldOptions` when unset. */
   readonly fold?: FoldOptions;
   /** Serve binary unary calls on the fast path (`fast-unary.ts`); default true. */
   readonly fastUnary?: boolean;
