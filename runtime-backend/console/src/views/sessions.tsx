@@ -117,7 +117,11 @@ export function SessionsPage() {
                   </td>
                   <td class="task">
                     <a href={`/sessions/${s.id}`}>{s.task || s.goal || s.id}</a>
-                    {failureOf(s) ? <div class="reason">{failureOf(s)}</div> : null}
+                    {failureOf(s) ? (
+                      <div class="reason" title={failureOf(s)}>
+                        {failureOf(s)}
+                      </div>
+                    ) : null}
                   </td>
                   <td class="mono">{s.model}</td>
                   <td class="num">
