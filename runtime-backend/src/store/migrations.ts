@@ -309,7 +309,7 @@ create table quotas (
 insert into commit_journal default values`,
   },
   {
-    version: 14,
+    version: 17,
     // The client's verdict on a finished session (ReportVerdict): 0 none reported, 1 passed,
     // 2 did not pass, and what did not hold.
     name: "session verdicts",
