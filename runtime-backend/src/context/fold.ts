@@ -26,7 +26,10 @@ export interface FoldOptions {
   readonly maxImages: number;
 }
 
-/** Defaults per seed 001: fold past 50% of an 8k-token budget or 20 summaries. */
+/**
+ * Defaults: fold past 50% of an 8k-token budget or 20 summaries, so the model is asked to fold
+ * while the budget still has room for the fold itself and for the latest interaction in full.
+ */
 export const defaultFoldOptions: FoldOptions = {
   tokenBudget: 8000,
   foldAtFraction: 0.5,
@@ -170,7 +173,7 @@ export function enforceBudget(s: ContextState, task: string, o: FoldOptions): Co
 }
 
 /**
- * Folds one model turn into the context (the flowchart of seed 001): a `<fold>` moves the
+ * Folds one model turn into the context: a `<fold>` moves the
  * micro summaries into one macro summary; the previous latest interaction becomes a micro
  * summary (the model's `<context>` note, or a mechanical one); the new turn becomes latest.
  * `outputs` are the results of the previous latest interaction's calls, by toolcall id.

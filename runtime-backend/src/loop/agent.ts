@@ -3,7 +3,7 @@ import { readClientTools } from "./client-tools.js";
 import { create } from "@bufbuild/protobuf";
 import { fieldLimits } from "@baton/gen/baton/v1/agent_limits";
 import { Code, ConnectError } from "@connectrpc/connect";
-import { type CreateSessionRequest, type GetScreenshotResponse, type GetSessionResponse, type LogEntry, type Playbook, type Session, SessionStatus, type StepRequest, type StepResponse } from "@baton/gen/baton/v1/agent_pb";
+import { type CreateSessionRequest, type GetScreenshotResponse, type GetSessionResponse, type LogEntry, type Playbook, type Session, SessionStatus, type StepRequest, type StepResponse, type Verdict } from "@baton/gen/baton/v1/agent_pb";
 import { GetPlaybookRequestSchema, GetScreenshotResponseSchema, GetSessionResponseSchema } from "@baton/gen/baton/v1/descriptors";
 import { emptyContext } from "../context/state.js";
 import { defaultFoldOptions } from "../context/fold.js";
@@ -272,6 +272,24 @@ export class Agent {
       await this.deps.store.settleStop(s.id, SessionStatus.STOPPED);
     }
     this.deps.logger.info({ sessionId: s.id }, "stop requested");
+    this.events.publish(s.id, { kind: "changed" });
+    const after = await this.deps.store.readSession(s.id);
+    return sessionMessage(after ?? s);
+  }
+
+  /**
+   * Records the client's verdict on a finished session: what its own checks found after the
+   * agent finished. A session still running has no verdict yet (FailedPrecondition).
+   */
+  async reportVerdict(userId: string, sessionId: string, verdict: Verdict | undefined): Promise<Session> {
+    if (!verdict) throw new ConnectError("verdict is required", Code.InvalidArgument);
+    const s = await this.owned(userId, sessionId);
+    if (this.running.has(s.id) || ![SessionStatus.COMPLETED, SessionStatus.FAILED, SessionStatus.STOPPED].includes(s.status)) {
+      throw new ConnectError(`session ${s.id} has not finished: report a verdict once it is completed, failed or stopped`, Code.FailedPrecondition);
+    }
+    this.deps.cache?.delete(s.id);
+    // Client text, stored and shown as a log message is: the operator's secrets masked.
+    await this.deps.store.setVerdict(s.id, { passed: verdict.passed, reason: this.deps.redact(verdict.reason) });
     this.events.publish(s.id, { kind: "changed" });
     const after = await this.deps.store.readSession(s.id);
     return sessionMessage(after ?? s);

@@ -1,5 +1,6 @@
 /**
- * The provider contract (seed 004's behavioural Liskov test): one suite, every provider, each
+ * The provider contract (the loop must be able to use any provider in place of another): one
+ * suite, every provider, each
  * through a local server speaking that API's real wire format with the real SDK pointed at it.
  * Same inputs, same shaped outputs, same error semantics.
  */

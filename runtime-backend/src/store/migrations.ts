@@ -338,6 +338,14 @@ create index sign_in_links_expiry on sign_in_links (expires_at);
 create index console_sessions_expiry on console_sessions (expires_at);
 create index device_links_expiry on device_links (expires_at)`,
   },
+  {
+    version: 17,
+    // The client's verdict on a finished session (ReportVerdict): 0 none reported, 1 passed,
+    // 2 did not pass, and what did not hold.
+    name: "session verdicts",
+    sql: `alter table sessions add column verdict smallint not null default 0;
+alter table sessions add column verdict_reason text not null default ''`,
+  },
 ];
 
 /**

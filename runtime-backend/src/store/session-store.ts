@@ -9,7 +9,7 @@ import { type MemorySource, saveMemory, searchMemory } from "./memory.js";
 import { getPlaybook, listPlaybooks, savePlaybookVersion } from "./playbooks.js";
 import { type CallRow, type ClientResult, callFromRow, callsById, callsOfStep, readHistory, recentClientResults } from "./records.js";
 import { commitParams, type CommitRows, commitRows, type SessionCommit } from "./session-commit.js";
-import { clearLeases, getSessionRow, insertSession, type NewSession, requestStop, type SessionRow, sessionAfter, sessionFromRow } from "./sessions.js";
+import { clearLeases, getSessionRow, insertSession, type NewSession, requestStop, type SessionRow, sessionAfter, type SessionVerdict, sessionFromRow, setVerdict } from "./sessions.js";
 import { storedResponse } from "./stored-response.js";
 import { deleteScreenshots, insertScreenshots, readScreenshot, readScreenshots, type StoredScreenshot } from "./screenshots.js";
 import { readTraces } from "./traces.js";
@@ -136,6 +136,11 @@ export class SessionStore {
   /** Sets the stop flag (with its reason); a step running anywhere sees it before its next model call. */
   requestStop(id: string, reason: string): Promise<void> {
     return requestStop(this.db, id, reason);
+  }
+
+  /** Records the client's verdict on a finished session (ReportVerdict). */
+  setVerdict(id: string, verdict: SessionVerdict): Promise<void> {
+    return setVerdict(this.db, id, verdict);
   }
 
   /** Settles a stop for a session no step holds (its lease free or expired): its status becomes STOPPED. */

@@ -869,7 +869,8 @@ export const RevokeTokenResponseSchema: GenMessage<RevokeTokenResponse> = /*@__P
  */
 export type ListSessionsRequest = Message<"baton.v1.ListSessionsRequest"> & {
   /**
-   * Only sessions in one of these states; all when empty.
+   * Only sessions in one of these states; all when empty. A completed session whose client
+   * reported a verdict that did not pass (Session.verdict) is in the failed state here.
    *
    * @generated from field: repeated baton.v1.SessionStatus statuses = 1;
    */

@@ -255,7 +255,14 @@ export async function runCommand(argv: readonly string[], given: RunDeps): Promi
     } catch (e) {
       return unreachable(e);
     }
-    const code = await finish(outcome, run, engine, out, interrupted, deps);
+    // What the script's expectations found is the run's verdict: the backend keeps it beside
+    // the agent's status, so the console shows the outcome this command exits with.
+    const report = async (passed: boolean, reason: string) => {
+      await (await client()).reportVerdict({ sessionId: outcome.session.id, verdict: { passed, reason } }).catch((e: unknown) => {
+        out.note(`(the backend did not record the verdict: ${ConnectError.from(e).rawMessage})`);
+      });
+    };
+    const code = await finish(outcome, run, engine, out, interrupted, deps, report);
     if (recorder && code === exitCodes.done) await saveRecording(recorder, run, outcome.answer, startUrl, site, engine, out, client, outcome.session.goal);
     return code;
   } catch (e) {
@@ -322,7 +329,15 @@ function finishReplay(r: ReplayOutcome, out: Progress, interrupted: boolean, dep
   return exitCodes.done;
 }
 
-async function finish(outcome: TaskOutcome, run: RunPlan, engine: Engine, out: Progress, interrupted: boolean, deps: RunDeps): Promise<number> {
+async function finish(
+  outcome: TaskOutcome,
+  run: RunPlan,
+  engine: Engine,
+  out: Progress,
+  interrupted: boolean,
+  deps: RunDeps,
+  report: (passed: boolean, reason: string) => Promise<void>,
+): Promise<number> {
   const steps = outcome.session.step;
   if (outcome.status === "stopped") {
     out.note(`■ Stopped after ${steps} step(s): ${outcome.reason}`, { status: "stopped" });
@@ -339,6 +354,7 @@ async function finish(outcome: TaskOutcome, run: RunPlan, engine: Engine, out: P
   out.note(`${mark} in ${steps} step(s)${outcome.answer ? `: ${outcome.answer}` : ""}`, { status: "completed" });
   if (run.script?.expect) {
     const broken = await checkExpectations(run.script.expect, engineProbe(engine), outcome.answer);
+    await report(broken.length === 0, broken.length ? `${broken.length} expectation(s) of the script did not hold: ${broken.join("; ")}`.slice(0, 4000) : "");
     if (broken.length > 0) {
       out.note(`✗ ${broken.length} expectation(s) of the script did not hold`, { broken });
       deps.err.write(`baton run: ${broken.length} expectation(s) of the script did not hold:\n${broken.map((b) => `  - ${b}\n`).join("")}`);
