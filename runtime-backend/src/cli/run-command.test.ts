@@ -175,7 +175,7 @@ describe("baton run (in process)", browserRun, () => {
   it("says exactly what to set when no model key is configured, before starting anything", async () => {
     const deps = fakeDeps({});
     expect(await runCommand(["Find the opening hours"], deps)).toBe(exitCodes.usage);
-    for (const v of ["OPENAI_API_KEY", "GEMINI_API_KEY", "BATON_CHAT_BASE_URL", "--script"]) expect(deps.errors()).toContain(v);
+    for (const v of ["OPENAI_API_KEY", "GEMINI_API_KEY", "ANTHROPIC_API_KEY", "BATON_CHAT_BASE_URL", "--script"]) expect(deps.errors()).toContain(v);
     const named = fakeDeps({});
     expect(await runCommand(["x", "--model", "gemini:gemini-2.5-flash"], named)).toBe(exitCodes.usage);
     expect(named.errors()).toContain("set GEMINI_API_KEY or GOOGLE_API_KEY");

@@ -6,7 +6,8 @@
 import { toolCatalog } from "@baton/gen/baton/v1/tools_baton";
 import { parseToolCall, type ToolSpec } from "@baton/sdk/contract";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { chatJsonWire, chatWire, FakeLlmServer, geminiWire, responsesWire, type WireFormat } from "../testing/fake-llm-server.js";
+import { anthropicWire, chatJsonWire, chatWire, FakeLlmServer, geminiWire, responsesWire, type WireFormat } from "../testing/fake-llm-server.js";
+import { AnthropicProvider } from "./anthropic.js";
 import { GeminiProvider } from "./gemini.js";
 import { OpenAiChatProvider } from "./openai-chat.js";
 import { OpenAiResponsesProvider } from "./openai-responses.js";
@@ -35,6 +36,12 @@ const base64Of = (url: string | undefined) => (url ?? "").replace(/^data:[^;]+;b
 const chatImages = (b: unknown) =>
   ((b as { messages: { content: unknown }[] }).messages ?? []).flatMap((m) =>
     Array.isArray(m.content) ? (m.content as { type: string; image_url?: { url: string } }[]).filter((p) => p.type === "image_url").map((p) => base64Of(p.image_url?.url)) : [],
+  );
+
+/** Anthropic's `tool_result` blocks in the user messages of a Messages request. */
+const anthropicResults = (b: unknown) =>
+  ((b as { messages: { role: string; content: unknown }[] }).messages ?? []).flatMap((m) =>
+    m.role === "user" && Array.isArray(m.content) ? (m.content as { type: string; content?: unknown }[]).filter((p) => p.type === "tool_result") : [],
   );
 
 /** A message's text, whether it is a string or a list of parts. */
@@ -71,6 +78,17 @@ const subjects: Subject[] = [
         .map((m) => (m.role === "user" ? textOfContent(m.content) : ""))
         .filter((t) => t.startsWith("Tool results:")),
     sentImages: chatImages,
+  },
+  {
+    name: "anthropic",
+    wire: anthropicWire,
+    make: (url, r, stream, vision) => new AnthropicProvider({ apiKey: "sk-ant-test", baseURL: url, retry: r, stream, ...(vision === undefined ? {} : { vision: () => vision }) }),
+    reasoning: { model: "claude-haiku-4-5", asked: (b) => (b as { thinking?: { type?: string } }).thinking?.type },
+    sentOutputs: (b) => anthropicResults(b).map((r) => (typeof r.content === "string" ? r.content : textOfContent(r.content))),
+    sentImages: (b) =>
+      anthropicResults(b).flatMap((r) =>
+        Array.isArray(r.content) ? (r.content as { type: string; source?: { data: string } }[]).filter((p) => p.type === "image").map((p) => p.source?.data ?? "") : [],
+      ),
   },
   {
     name: "gemini",
@@ -213,8 +231,10 @@ for (const { subject, stream } of variants) {
     if (reasoning) {
       it("asks a reasoning model for its reasoning summary, and not other models", async () => {
         server.script({ kind: "text", text: "ok" });
-        await provider.generate(request(undefined, undefined, reasoning.model));
-        await provider.generate(request());
+        // A session's first call: no earlier turn whose setting the call must keep (Anthropic's tool loops).
+        const first = (model?: string): ModelRequest => ({ ...request(undefined, undefined, model), items: [{ type: "user", text: "Open example.com" }] });
+        await provider.generate(first(reasoning.model));
+        await provider.generate(first());
         expect(reasoning.asked(server.bodies[0])).toBeTruthy();
         expect(reasoning.asked(server.bodies[1])).toBeFalsy();
       });

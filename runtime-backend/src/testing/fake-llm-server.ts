@@ -2,13 +2,15 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import type { FakeAnswer, FakeUsage, WireFormat } from "./fake-llm-wire.js";
 
-export { chatJsonWire, chatWire, type FakeAnswer, type FakeUsage, geminiWire, pieces, responsesWire, type WireFormat } from "./fake-llm-wire.js";
+export { anthropicWire, chatJsonWire, chatWire, type FakeAnswer, type FakeUsage, geminiWire, pieces, responsesWire, type WireFormat } from "./fake-llm-wire.js";
 
 /** What the fake model should do for one request. */
 export type FakeReply =
   | FakeAnswer
   | { readonly kind: "status"; readonly status: number; readonly headers?: Record<string, string>; readonly message?: string }
   | { readonly kind: "hang" }
+  /** Starts streaming the answer, then sends the API's error event instead of the rest (wires that have one). */
+  | { readonly kind: "stream_error"; readonly status: number; readonly message?: string; readonly answer: FakeAnswer }
   /** Starts answering, then drops the connection: half the stream's events, or nothing unstreamed. */
   | { readonly kind: "cut"; readonly answer: FakeAnswer };
 
@@ -80,13 +82,14 @@ export class FakeLlmServer {
       res.on("close", () => this.hanging.delete(res));
       return;
     }
-    if (reply.kind === "status") {
-      res.writeHead(reply.status, { "content-type": "application/json", ...reply.headers });
-      res.end(JSON.stringify({ error: { message: reply.message ?? `fake ${reply.status}`, type: "server_error", code: reply.status, status: "UNAVAILABLE" } }));
+    if (reply.kind === "status" || (reply.kind === "stream_error" && !wantsStream(path, body))) {
+      const message = reply.message ?? `fake ${reply.status}`;
+      res.writeHead(reply.status, { "content-type": "application/json", ...("headers" in reply ? reply.headers : {}) });
+      res.end(JSON.stringify(this.wire.error?.(reply.status, message) ?? { error: { message, type: "server_error", code: reply.status, status: "UNAVAILABLE" } }));
       return;
     }
     if (this.options.latencyMs) await new Promise((r) => setTimeout(r, this.options.latencyMs));
-    const answer = reply.kind === "cut" ? reply.answer : reply;
+    const answer = reply.kind === "cut" || reply.kind === "stream_error" ? reply.answer : reply;
     const usage = typeof this.usage === "function" ? this.usage(body) : this.usage;
     if (!wantsStream(path, body) || !this.wire.stream) {
       if (reply.kind === "cut") return void res.destroy();
@@ -95,7 +98,9 @@ export class FakeLlmServer {
       return;
     }
     const events = this.wire.stream(answer, usage);
-    const send = reply.kind === "cut" ? events.slice(0, Math.max(1, Math.floor(events.length / 2))) : events;
+    const half = events.slice(0, Math.max(1, Math.floor(events.length / 2)));
+    const send =
+      reply.kind === "cut" ? half : reply.kind === "stream_error" && this.wire.streamError ? [...half, this.wire.streamError(reply.status, reply.message ?? `fake ${reply.status}`)] : events;
     res.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache" });
     for (const e of send) {
       if (res.destroyed) return;
