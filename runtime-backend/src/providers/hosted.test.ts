@@ -13,7 +13,9 @@ describe("the provider table", () => {
     expect(anthropic).toBeInstanceOf(AnthropicProvider);
     expect(anthropic.name).toBe("anthropic");
     expect(() => hostedProvider("anthropic", {})).toThrow("set ANTHROPIC_API_KEY");
-    expect(() => hostedProvider("claude", {})).toThrow('unknown provider "claude"; use one of: openai, gemini, anthropic, chat, chat-json, openrouter, ollama, script');
+    expect(() => hostedProvider("claude", {})).toThrow('unknown provider "claude"; use one of: openai, gemini, anthropic, chat, chat-json, openrouter, ollama, built-in, script');
+    // The built-in model answers questions in the extension; it never drives the agent.
+    expect(() => hostedProvider("built-in", {})).toThrow("only answers questions: it cannot drive the agent");
   });
 
   it("picks a model from the first key that is set: OpenAI, then Gemini, then Anthropic", () => {

@@ -31,6 +31,8 @@ export interface ProviderEntry {
   readonly help: string;
   /** `baton run` with no model named uses this model when one of these variables is set (the first such entry wins). */
   readonly auto?: { readonly keys: readonly string[]; readonly model: string };
+  /** True when it works without an API key (a local server, the browser's own model). */
+  readonly keyless?: boolean;
   /** What `baton run` suggests setting when no model is configured. */
   readonly setup?: readonly string[];
   /** Builds the provider from the environment; absent for `script` (registry.ts builds it). */
@@ -89,6 +91,7 @@ export const providerTable: readonly ProviderEntry[] = [
   },
   {
     prefix: "ollama",
+    keyless: true,
     help: "Ollama's OpenAI-compatible API in JSON-in-text mode; OLLAMA_BASE_URL (default http://127.0.0.1:11434/v1)",
     setup: ["export OLLAMA_BASE_URL=http://127.0.0.1:11434/v1 # a local Ollama, with --model ollama:<model>"],
     build: (env, c) =>
@@ -99,6 +102,14 @@ export const providerTable: readonly ProviderEntry[] = [
         jsonMode: env.BATON_OLLAMA_NATIVE_TOOLS !== "1",
         ...c,
       }),
+  },
+  {
+    prefix: "built-in",
+    keyless: true,
+    help: "Chrome's built-in model (Gemini Nano, the Prompt API) in the extension's panel, with no key: answers questions about the open page; it does not drive the agent",
+    build: () => {
+      throw new Error("Chrome's built-in model runs only in the extension's panel (Ask about this page), and only answers questions: it cannot drive the agent");
+    },
   },
   {
     prefix: "script",

@@ -35,11 +35,13 @@ function wantsStream(path: string, body: unknown): boolean {
 /**
  * A local HTTP server that answers like a model API: each request takes the next scripted
  * reply (the last one repeats), rendered in the given wire format, whole or as server-sent
- * events when the request asks to stream. Records request bodies and paths.
+ * events when the request asks to stream. Records request bodies, paths and headers.
  */
 export class FakeLlmServer {
   readonly bodies: unknown[] = [];
   readonly paths: string[] = [];
+  /** Each request's headers (Node lower-cases their names). */
+  readonly headers: http.IncomingHttpHeaders[] = [];
   private replies: FakeStep[] = [];
   private readonly server: http.Server;
   private readonly hanging = new Set<http.ServerResponse>();
@@ -62,7 +64,10 @@ export class FakeLlmServer {
       }
       let raw = "";
       req.on("data", (c: Buffer) => (raw += c.toString()));
-      req.on("end", () => void this.answer(req.url ?? "", raw, res));
+      req.on("end", () => {
+        this.headers.push(req.headers);
+        void this.answer(req.url ?? "", raw, res);
+      });
     });
   }
 
@@ -123,6 +128,7 @@ export class FakeLlmServer {
     this.replies = replies;
     this.bodies.length = 0;
     this.paths.length = 0;
+    this.headers.length = 0;
   }
 
   /** Stops the server (hanging requests are cut). */
