@@ -9,8 +9,10 @@ export {
   type Availability,
   browserLanguageModel,
   type CreateMonitor,
+  type LanguageModelMessage,
   type LanguageModelSession,
   type LanguageModelStatic,
   textInEnglish,
 } from "../providers/prompt-api.js";
+export { ProviderError } from "../providers/types.js";
 export { type PageExchange, type PageQuestion, pageQuestion, pageQuestionSystem } from "./page-question.js";
