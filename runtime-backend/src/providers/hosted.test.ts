@@ -29,7 +29,9 @@ describe("the provider table", () => {
     expect(Object.keys(providerHelp)).toEqual(providerTable.map((e) => e.prefix));
     for (const e of providerTable) for (const line of e.setup ?? []) expect(missingKeysHelp).toContain(line);
     expect(missingKeysHelp).toContain("export ANTHROPIC_API_KEY=");
-    // Each prefix has a row in the backend's provider table, and the keyed ones a line in the README.
+    // docs/run.md shows the advice as printed; each prefix has a row in the backend's provider
+    // table, and the keyed ones a line in the README.
+    expect(readFileSync(join(root, "docs/run.md"), "utf8")).toContain(missingKeysHelp);
     const backendDoc = readFileSync(join(root, "docs/backend.md"), "utf8");
     const readme = readFileSync(join(root, "README.md"), "utf8");
     for (const e of providerTable) {
