@@ -104,7 +104,8 @@ export function toAnthropicMessages(req: ModelRequest, vision = true): Anthropic
     else out.push({ role, content });
   };
   for (const it of req.items) {
-    if (it.type === "user") push("user", [{ type: "text", text: it.text }]);
+    // The API refuses an empty text block.
+    if (it.type === "user") push("user", it.text ? [{ type: "text", text: it.text }] : []);
     else if (it.type === "assistant") {
       const turn = turnOf(it.calls[0]?.signature);
       if (it.calls.length) thinkingAllowed = turn?.thinking === true;

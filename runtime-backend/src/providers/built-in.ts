@@ -70,7 +70,7 @@ export class BuiltInProvider implements Provider {
   async generate(req: ModelRequest): Promise<ModelTurn> {
     const lm = this.o.languageModel ?? browserLanguageModel();
     if (!lm) throw new ProviderError("bad_request", "this browser has no built-in model (the Prompt API's LanguageModel): it needs Chrome 138 or later");
-    const availability = await lm.availability(textInEnglish);
+    const availability = await lm.availability(textInEnglish).catch((e: unknown) => Promise.reject(failure(e, undefined)));
     if (availability !== "available") throw new ProviderError("bad_request", `Chrome's built-in model is ${availability}, not ready: ${availability === "unavailable" ? "this device or browser cannot run it" : "download it first"}`);
     const messages = messagesOf(req);
     const last = messages.at(-1);

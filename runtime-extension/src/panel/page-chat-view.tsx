@@ -123,8 +123,8 @@ export function PageChatView({ target }: { target: TargetTab | undefined }) {
       {ready ? (
         <>
           <ol class="chat" aria-label="Questions about this page">
-            {exchanges.map((e) => (
-              <li data-state={e.state}>
+            {exchanges.map((e, i) => (
+              <li key={i} data-state={e.state}>
                 <div class="task">
                   <div class="bubble">{e.question}</div>
                 </div>
@@ -152,7 +152,7 @@ export function PageChatView({ target }: { target: TargetTab | undefined }) {
           {exchanges.length === 0 ? (
             <div class="choices" aria-label="Suggestions">
               {suggestions.map((s) => (
-                <button type="button" class="chip" onClick={() => void ask(s)} disabled={!target}>
+                <button key={s} type="button" class="chip" onClick={() => void ask(s)} disabled={!target}>
                   {s}
                 </button>
               ))}
