@@ -64,6 +64,16 @@ function backendSession(sessionId: string) {
   return createBatonClient({ baseUrl: world.backend.url, token: world.token }).getSession({ sessionId });
 }
 
+/** The user adds the secret "password" in Settings, scoped to the shop's origin, and sees it listed. */
+async function addSecret(panel: Panel, value: string): Promise<void> {
+  await panel.click("button", "Settings");
+  await panel.type("textbox", "Name", "password");
+  await panel.type("textbox", "Value", value);
+  await panel.type("textbox", "Allowed origins", new URL(world.shop.url).origin);
+  await panel.click("button", "Add secret");
+  await until("the secret in the list", async () => (await panel.snapshot()).includes('button "Delete password"'));
+}
+
 /** Opens the shop in a tab and the panel beside it. */
 async function shopAndPanel(path = "/"): Promise<{ tab: WebTab; panel: Panel }> {
   const tab = await world.openTab(path.includes("://") ? path : `${world.shop.url}${path}`);
@@ -569,13 +579,7 @@ describe("the Baton extension", () => {
       }),
     );
     const { tab, panel } = await shopAndPanel("/login");
-    // The user adds the secret in Settings, scoped to the shop's origin.
-    await panel.click("button", "Settings");
-    await panel.type("textbox", "Name", "password");
-    await panel.type("textbox", "Value", value);
-    await panel.type("textbox", "Allowed origins", new URL(world.shop.url).origin);
-    await panel.click("button", "Add secret");
-    await until("the secret in the list", async () => (await panel.snapshot()).includes('button "Delete password"'));
+    await addSecret(panel, value);
     const settingsText = await panel.eval<string>("document.body.innerText");
     expect(settingsText).toContain(new URL(world.shop.url).origin);
     expect(settingsText).not.toContain(value);
@@ -680,12 +684,7 @@ describe("the Baton extension", () => {
         }),
       );
       const { tab, panel } = await shopAndPanel(`/login?frame=${encodeURIComponent(partnerUrl)}`);
-      await panel.click("button", "Settings");
-      await panel.type("textbox", "Name", "password");
-      await panel.type("textbox", "Value", value);
-      await panel.type("textbox", "Allowed origins", new URL(world.shop.url).origin);
-      await panel.click("button", "Add secret");
-      await until("the secret in the list", async () => (await panel.snapshot()).includes('button "Delete password"'));
+      await addSecret(panel, value);
       await panel.click("button", "Back to the task");
       await panel.run("Sign in to the shop");
       expect((await panel.outcome()).state).toBe("completed");
