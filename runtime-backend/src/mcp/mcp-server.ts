@@ -1,9 +1,9 @@
-import { realpathSync } from "node:fs";
-import { isAbsolute, relative, resolve, sep } from "node:path";
 import { toolCatalog, mcpTools } from "@baton/gen/baton/v1/tools_baton";
 import type { ToolCall } from "@baton/gen/baton/v1/tools_pb";
 import { callRisk, dispatchToolCall, parseToolCall, ToolErrorCode, toolError } from "@baton/sdk/contract";
-import { type Engine, engineHandlers } from "@baton/sdk/engine";
+import { type Engine, type EngineHandlers, engineHandlers } from "@baton/sdk/engine";
+import { nodePathResolver } from "@baton/sdk/node";
+import { guardUploads } from "@baton/sdk/policy";
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import { CallToolRequestSchema, type CallToolResult, ListToolsRequestSchema, type Tool } from "@modelcontextprotocol/sdk/types.js";
 import { describeCall, type RefLookup } from "@baton/sdk/client";
@@ -45,16 +45,20 @@ const instructions =
   "for each element you can act on; pass refs to click, type_text, select_option and the other actions. An action returns " +
   "evidence (URL, title, focus, refs added and removed), not a new snapshot: take one when you need to read the page again.";
 
-/** The real path of `path` (symlinks resolved) when it is inside `dir`; undefined otherwise. */
-function insideDir(dir: string, path: string): string | undefined {
-  let real: string;
-  try {
-    real = realpathSync(resolve(dir, path));
-  } catch {
-    real = resolve(dir, path); // missing: the engine reports it
-  }
-  const rel = relative(realpathSync(dir), real);
-  return rel !== "" && rel !== ".." && !rel.startsWith(`..${sep}`) && !isAbsolute(rel) ? real : undefined;
+/**
+ * The engine's handlers for one session, uploads behind the upload rule: files from
+ * `--upload-dir` only (relative paths resolve there), anything else refused with the folder
+ * named — the MCP client's user is not here to approve a path.
+ */
+function sessionHandlers(engine: Engine, uploadDir: string): EngineHandlers {
+  const handlers = engineHandlers(engine);
+  const rule = { folders: [uploadDir], relativeTo: uploadDir, resolver: nodePathResolver };
+  const outside = async (files: readonly { path: string }[]) => ({
+    approved: false as const,
+    code: ToolErrorCode.PERMISSION_DENIED,
+    reason: `${files.map((f) => JSON.stringify(f.path)).join(", ")} ${files.length > 1 ? "are" : "is"} outside the directory this server uploads from (${uploadDir}). Use a file inside it, or ask the user to put the file there (or to restart baton mcp with --upload-dir naming its folder).`,
+  });
+  return { ...handlers, uploadFile: guardUploads(handlers.uploadFile, { rule, outside }) };
 }
 
 function refLookup(engine: Engine): RefLookup {
@@ -74,7 +78,7 @@ function refLookup(engine: Engine): RefLookup {
 export function createMcpSession(o: McpSessionOptions): McpSession {
   const server = new Server({ name: "baton", title: "Baton", version: batonVersion }, { capabilities: { tools: {} }, instructions });
   // The page and its handler map, made once: the handlers keep the session's tabs.
-  let page: Promise<McpPage & { handlers: ReturnType<typeof engineHandlers> }> | undefined;
+  let page: Promise<McpPage & { handlers: EngineHandlers }> | undefined;
   let closed = false;
 
   const refuse = (message: string, tool: string): CallToolResult => errorResult(toolError(ToolErrorCode.PERMISSION_DENIED, message, { tool }));
@@ -111,16 +115,8 @@ export function createMcpSession(o: McpSessionOptions): McpSession {
     }
     const parsed = parseToolCall(toolCatalog, name, request.params.arguments ?? {});
     if (!parsed.ok) return errorResult(parsed.error);
-    if (parsed.call.tool.case === "uploadFile") {
-      const upload = parsed.call.tool.value;
-      const outside = upload.paths.find((p) => insideDir(o.uploadDir, p) === undefined);
-      if (outside !== undefined) {
-        return refuse(`${JSON.stringify(outside)} is outside the directory this server uploads from (${o.uploadDir}). Use a file inside it, or ask the user.`, name);
-      }
-      upload.paths = upload.paths.map((p) => insideDir(o.uploadDir, p) as string);
-    }
     if (closed) return refuse("This session is closed.", name);
-    page ??= o.openPage().then((p) => ({ ...p, close: () => p.close(), handlers: engineHandlers(p.engine) }));
+    page ??= o.openPage().then((p) => ({ ...p, close: () => p.close(), handlers: sessionHandlers(p.engine, o.uploadDir) }));
     let opened: Awaited<typeof page>;
     try {
       opened = await page;
