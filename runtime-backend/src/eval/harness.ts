@@ -100,7 +100,7 @@ function traceRow(row: ReportRow, start: number): void {
       "baton.eval.verdict": row.verdict,
       ...(row.failed_check ? { "baton.eval.failed_check": row.failed_check } : {}),
       ...(row.session_id ? { [spanAttr.conversation]: row.session_id } : {}),
-      [spanAttr.requestModel]: row.model,
+      "baton.eval.model": row.model,
     },
     redact: redactText,
     outcome: row.verdict,
