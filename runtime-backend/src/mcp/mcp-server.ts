@@ -1,5 +1,9 @@
+import { randomUUID } from "node:crypto";
 import { toolCatalog, mcpTools } from "@baton/gen/baton/v1/tools_baton";
 import type { ToolCall } from "@baton/gen/baton/v1/tools_pb";
+import type { ToolError } from "@baton/gen/baton/v1/agent_pb";
+import { ToolErrorSchema } from "@baton/gen/baton/v1/descriptors";
+import { isMessage } from "@bufbuild/protobuf";
 import { callRisk, dispatchToolCall, parseToolCall, ToolErrorCode, toolError } from "@baton/sdk/contract";
 import { type Engine, type EngineHandlers, engineHandlers } from "@baton/sdk/engine";
 import { nodePathResolver } from "@baton/sdk/node";
@@ -7,6 +11,9 @@ import { guardUploads } from "@baton/sdk/policy";
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import { CallToolRequestSchema, type CallToolResult, ListToolsRequestSchema, type Tool } from "@modelcontextprotocol/sdk/types.js";
 import { describeCall, type RefLookup } from "@baton/sdk/client";
+import { type Redact, redactText } from "../log/redact.js";
+import { recordSpan, spanAttr } from "../log/spans.js";
+import { sessionTraceId } from "../log/trace-ids.js";
 import { batonVersion } from "../version.js";
 import { errorResult, resultContent } from "./mcp-content.js";
 
@@ -24,6 +31,10 @@ export interface McpSessionOptions {
   readonly allowIrreversible: boolean;
   /** The directory uploads may come from (`--upload-dir`, default the working directory). */
   readonly uploadDir: string;
+  /** The MCP session id once the transport has one (Streamable HTTP): its trace is derived from it. */
+  readonly sessionId?: () => string | undefined;
+  /** Masks the operator's secrets in span attributes, as in the logs (default: credential-shaped text). */
+  readonly redact?: Redact;
 }
 
 /** One MCP client's session: the protocol server and what closes its page. */
@@ -81,9 +92,12 @@ export function createMcpSession(o: McpSessionOptions): McpSession {
   let page: Promise<McpPage & { handlers: EngineHandlers }> | undefined;
   let closed = false;
 
-  const refuse = (message: string, tool: string): CallToolResult => errorResult(toolError(ToolErrorCode.PERMISSION_DENIED, message, { tool }));
+  // Each client session is one trace: keyed by its MCP session id (HTTP), or by an id of its own (stdio).
+  const ownKey = `mcp_${randomUUID()}`;
 
-  async function confirmIrreversible(call: ToolCall, engine: Engine, tool: string): Promise<CallToolResult | undefined> {
+  const refuse = (message: string, tool: string): ToolError => toolError(ToolErrorCode.PERMISSION_DENIED, message, { tool });
+
+  async function confirmIrreversible(call: ToolCall, engine: Engine, tool: string): Promise<ToolError | undefined> {
     if (o.allowIrreversible) return undefined;
     const what = describeCall(call, refLookup(engine));
     if (server.getClientCapabilities()?.elicitation) {
@@ -94,7 +108,7 @@ export function createMcpSession(o: McpSessionOptions): McpSession {
           requestedSchema: { type: "object", properties: {} },
         });
         if (answer.action === "accept") return undefined;
-        return errorResult(toolError(ToolErrorCode.DENIED, `The user did not allow this irreversible action (${what}). Do not retry it; ask the user what to do.`, { tool }));
+        return toolError(ToolErrorCode.DENIED, `The user did not allow this irreversible action (${what}). Do not retry it; ask the user what to do.`, { tool });
       } catch {
         // The client could not ask: refuse as below.
       }
@@ -108,13 +122,13 @@ export function createMcpSession(o: McpSessionOptions): McpSession {
 
   server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: [...servedTools] }));
 
-  server.setRequestHandler(CallToolRequestSchema, async (request): Promise<CallToolResult> => {
-    const name = request.params.name;
+  /** Runs one call: its result, or the ToolError that goes back to the client's model. */
+  async function callTool(name: string, args: Record<string, unknown>): Promise<CallToolResult | ToolError> {
     if (!served.has(name)) {
-      return errorResult(toolError(ToolErrorCode.UNKNOWN_TOOL, `There is no tool "${name}". Use one of: ${[...served].join(", ")}.`, { tool: name }));
+      return toolError(ToolErrorCode.UNKNOWN_TOOL, `There is no tool "${name}". Use one of: ${[...served].join(", ")}.`, { tool: name });
     }
-    const parsed = parseToolCall(toolCatalog, name, request.params.arguments ?? {});
-    if (!parsed.ok) return errorResult(parsed.error);
+    const parsed = parseToolCall(toolCatalog, name, args);
+    if (!parsed.ok) return parsed.error;
     if (closed) return refuse("This session is closed.", name);
     page ??= o.openPage().then((p) => ({ ...p, close: () => p.close(), handlers: sessionHandlers(p.engine, o.uploadDir) }));
     let opened: Awaited<typeof page>;
@@ -123,7 +137,7 @@ export function createMcpSession(o: McpSessionOptions): McpSession {
     } catch (e) {
       page = undefined; // the next call tries again
       const why = e instanceof Error ? e.message : String(e);
-      return errorResult(toolError(ToolErrorCode.TARGET_GONE, `Could not open a browser page: ${why}. Try again; if it persists, restart baton mcp.`, { tool: name }));
+      return toolError(ToolErrorCode.TARGET_GONE, `Could not open a browser page: ${why}. Try again; if it persists, restart baton mcp.`, { tool: name });
     }
     const { engine, handlers } = opened;
     if (callRisk(parsed.tool, parsed.call.tool.value as never) === "irreversible") {
@@ -131,9 +145,26 @@ export function createMcpSession(o: McpSessionOptions): McpSession {
       if (refused) return refused;
     }
     const out = await dispatchToolCall(toolCatalog, parsed.call, handlers, undefined);
-    if (!out.ok) return errorResult(out.error);
+    if (!out.ok) return out.error;
     const value = out.result.tool.value;
     return { content: value ? resultContent(parsed.tool.result, value) : [] };
+  }
+
+  server.setRequestHandler(CallToolRequestSchema, async (request): Promise<CallToolResult> => {
+    const name = request.params.name;
+    const start = Date.now();
+    const out = await callTool(name, request.params.arguments ?? {});
+    const failed = isMessage(out, ToolErrorSchema) ? out : undefined;
+    const key = o.sessionId?.() ?? ownKey;
+    recordSpan({
+      traceId: sessionTraceId(key),
+      name: `execute_tool ${served.has(name) ? name : "unknown"}`,
+      start,
+      attributes: { [spanAttr.operation]: "execute_tool", [spanAttr.toolName]: served.has(name) ? name : "unknown", [spanAttr.toolType]: "function", [spanAttr.toolSide]: "client", "mcp.session.id": key, "mcp.method.name": "tools/call" },
+      redact: o.redact ?? redactText,
+      ...(failed ? { outcome: failed.code === ToolErrorCode.DENIED ? "denied" : "error", errorType: ToolErrorCode[failed.code] ?? "_OTHER" } : { outcome: "ok" }),
+    });
+    return failed ? errorResult(failed) : (out as CallToolResult);
   });
 
   return {
