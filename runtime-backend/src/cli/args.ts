@@ -1,5 +1,6 @@
 import { fieldLimits } from "@baton/gen/baton/v1/agent_limits";
 import { CreateSessionRequestSchema } from "@baton/gen/baton/v1/descriptors";
+import { parseHostList } from "../server/allowed-hosts.js";
 
 /** Parsed command-line flags: `--name value`, `--name=value` and bare `--flag` (true). */
 export interface Parsed {
@@ -72,6 +73,18 @@ export function wholeNumber(label: string, value: string | undefined, min: numbe
   const n = Number(value);
   if (value.trim() === "" || !Number.isInteger(n) || n < min || n > max) throw new UsageError(`${label} must be a whole number from ${min} to ${max}, not "${value}"`);
   return n;
+}
+
+/**
+ * A host allow-list given as `label` (`--allowed-hosts`, BATON_ALLOWED_HOSTS): comma-separated
+ * names or name:port; a {@link UsageError} naming the entry that is neither.
+ */
+export function hostList(label: string, value: string | boolean | undefined): string[] {
+  try {
+    return parseHostList(typeof value === "string" ? value : undefined, label);
+  } catch (e) {
+    throw new UsageError((e as Error).message);
+  }
 }
 
 /**

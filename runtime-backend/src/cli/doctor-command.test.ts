@@ -1,6 +1,6 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -33,13 +33,23 @@ describe("baton doctor", () => {
     const { code, out } = await doctor(["--data-dir", join(dir, "data"), "--backend", backend], { OPENAI_API_KEY: "sk-secret-123", XDG_CACHE_HOME: join(dir, "cache") });
     expect(code).toBe(0);
     const lines = out.trimEnd().split("\n");
-    expect(lines.map((l) => l.split(/\s+/).slice(0, 2).join(" "))).toEqual(["✓ Node", "✓ Chromium", "✓ Store", "✓ Run", "✓ Model", "✓ Backend"]);
+    expect(lines.map((l) => l.split(/\s+/).slice(0, 2).join(" "))).toEqual(["✓ Node", "✓ Chromium", "· Store", "· Run", "✓ Model", "✓ Backend"]);
     expect(out).toMatch(/✓ Chromium +Chromium \d+/);
-    expect(out).toContain(`embedded, in ${join(dir, "data")} (created by the first \`baton serve\` (\`npm start\` in a clone))`);
-    expect(out).toContain(`${join(dir, "cache", "baton", "run-store")}`);
+    // Stores that do not exist yet are not reported as if they did.
+    expect(out).toMatch(new RegExp(`^· Store +not created yet \\(created on first start\\): embedded, in ${join(dir, "data")}, by`, "m"));
+    expect(out).toMatch(new RegExp(`^· Run store +not created yet \\(created on first start\\): .*${join(dir, "cache", "baton", "run-store")}$`, "m"));
     expect(out).toContain("openai:gpt-5-mini");
     expect(out).toContain(`${backend} answers`);
     expect(out).not.toContain("sk-secret");
+  });
+
+  it("reports stores that exist with ✓", async () => {
+    mkdirSync(join(dir, "made", "data"), { recursive: true });
+    mkdirSync(join(dir, "made", "cache", "baton", "run-store"), { recursive: true });
+    const { code, out } = await doctor(["--data-dir", join(dir, "made", "data"), "--backend", backend], { XDG_CACHE_HOME: join(dir, "made", "cache") });
+    expect(code).toBe(0);
+    expect(out).toMatch(new RegExp(`^✓ Store +embedded, in ${join(dir, "made", "data")}$`, "m"));
+    expect(out).toMatch(/^✓ Run store +baton run keeps its embedded store in /m);
   });
 
   it("warns about what Baton works without, and fails on what it needs, with what to do", async () => {
@@ -52,7 +62,7 @@ describe("baton doctor", () => {
     expect(code).toBe(1);
     expect(out).toMatch(/^✗ Chromium +BATON_CHROMIUM is ".*no-chromium", which is not an executable file/m);
     expect(out).toMatch(/^✗ Store +Postgres at postgres:\/\/127\.0\.0\.1:9\/baton: .*unset it to use the embedded store$/m);
-    expect(out).toMatch(/^! Model +no model is configured: export OPENAI_API_KEY/m);
+    expect(out).toMatch(/^! Model +no model is configured: export OPENAI_API_KEY, GEMINI_API_KEY or ANTHROPIC_API_KEY \(or BATON_CHAT_BASE_URL/m);
     expect(out).toMatch(new RegExp(`^! Backend +none at ${closed} \\(.*\\): start one with \`baton serve\` \\(\`npm start\` in a clone\\)`, "m"));
     expect(out).not.toContain("hunter2");
   });

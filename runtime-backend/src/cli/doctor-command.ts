@@ -7,19 +7,25 @@ import pg from "pg";
 import type { Env } from "../providers/registry.js";
 import { flag, type Parsed, unknownFlag } from "./args.js";
 import type { Io } from "./io.js";
-import { chooseModel } from "./run/model-choice.js";
+import { chooseModel, modelKeyNames } from "./run/model-choice.js";
 import { defaultRunStore } from "./run/store-dir.js";
 import { databaseWhere, notADatabaseUrl } from "./start-failure.js";
 
-/** One line of the report: ok, a warning (things work without it) or a failure. */
+/**
+ * One line of the report: ok, not there yet (made on first use, nothing to do), a warning
+ * (things work without it) or a failure.
+ */
 export interface Check {
-  readonly status: "ok" | "warn" | "fail";
+  readonly status: "ok" | "later" | "warn" | "fail";
   readonly what: string;
   /** What was found, or what to do about it. */
   readonly detail: string;
 }
 
-const marks = { ok: "✓", warn: "!", fail: "✗" } as const;
+const marks = { ok: "✓", later: "·", warn: "!", fail: "✗" } as const;
+
+/** What a store that is not there yet says: nothing is wrong, and when it will exist. */
+const notYet = "not created yet (created on first start)";
 
 /** The Node the CLI needs: `module.register` (bin/baton.js) arrived in 20.6. */
 function nodeCheck(version: string): Check {
@@ -79,16 +85,20 @@ async function storeChecks(p: Parsed, env: Env): Promise<Check[]> {
   } else {
     const dir = resolve(flag(p, "data-dir", env.BATON_DATA_DIR ?? ".data") as string);
     checks.push(
-      writable(dir)
-        ? { status: "ok", what: "Store", detail: `embedded, in ${dir} (${existsSync(dir) ? "exists" : "created by the first `baton serve` (`npm start` in a clone)"})` }
-        : { status: "fail", what: "Store", detail: `${dir} cannot be written: run from a writable directory or pass --data-dir DIR (or DATABASE_URL)` },
+      !writable(dir)
+        ? { status: "fail", what: "Store", detail: `${dir} cannot be written: run from a writable directory or pass --data-dir DIR (or DATABASE_URL)` }
+        : existsSync(dir)
+          ? { status: "ok", what: "Store", detail: `embedded, in ${dir}` }
+          : { status: "later", what: "Store", detail: `${notYet}: embedded, in ${dir}, by \`baton serve\` (\`npm start\` in a clone)` },
     );
   }
   const runStore = defaultRunStore(env);
   checks.push(
-    writable(runStore)
-      ? { status: "ok", what: "Run store", detail: `baton run keeps its embedded store in ${runStore}` }
-      : { status: "fail", what: "Run store", detail: `${runStore} cannot be written: set XDG_CACHE_HOME, or give baton run --data-dir DIR` },
+    !writable(runStore)
+      ? { status: "fail", what: "Run store", detail: `${runStore} cannot be written: set XDG_CACHE_HOME, or give baton run --data-dir DIR` }
+      : existsSync(runStore)
+        ? { status: "ok", what: "Run store", detail: `baton run keeps its embedded store in ${runStore}` }
+        : { status: "later", what: "Run store", detail: `${notYet}: baton run keeps its embedded store in ${runStore}` },
   );
   return checks;
 }
@@ -100,7 +110,7 @@ function modelCheck(p: Parsed, env: Env): Check {
   return {
     status: "warn",
     what: "Model",
-    detail: `${first.replace(/\. Set one of these and run again:$/, "")}: export OPENAI_API_KEY or GEMINI_API_KEY (or BATON_CHAT_BASE_URL, OLLAMA_BASE_URL); \`baton run --script\` needs none`,
+    detail: `${first.replace(/\. Set one of these and run again:$/, "")}: export ${modelKeyNames.join(", ").replace(/, ([^,]*)$/, " or $1")} (or BATON_CHAT_BASE_URL, OLLAMA_BASE_URL); \`baton run --script\` needs none`,
   };
 }
 
@@ -125,7 +135,7 @@ export async function doctorChecks(p: Parsed, env: Env): Promise<Check[]> {
 /**
  * `baton doctor`: Node, Chromium, the store, model keys and the backend, one line each with
  * what to do about it. Exit 1 when something Baton needs is missing (✗); warnings (!) are
- * things it works without.
+ * things it works without, and · marks what is made on first use.
  */
 export async function doctorCommand(p: Parsed, io: Io, env: Env = process.env): Promise<number> {
   const bad = unknownFlag(p, new Set(["data-dir", "database-url", "backend", "model"]));

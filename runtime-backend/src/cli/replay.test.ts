@@ -14,7 +14,12 @@ import { parseScriptFile, type ScriptFile } from "@baton/sdk/script";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { chatWire, FakeLlmServer, geminiWire, responsesWire } from "../testing/fake-llm-server.js";
 import { shopModel, shopTask } from "../testing/shop-model.js";
+import type { Playbook } from "@baton/gen/baton/v1/agent_pb";
+import { matchDetails } from "../loop/playbook-match.js";
+import { openDb } from "../store/open.js";
+import { listPlaybooks } from "../store/playbooks.js";
 import { exitCodes, type RunDeps, runCommand } from "./run/run-command.js";
+import { serveStatic } from "./run/static-server.js";
 
 const dir = mkdtempSync(join(tmpdir(), "baton-replay-"));
 const dataDir = join(dir, "data");
@@ -123,6 +128,24 @@ describe("baton run --save-script, then --script --heal", { timeout: 300_000 }, 
     expect(d.errors()).toBe("");
     expect(code).toBe(exitCodes.done);
     expect(fake.bodies).toHaveLength(0);
+  });
+
+  it("stores a playbook that matches the served shop on whatever port it is served next", async () => {
+    const db = await openDb({ dataDir, owner: "replay test" });
+    let saved: Playbook | undefined;
+    try {
+      saved = (await listPlaybooks(db, "local")).find((p) => p.name === "mugshop-order");
+    } finally {
+      await db.close();
+    }
+    expect(saved?.urlPatterns).toEqual(["127.0.0.1:*/index.html"]);
+    // The shop served again, on a port of its own: its start URL matches the stored pattern.
+    const site = await serveStatic("examples/replay/shop");
+    try {
+      expect(matchDetails(saved as Playbook, `${shopTask} ${site.url}/index.html`).urlPatterns).toEqual(["127.0.0.1:*/index.html"]);
+    } finally {
+      await site.close();
+    }
   });
 
   it("on a redesigned shop, hands only the step whose target is gone to the model, then finishes the replay", async () => {

@@ -3,14 +3,15 @@ import { join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { ToolRisk } from "@baton/sdk/contract";
 import { defaultFoldOptions } from "../context/fold.js";
-import { createLogger } from "../log/logger.js";
+import { createLogger, type LogFormat, logFormatFor, logFormats, textDestination } from "../log/logger.js";
 import { createRedactor, envSecrets } from "../log/redact.js";
 import { createModelResolver } from "../providers/registry.js";
+import { linkBase } from "../server/allowed-hosts.js";
 import { startBackend } from "../server/app.js";
-import { createSignInCode, makeAdmin } from "../store/accounts.js";
+import { createStartSignInCode, makeAdmin } from "../store/accounts.js";
 import { createToken, ensureUser, registerToken, userForToken } from "../store/users.js";
 import { signInUrl } from "../console/deps.js";
-import { flag, httpUrl, maxStepsLimit, onlyKnownFlags, type Parsed, UsageError, wholeNumber } from "./args.js";
+import { flag, hostList, httpUrl, maxStepsLimit, onlyKnownFlags, type Parsed, UsageError, wholeNumber } from "./args.js";
 import type { Io } from "./io.js";
 import { databaseWhere, failedToStart, notADatabaseUrl, type StoreFlags, storeOf } from "./start-failure.js";
 
@@ -35,9 +36,14 @@ function extensionNote(url: string): string {
 export const serveUsage = `  baton serve [--port 8787] [--host 127.0.0.1] [--data-dir ./.data] [--database-url postgres://…]
               [--model provider:model] [--max-steps 50] [--approve irreversible[,mutating] | none]
               [--script-dir DIR]   enable script models (script:NAME), read from DIR only
+              [--allowed-hosts LIST]  host names to answer besides the listen address, localhost
+                                   and BATON_PUBLIC_URL's ("baton.lan,baton.lan:8787"); others get 421
+              [--public-rate-limit 300]  calls a minute (and at once) each client address may make
+                                   without signing in (device linking, sign-in); 0 for no limit
+              [--log-format text|json]   default: text on a terminal, JSON otherwise
 `;
 
-const serveKnown = new Set(["port", "host", "data-dir", "database-url", "model", "max-steps", "approve", "script-dir", "help"]);
+const serveKnown = new Set(["port", "host", "data-dir", "database-url", "model", "max-steps", "approve", "script-dir", "allowed-hosts", "public-rate-limit", "log-format", "help"]);
 
 /** What `--approve` (or BATON_APPROVE) may name: the risks that wait for a person's approval. */
 const approvable: readonly ToolRisk[] = ["irreversible", "mutating"];
@@ -54,6 +60,12 @@ interface ServeFlags {
   readonly contextTokens: number | undefined;
   /** BATON_PUBLIC_URL without a trailing slash, when set. */
   readonly publicUrl: string | undefined;
+  /** `--allowed-hosts` / BATON_ALLOWED_HOSTS: names answered besides the listen address. */
+  readonly allowedHosts: string[];
+  /** `--public-rate-limit` / BATON_PUBLIC_RATE_LIMIT: anonymous calls a minute per client address (0: none), when set. */
+  readonly publicRateLimit: number | undefined;
+  /** --log-format or BATON_LOG_FORMAT, when given. */
+  readonly logFormat: LogFormat | undefined;
 }
 
 /**
@@ -79,7 +91,21 @@ function serveFlags(p: Parsed, env: NodeJS.ProcessEnv): ServeFlags {
   // Below a few thousand tokens the task and one snapshot do not fit; NaN would never fold.
   const contextTokens = wholeNumber("BATON_CONTEXT_TOKENS", env.BATON_CONTEXT_TOKENS || undefined, 2_000, 2_000_000);
   const publicUrl = httpUrl("BATON_PUBLIC_URL", env.BATON_PUBLIC_URL, "https://baton.example.com (the console's address)");
+  const allowedHosts = hostList(p.flags.has("allowed-hosts") ? "--allowed-hosts" : "BATON_ALLOWED_HOSTS", flag(p, "allowed-hosts", env.BATON_ALLOWED_HOSTS));
+  const publicRateLimit = wholeNumber(
+    p.flags.has("public-rate-limit") ? "--public-rate-limit" : "BATON_PUBLIC_RATE_LIMIT",
+    flag(p, "public-rate-limit", env.BATON_PUBLIC_RATE_LIMIT || undefined),
+    0,
+    1_000_000,
+  );
+  const logFormat = flag(p, "log-format", env.BATON_LOG_FORMAT || undefined);
+  if (logFormat !== undefined && !logFormats.includes(logFormat as LogFormat)) {
+    throw new UsageError(`${p.flags.has("log-format") ? "--log-format" : "BATON_LOG_FORMAT"} ${JSON.stringify(logFormat)}: use ${logFormats.join(" or ")}`);
+  }
   return {
+    allowedHosts,
+    publicRateLimit,
+    logFormat: logFormat as LogFormat | undefined,
     port,
     contextTokens,
     publicUrl,
@@ -95,7 +121,7 @@ function serveFlags(p: Parsed, env: NodeJS.ProcessEnv): ServeFlags {
  * (--database-url / DATABASE_URL). Ensures a "local" user with an API token: BATON_API_TOKEN
  * when set, otherwise one generated on first start and kept in <data-dir>/api-token.
  */
-export async function serveCommand(p: Parsed, io: Io, env: NodeJS.ProcessEnv = process.env): Promise<number> {
+export async function serveCommand(p: Parsed, io: Io, env: NodeJS.ProcessEnv = process.env, isTTY = process.stdout.isTTY): Promise<number> {
   if (p.flags.has("help")) {
     io.stdout(serveUsage);
     return 0;
@@ -108,10 +134,10 @@ export async function serveCommand(p: Parsed, io: Io, env: NodeJS.ProcessEnv = p
     io.stderr(`baton serve: ${e.message}\n\n${serveUsage}`);
     return 2;
   }
-  const { port, host, store, risks, maxSteps, contextTokens, publicUrl } = o;
+  const { port, host, store, risks, maxSteps, contextTokens, publicUrl, allowedHosts, publicRateLimit } = o;
   // The operator's keys never reach a log, a stored row or another user.
   const redact = createRedactor(envSecrets(env));
-  const logger = createLogger({ redact });
+  const logger = createLogger({ redact, ...(logFormatFor(o.logFormat, isTTY) === "text" ? { destination: await textDestination(Boolean(isTTY)) } : {}) });
   let backend: Awaited<ReturnType<typeof startBackend>>;
   try {
     backend = await startBackend({
@@ -126,9 +152,10 @@ export async function serveCommand(p: Parsed, io: Io, env: NodeJS.ProcessEnv = p
       cors: { ...(env.BATON_EXTENSION_IDS ? { extensionIds: env.BATON_EXTENSION_IDS.split(",") } : {}), ...(env.BATON_CORS_ORIGINS ? { origins: env.BATON_CORS_ORIGINS.split(",") } : {}) },
       logger,
       redact,
-      ...(env.BATON_CONNECT_GENERIC === "1" ? { fastUnary: false } : {}),
       ...(contextTokens ? { fold: { ...defaultFoldOptions, tokenBudget: contextTokens } } : {}),
       ...(publicUrl ? { publicUrl } : {}),
+      allowedHosts,
+      ...(publicRateLimit !== undefined ? { publicRateLimit: publicRateLimit === 0 ? false : { burst: publicRateLimit, perMinute: publicRateLimit } } : {}),
       console: true,
     });
   } catch (e) {
@@ -154,9 +181,9 @@ export async function serveCommand(p: Parsed, io: Io, env: NodeJS.ProcessEnv = p
   }
   backend.db.dataDirLock?.setUrl(backend.server.url);
   const where = backend.db.kind === "embedded" ? `embedded store in ${store.dataDir}` : "postgres store";
-  // A one-time link into the console for the operator, fresh at every start.
-  const { code } = await createSignInCode(backend.db, "local", 24 * 3_600_000);
-  const consoleUrl = signInUrl(publicUrl ?? backend.server.url, code);
+  // A one-time link into the console for the operator, fresh at every start; the last start's, if unused, stops working.
+  const { code } = await createStartSignInCode(backend.db, "local", 24 * 3_600_000);
+  const consoleUrl = signInUrl(linkBase({ listenHost: host, port: backend.server.port, publicUrl }), code);
   io.stdout(
     `Baton backend listening on ${backend.server.url} (${where})\n${tokenNote}\nConsole: ${consoleUrl} (one-time sign-in link for "local", valid 24 h)\n${extensionNote(backend.server.url)}`,
   );

@@ -118,6 +118,26 @@ describe("sign-in", () => {
     expect((await refusal(consoleClient(url, { headers: { origin: "http://evil.example" } }).signIn(code))).code).toBe(Code.PermissionDenied);
   });
 
+  it("a request carrying two console cookies is refused (400), whichever session comes first", async () => {
+    const alice = await signedIn("alice");
+    const bob = await signedIn("bob");
+    // Another port of this host set its own session cookie on a longer path: the browser sends it first.
+    const shadowed = consoleClient(url);
+    shadowed.cookie = `${bob.cookie}; ${alice.cookie}`;
+    const e = await refusal(shadowed.console.getAccount({}));
+    expect(e.code).toBe(Code.InvalidArgument);
+    expect(e.rawMessage).toMatch(/carries 2 console session cookies .*clear this site's cookies/);
+    const raw = await fetch(`${url}/baton.v1.ConsoleService/GetAccount`, {
+      method: "POST",
+      headers: { "content-type": "application/json", "baton-console": "1", cookie: `${alice.cookie}; __Host-${bob.cookie}` },
+      body: "{}",
+    });
+    expect(raw.status).toBe(400);
+    expect(((await raw.json()) as { code: string }).code).toBe("invalid_argument");
+    // Either cookie alone still works.
+    expect((await alice.console.getAccount({})).account?.userId).toBe("alice");
+  });
+
   it("a cookie does not open bearer-only RPCs, and a bearer token does not open console RPCs", async () => {
     const alice = await signedIn("alice");
     expect((await refusal(alice.agent.createSession({ task: "x" }))).code).toBe(Code.Unauthenticated);
@@ -216,6 +236,8 @@ describe("tokens", () => {
     expect((await refusal(bob.agent.getSession({ sessionId: session?.id ?? "" }))).code).toBe(Code.PermissionDenied);
     const memory = await saveMemory(backend.db, "alice", "Alice's secret", []);
     expect((await refusal(bob.console.deleteMemory({ memoryId: memory }))).code).toBe(Code.PermissionDenied);
+    expect((await refusal(bob.console.pinMemory({ memoryId: memory, pinned: true }))).code).toBe(Code.PermissionDenied);
+    expect((await refusal(bob.console.pinMemory({ memoryId: "mem_none", pinned: true }))).code).toBe(Code.NotFound);
     expect((await bob.console.listMemories({ query: "secret" })).records).toEqual([]);
     expect((await refusal(bob.console.listUsers({}))).code).toBe(Code.PermissionDenied);
     expect((await refusal(bob.console.setQuota({ userId: "bob", quota: { dailySteps: 1000 } }))).code).toBe(Code.PermissionDenied);
@@ -259,7 +281,17 @@ describe("sessions, playbooks and quotas", () => {
     expect(page1.nextPageToken).not.toBe("");
     const page2 = await alice.console.listSessions({ limit: 1, pageToken: page1.nextPageToken });
     expect(page2.sessions[0]?.id).not.toBe(page1.sessions[0]?.id);
-    expect((await alice.console.listMemories({ query: "window" })).records.map((r) => r.text)).toEqual(["Ada prefers window seats"]);
+    const [saved] = (await alice.console.listMemories({ query: "window" })).records;
+    expect(saved?.text).toBe("Ada prefers window seats");
+    // Saved by the agent in this session (no page was open): not the user's until pinned.
+    expect([saved?.sessionId, saved?.pageUrl, saved?.byUser, saved?.pinned]).toEqual([id, "", false, false]);
+    expect((await alice.console.pinMemory({ memoryId: saved?.id ?? "", pinned: true })).record).toMatchObject({ id: saved?.id, pinned: true });
+    expect((await alice.console.pinMemory({ memoryId: saved?.id ?? "", pinned: false })).record?.pinned).toBe(false);
+    // A record the user writes is theirs: pinned, no session or page.
+    const { record } = await alice.console.createMemory({ text: " Ada's seat is 14A ", tags: ["travel", " "] });
+    expect(record).toMatchObject({ text: "Ada's seat is 14A", tags: ["travel"], byUser: true, pinned: true, sessionId: "", pageUrl: "" });
+    expect((await refusal(alice.console.createMemory({ text: "   " }))).code).toBe(Code.InvalidArgument);
+    expect((await refusal(alice.console.createMemory({ text: "" }))).code).toBe(Code.InvalidArgument);
   });
 
   it("keeps playbook versions, diffs them, rolls back (as a new version) and tests the match rules", async () => {

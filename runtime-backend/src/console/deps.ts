@@ -12,14 +12,14 @@ export interface ConsoleDeps {
   readonly quotas: QuotaGuard;
   /** How long a one-time sign-in link works. */
   readonly signInLinkMs: number;
-  /** The console's address as users reach it ("https://baton.example.com"), when not the request's own host. */
+  /** The console's address as users reach it ("https://baton.example.com"), when set: https makes its cookie Secure. */
   readonly publicUrl?: string | undefined;
-}
-
-/** The console's base URL for links it hands out: the configured public URL, or the host the request was sent to. */
-export function baseUrl(deps: ConsoleDeps, header: Headers): string {
-  if (deps.publicUrl) return deps.publicUrl.replace(/\/+$/, "");
-  return `http://${header.get("host") ?? "127.0.0.1:8787"}`;
+  /**
+   * The base of every link the console hands out (sign-in, approve): the public URL or the
+   * listen address (`server/allowed-hosts.ts`, `linkBase`), never a request's `Host`, which the
+   * client chooses.
+   */
+  readonly linkBase: () => string;
 }
 
 /** The URL that signs a user in with a one-time code (the code stays in the fragment: never sent to a server or a Referer). */

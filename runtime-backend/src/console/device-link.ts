@@ -1,4 +1,4 @@
-import { createHash, randomBytes, randomInt, timingSafeEqual } from "node:crypto";
+import { createHash, randomBytes, randomInt } from "node:crypto";
 import { create } from "@bufbuild/protobuf";
 import { timestampFromDate } from "@bufbuild/protobuf/wkt";
 import { Code, ConnectError } from "@connectrpc/connect";
@@ -14,6 +14,7 @@ import {
   insertDeviceLink,
   markExchanged,
 } from "../store/device-links.js";
+import { sameSecret } from "../base/same-secret.js";
 import { hashToken, newId } from "../store/ids.js";
 import { revokeToken, tokenRecord } from "../store/tokens.js";
 import { issueToken } from "../store/users.js";
@@ -109,12 +110,6 @@ export async function decideDeviceLink(deps: ConsoleDeps, userId: string, linkId
     : await denyDeviceLink(deps.db, link.id, userId);
   if (!ok) throw new ConnectError("this link was decided or expired meanwhile; start linking again on the device", Code.FailedPrecondition);
   return showDeviceLink(deps, link.id);
-}
-
-function sameSecret(a: string, b: string): boolean {
-  const x = Buffer.from(a);
-  const y = Buffer.from(b);
-  return x.length === y.length && timingSafeEqual(x, y);
 }
 
 /**

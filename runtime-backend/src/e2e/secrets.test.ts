@@ -5,7 +5,9 @@
  * `@google/genai`) against a local server speaking its wire. The page really gets the values (the
  * server records them, the page echoes the key); then every prompt the model server received,
  * every row of every table, every file of the data directory, every log line, the client's
- * journal and every event the client saw are searched for them.
+ * journal and every event the client saw are searched for them. A page that echoes a secret
+ * transformed (form-encoded in the URL of a GET submit, upper-cased by CSS, spelled out one
+ * character at a time) gets no form of it to the model either.
  */
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
@@ -78,12 +80,32 @@ function leakForms(value: string): string[] {
   return [value, value.replace(/\s+/g, " "), Buffer.from(value).toString("base64"), Buffer.from(value).toString("hex")];
 }
 
-async function runWithSecrets(origins: string[], api = providerApis[0]!) {
+/** The model on the passphrase page: types the secret, submits the GET form, reads the answer. */
+const passphraseModel: ((body: unknown) => FakeReply)[] = [
+  () => ({ kind: "calls", calls: [{ name: "take_snapshot", args: "{}" }], text: "<goal>Check the passphrase</goal>" }),
+  (b) => ({
+    kind: "calls",
+    calls: [
+      { name: "type_text", args: JSON.stringify({ ref: ref(b, "textbox", "Passphrase"), text: "<secret>pp</secret>" }) },
+      { name: "click", args: JSON.stringify({ ref: ref(b, "button", "Check") }) },
+    ],
+  }),
+  () => ({ kind: "calls", calls: [{ name: "take_snapshot", args: "{}" }, { name: "extract", args: '{"format":"text"}' }] }),
+  () => ({ kind: "calls", calls: [{ name: "done", args: '{"answer":"Checked."}' }] }),
+];
+
+const PP = 'Tr0ub4dor & 3/horse "x"';
+
+async function runWithSecrets(
+  origins: string[],
+  api = providerApis[0]!,
+  o: { model?: typeof model; task?: string; path?: string; secrets?: { name: string; value: string }[] } = {},
+) {
   const dataDir = dirs.fresh();
   const logFile = join(dirs.fresh(), "backend.log");
   const journalFile = join(dirs.fresh(), "journal.jsonl");
   const server = await new FakeLlmServer(api.wire).start();
-  server.script(...model.map((m) => (body: unknown) => m(body)));
+  server.script(...(o.model ?? model).map((m) => (body: unknown) => m(body)));
   const backend = await startBackend({
     port: 0,
     dataDir,
@@ -97,15 +119,15 @@ async function runWithSecrets(origins: string[], api = providerApis[0]!) {
   const journal = fileJournal(journalFile);
   try {
     const outcome = await runTask(createBatonClient({ baseUrl: backend.server.url, token }), {
-      task: "Save my API key in the settings",
-      startUrl: `${rig.site.a}/settings`,
+      task: o.task ?? "Save my API key in the settings",
+      startUrl: `${rig.site.a}${o.path ?? "/settings"}`,
       handlers: browserHandlers(engine),
       onEvent: (e) => events.push(e),
       journal,
-      secrets: [
-        { name: "api_key", value: KEY, origins },
-        { name: "password", value: PW, origins },
-      ],
+      secrets: (o.secrets ?? [
+        { name: "api_key", value: KEY },
+        { name: "password", value: PW },
+      ]).map((s) => ({ ...s, origins })),
       page: engineProbe(engine),
     });
     const pageText = await engineProbe(engine).text();
@@ -171,5 +193,25 @@ describe("secrets", { timeout: 180_000 }, () => {
     const prompts = r.bodies.map(searchable).join("\n");
     expect(prompts).toContain("permission_denied");
     for (const secret of [KEY, PW]) expect(prompts).not.toContain(secret);
+  });
+
+  it("never reach the model when the page echoes them transformed: form-encoded in a GET submit's URL, upper-cased by CSS, spelled out", async () => {
+    const r = await runWithSecrets([rig.site.a], providerApis[0], { model: passphraseModel, task: "Check my passphrase", path: "/passphrase", secrets: [{ name: "pp", value: PP }] });
+    expect(r.outcome.status).toBe("completed");
+    // The page got the value and echoed it in each form.
+    const formEncoded = new URLSearchParams({ pp: PP }).toString();
+    const spelled = [...PP].join(" ").replace(/\s+/g, " ");
+    expect(r.pageText).toContain(PP.toUpperCase());
+    expect(r.pageText).toContain(spelled);
+    // The model read each echo as the placeholder: in the click's evidence URL and in the snapshot after it.
+    const prompts = r.bodies.map(searchable).join("\n");
+    // (Soft: each form that leaks is reported.)
+    expect.soft(prompts).toContain(`/passphrase?pp=<secret>pp</secret>`);
+    expect.soft(latestSnapshot(r.bodies[3])).toMatch(/"You sent"\n"<secret>pp<\/secret>"/);
+    expect.soft(latestSnapshot(r.bodies[3])).toContain("Spelled out: <secret>pp</secret>");
+    const forms = [PP, formEncoded.slice(3), encodeURIComponent(PP), PP.toUpperCase(), spelled, spelled.toUpperCase(), "Tr0ub4dor", "TR0UB4DOR", "T r 0 u b 4"];
+    for (const [where, text] of [["the prompts", prompts], ["the client's events", searchable(r.events)], ["the client's journal", readFileSync(r.journalFile, "utf8")]] as const) {
+      for (const form of forms) expect.soft(text.includes(form) || text.toLowerCase().includes(form.toLowerCase()), `${JSON.stringify(form)} in ${where}`).toBe(false);
+    }
   });
 });

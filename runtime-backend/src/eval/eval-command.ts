@@ -5,6 +5,8 @@ import { nodeTransport } from "@baton/sdk/node";
 import type { Env } from "../providers/registry.js";
 import { flag, onlyKnownFlags, parseArgs, type Parsed, UsageError, wholeNumber } from "../cli/args.js";
 import { chooseModel } from "../cli/run/model-choice.js";
+import { terminalStream } from "../cli/run/terminal-text.js";
+import { uploadDirsOf } from "../cli/run/upload-dirs.js";
 import type { RunDeps } from "../cli/run/run-command.js";
 import { BackendUnavailable, type RunBackend, startLocalBackend } from "../cli/run/run-backend.js";
 import { defaultRunStore, withRunStore } from "../cli/run/store-dir.js";
@@ -53,6 +55,8 @@ baton eval compare a.jsonl b.jsonl [--fail-on-regression]
   --filter GLOBS        only tasks whose name matches one of these (comma-separated; * and ?)
   --out FILE            the JSONL report, one row per run (default eval-reports/eval-<time>.jsonl)
   --html FILE           also write a self-contained HTML report with each final page
+  --upload-dir DIR      upload_file may also take files from DIR (repeatable); a task always may
+                        from its suite's files/ folder, and any other file is refused
   --data-dir DIR        the embedded store (default ~/.cache/baton/run-store, as baton run)
   --headed              show the browsers (needs a display)
   --list                list the suite's tasks and exit
@@ -62,7 +66,7 @@ Exit codes: 0 every run passed, 1 a run did not pass (compare: a regression with
 unavailable, 130 interrupted (Ctrl-C).
 `;
 
-const KNOWN = new Set(["model", "via", "extension", "repeat", "concurrency", "filter", "out", "html", "data-dir", "headed", "list", "help"]);
+const KNOWN = new Set(["model", "via", "extension", "repeat", "concurrency", "filter", "out", "html", "data-dir", "headed", "list", "help", "upload-dir"]);
 
 function count(p: Parsed, name: string, fallback: number, max: number): number {
   return wholeNumber(`--${name}`, flag(p, name), 1, max) ?? fallback;
@@ -105,7 +109,9 @@ function compareCommand(p: Parsed, deps: EvalDeps): number {
  * an HTML page with --html), shows progress, and prints a summary table. `baton eval compare`
  * prints per-task deltas between two reports. Resolves to the exit code ({@link evalExitCodes}).
  */
-export async function evalCommand(argv: readonly string[], deps: EvalDeps): Promise<number> {
+export async function evalCommand(argv: readonly string[], given: EvalDeps): Promise<number> {
+  // Summaries and errors quote pages and models: printed clean (the progress view cleans its own).
+  const deps: EvalDeps = { ...given, out: terminalStream(given.out), err: terminalStream(given.err) };
   const p = parseArgs(argv);
   const fail = (message: string, code: number): number => {
     deps.err.write(`baton eval: ${message.trimEnd()}\n`);
@@ -144,6 +150,7 @@ export async function evalCommand(argv: readonly string[], deps: EvalDeps): Prom
     if (extensionDir !== undefined && viaName !== "extension") throw new UsageError("--extension goes with --via extension");
     via = viaFor(viaName, {
       headed: p.flags.has("headed"),
+      uploadDirs: uploadDirsOf(p),
       ...(deps.wrapHandlers ? { wrapHandlers: deps.wrapHandlers } : {}),
       ...(extensionDir ? { dir: resolve(extensionDir) } : {}),
     });
@@ -155,7 +162,7 @@ export async function evalCommand(argv: readonly string[], deps: EvalDeps): Prom
 
   const out = resolve(flag(p, "out") ?? defaultOut());
   const cleanup: (() => Promise<void>)[] = [];
-  const progress = evalProgress(deps.out, tasks.length * repeat, repeat, !!deps.out.isTTY);
+  const progress = evalProgress(given.out, tasks.length * repeat, repeat, !!given.out.isTTY);
   try {
     mkdirSync(dirname(out), { recursive: true });
     writeFileSync(out, "");

@@ -1,4 +1,5 @@
 import { type OutStream, Spinner } from "../cli/run/spinner.js";
+import { terminalText } from "../cli/run/terminal-text.js";
 import type { EvalListener } from "./harness.js";
 import type { ReportRow } from "./report.js";
 import { seconds } from "./summary.js";
@@ -19,7 +20,8 @@ function label(task: string, attempt: number, repeat: number): string {
  */
 export function evalProgress(out: OutStream, total: number, repeat: number, tty: boolean): EvalProgress {
   const spinner = tty ? new Spinner(out) : undefined;
-  const log = (line: string) => (spinner ? spinner.log(line) : out.write(`${line}\n`));
+  // Task names, reasons and answers come from suites, pages and models: printed clean.
+  const log = (line: string) => (spinner ? spinner.log(line) : out.write(`${terminalText(line)}\n`));
   const running = new Set<string>();
   let done = 0;
   let passed = 0;

@@ -34,10 +34,12 @@ td.num{text-align:right;white-space:nowrap;font-variant-numeric:tabular-nums}
 .errs{color:#a40e26;font-size:12px;margin-top:6px}
 .task{font-weight:600}.goal{color:#57606a;font-size:12px;max-width:300px}
 code{font-size:12px}
-td img{width:320px;border:1px solid #d8dee4;border-radius:4px;display:block}
-details[open] img{width:640px}
+.why,.errs,.goal,code{overflow-wrap:anywhere}
+td img{width:min(320px,24vw);border:1px solid #d8dee4;border-radius:4px;display:block}
+details[open] summary::before{content:"";position:fixed;inset:0;background:rgba(27,31,36,.6);z-index:1}
+details[open] img{position:fixed;z-index:2;inset:0;margin:auto;width:auto;max-width:calc(100vw - 48px);max-height:calc(100vh - 48px);box-shadow:0 8px 32px rgba(0,0,0,.4);cursor:zoom-out}
 summary{list-style:none}summary::-webkit-details-marker{display:none}
-.noshot{width:320px;height:60px;color:#8c959f;display:flex;align-items:center;justify-content:center;border:1px dashed #d8dee4}
+.noshot{width:min(320px,24vw);height:60px;color:#8c959f;display:flex;align-items:center;justify-content:center;border:1px dashed #d8dee4}
 summary{cursor:zoom-in}
 `;
 
@@ -64,7 +66,8 @@ export function htmlReport(rows: readonly ReportRow[], o: { title: string; goals
     .map((r) => {
       const goal = o.goals?.get(r.task);
       const why = r.verdict === "pass" ? "" : `<div class="why"><b>${esc(r.failed_check ?? "")}</b>: ${esc(r.reason ?? "")}</div>`;
-      // Clicking the thumbnail opens the details, which shows it at full size.
+      // Clicking the thumbnail opens the details, which shows it at full size over the page
+      // (fixed, so the table keeps its width); a click on it closes it again.
       const shot = image(r.screenshot, `final page of ${r.task}`);
       return `<tr>
 <td><span class="v ${r.verdict}">${r.verdict}</span></td>

@@ -27,8 +27,8 @@ import { type RawAnswer, sendRaw } from "../testing/raw-rpc.js";
 import { tempDirs } from "../testing/temp-dirs.js";
 
 // Issue 18, hole 3 and the bad-input generator: every RPC, every request field, derived from
-// the proto (testing/bad-inputs.ts), sent byte for byte over Connect binary (the fast path),
-// Connect JSON, gzip-compressed Connect (Connect's own path) and gRPC (h2c) to a real
+// the proto (testing/bad-inputs.ts), sent byte for byte over Connect binary,
+// Connect JSON, gzip-compressed Connect and gRPC (h2c) to a real
 // `baton serve`. A client's mistake must never be answered as a server fault.
 
 const seed = 18;

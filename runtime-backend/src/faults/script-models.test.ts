@@ -70,6 +70,23 @@ describe("script models", () => {
     }
   });
 
+  it("run a script by an absolute path through the directory as the operator spelled it (a symlink to it)", async () => {
+    const linked = join(dirs.fresh(), "linked-scripts");
+    symlinkSync(scripts, linked);
+    const viaLink = await startHostileRig({ env: { BATON_SCRIPT_DIR: linked } });
+    try {
+      for (const model of ["script:ok.json", `script:${join(linked, "ok.json")}`, `script:${join(scripts, "ok.json")}`]) {
+        const c = viaLink.client(viaLink.alice);
+        const { session } = await c.createSession({ task: "t", model });
+        const r = await c.step({ sessionId: session!.id });
+        expect(r.session?.answer, model).toBe("scripted");
+      }
+      expect((await refusal(viaLink, `script:${join(linked, "..", "private", "passwd")}`)).rawMessage).toMatch(/only files inside/);
+    } finally {
+      await viaLink.close();
+    }
+  });
+
   it.each([
     ["an absolute path outside", () => "/etc/passwd", /only files inside/],
     ["the process environment", () => "/proc/self/environ", /only files inside/],

@@ -59,7 +59,29 @@ export function createLogger(options: { level?: string; destination?: Destinatio
   );
 }
 
-/** A logger that drops everything (tests, benchmarks). */
-export function silentLogger(): Logger {
-  return pino({ level: "silent" });
+/** How log lines are written: one JSON object per line, or a line a person reads. */
+export type LogFormat = "json" | "text";
+
+/** The formats `--log-format` and BATON_LOG_FORMAT may name. */
+export const logFormats: readonly LogFormat[] = ["json", "text"];
+
+/**
+ * The format of the backend's log: the one asked for, else text on a person's terminal and
+ * JSON everywhere else (a pipe, a file, a log collector), so a machine never has to read prose
+ * and a person never has to read JSON.
+ */
+export function logFormatFor(asked: LogFormat | undefined, isTTY: boolean | undefined): LogFormat {
+  return asked ?? (isTTY ? "text" : "json");
 }
+
+/**
+ * Where text-format lines go: `time LEVEL message key=value …` on stdout, written at once
+ * (as pino's own destination is), coloured on a terminal. Redaction happened before: pino
+ * hands this stream the record it would have printed as JSON.
+ */
+export async function textDestination(colorize: boolean): Promise<DestinationStream> {
+  // Loaded only for a person's terminal: JSON output and `baton run` never pay for it.
+  const { default: pinoPretty } = await import("pino-pretty");
+  return pinoPretty({ sync: true, destination: 1, colorize, singleLine: true, translateTime: "SYS:HH:MM:ss", ignore: "pid,hostname,service" });
+}
+

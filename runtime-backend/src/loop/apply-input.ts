@@ -2,13 +2,14 @@ import { create } from "@bufbuild/protobuf";
 import { Code, ConnectError } from "@connectrpc/connect";
 import { type AgentMessage, type HistoryEntry, MessageStatus, SessionStatus, type StepRequest, type StepResponse, type ToolcallResult, ToolErrorCode } from "@baton/gen/baton/v1/agent_pb";
 import { toolCatalog } from "@baton/gen/baton/v1/tools_baton";
-import { AgentMessageSchema, StepResponseSchema } from "@baton/gen/baton/v1/descriptors";
+import { AgentMessageSchema } from "@baton/gen/baton/v1/descriptors";
 import { encodeToolError, encodeToolResult, toolError } from "@baton/sdk/contract";
 import { applyUserMessage } from "../context/fold.js";
+import { clientToolSpan, type ToolOutcome } from "../log/spans.js";
 import type { CallRow } from "../store/records.js";
 import type { SessionRow } from "../store/sessions.js";
-import { sessionMessage } from "../store/sessions.js";
 import type { CallUpdate } from "../store/session-store.js";
+import { stepResponse } from "../store/stored-response.js";
 import { clientMessages, nextCalls, openAfter } from "./call-order.js";
 import { type LoopDeps, leaseUntil } from "./deps.js";
 import { closedUnrun, resultEntry, userEntry } from "./messages.js";
@@ -42,10 +43,6 @@ const acceptsUserMessage = new Set([
   SessionStatus.UNSPECIFIED,
 ]);
 
-function respond(s: SessionRow, messages: AgentMessage[]): StepResponse {
-  return create(StepResponseSchema, { messages, session: sessionMessage(s) });
-}
-
 async function userMessage(deps: LoopDeps, s: SessionRow, calls: CallRow[], text: string, key = ""): Promise<Applied> {
   const trimmed = text.trim();
   if (!trimmed) throw new ConnectError("user_message.text is empty", Code.InvalidArgument);
@@ -70,7 +67,7 @@ async function userMessage(deps: LoopDeps, s: SessionRow, calls: CallRow[], text
   const context = applyUserMessage(s.context, trimmed, outputs, deps.fold);
   if (s.context.isTask === null && !context.goal) context.goal = trimmed.slice(0, 1000);
   history.push(userEntry(s.step, trimmed));
-  const { session } = await deps.store.commit({
+  const session = await deps.store.commit({
     from: s,
     owner: deps.instanceId,
     callUpdates,
@@ -135,6 +132,7 @@ async function toolResults(deps: LoopDeps, s: SessionRow, stepCalls: CallRow[], 
           { tool: call.name },
         );
         const output = encodeToolError(err);
+        traceClientCall(deps, s, call, { ok: false, code: ToolErrorCode[ToolErrorCode.DENIED], denied: true });
         callUpdates.push({ id: call.toolcallId, step: call.step, state: "done", output });
         updated.set(call.toolcallId, { ...call, state: "done", output });
         history.push(resultEntry(call.step, r));
@@ -160,6 +158,7 @@ async function toolResults(deps: LoopDeps, s: SessionRow, stepCalls: CallRow[], 
           : encodeToolError(
             r.outcome.case === "error" ? r.outcome.value : toolError(ToolErrorCode.INTERNAL, "The client sent no result.", { tool: call.name }),
           );
+    traceClientCall(deps, s, call, r.outcome.case === "error" ? { ok: false, code: ToolErrorCode[r.outcome.value.code] ?? "_OTHER" } : r.outcome.case === undefined ? { ok: false, code: "NO_RESULT" } : { ok: true });
     callUpdates.push({ id: call.toolcallId, step: call.step, state: "done", output });
     updated.set(call.toolcallId, { ...call, state: "done", output });
     history.push(resultEntry(call.step, r));
@@ -173,7 +172,7 @@ async function toolResults(deps: LoopDeps, s: SessionRow, stepCalls: CallRow[], 
   if (!stopped && open.length === 0 && waiting && current.length > 0) {
     // The model runs next: the input's writes are committed with its turn.
     if (s.status !== SessionStatus.RUNNING && history.length > 0) return { kind: "drive", session: s, calls: current, pending: { callUpdates, history } };
-    const { session } = await deps.store.commit({ from: s, owner: deps.instanceId, callUpdates, history, set: { status: SessionStatus.RUNNING }, lease: leaseUntil(deps) });
+    const session = await deps.store.commit({ from: s, owner: deps.instanceId, callUpdates, history, set: { status: SessionStatus.RUNNING }, lease: leaseUntil(deps) });
     return { kind: "drive", session, calls: current };
   }
   const status = stopped
@@ -183,18 +182,25 @@ async function toolResults(deps: LoopDeps, s: SessionRow, stepCalls: CallRow[], 
         ? SessionStatus.AWAITING_APPROVAL
         : SessionStatus.AWAITING_TOOLS
       : s.status;
-  // Exactly what is stored, so a retry of this input gets an identical answer.
-  const response = respond({ ...s, status, historyLen: s.historyLen + history.length }, stopped ? [] : clientMessages(current));
-  await deps.store.commit({
+  const messages = stopped ? [] : clientMessages(current);
+  const after = await deps.store.commit({
     from: s,
     owner: deps.instanceId,
     callUpdates,
     history,
     set: { status },
     lease: null,
-    response: key ? { key, message: response } : undefined,
+    response: key ? { key, messages } : undefined,
   });
-  return { kind: "response", response };
+  return { kind: "response", response: stepResponse(after, messages) };
+}
+
+/**
+ * The span of a client call whose result (or denial) arrived: from the session's last commit,
+ * which handed the call out (or approved it), to now.
+ */
+function traceClientCall(deps: LoopDeps, s: SessionRow, call: CallRow, out: ToolOutcome): void {
+  clientToolSpan({ sessionId: s.id, name: call.name, toolcallId: call.toolcallId, step: call.step, side: "client", redact: deps.redact }, s.updatedAt, out);
 }
 
 /**
@@ -254,10 +260,10 @@ export async function applyInput(deps: LoopDeps, sessionId: string, req: StepReq
  */
 async function resume(deps: LoopDeps, s: SessionRow, calls: CallRow[]): Promise<Applied> {
   if (s.status === SessionStatus.RUNNING) {
-    const { session } = await deps.store.commit({ from: s, owner: deps.instanceId, lease: leaseUntil(deps) });
+    const session = await deps.store.commit({ from: s, owner: deps.instanceId, lease: leaseUntil(deps) });
     return { kind: "drive", session, calls };
   }
-  return { kind: "response", response: respond(s, clientMessages(calls)) };
+  return { kind: "response", response: stepResponse(s, clientMessages(calls)) };
 }
 
 /**

@@ -1,7 +1,6 @@
-import { create } from "@bufbuild/protobuf";
-import { type AgentMessage, type HistoryEntry, MessageStatus, SessionStatus, type StepResponse } from "@baton/gen/baton/v1/agent_pb";
-import { StepResponseSchema } from "@baton/gen/baton/v1/descriptors";
-import { type SessionRow, sessionMessage } from "../store/sessions.js";
+import { type AgentMessage, type HistoryEntry, MessageStatus, type SessionStatus, type StepResponse } from "@baton/gen/baton/v1/agent_pb";
+import type { SessionRow } from "../store/sessions.js";
+import { stepResponse } from "../store/stored-response.js";
 import type { TraceRow } from "../store/traces.js";
 import type { PendingWrites } from "./apply-input.js";
 import type { LoopDeps } from "./deps.js";
@@ -44,17 +43,7 @@ export async function finish(
     messages.push(m);
     history.push(agentEntry(m));
   }
-  const predicted: SessionRow = {
-    ...s,
-    status,
-    reason: extra.reason ?? s.reason,
-    answer: extra.answer ?? s.answer,
-    historyLen: s.historyLen + history.length,
-    leaseUntil: null,
-    updatedAt: new Date(),
-  };
-  const response = create(StepResponseSchema, { messages, session: sessionMessage(predicted) });
-  await deps.store.commit({
+  const after = await deps.store.commit({
     from: s,
     owner: deps.instanceId,
     callUpdates: extra.pending?.callUpdates,
@@ -62,7 +51,7 @@ export async function finish(
     trace: extra.trace,
     set: { status, ...(extra.reason !== undefined ? { reason: extra.reason } : {}), ...(extra.answer !== undefined ? { answer: extra.answer } : {}) },
     lease: null,
-    response: key ? { key, message: response } : undefined,
+    response: key ? { key, messages } : undefined,
   });
-  return response;
+  return stepResponse(after, messages);
 }

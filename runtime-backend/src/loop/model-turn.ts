@@ -1,15 +1,17 @@
 import { create } from "@bufbuild/protobuf";
 import { Code, ConnectError } from "@connectrpc/connect";
-import { type AgentMessage, type HistoryEntry, MessageStatus, SessionStatus, type StepResponse, type ToolcallResult } from "@baton/gen/baton/v1/agent_pb";
+import { type AgentMessage, MessageStatus, SessionStatus, type StepResponse, type ToolcallResult } from "@baton/gen/baton/v1/agent_pb";
 import { toolCatalog } from "@baton/gen/baton/v1/tools_baton";
-import { StepResponseSchema, ToolcallResultSchema } from "@baton/gen/baton/v1/descriptors";
+import { ToolcallResultSchema } from "@baton/gen/baton/v1/descriptors";
 import { callRisk, encodeToolError, parseToolCall, type ToolSpec } from "@baton/sdk/contract";
 import { applyTurn } from "../context/fold.js";
 import { buildPrompt } from "../context/prompt.js";
 import { parseTags, VisibleStream } from "../context/tags.js";
+import { chatSpan } from "../log/spans.js";
 import { type ModelTurn, ProviderError } from "../providers/types.js";
 import type { CallRow } from "../store/records.js";
-import { type SessionRow, sessionMessage, type UsageTotals } from "../store/sessions.js";
+import type { SessionRow } from "../store/sessions.js";
+import { stepResponse } from "../store/stored-response.js";
 import type { TraceRow } from "../store/traces.js";
 import type { PendingWrites } from "./apply-input.js";
 import { nextCalls } from "./call-order.js";
@@ -43,10 +45,6 @@ export type TurnOutcome =
   | { response: StepResponse }
   | { session: SessionRow; calls: CallRow[] };
 
-function addUsage(a: UsageTotals, b: UsageTotals): UsageTotals {
-  return { input: a.input + b.input, output: a.output + b.output, cached: a.cached + b.cached, cost: a.cost + b.cost };
-}
-
 /**
  * One model call and the commit of everything it produced, as one batch. When the turn ends
  * the step (tool calls for the client, or a text answer), the same batch sets the final
@@ -69,6 +67,7 @@ export async function modelTurn(
   const step = s.step + 1;
   hooks.emit({ kind: "thinking", attempt: 1 });
   const t0 = performance.now();
+  const span = chatSpan({ sessionId: s.id, model: s.model, step, redact: deps.redact });
   let turn: ModelTurn;
   let visible = new VisibleStream();
   try {
@@ -98,11 +97,14 @@ export async function modelTurn(
     // logged, stored in the trace, or becomes the session's reason.
     const raw = e instanceof ProviderError ? e : new ProviderError("server", e instanceof Error ? e.message : String(e));
     const err = new ProviderError(raw.kind, deps.redact(raw.message), raw.status, raw.attempts);
+    span.failed(err.kind);
     deps.logger.warn({ sessionId: s.id, step, kind: err.kind, status: err.status, attempts: err.attempts }, `model call failed: ${err.message}`);
     const trace = { step, model: s.model, latencyMs: performance.now() - t0, usage: { input: 0, output: 0, cached: 0, cost: 0 }, toolCalls: [], errors: [`${err.kind}: ${err.message}`] };
     return { failed: err, trace };
   }
   const latencyMs = performance.now() - t0;
+  const usage = { ...turn.usage, cost: costOf(model, turn.usage, deps.prices) };
+  span.ok(usage, usage.cost, turn.calls.length);
   // Model answers that land together (timers, a burst of HTTP responses) are worked on a few
   // per event-loop turn, so commits finishing and requests arriving are served in between.
   await afterModel.pass();
@@ -165,7 +167,6 @@ export async function modelTurn(
     outputs,
     deps.fold,
   );
-  const usage = { ...turn.usage, cost: costOf(model, turn.usage, deps.prices) };
   // Calls run in the model's order: the response carries only the calls that go ahead now;
   // the rest (behind the backend's calls, or behind a call awaiting approval) are handed out
   // when their turn comes. History keeps them all.
@@ -183,22 +184,10 @@ export async function modelTurn(
       : callRows.length === 0
         ? SessionStatus.IDLE
         : undefined;
-  const predicted: SessionRow = {
-    ...s,
-    step,
-    context,
-    goal: context.goal,
-    historyLen: s.historyLen + history.length,
-    usage: addUsage(s.usage, usage),
-    status: final ?? SessionStatus.RUNNING,
-    leaseUntil: null,
-    updatedAt: new Date(),
-  };
-  const response = create(StepResponseSchema, { messages, session: sessionMessage(predicted) });
   // One commit: the input's writes, the turn's messages, calls, trace, usage and context, and
   // when the step ends here its final status — STOPPED instead if a stop arrived meanwhile —
   // and its stored response.
-  const { session: after } = await deps.store.commit({
+  const after = await deps.store.commit({
     from: s,
     owner: deps.instanceId,
     callUpdates: pending?.callUpdates,
@@ -208,7 +197,7 @@ export async function modelTurn(
     set: { step, context, goal: context.goal, status: final ?? SessionStatus.RUNNING },
     lease: final !== undefined ? null : leaseUntil(deps),
     stopGuard: final !== undefined,
-    response: final !== undefined && key ? { key, message: response } : undefined,
+    response: final !== undefined && key ? { key, messages } : undefined,
   });
   deps.logger.debug({ sessionId: s.id, step, latencyMs: Math.round(latencyMs), calls: callRows.length }, "model turn");
   if (final !== undefined) {
@@ -218,7 +207,7 @@ export async function modelTurn(
     }
     // The next step (the client's results) can start from this state without a read.
     deps.cache?.set(s.id, { session: after, calls: callRows });
-    return { response };
+    return { response: stepResponse(after, messages) };
   }
   return { session: after, calls: callRows };
 }

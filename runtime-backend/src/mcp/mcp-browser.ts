@@ -1,7 +1,7 @@
 import { access } from "node:fs/promises";
-import { browserWebSocketUrl, launchChromium, type LaunchedChromium, openPage, WebSocketTransport } from "@baton/sdk/node";
+import { browserWebSocketUrl, type GuardedChromium, launchGuardedChromium, openPage, WebSocketTransport } from "@baton/sdk/node";
+import type { UrlPolicy } from "@baton/sdk/policy";
 import type { McpPage } from "./mcp-server.js";
-import { guardBrowserRequests, isRestricted, type OriginPolicy } from "./origin-policy.js";
 
 /** The browser `baton mcp` serves from: one per server, a page per client session. */
 export interface McpBrowser {
@@ -18,32 +18,26 @@ export interface McpBrowserOptions {
   /** The Chromium to launch (found by `ensureChromium`). */
   readonly executablePath?: string;
   readonly headed: boolean;
-  readonly policy: OriginPolicy;
+  /** The URL policy (`--allowed-origins`, `--blocked-origins`). */
+  readonly policy: UrlPolicy;
   readonly viewport: { width: number; height: number };
 }
 
 /**
- * Launches Chromium (throwaway profile; headless unless `headed`) or attaches to `cdpUrl`. In
- * a launched browser the origin policy holds for every request (`guardBrowserRequests`); in an
- * attached one — the user's, with their other tabs — only the URLs tools are given are checked.
+ * Launches Chromium (throwaway profile; headless unless `headed`) or attaches to `cdpUrl`. A
+ * launched browser holds every request, frame, tab and WebSocket to the URL policy itself
+ * (`launchGuardedChromium`); in an attached one — the user's, with their other tabs — the
+ * engine holds what it opens and the tabs and pages its actions lead to.
  */
 export async function startMcpBrowser(o: McpBrowserOptions): Promise<McpBrowser> {
-  let browser: LaunchedChromium | undefined;
-  const ws = o.cdpUrl
-    ? await browserWebSocketUrl(o.cdpUrl)
-    : (browser = await launchChromium({ headless: !o.headed, ...(o.executablePath ? { executablePath: o.executablePath } : {}) })).wsEndpoint;
-  let transport: WebSocketTransport;
-  try {
-    transport = await WebSocketTransport.connect(ws);
-    if (browser && isRestricted(o.policy)) await guardBrowserRequests(transport, o.policy);
-  } catch (e) {
-    await browser?.close();
-    throw e;
-  }
+  let browser: GuardedChromium | undefined;
+  const transport = o.cdpUrl
+    ? await WebSocketTransport.connect(await browserWebSocketUrl(o.cdpUrl))
+    : (browser = await launchGuardedChromium({ headless: !o.headed, policy: o.policy, ...(o.executablePath ? { executablePath: o.executablePath } : {}) })).transport;
   return {
     where: browser ? `Chromium (${o.headed ? "headed" : "headless"}, launched)` : `the browser at ${o.cdpUrl}`,
     async openPage() {
-      const engine = await openPage(transport, { viewport: o.viewport, fileExists: (p) => access(p).then(() => true, () => false) });
+      const engine = await openPage(transport, { viewport: o.viewport, urlPolicy: o.policy, fileExists: (p) => access(p).then(() => true, () => false) });
       return {
         engine,
         async close() {

@@ -1,26 +1,36 @@
-import { randomUUID } from "node:crypto";
+import { randomBytes, randomUUID } from "node:crypto";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { resolve } from "node:path";
 import { ChromiumNotFoundError, chromiumMissingExitCode, ensureChromium } from "@baton/sdk/node";
+import { type UrlPolicy, urlPolicyFromLists } from "@baton/sdk/policy";
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
-import { flag, onlyKnownFlags, type Parsed, UsageError } from "../cli/args.js";
+import { sameSecret } from "../base/same-secret.js";
+import { flag, hostList, onlyKnownFlags, type Parsed, UsageError } from "../cli/args.js";
 import type { Io } from "../cli/io.js";
 import { failedToStart } from "../cli/start-failure.js";
+import { createRedactor, envSecrets } from "../log/redact.js";
+import { hostGuard, isLoopbackListener } from "../server/allowed-hosts.js";
+import { bearerToken } from "../server/auth.js";
 import { type McpBrowser, startMcpBrowser } from "./mcp-browser.js";
 import { createMcpSession, type McpSession, type McpSessionOptions } from "./mcp-server.js";
-import { type OriginPolicy, parseOriginList } from "./origin-policy.js";
 
 /** `baton mcp --help`. */
 export const mcpUsage = `baton mcp — Baton's browser tools for any MCP client
 
-  baton mcp [--http PORT [--host 127.0.0.1]] [--headed | --cdp-url URL] [--viewport 1280x800]
+  baton mcp [--http PORT [--host 127.0.0.1] [--token TOKEN] [--allowed-hosts LIST]]
+            [--headed | --cdp-url URL] [--viewport 1280x800]
             [--allowed-origins LIST] [--blocked-origins LIST] [--allow-irreversible] [--upload-dir DIR]
 
   (stdio)                   the default: an MCP client starts this command and talks over stdin/stdout
   --http PORT               serve Streamable HTTP on http://HOST:PORT/mcp instead (0 picks a free port)
-  --host HOST               the address to listen on with --http (default 127.0.0.1)
+  --host HOST               the address to listen on with --http (default 127.0.0.1); any other
+                            address (0.0.0.0, a LAN address, 127.0.0.2) needs a bearer token
+  --token TOKEN             the bearer token every HTTP request must send (also BATON_MCP_TOKEN);
+                            generated and printed at start when the host needs one and none is given
+  --allowed-hosts LIST      host names to answer besides the listen address and localhost
+                            (comma-separated, "name" or "name:port"); others get 403
   --headed                  show the browser window (needs a display)
   --cdp-url URL             drive a running Chromium (ws://… or http://host:9222) instead of launching one
   --viewport WxH            page size (default 1280x800)
@@ -30,38 +40,65 @@ export const mcpUsage = `baton mcp — Baton's browser tools for any MCP client
                             otherwise the user is asked through MCP elicitation, or they are refused
   --upload-dir DIR          the directory upload_file may take files from (default: the working directory)
 
-One page per client session, opened on its first tool call and closed with the session.
+One page per client session, opened on its first tool call and closed with the session. Pages are
+http(s) only (never file: or chrome:); the lists hold for every tab, frame, redirect, request and
+WebSocket of a launched browser, and for what the tools open in one at --cdp-url.
 `;
 
-interface McpArgs {
-  readonly http?: { port: number; host: string };
-  readonly session: Omit<McpSessionOptions, "openPage">;
-  readonly browser: { cdpUrl?: string; headed: boolean; viewport: { width: number; height: number } };
+/** `--http`'s listener: where, the bearer token it requires (if any) and the extra host names it answers. */
+interface HttpArgs {
+  readonly port: number;
+  readonly host: string;
+  readonly token: string | undefined;
+  readonly allowedHosts: string[];
 }
 
-function parse(p: Parsed): McpArgs {
-  const known = new Set(["http", "host", "headed", "cdp-url", "viewport", "allowed-origins", "blocked-origins", "allow-irreversible", "upload-dir", "help"]);
+interface McpArgs {
+  readonly http?: HttpArgs;
+  readonly session: Omit<McpSessionOptions, "openPage" | "sessionId">;
+  readonly browser: { cdpUrl?: string; headed: boolean; viewport: { width: number; height: number }; policy: UrlPolicy };
+}
+
+function parse(p: Parsed, env: NodeJS.ProcessEnv): McpArgs {
+  const known = new Set(["http", "host", "token", "allowed-hosts", "headed", "cdp-url", "viewport", "allowed-origins", "blocked-origins", "allow-irreversible", "upload-dir", "help"]);
   onlyKnownFlags(p, known);
   if (p.positional.length > 0) throw new UsageError(`unexpected argument ${p.positional[0]}`);
   const httpFlag = flag(p, "http");
   if (p.flags.has("http") && httpFlag === undefined) throw new UsageError("--http needs a port");
   const port = httpFlag === undefined ? undefined : Number(httpFlag);
   if (port !== undefined && !(Number.isInteger(port) && port >= 0 && port <= 65535)) throw new UsageError(`--http ${httpFlag} is not a port`);
+  for (const k of ["host", "token", "allowed-hosts"]) {
+    if (p.flags.has(k) && port === undefined) throw new UsageError(`--${k} goes with --http PORT`);
+    if (p.flags.get(k) === true) throw new UsageError(`--${k} needs a value`);
+  }
+  const token = flag(p, "token", env.BATON_MCP_TOKEN || undefined);
+  if (typeof token === "string" && bearerToken(`Bearer ${token}`) === undefined) {
+    throw new UsageError("--token (BATON_MCP_TOKEN) must be 8 to 512 visible ASCII characters, without spaces");
+  }
   const vp = /^(\d+)x(\d+)$/.exec(flag(p, "viewport", "1280x800") as string);
   if (!vp) throw new UsageError("--viewport needs WxH, such as 1280x800");
   const cdpUrl = flag(p, "cdp-url");
   if (p.flags.has("cdp-url") && !cdpUrl) throw new UsageError("--cdp-url needs a ws:// or http:// URL");
   if (cdpUrl && p.flags.has("headed")) throw new UsageError("--headed and --cdp-url do not go together: an attached browser shows itself");
-  let policy: OriginPolicy;
+  let policy: UrlPolicy;
   try {
-    policy = { allowed: parseOriginList(flag(p, "allowed-origins"), "--allowed-origins"), blocked: parseOriginList(flag(p, "blocked-origins"), "--blocked-origins") };
+    policy = urlPolicyFromLists({ allowed: flag(p, "allowed-origins"), blocked: flag(p, "blocked-origins") }, { allowed: "--allowed-origins", blocked: "--blocked-origins" });
   } catch (e) {
     throw new UsageError((e as Error).message);
   }
   return {
-    ...(port !== undefined ? { http: { port, host: flag(p, "host", "127.0.0.1") as string } } : {}),
-    session: { policy, allowIrreversible: p.flags.has("allow-irreversible"), uploadDir: resolve(flag(p, "upload-dir", ".") as string) },
-    browser: { ...(cdpUrl ? { cdpUrl } : {}), headed: p.flags.has("headed"), viewport: { width: Number(vp[1]), height: Number(vp[2]) } },
+    ...(port !== undefined
+      ? {
+          http: {
+            port,
+            host: flag(p, "host", "127.0.0.1") as string,
+            token: typeof token === "string" ? token : undefined,
+            allowedHosts: hostList("--allowed-hosts", flag(p, "allowed-hosts")),
+          },
+        }
+      : {}),
+    session: { allowIrreversible: p.flags.has("allow-irreversible"), uploadDir: resolve(flag(p, "upload-dir", ".") as string), redact: createRedactor(envSecrets(env)) },
+    browser: { ...(cdpUrl ? { cdpUrl } : {}), headed: p.flags.has("headed"), viewport: { width: Number(vp[1]), height: Number(vp[2]) }, policy },
   };
 }
 
@@ -92,27 +129,44 @@ async function serveStdio(browser: McpBrowser, args: McpArgs, io: Io): Promise<v
   await session.close();
 }
 
-/** Loopback listeners answer only requests addressed to loopback names (DNS rebinding). */
-function hostAllowed(req: IncomingMessage, listenHost: string): boolean {
-  if (!["127.0.0.1", "localhost", "::1"].includes(listenHost)) return true;
-  const host = (req.headers.host ?? "").replace(/:\d+$/, "").toLowerCase();
-  return host === "127.0.0.1" || host === "localhost" || host === "[::1]";
-}
-
 function jsonRpcError(res: ServerResponse, status: number, message: string): void {
   res.writeHead(status, { "content-type": "application/json" }).end(JSON.stringify({ jsonrpc: "2.0", error: { code: -32000, message }, id: null }));
 }
 
-async function serveHttp(browser: McpBrowser, args: McpArgs & { http: { port: number; host: string } }, io: Io): Promise<void> {
+/**
+ * Whether a request may reach the MCP endpoint, checked in order: its `Host` and `Origin` name
+ * this server (`allowed-hosts.ts`, the same rule as `baton serve`; the MCP specification's
+ * Streamable HTTP transport requires the Origin check against DNS rebinding, answered 403), then
+ * its bearer token when one is required. Returns the refusal written, or false to go on.
+ */
+function refused(req: IncomingMessage, res: ServerResponse, hosts: ReturnType<typeof hostGuard>, token: string | undefined): boolean {
+  const badRequester = hosts.refuseHost(req.headers.host) ?? hosts.refuseOrigin(req.headers.origin);
+  if (badRequester) {
+    jsonRpcError(res, 403, `Forbidden: ${badRequester}`);
+    return true;
+  }
+  if (token === undefined) return false;
+  const sent = bearerToken(req.headers.authorization);
+  if (sent !== undefined && sameSecret(sent, token)) return false;
+  res.setHeader("www-authenticate", 'Bearer realm="baton-mcp"');
+  jsonRpcError(res, 401, sent === undefined ? "Unauthorized: send 'Authorization: Bearer <token>' (the token baton mcp printed, or its --token)" : "Unauthorized: wrong bearer token");
+  return true;
+}
+
+async function serveHttp(browser: McpBrowser, args: McpArgs & { http: HttpArgs }, io: Io): Promise<void> {
   const sessions = new Map<string, { transport: StreamableHTTPServerTransport; session: McpSession }>();
   const closeSession = async (id: string) => {
     const s = sessions.get(id);
     sessions.delete(id);
     await s?.session.close();
   };
+  // Off the loopback address anyone who can reach the port could drive the browser: a token is a must.
+  const loopback = isLoopbackListener(args.http.host);
+  const token = args.http.token ?? (loopback ? undefined : `bm_${randomBytes(24).toString("base64url")}`);
+  let hosts: ReturnType<typeof hostGuard> | undefined;
   const server = createServer((req, res) => {
     void (async () => {
-      if (!hostAllowed(req, args.http.host)) return jsonRpcError(res, 403, "Forbidden: this server answers only requests addressed to localhost");
+      if (!hosts || refused(req, res, hosts, token)) return;
       if (new URL(req.url ?? "/", "http://localhost").pathname !== "/mcp") return jsonRpcError(res, 404, "Not found: the MCP endpoint is /mcp");
       const id = req.headers["mcp-session-id"];
       if (typeof id === "string") {
@@ -120,7 +174,7 @@ async function serveHttp(browser: McpBrowser, args: McpArgs & { http: { port: nu
         if (!s) return jsonRpcError(res, 404, "Session not found: initialize a new session");
         return s.transport.handleRequest(req, res);
       }
-      const session = createMcpSession({ ...args.session, openPage: () => browser.openPage() });
+      const session = createMcpSession({ ...args.session, openPage: () => browser.openPage(), sessionId: () => transport.sessionId });
       const transport = new StreamableHTTPServerTransport({
         sessionIdGenerator: () => randomUUID(),
         onsessioninitialized: (sid) => void sessions.set(sid, { transport, session }),
@@ -137,8 +191,16 @@ async function serveHttp(browser: McpBrowser, args: McpArgs & { http: { port: nu
   });
   await new Promise<void>((ready, fail) => server.once("error", fail).listen(args.http.port, args.http.host, ready));
   const { port } = server.address() as AddressInfo;
+  hosts = hostGuard({ listenHost: args.http.host, port, allowed: args.http.allowedHosts });
   const host = args.http.host.includes(":") ? `[${args.http.host}]` : args.http.host;
-  io.stderr(`Baton MCP server on http://${host}:${port}/mcp · ${browser.where}\n`);
+  // One write, so that whoever reads the endpoint line has the warning and token with it.
+  io.stderr(
+    [
+      `Baton MCP server on http://${host}:${port}/mcp · ${browser.where}\n`,
+      loopback ? "" : `baton mcp: warning: listening on ${host}, not loopback: anyone who can reach this port and has the bearer token can drive the browser\n`,
+      token && !args.http.token ? `Bearer token (send 'Authorization: Bearer …'): ${token}\n` : "",
+    ].join(""),
+  );
   await untilStopped();
   server.closeAllConnections();
   await new Promise((r) => server.close(r));
@@ -150,14 +212,14 @@ async function serveHttp(browser: McpBrowser, args: McpArgs & { http: { port: nu
  * Streamable HTTP (`--http PORT`), from a Chromium it launches or one at `--cdp-url`.
  * Resolves to the exit code: 0 after a clean stop, 2 bad usage, 3 no browser.
  */
-export async function mcpCommand(p: Parsed, io: Io): Promise<number> {
+export async function mcpCommand(p: Parsed, io: Io, env: NodeJS.ProcessEnv = process.env): Promise<number> {
   if (p.flags.has("help")) {
     io.stdout(mcpUsage);
     return 0;
   }
   let args: McpArgs;
   try {
-    args = parse(p);
+    args = parse(p, env);
   } catch (e) {
     if (!(e instanceof UsageError)) throw e;
     io.stderr(`baton mcp: ${e.message}\n\n${mcpUsage}`);
@@ -166,7 +228,7 @@ export async function mcpCommand(p: Parsed, io: Io): Promise<number> {
   let browser: McpBrowser;
   try {
     const executablePath = args.browser.cdpUrl ? undefined : ensureChromium({ log: (l) => io.stderr(`baton mcp: ${l}\n`) }).path;
-    browser = await startMcpBrowser({ ...args.browser, ...(executablePath ? { executablePath } : {}), policy: args.session.policy });
+    browser = await startMcpBrowser({ ...args.browser, ...(executablePath ? { executablePath } : {}) });
   } catch (e) {
     if (e instanceof ChromiumNotFoundError) {
       io.stderr(`baton mcp: ${e.message}\n`);

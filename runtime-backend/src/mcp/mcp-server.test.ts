@@ -2,7 +2,7 @@
  * `baton mcp` through the official MCP client, over stdio and Streamable HTTP, on real
  * Chromium and app-like pages served on loopback.
  */
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { request } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -14,10 +14,27 @@ import { type HttpServerProcess, httpServer, mcpSiteDir, refOf, stdioClient, tex
 import { servedTools } from "./mcp-server.js";
 
 let site: StaticServer;
+/** Another site on loopback (another port): the hostile site the allowed pages lead to. */
+let hostile: StaticServer;
 beforeAll(async () => {
-  site = await serveStatic(mcpSiteDir);
+  hostile = await serveStatic(mcpSiteDir);
+  // `/attack.html`: every way a page can lead to a local file or to the hostile site.
+  site = await serveStatic(mcpSiteDir, (_req, res, path) => {
+    if (path !== "/attack.html") return false;
+    res.writeHead(200, { "content-type": "text/html" }).end(
+      `<title>Attack</title><a href="file:///etc/passwd">local file</a> <a href="file:///etc/" target="_blank">local folder</a>
+       <a href="${hostile.url}/help.html" target="_blank">hostile tab</a> <iframe title="hostile frame" src="${hostile.url}/widget.html"></iframe>`,
+    );
+    return true;
+  });
 });
-afterAll(() => site?.close());
+afterAll(async () => {
+  await site?.close();
+  await hostile?.close();
+});
+
+/** What a local file or directory listing would show. */
+const fileContent = /root:x:0|Index of \/etc|parent directory/;
 
 const call = async (client: Client, name: string, args: Record<string, unknown> = {}) => (await client.callTool({ name, arguments: args })) as CallToolResult;
 
@@ -76,6 +93,16 @@ describe("baton mcp over stdio", () => {
     expect(textOf(await call(client, "take_snapshot"))).toContain('heading[1] "Notes"');
     expect((await call(client, "close_tab", { tab_id: opened.tab.tab_id })).isError).toBeFalsy();
     expect(JSON.parse(textOf(await call(client, "list_tabs"))).tabs).toHaveLength(1);
+  });
+
+  it("refuses open_tab to a local file or the browser's own pages before any tab opens", async () => {
+    for (const url of ["file:///etc/", "file:///etc/passwd", "chrome://version"]) {
+      const refused = await call(client, "open_tab", { url });
+      expect(refused.isError).toBe(true);
+      expect(textOf(refused)).toMatch(/^Error permission_denied \(url\): Only http and https pages \(and about:blank\) can be opened, not (file|chrome): URLs/);
+    }
+    expect(JSON.parse(textOf(await call(client, "list_tabs"))).tabs).toHaveLength(1);
+    expect(textOf(await call(client, "take_snapshot"))).not.toMatch(fileContent);
   });
 
   it("answers tool errors and bad arguments as isError results that say what to do", async () => {
@@ -139,14 +166,34 @@ describe("baton mcp asks the user through elicitation", () => {
 
 describe("baton mcp over Streamable HTTP", () => {
   let server: HttpServerProcess;
-  const uploads = mkdtempSync(join(tmpdir(), "baton-mcp-uploads-"));
+  const outside = realpathSync(mkdtempSync(join(tmpdir(), "baton-mcp-private-")));
+  const uploads = join(outside, "uploads");
   beforeAll(async () => {
+    mkdirSync(uploads);
     writeFileSync(join(uploads, "note.txt"), "hello");
+    writeFileSync(join(outside, "id_rsa"), "private key");
+    symlinkSync(join(outside, "id_rsa"), join(uploads, "innocent.txt"));
     server = await httpServer(["--allowed-origins", site.url, "--upload-dir", uploads]);
   });
   afterAll(async () => {
     await server?.stop();
-    rmSync(uploads, { recursive: true, force: true });
+    rmSync(outside, { recursive: true, force: true });
+  });
+
+  it("takes uploads only from --upload-dir: a .. escape, a symlink leading out and an absolute path elsewhere are refused, naming the folder", async () => {
+    const client = await server.connect();
+    try {
+      await call(client, "navigate", { url: `${site.url}/index.html` });
+      const ref = refOf(textOf(await call(client, "take_snapshot")), /Attachment/);
+      for (const path of ["../id_rsa", "innocent.txt", join(outside, "id_rsa"), `${uploads}/../id_rsa`]) {
+        const refused = textOf(await call(client, "upload_file", { ref, paths: [path] }));
+        expect(refused, path).toContain(`Error permission_denied (paths): ${JSON.stringify(join(outside, "id_rsa"))} is outside the directory this server uploads from (${uploads})`);
+      }
+      // A file inside it is uploaded, by a relative path.
+      expect(JSON.parse(textOf(await call(client, "upload_file", { ref, paths: ["note.txt"] }))).files).toEqual(["note.txt"]);
+    } finally {
+      await client.close();
+    }
   });
 
   it("gives each client session its own page", async () => {
@@ -166,19 +213,41 @@ describe("baton mcp over Streamable HTTP", () => {
     }
   });
 
-  it("holds the browser to --allowed-origins: navigation refused, a frame's requests blocked", async () => {
+  it("holds the browser to --allowed-origins: navigation and tabs refused", async () => {
     const client = await server.connect();
     try {
-      const other = site.url.replace("127.0.0.1", "localhost");
-      const refused = await call(client, "navigate", { url: `${other}/help.html` });
-      expect(textOf(refused)).toMatch(new RegExp(`^Error permission_denied: ${other.replace(/[.:/]/g, "\\$&")} is not an allowed origin of this server`));
+      const refused = await call(client, "navigate", { url: `${hostile.url}/help.html` });
+      expect(textOf(refused)).toMatch(new RegExp(`^Error permission_denied \\(url\\): ${hostile.url.replace(/[.:/]/g, "\\$&")} is not an allowed site \\(--allowed-origins`));
+      expect((await call(client, "open_tab", { url: `${hostile.url}/help.html` })).isError).toBe(true);
       await call(client, "navigate", { url: `${site.url}/index.html` });
       const snap = textOf(await call(client, "take_snapshot"));
       expect(snap).toContain('heading[1] "Notes"');
-      expect(snap).not.toContain("Join the partner programme");
       // Uploads come from --upload-dir, relative paths too.
       const upload = await call(client, "upload_file", { ref: refOf(snap, /Attachment/), paths: ["note.txt"] });
       expect(JSON.parse(textOf(upload)).files).toEqual(["note.txt"]);
+    } finally {
+      await client.close();
+    }
+  });
+
+  it("opens no local file, by open_tab or by a link; blocks a refused site's frame and closes its tab", async () => {
+    const client = await server.connect();
+    try {
+      expect(textOf(await call(client, "open_tab", { url: "file:///etc/" }))).toMatch(/^Error permission_denied/);
+      await call(client, "navigate", { url: `${site.url}/attack.html` });
+      const snap = textOf(await call(client, "take_snapshot"));
+      expect(snap).not.toContain("Join the partner programme");
+      const tab = JSON.parse(textOf(await call(client, "click", { ref: refOf(snap, /link "hostile tab"/) })));
+      expect(tab.evidence.new_tab_id ?? "").toBe("");
+      expect(tab.evidence.notes.join("\n")).toContain(`the page opened a tab that was closed at once: ${hostile.url}/help.html`);
+      await call(client, "click", { ref: refOf(snap, /link "local folder"/) });
+      await call(client, "click", { ref: refOf(snap, /link "local file"/) });
+      const tabs = JSON.parse(textOf(await call(client, "list_tabs"))).tabs;
+      for (const t of tabs) {
+        await call(client, "switch_tab", { tab_id: t.tab_id });
+        expect(textOf(await call(client, "take_snapshot"))).not.toMatch(fileContent);
+      }
+      expect(tabs.map((t: { url: string }) => t.url)).toEqual([`${site.url}/attack.html`]);
     } finally {
       await client.close();
     }
@@ -196,5 +265,20 @@ describe("baton mcp over Streamable HTTP", () => {
     expect(status).toBe(403);
     const wrongPath = await fetch(server.url.replace(/\/mcp$/, "/other"), { method: "POST" });
     expect(wrongPath.status).toBe(404);
+  });
+});
+
+describe("baton mcp --blocked-origins localhost", () => {
+  let client: Client;
+  beforeAll(async () => {
+    client = await stdioClient(["--blocked-origins", "localhost"]);
+  });
+  afterAll(() => client?.close());
+
+  it.each(["localhost", "localhost.", "127.0.0.1", "[::ffff:127.0.0.1]", "0.0.0.0", "[::1]"])("refuses this machine spelt %s", async (host) => {
+    const url = `http://${host}:${new URL(site.url).port}/index.html`;
+    const refused = await call(client, "navigate", { url });
+    expect(textOf(refused)).toMatch(/^Error permission_denied \(url\): http:\/\/\S+ is blocked \(--blocked-origins\)/);
+    expect(textOf(await call(client, "take_snapshot"))).not.toContain("Notes");
   });
 });

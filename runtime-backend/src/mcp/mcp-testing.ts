@@ -28,13 +28,16 @@ export async function stdioClient(args: readonly string[] = [], capabilities: Cl
 export interface HttpServerProcess {
   readonly url: string;
   readonly process: ChildProcess;
-  connect(capabilities?: ClientCapabilities): Promise<Client>;
+  /** What it wrote to stderr so far (the endpoint, warnings, a generated token). */
+  output(): string;
+  /** A client of the endpoint (`url` unless given), sending `headers` with every request. */
+  connect(capabilities?: ClientCapabilities, o?: { url?: string; headers?: Record<string, string> }): Promise<Client>;
   stop(): Promise<void>;
 }
 
 /** Starts `baton mcp --http 0 …` and waits for the line naming its endpoint. */
-export async function httpServer(args: readonly string[] = []): Promise<HttpServerProcess> {
-  const child = spawn(process.execPath, [batonBin, "mcp", "--http", "0", ...args], { stdio: ["ignore", "ignore", "pipe"] });
+export async function httpServer(args: readonly string[] = [], env: Record<string, string> = {}): Promise<HttpServerProcess> {
+  const child = spawn(process.execPath, [batonBin, "mcp", "--http", "0", ...args], { stdio: ["ignore", "ignore", "pipe"], env: { ...process.env, ...env } });
   let err = "";
   const url = await new Promise<string>((ok, fail) => {
     const timer = setTimeout(() => fail(new Error(`baton mcp --http printed no endpoint: ${err}`)), 60_000);
@@ -51,13 +54,14 @@ export async function httpServer(args: readonly string[] = []): Promise<HttpServ
       fail(new Error(`baton mcp exited (${code}): ${err}`));
     });
   });
-  child.stderr?.resume();
+  // The listener above keeps collecting what it writes.
   return {
     url,
     process: child,
-    async connect(capabilities = {}) {
+    output: () => err,
+    async connect(capabilities = {}, o = {}) {
       const client = new Client({ name: "baton-test", version: "1.0.0" }, { capabilities });
-      await client.connect(new StreamableHTTPClientTransport(new URL(url)));
+      await client.connect(new StreamableHTTPClientTransport(new URL(o.url ?? url), o.headers ? { requestInit: { headers: o.headers } } : {}));
       return client;
     },
     async stop() {

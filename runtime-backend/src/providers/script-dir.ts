@@ -21,7 +21,9 @@ function inside(dir: string, path: string): boolean {
 }
 
 /**
- * Reads the script `name` (relative to `dir`, or an absolute path inside it) without blocking
+ * Reads the script `name` — a name inside `dir`, or an absolute path inside it: `script:NAME`
+ * means that on every surface (`baton serve --script-dir`, `baton run`, the extension's panel,
+ * `baton eval`) — without blocking
  * and without trusting the path: it must resolve, symlinks followed, to a regular file inside
  * `dir` of at most {@link maxScriptBytes}. Opened non-blocking, so a FIFO cannot stall the event
  * loop; the size is checked on the open handle and the read is capped, so `/dev/zero`-like files
@@ -33,7 +35,10 @@ export async function readScriptModel(dir: string, name: string): Promise<Script
   const root = await realpath(dir).catch(() => {
     throw new ScriptModelError("script models are misconfigured: the script directory does not exist");
   });
-  const wanted = resolve(root, name);
+  // An absolute path may spell the directory as the operator gave it (through a symlink, say)
+  // or as it really is: both name the same file inside it.
+  const given = resolve(dir);
+  const wanted = isAbsolute(name) && inside(given, resolve(name)) ? resolve(root, relative(given, resolve(name))) : resolve(root, name);
   if (!inside(root, wanted)) throw new ScriptModelError(`script model ${label}: only files inside the script directory may be used`);
   let real: string;
   try {

@@ -8,6 +8,12 @@ import { methodLimitsOf } from "./validate.js";
 export const consoleCookie = "baton_console";
 
 /**
+ * Its name when the console is served over https: a `__Host-` cookie must be Secure, Path=/ and
+ * without a Domain, so no plain-http server on another port of the same host can set one.
+ */
+export const secureConsoleCookie = `__Host-${consoleCookie}`;
+
+/**
  * The header the console's own client sends on every call. A cross-site page cannot send it
  * without a CORS preflight, which the console's methods never pass: with the Origin and
  * Sec-Fetch-Site checks, the third guard against a request forged from another site.
@@ -44,19 +50,38 @@ export function accessOf(method: DescMethod): MethodAccess {
   return a;
 }
 
+/** True when anyone may call a method without a token or a session: public ones, and signing in. */
+export function isAnonymous(method: DescMethod): boolean {
+  const a = accessOf(method);
+  return a.public || (a.signIn && !a.console && !a.bearer);
+}
+
 /** A console session secret as the cookie carries it: "cs_" and 43 base64url characters. */
 const secretPattern = /^cs_[A-Za-z0-9_-]{43}$/;
 
-/** The console session secret of a `Cookie` header, or undefined when there is none (or it is malformed). */
+/**
+ * The console session secret of a `Cookie` header, or undefined when there is none (or it is
+ * malformed). Cookies are not kept apart by port: a server on another port of the same host can
+ * set a second `baton_console` (on a longer path, so the browser sends it first) holding its
+ * own session, and a server that took the first would act for that account. A request with two
+ * is refused, InvalidArgument, with what to do.
+ */
 export function consoleSecret(cookieHeader: string | null | undefined): string | undefined {
   if (!cookieHeader) return undefined;
+  const values: string[] = [];
   for (const part of cookieHeader.split(";")) {
     const eq = part.indexOf("=");
-    if (eq < 0 || part.slice(0, eq).trim() !== consoleCookie) continue;
-    const v = part.slice(eq + 1).trim();
-    if (secretPattern.test(v)) return v;
+    const name = eq < 0 ? "" : part.slice(0, eq).trim();
+    if (name === consoleCookie || name === secureConsoleCookie) values.push(part.slice(eq + 1).trim());
   }
-  return undefined;
+  if (values.length > 1) {
+    throw new ConnectError(
+      `this request carries ${values.length} console session cookies (${consoleCookie}); another server on this host name, on another port, may have set one: clear this site's cookies in the browser and sign in again, and serve the console on a host name of its own`,
+      Code.InvalidArgument,
+    );
+  }
+  const v = values[0];
+  return v !== undefined && secretPattern.test(v) ? v : undefined;
 }
 
 /**
@@ -104,7 +129,15 @@ export function refuseAccess(header: (name: string) => string | null | undefined
     return bearerToken(authorization) === undefined ? refusal(a) : undefined;
   }
   if (a.console || a.signIn) {
-    if (a.console && consoleSecret(header("cookie")) === undefined) return refusal(a);
+    if (a.console) {
+      let secret: string | undefined;
+      try {
+        secret = consoleSecret(header("cookie"));
+      } catch (e) {
+        return ConnectError.from(e);
+      }
+      if (secret === undefined) return refusal(a);
+    }
     const cross = crossSiteReason(header);
     if (cross) return new ConnectError(`the console's calls come from its own page only; refused ${cross}`, Code.PermissionDenied);
     return undefined;

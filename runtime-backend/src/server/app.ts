@@ -4,18 +4,19 @@ import type { ModelResolver } from "../loop/deps.js";
 import type { FoldOptions } from "../context/fold.js";
 import type { Logger } from "../log/logger.js";
 import { createRedactor, envSecrets, type Redact } from "../log/redact.js";
-import { CommitJournal } from "../store/commit-journal.js";
 import type { Db } from "../store/db.js";
 import { openDb, type StoreLocation } from "../store/open.js";
 import { tokenRevokedChannel } from "../store/tokens.js";
 import { SessionStore } from "../store/session-store.js";
-import { startEmbeddedUpkeep } from "../store/upkeep.js";
+import { startUpkeep } from "../store/upkeep.js";
 import { QuotaGuard } from "../loop/quota.js";
+import { linkBase } from "./allowed-hosts.js";
 import { bearerAuth } from "./auth.js";
 import { consoleAuth, requestAuth } from "./console-auth.js";
 import { consoleBuild, consolePages } from "./console-pages.js";
 import { allRoutes, consoleRoutes } from "./console-routes.js";
 import type { CorsOptions } from "./cors.js";
+import { defaultPublicRateLimit, type RateLimit } from "./rate-limit.js";
 import { agentRoutes } from "./routes.js";
 import { type RunningServer, serve } from "./serve.js";
 
@@ -29,10 +30,8 @@ export interface BackendOptions extends StoreLocation {
   readonly approval?: RiskPolicyOptions;
   readonly cors?: CorsOptions;
   readonly logger?: Logger;
-  /** Context folding budgets; seed 001's defaults when unset. */
+  /** Context folding budgets; `defaultFoldOptions` when unset. */
   readonly fold?: FoldOptions;
-  /** Serve binary unary calls on the fast path (`fast-unary.ts`); default true. */
-  readonly fastUnary?: boolean;
   /**
    * Masks the operator's secrets in provider errors and client logs before they are stored or
    * returned; default: the secrets of this process's environment (`envSecrets`).
@@ -40,8 +39,15 @@ export interface BackendOptions extends StoreLocation {
   readonly redact?: Redact;
   /** Serve the web console at `/` (`baton serve` does; its build is made first in a clone). Default false. */
   readonly console?: boolean;
-  /** The console's public address, for the links it hands out and a Secure cookie ("https://…"). */
+  /** The console's public address, for the links it hands out and a Secure cookie ("https://…"); its host is answered too. */
   readonly publicUrl?: string;
+  /**
+   * Calls each client address may make to the methods anyone may call without signing in
+   * (device linking, sign-in): `defaultPublicRateLimit` when unset; false for none.
+   */
+  readonly publicRateLimit?: RateLimit | false;
+  /** Host names answered beyond the listen address and loopback names: "name" or "name:port" (`allowed-hosts.ts`). */
+  readonly allowedHosts?: readonly string[];
   /** How long a one-time sign-in link works (default 24 hours). */
   readonly signInLinkMs?: number;
 }
@@ -62,16 +68,14 @@ export async function startBackend(o: BackendOptions): Promise<Backend> {
   // What the start opened, closed in reverse order (the store and its lock last) by close() or a failed start.
   const undo: (() => Promise<unknown>)[] = [() => db.close()];
   try {
-    // An embedded store in a data directory journals the commits it is sure of.
-    const journal = await CommitJournal.open(db, o.dataDir, o.logger);
-    if (journal) undo.unshift(() => journal.close());
-    const store = new SessionStore(db, { journal });
+    const store = new SessionStore(db);
     if (db.kind === "embedded") {
       // One process owns an embedded store, so any lease in it is from a process that died.
       await store.clearLeases();
     }
-    // The embedded engine has no autovacuum or checkpointer of its own (Postgres does).
-    const upkeep = startEmbeddedUpkeep(db, o.logger ? { logger: o.logger } : {});
+    // Expired links and sessions are purged on either engine; the embedded one also has no
+    // autovacuum or checkpointer of its own (Postgres does).
+    const upkeep = startUpkeep(db, o.logger ? { logger: o.logger } : {});
     undo.unshift(() => upkeep.stop());
     const quotas = new QuotaGuard(db);
     await quotas.load();
@@ -91,6 +95,7 @@ export async function startBackend(o: BackendOptions): Promise<Backend> {
     const unlisten = db.listen ? await db.listen(tokenRevokedChannel, (id) => bearer.forget(id)) : undefined;
     if (unlisten) undo.unshift(unlisten);
     const auth = requestAuth(bearer, consoleAuth(db));
+    let port = o.port ?? 0;
     const consoleDeps = {
       db,
       agent,
@@ -98,6 +103,7 @@ export async function startBackend(o: BackendOptions): Promise<Backend> {
       quotas,
       signInLinkMs: o.signInLinkMs ?? 24 * 3_600_000,
       publicUrl: o.publicUrl,
+      linkBase: () => linkBase({ listenHost: o.host ?? "127.0.0.1", port, publicUrl: o.publicUrl }),
     };
     const pages = o.console ? consolePages(await consoleBuild()) : undefined;
     const server = await serve({
@@ -106,8 +112,10 @@ export async function startBackend(o: BackendOptions): Promise<Backend> {
       ...(o.port !== undefined ? { port: o.port } : {}),
       ...(o.host ? { host: o.host } : {}),
       ...(o.cors ? { cors: o.cors } : {}),
-      ...(o.fastUnary === false ? { fastUnary: false } : {}),
+      hosts: { publicUrl: o.publicUrl, allowed: o.allowedHosts },
+      anonymousLimit: o.publicRateLimit ?? defaultPublicRateLimit,
     });
+    port = server.port;
     return {
       server,
       db,

@@ -1,7 +1,7 @@
 import { Code, ConnectError, type HandlerContext } from "@connectrpc/connect";
 import { consoleSessionUser } from "../store/accounts.js";
 import type { Queryable } from "../store/db.js";
-import { accessOf, consoleCookie, consoleSecret } from "./access.js";
+import { accessOf, consoleCookie, consoleSecret, secureConsoleCookie } from "./access.js";
 import type { Authenticator, BearerAuthenticator } from "./auth.js";
 
 /** How long a console session lasts without being used (sliding). */
@@ -34,9 +34,9 @@ export function requestAuth(bearer: BearerAuthenticator, console: Authenticator)
   };
 }
 
-/** A `Set-Cookie` value for the console's session (HttpOnly, SameSite=Strict; Secure over https). */
+/** A `Set-Cookie` value for the console's session (HttpOnly, SameSite=Strict; over https Secure and `__Host-`). */
 export function sessionCookie(secret: string, maxAgeMs: number, secure: boolean): string {
-  return `${consoleCookie}=${secret}; Path=/; HttpOnly; SameSite=Strict; Max-Age=${Math.floor(maxAgeMs / 1000)}${secure ? "; Secure" : ""}`;
+  return `${secure ? secureConsoleCookie : consoleCookie}=${secret}; Path=/; HttpOnly; SameSite=Strict; Max-Age=${Math.floor(maxAgeMs / 1000)}${secure ? "; Secure" : ""}`;
 }
 
 /** A `Set-Cookie` value that clears the console's session cookie. */

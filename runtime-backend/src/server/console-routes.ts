@@ -1,14 +1,15 @@
+import { timestampFromDate } from "@bufbuild/protobuf/wkt";
 import { ConsoleService } from "@baton/gen/baton/v1/descriptors";
 import { Code, ConnectError, type ConnectRouter, type HandlerContext } from "@connectrpc/connect";
 import { accountOf, createUser, listUsers, newSignInLink } from "../console/accounts.js";
-import { baseUrl, type ConsoleDeps } from "../console/deps.js";
+import type { ConsoleDeps } from "../console/deps.js";
 import { decideDeviceLink, exchangeDeviceCode, pollDeviceLink, showDeviceLink, startDeviceLink } from "../console/device-link.js";
-import { listMemories, removeMemory } from "../console/memory.js";
+import { listMemories, removeMemory, setMemoryPinned, writeMemory } from "../console/memory.js";
 import { diffVersions, matchPlaybooks, rollBack, versionsOf } from "../console/playbooks.js";
 import { listUserSessions, watchSession } from "../console/sessions.js";
 import { createApiToken, renameApiToken, revokeApiToken } from "../console/tokens.js";
 import { quotaMessage, setUserQuota, usageOf } from "../console/usage.js";
-import { consumeSignInCode, createConsoleSession, endConsoleSession } from "../store/accounts.js";
+import { consumeSignInCode, createConsoleSession, endConsoleSession, signInCodeUser } from "../store/accounts.js";
 import { listTokens } from "../store/tokens.js";
 import { consoleSecret } from "./access.js";
 import type { Authenticator } from "./auth.js";
@@ -23,18 +24,24 @@ import { requestChecker } from "./validate.js";
  */
 export function consoleRoutes(deps: ConsoleDeps, auth: Authenticator): (router: ConnectRouter) => void {
   const user = (ctx: HandlerContext) => auth(ctx);
-  const base = (ctx: HandlerContext) => baseUrl(deps, ctx.requestHeader);
   const secure = deps.publicUrl?.startsWith("https:") ?? false;
   const interceptors = [rpcLogger(deps.agent.deps.logger), requestChecker()];
   return (router) =>
     router.service(
       ConsoleService,
       {
+        async getSignInLink(req) {
+          const link = req.code ? await signInCodeUser(deps.db, req.code) : undefined;
+          if (!link) throw spentLink();
+          return { account: await accountOf(deps.db, link.userId), expiresAt: timestampFromDate(link.expiresAt) };
+        },
         async signIn(req, ctx) {
+          // Two session cookies are refused here too (`consoleSecret`): the new one would not be the one sent.
+          const previous = consoleSecret(ctx.requestHeader.get("cookie"));
           const userId = req.code ? await consumeSignInCode(deps.db, req.code) : undefined;
-          if (!userId) {
-            throw new ConnectError("this sign-in link was used already or has expired: ask for a new one (`baton user link <user>`, or restart `npm start`)", Code.Unauthenticated);
-          }
+          if (!userId) throw spentLink();
+          // Switching accounts ends the session it replaces, rather than leave it valid behind a lost cookie.
+          if (previous) await endConsoleSession(deps.db, previous);
           const { secret } = await createConsoleSession(deps.db, userId, consoleSessionMs);
           ctx.responseHeader.append("set-cookie", sessionCookie(secret, consoleSessionMs, secure));
           return { account: await accountOf(deps.db, userId) };
@@ -51,7 +58,7 @@ export function consoleRoutes(deps: ConsoleDeps, auth: Authenticator): (router: 
           return { account: await accountOf(deps.db, userId), quota: quotaMessage(deps, userId) };
         },
         startDeviceLink(req, ctx) {
-          return startDeviceLink(deps, base(ctx), ctx.requestHeader.get("origin") ?? "", req);
+          return startDeviceLink(deps, deps.linkBase(), ctx.requestHeader.get("origin") ?? "", req);
         },
         pollDeviceLink(req) {
           return pollDeviceLink(deps, req.linkId);
@@ -103,6 +110,12 @@ export function consoleRoutes(deps: ConsoleDeps, auth: Authenticator): (router: 
           await removeMemory(deps, await user(ctx), req.memoryId);
           return {};
         },
+        async pinMemory(req, ctx) {
+          return { record: await setMemoryPinned(deps, await user(ctx), req.memoryId, req.pinned) };
+        },
+        async createMemory(req, ctx) {
+          return { record: await writeMemory(deps, await user(ctx), req.text, req.tags) };
+        },
         async getUsage(req, ctx) {
           return usageOf(deps, await user(ctx), req.days || 30);
         },
@@ -110,11 +123,11 @@ export function consoleRoutes(deps: ConsoleDeps, auth: Authenticator): (router: 
           return { users: await listUsers(deps, await user(ctx)) };
         },
         async createUser(req, ctx) {
-          const { account, url } = await createUser(deps, await user(ctx), base(ctx), { userId: req.userId, name: req.name, admin: req.admin });
+          const { account, url } = await createUser(deps, await user(ctx), deps.linkBase(), { userId: req.userId, name: req.name, admin: req.admin });
           return { account, signInUrl: url };
         },
         async createSignInLink(req, ctx) {
-          const { url, expiresAt } = await newSignInLink(deps, await user(ctx), base(ctx), req.userId);
+          const { url, expiresAt } = await newSignInLink(deps, await user(ctx), deps.linkBase(), req.userId);
           return { signInUrl: url, expiresAt };
         },
         async setQuota(req, ctx) {
@@ -123,6 +136,11 @@ export function consoleRoutes(deps: ConsoleDeps, auth: Authenticator): (router: 
       },
       { interceptors },
     );
+}
+
+/** A sign-in link's code that no longer signs anyone in. */
+function spentLink(): ConnectError {
+  return new ConnectError("this sign-in link was used already or has expired: ask for a new one (`baton user link <user>`, or restart `npm start`)", Code.Unauthenticated);
 }
 
 /** Both services on one router. */

@@ -1,7 +1,8 @@
 import { type DescMethod, fromBinary } from "@bufbuild/protobuf";
-import { Code, ConnectError, type ConnectRouter } from "@connectrpc/connect";
+import { Code, ConnectError, type ConnectRouter, type ContextValues } from "@connectrpc/connect";
 import type { Compression, UniversalHandler, UniversalServerRequest } from "@connectrpc/connect/protocol";
-import { refuseAccess } from "./access.js";
+import { isAnonymous, refuseAccess } from "./access.js";
+import { clientAddress, type ClientRateLimiter } from "./rate-limit.js";
 import { maxRequestBytes } from "./validate.js";
 
 /** What the edge checks requests with: the server's limits and the compressions it accepts. */
@@ -9,6 +10,8 @@ export interface EdgeOptions {
   /** Byte limit of a method without a `(baton.v1.method)` limit. */
   readonly readMaxBytes: number;
   readonly acceptCompression: readonly Compression[];
+  /** Limits the calls each client address makes to the methods anyone may call (`access.ts`, `isAnonymous`). */
+  readonly anonymousLimit?: ClientRateLimiter | undefined;
 }
 
 /**
@@ -18,7 +21,7 @@ export interface EdgeOptions {
  * buys), and a declared body larger than the method accepts. Unknown tokens and cookies are the
  * handler's to refuse.
  */
-export function refuseEarly(header: (name: string) => string | null | undefined, limit: number, method: DescMethod): ConnectError | undefined {
+function refuseEarly(header: (name: string) => string | null | undefined, limit: number, method: DescMethod): ConnectError | undefined {
   const denied = refuseAccess(header, method);
   if (denied) return denied;
   const length = Number(header("content-length") ?? NaN);
@@ -28,19 +31,16 @@ export function refuseEarly(header: (name: string) => string | null | undefined,
   return undefined;
 }
 
-/** Decompresses a message or envelope with the named encoding; a corrupt body is the client's fault. */
+/**
+ * Decompresses a message or envelope with the named encoding. The accepted compressions
+ * (`compression.ts`) already call a corrupt body the client's fault.
+ */
 async function decompress(bytes: Uint8Array, encoding: string | null, o: EdgeOptions, limit: number): Promise<Uint8Array | undefined> {
   if (!encoding || encoding === "identity") return bytes;
   const c = o.acceptCompression.find((x) => x.name === encoding);
   // An encoding the server does not accept: Connect answers that itself (Unimplemented).
   if (!c) return undefined;
-  try {
-    return await c.decompress(bytes, limit);
-  } catch (e) {
-    const err = ConnectError.from(e);
-    if (err.code === Code.ResourceExhausted) throw err;
-    throw new ConnectError(`the request body is not valid ${encoding}`, Code.InvalidArgument);
-  }
+  return c.decompress(bytes, limit);
 }
 
 /** Parses a request message; invalid protobuf binary is the client's fault (Connect says Internal). */
@@ -52,12 +52,6 @@ function parse(method: DescMethod, bytes: Uint8Array): void {
   }
 }
 
-/**
- * Reads a binary request body to the method's limit and parses it as Connect would, so that a
- * malformed message, a truncated envelope or a corrupt compressed body is refused as
- * InvalidArgument (Connect's own parser reports them as Internal). Returns the bytes for Connect
- * to read again. JSON bodies are left to Connect, which already reports them as InvalidArgument.
- */
 /** How much of a refused body is read and dropped so that the client can read the refusal. */
 const discardCap = 256 * 1024 * 1024;
 
@@ -102,6 +96,13 @@ async function readLimited(body: AsyncIterable<Uint8Array>, limit: number): Prom
   return out;
 }
 
+/**
+ * Reads a request body to the method's limit and checks it as Connect would read it, so that a
+ * malformed message, a truncated envelope, a corrupt compressed body or a message flagged
+ * compressed without an encoding is refused as InvalidArgument (Connect's own reader reports
+ * these as Internal). Binary messages are parsed; JSON ones are left to Connect, which already
+ * reports a bad one as InvalidArgument. Returns the bytes for Connect to read again.
+ */
 async function checkedBytes(req: UniversalServerRequest, method: DescMethod, o: EdgeOptions, limit: number): Promise<Uint8Array> {
   const bytes = await readLimited(req.body as AsyncIterable<Uint8Array>, limit);
   const type = (req.header.get("content-type") ?? "").split(";")[0]?.trim() ?? "";
@@ -110,8 +111,9 @@ async function checkedBytes(req: UniversalServerRequest, method: DescMethod, o: 
     if (plain) parse(method, plain);
     return bytes;
   }
-  const enveloped = /^application\/(connect\+proto|grpc(-web)?(\+proto)?)$/.exec(type);
+  const enveloped = /^application\/(connect\+(proto|json)|grpc(-web)?(\+(proto|json))?)$/.exec(type);
   if (!enveloped) return bytes;
+  const proto = !type.endsWith("+json");
   const encoding = req.header.get(type.startsWith("application/connect") ? "connect-content-encoding" : "grpc-encoding");
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   for (let at = 0; at < bytes.byteLength; ) {
@@ -123,8 +125,15 @@ async function checkedBytes(req: UniversalServerRequest, method: DescMethod, o: 
     at += 5 + length;
     // Flags other than "compressed" (end-stream, trailers) do not belong in a request: Connect says so.
     if ((flags & ~1) !== 0) return bytes;
+    // Connect's reader calls this `internal` (its own comment says InvalidArgument): the client named no encoding.
+    if (flags & 1 && (!encoding || encoding === "identity")) {
+      throw new ConnectError(
+        `a message is flagged compressed, but the request names no encoding: send '${type.startsWith("application/connect") ? "connect-content-encoding" : "grpc-encoding"}: gzip' (or br), or clear the flag`,
+        Code.InvalidArgument,
+      );
+    }
     const plain = flags & 1 ? await decompress(data, encoding, o, limit) : data;
-    if (plain) parse(method, plain);
+    if (plain && proto) parse(method, plain);
   }
   return bytes;
 }
@@ -138,12 +147,24 @@ async function* body(req: UniversalServerRequest, method: DescMethod, o: EdgeOpt
   yield await checkedBytes(req, method, o, limit);
 }
 
+/** A call past its client's allowance of anonymous calls, refused before its body is read. */
+function overLimit(o: EdgeOptions, method: DescMethod, values: ContextValues | undefined): ConnectError | undefined {
+  if (!o.anonymousLimit || !isAnonymous(method)) return undefined;
+  return o.anonymousLimit.refusal(values?.get(clientAddress) ?? "");
+}
+
 function guard(h: UniversalHandler, o: EdgeOptions): UniversalHandler {
   const limit = maxRequestBytes(h.method, o.readMaxBytes);
   const guarded = (req: UniversalServerRequest) => {
     if (typeof req.body !== "object" || req.body === null || !(Symbol.asyncIterator in req.body)) return h(req);
-    const early = refuseEarly((n) => req.header.get(n), limit, h.method);
-    return h({ ...req, body: body(req, h.method, o, limit, early) });
+    const early = refuseEarly((n) => req.header.get(n), limit, h.method) ?? overLimit(o, h.method, req.contextValues);
+    if (!early) return h({ ...req, body: body(req, h.method, o, limit, early) });
+    // Connect refuses a declared length past its own limit before it reads the body, which would
+    // answer an unauthenticated bomb as ResourceExhausted: it does not see the length of a
+    // request the edge refuses, so the edge's reason is the answer.
+    const header = new Headers(req.header);
+    header.delete("content-length");
+    return h({ ...req, header, body: body(req, h.method, o, limit, early) });
   };
   return Object.assign(guarded, {
     service: h.service,
@@ -158,7 +179,7 @@ function guard(h: UniversalHandler, o: EdgeOptions): UniversalHandler {
 /**
  * The routes, with every handler Connect makes for them guarded at the edge: refused before the
  * body is read when {@link refuseEarly} says so, and refused as InvalidArgument when the body is
- * not a valid message. The fast path (`fast-unary.ts`) applies the same two checks itself.
+ * not a valid message.
  */
 export function guardedRoutes(routes: (router: ConnectRouter) => void, o: EdgeOptions): (router: ConnectRouter) => void {
   return (router) => {

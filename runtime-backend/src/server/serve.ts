@@ -1,11 +1,13 @@
 import http from "node:http";
 import http2 from "node:http2";
 import net from "node:net";
-import type { ConnectRouter } from "@connectrpc/connect";
-import { compressionBrotli, compressionGzip, connectNodeAdapter } from "@connectrpc/connect-node";
+import { type ConnectRouter, createConnectRouter, createContextValues } from "@connectrpc/connect";
+import { connectNodeAdapter } from "@connectrpc/connect-node";
+import { type HostGuard, hostGuard, type HostPolicy } from "./allowed-hosts.js";
+import { serverCompressions } from "./compression.js";
 import { applyCors, type CorsOptions } from "./cors.js";
 import { guardedRoutes } from "./edge.js";
-import { fastUnary, servedMethods } from "./fast-unary.js";
+import { clientAddress, ClientRateLimiter, type RateLimit } from "./rate-limit.js";
 import { maxRequestBytes } from "./validate.js";
 
 /** A running server. */
@@ -28,8 +30,10 @@ export interface ServeOptions {
    * `(baton.v1.method).max_request_bytes` (1 MiB).
    */
   readonly readMaxBytes?: number;
-  /** Serve binary unary calls without Connect's generic layer (`fast-unary.ts`); default true. */
-  readonly fastUnary?: boolean;
+  /** Calls each client address may make to the methods anyone may call (`rate-limit.ts`); none when false. */
+  readonly anonymousLimit?: RateLimit | false;
+  /** Host names answered beyond the listen address and loopback names (`allowed-hosts.ts`). */
+  readonly hosts?: Pick<HostPolicy, "publicUrl" | "allowed">;
   /** Answers the requests that are pages, not RPCs (the web console); returns true when it did. */
   readonly pages?: (req: http.IncomingMessage | http2.Http2ServerRequest, res: http.ServerResponse | http2.Http2ServerResponse) => boolean;
 }
@@ -44,22 +48,35 @@ const h2Preface = Buffer.from("PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n");
 export async function serve(o: ServeOptions): Promise<RunningServer> {
   // Each method's own limit comes from its proto; Connect's reader is set to the largest of them.
   const readMaxBytes = o.readMaxBytes ?? 1024 * 1024;
-  const adapter = { readMaxBytes, acceptCompression: [compressionGzip, compressionBrotli], compressMinBytes: 1024 };
+  const anonymousLimit = o.anonymousLimit ? new ClientRateLimiter(o.anonymousLimit) : undefined;
+  const adapter = { readMaxBytes, acceptCompression: [...serverCompressions], compressMinBytes: 1024 };
+  const served = createConnectRouter();
+  o.routes(served);
   const connect = connectNodeAdapter({
-    routes: guardedRoutes(o.routes, adapter),
+    routes: guardedRoutes(o.routes, { ...adapter, anonymousLimit }),
     ...adapter,
-    readMaxBytes: Math.max(readMaxBytes, ...servedMethods(o.routes).map((m) => maxRequestBytes(m, readMaxBytes))),
+    contextValues: (req) => createContextValues().set(clientAddress, req.socket.remoteAddress ?? ""),
+    readMaxBytes: Math.max(readMaxBytes, ...served.handlers.map((h) => maxRequestBytes(h.method, readMaxBytes))),
   });
-  const fast = o.fastUnary === false ? () => false : fastUnary(o.routes, adapter);
+  let hosts: HostGuard | undefined;
   const handler = (req: http.IncomingMessage | http2.Http2ServerRequest, res: http.ServerResponse | http2.Http2ServerResponse) => {
     if (req.url === "/healthz") {
       res.statusCode = 200;
       res.end("ok");
       return;
     }
+    // Pages, assets and RPCs alike: a request for another name may be a page of that name after DNS rebinding.
+    const authority = req.headers.host ?? req.headers[":authority"];
+    const misdirected = hosts?.refuseHost(typeof authority === "string" ? authority : undefined);
+    if (misdirected) {
+      res.statusCode = 421;
+      res.setHeader("content-type", "text/plain; charset=utf-8");
+      res.setHeader("x-content-type-options", "nosniff");
+      res.end(`Misdirected Request: ${misdirected}\n`);
+      return;
+    }
     if (o.pages?.(req, res)) return;
     if (applyCors(req, res, o.cors ?? {})) return;
-    if (fast(req, res)) return;
     connect(req as never, res as never);
   };
   const h1 = http.createServer(handler);
@@ -67,8 +84,8 @@ export async function serve(o: ServeOptions): Promise<RunningServer> {
   const h2 = http2.createServer(handler);
   const sockets = new Set<net.Socket>();
   // TCP_NODELAY here: this server accepts the sockets, so Node's HTTP server never sets it on
-  // them, and with Nagle on, each streamed step's later messages waited ≥ 40 ms for the client's
-  // delayed ACK (server.test.ts; read-only steps in `npm run bench:client` 45.6 → 8.2 ms).
+  // them, and with Nagle on, each streamed step's later messages waited for the client's
+  // delayed ACK (server.test.ts).
   const front = net.createServer({ noDelay: true }, (socket) => {
     sockets.add(socket);
     socket.on("close", () => sockets.delete(socket));
@@ -84,6 +101,7 @@ export async function serve(o: ServeOptions): Promise<RunningServer> {
     front.listen(o.port ?? 0, o.host ?? "127.0.0.1", () => resolve());
   });
   const addr = front.address() as net.AddressInfo;
+  hosts = hostGuard({ listenHost: o.host ?? "127.0.0.1", port: addr.port, ...o.hosts });
   const host = addr.family === "IPv6" ? `[${addr.address}]` : addr.address;
   return {
     url: `http://${host}:${addr.port}`,

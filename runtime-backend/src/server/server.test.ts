@@ -1,4 +1,4 @@
-import { create, fromBinary, toBinary } from "@bufbuild/protobuf";
+import { create, fromBinary, fromJson, type JsonValue, toBinary } from "@bufbuild/protobuf";
 import { Code, ConnectError, createClient, createRouterTransport, type Interceptor, type Transport } from "@connectrpc/connect";
 import { createConnectTransport, createGrpcTransport } from "@connectrpc/connect-node";
 import {
@@ -105,7 +105,7 @@ describe("AgentService over Connect", () => {
     expect(r2.session?.status).toBe(SessionStatus.COMPLETED);
   });
 
-  it("answers a retried step with the bytes it sent the first time, which are the stored response", async () => {
+  it("answers a retried step with the bytes it sent the first time, its stored messages and the session as it stands", async () => {
     const post = async (method: string, body: Uint8Array) => {
       const r = await fetch(`${server.url}/baton.v1.AgentService/${method}`, {
         method: "POST",
@@ -130,8 +130,8 @@ describe("AgentService over Connect", () => {
     const sent = await post("Step", results);
     expect(fromBinary(StepResponseSchema, sent).session?.status).toBe(SessionStatus.COMPLETED);
     expect(await post("Step", results)).toEqual(sent);
-    const [row] = await db.query<{ body: Uint8Array }>("select body from responses where session_id = $1", [sessionId]);
-    expect(Buffer.from(row!.body)).toEqual(sent);
+    const [row] = await db.query<{ response: string }>("select response from responses where session_id = $1", [sessionId]);
+    expect(fromJson(StepResponseSchema, JSON.parse(row!.response) as JsonValue).messages).toEqual(fromBinary(StepResponseSchema, sent).messages);
   });
 
   it("serves h2c (gRPC over cleartext HTTP/2) on the same port", async () => {

@@ -1,5 +1,6 @@
 import { SessionStatus } from "@baton/gen/baton/v1/agent_pb";
 import { microLinesSql } from "./context-lines.js";
+import { changedColumns } from "./sessions.js";
 import { traceUpsert } from "./traces.js";
 
 /**
@@ -24,9 +25,8 @@ export function leaseFreeSql(alias: string, owner: string): string {
 
 // Sessions are looked up by `id = any(array(…))`, not by joining the recordset alone: the planner
 // takes a recordset for 100 rows, and against a table of a few thousand sessions it then hashes
-// the recordset and scans every session, a cost that grows with the store (a 1-turn write took
-// 1.3–1.5 ms at 1,300 sessions and 2.5–2.7 ms at 5,000; by key, 0.9–1.3 ms at either size:
-// `npm run bench:turn-write`).
+// the recordset and scans every session, a cost per turn that grows with the store. By key, a
+// turn costs the same however many sessions the store holds (the store suite checks the plan).
 
 /** `$1`: `[{id, key}]` → each session with its stored response to `key` and its current step's calls. */
 export const readStepSql = `
@@ -41,20 +41,19 @@ select x.key as read_key, s.*,
  where s.id = any(array(select id from x))`;
 
 /**
- * `$1` the sessions' rows (see `commit-rows.ts` for every column), `$2` call updates, `$3` new
- * calls, `$4` history entries, `$5` traces, `$6` context lines, `$7` the numbers of the commit
- * journal's records it applies (`commit-journal.ts`; `[]` for a commit made directly), the
- * highest of which it records in the same transaction. Every table is written in one
+ * `$1` the sessions' rows (see `session-commit.ts` for every column), `$2` call updates, `$3`
+ * new calls, `$4` history entries, `$5` traces, `$6` context lines. Every table is written in one
  * data-modifying statement; each sub-statement keeps only the rows of sessions whose guarded
  * update succeeded, so one session's lost race skips that session's writes and nobody else's.
- * Returns the columns of each updated session that the store decided.
+ * Returns, for each session it updated, every column a commit may change (`changedColumns`):
+ * the session after the commit is what the statement wrote, never worked out beside it.
  */
 export const commitSql = `
 with v as (
   select * from json_to_recordset($1::json) as x(
     id text, expect_len int, owner text, history_len int, step int, goal text, context json, context_from int, trim_lines boolean,
     status int, stop_guard boolean, answer text, reason text, clear_stop boolean, input_key text, hold boolean, lease_until timestamptz,
-    input_tokens bigint, output_tokens bigint, cached_tokens bigint, cost_usd double precision, response_key text, response bytea)
+    input_tokens bigint, output_tokens bigint, cached_tokens bigint, cost_usd double precision, response_key text, response json)
 ), s as (
   update sessions t
      set updated_at = now(), history_len = v.history_len, step = coalesce(v.step, t.step), goal = coalesce(v.goal, t.goal),
@@ -68,8 +67,7 @@ with v as (
     from v
    where t.id = any(array(select id from v)) -- the index, not a scan of every session (see readStepSql)
      and t.id = v.id and t.history_len = v.expect_len and ${leaseFreeSql("t", "v.owner")}
-  returning t.id, t.status, t.stop_requested, t.reason, t.answer, t.input_tokens, t.output_tokens, t.cached_tokens,
-            t.cost_usd, t.lease_until, t.lease_owner, t.updated_at
+  returning ${changedColumns.map((c) => `t.${c}`).join(", ")}
 ), call_updates as (
   update calls c set state = x.state, output = coalesce(x.output, c.output), message = coalesce(x.message::text, c.message)
     from json_to_recordset($2::json) as x(session_id text, id text, step int, state text, output text, message json)
@@ -101,14 +99,10 @@ with v as (
   delete from context_lines l using v
    where v.trim_lines and l.session_id = v.id and l.seq < v.context_from and v.id in (select id from s)
 ), resp as (
-  insert into responses (session_id, input_key, body)
-  select s.id, v.response_key, v.response from s join v on v.id = s.id
+  insert into responses (session_id, input_key, response)
+  select s.id, v.response_key, v.response::text from s join v on v.id = s.id
    where v.response_key is not null and not (v.stop_guard and s.stop_requested)
   on conflict (session_id, input_key) do nothing
-), applied as (
-  update commit_journal set applied_seq = j.seq
-    from (select max(x::bigint) as seq from json_array_elements_text($7::json) as x) j
-   where j.seq is not null
 )
 select * from s`;
 

@@ -141,24 +141,3 @@ export function lockDataDir(dir: string, command: string): DataDirLock {
     },
   };
 }
-
-/**
- * Refuses a data directory that an earlier version (0.1) left with unapplied model turns in its
- * write-behind journal (`baton_journal/`, no longer read): starting over it would lose turns
- * that were acknowledged. A clean stop of that version applies them and empties the journal.
- */
-export function refuseOldJournal(dir: string): void {
-  const journal = join(dir, "baton_journal");
-  let left: string[];
-  try {
-    left = readdirSync(journal).filter((n) => n.endsWith(".jnl") && lstatSync(join(journal, n)).size > 8);
-  } catch {
-    return;
-  }
-  if (left.length > 0) {
-    throw new Error(
-      `${journal} holds model turns an earlier version of baton acknowledged but did not apply (${left.join(", ")}): ` +
-        "start that version once and stop it cleanly (it applies them), or delete the directory to drop them",
-    );
-  }
-}

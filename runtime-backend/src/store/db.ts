@@ -30,16 +30,6 @@ export interface Db extends Queryable {
    * {@link Queryable.query} does.
    */
   prepared<R extends Row = Row>(name: string, sql: string, params: readonly string[]): Promise<R[]>;
-  /**
-   * Hands a prepared statement to the engine without waiting for it: it runs after every
-   * statement sent before it and before every one sent after it, so a later read sees it.
-   * Consecutive posts of the same statement with different `key`s may run as one, their
-   * parameters concatenated: each parameter must be a JSON array written `[…]` (as `prepared`
-   * takes them), and the rows are the merged statement's. A merged statement that fails is run
-   * again post by post, so one bad post fails alone. Only the embedded engine in its worker
-   * thread has it (the commit journal's apply).
-   */
-  post?<R extends Row = Row>(name: string, sql: string, params: readonly string[], key: string): Promise<R[]>;
   /** Runs a script of several statements without parameters (migrations). */
   exec(sql: string): Promise<void>;
   /** Closes the handle; the store flushes and releases its files or pool. */

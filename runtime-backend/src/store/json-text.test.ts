@@ -1,6 +1,6 @@
 import { create, toJson } from "@bufbuild/protobuf";
 import { timestampNow } from "@bufbuild/protobuf/wkt";
-import { AgentMessageSchema, HistoryEntrySchema, MessageStatus, ToolcallResultSchema } from "@baton/gen/baton/v1/agent_pb";
+import { AgentMessageSchema, HistoryEntrySchema, MessageStatus, StepResponseSchema, ToolcallResultSchema } from "@baton/gen/baton/v1/agent_pb";
 import { describe, expect, it } from "vitest";
 import { RecordTexts } from "./json-text.js";
 
@@ -13,7 +13,7 @@ const message = create(AgentMessageSchema, {
 });
 
 describe("stored JSON text", () => {
-  it("is what toJson + JSON.stringify produce, for messages and entries", () => {
+  it("is what toJson + JSON.stringify produce, for messages, entries and a step's stored response", () => {
     const texts = new RecordTexts();
     expect(JSON.parse(texts.message(message))).toEqual(toJson(AgentMessageSchema, message));
     for (const e of [
@@ -23,5 +23,7 @@ describe("stored JSON text", () => {
     ]) {
       expect(JSON.parse(texts.entry(e))).toEqual(toJson(HistoryEntrySchema, e));
     }
+    const other = create(AgentMessageSchema, { id: "msg_3_2", step: 3 });
+    expect(JSON.parse(texts.response([message, other]))).toEqual(toJson(StepResponseSchema, create(StepResponseSchema, { messages: [message, other] })));
   });
 });

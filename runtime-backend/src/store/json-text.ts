@@ -4,13 +4,13 @@ import { AgentMessageSchema, HistoryEntrySchema } from "@baton/gen/baton/v1/desc
 
 /**
  * Protobuf-JSON texts of one commit's records, each agent message encoded once: a turn's
- * message goes into its call row and its history entry, and encoding it once instead of twice
- * is most of the loop's JSON work. The texts are what `toJson` + `JSON.stringify` produce for
- * the same messages (`fromJson` reads them back), assembled by concatenation.
+ * message goes into its call row, its history entry and the step's stored response, and
+ * encoding it once instead of each time is most of the loop's JSON work. The texts are what
+ * `toJson` + `JSON.stringify` produce for the same messages (`fromJson` reads them back),
+ * assembled by concatenation.
  *
- * One per commit, dropped with it: a map kept across commits (a `WeakMap` by message, until
- * 2026-11-28) holds an entry per message for seconds, and every major GC of the server's main
- * thread then spent 4–8 ms of its pause on those entries (docs/benchmarks.md, "sixth session").
+ * One per commit, dropped with it: a cache that outlived the commit would hold an entry per
+ * message for as long as the session runs, and every major GC would walk those entries.
  */
 export class RecordTexts {
   readonly #messages = new Map<AgentMessage, string>();
@@ -23,6 +23,11 @@ export class RecordTexts {
       this.#messages.set(m, t);
     }
     return t;
+  }
+
+  /** JSON text of a step's stored response: its messages (the session is read when it is answered). */
+  response(messages: readonly AgentMessage[]): string {
+    return `{"messages":[${messages.map((m) => this.message(m)).join(",")}]}`;
   }
 
   /** JSON text of a history entry. */

@@ -1,10 +1,3 @@
-import { hexOf } from "../base/hex.js";
-
-/** Bytes in bytea's hex input form (`\\x0a1b…`), as text. */
-export function byteaHex(v: Uint8Array): string {
-  return `\\x${hexOf(v)}`;
-}
-
 /** Bytes from bytea's hex text form (`\\x0a1b…`), as `pg` returns a bytea inside JSON or as text. */
 export function fromHex(text: string): Uint8Array {
   const out = new Uint8Array((text.length - 2) / 2);

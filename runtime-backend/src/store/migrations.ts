@@ -299,14 +299,52 @@ create table quotas (
   },
   {
     version: 13,
-    // The embedded store's commit journal (commit-journal.ts): the number of the last journaled
-    // commit applied, recorded by the statement that applies it. Postgres never journals.
+    // The embedded store's commit journal (removed by 14; `old-journals.ts` reads this table once):
+    // the number of the last journaled commit applied, recorded by the statement that applied it.
     name: "commit journal position",
     sql: `create table commit_journal (
   id integer primary key default 1 check (id = 1),
   applied_seq bigint not null default 0
 );
 insert into commit_journal default values`,
+  },
+  {
+    version: 14,
+    // Every commit goes straight through commitSql again: the commit journal is gone. Opening a
+    // data directory applies what its journal held first (`old-journals.ts`), reading the
+    // position from this table.
+    name: "no commit journal",
+    sql: "drop table if exists commit_journal",
+  },
+  {
+    version: 15,
+    // Where each memory record came from: the page the agent was on when it saved it (the
+    // session is already there), or the user; and whether the user vouches for it (pinned),
+    // which alone lets the model read it outside the untrusted-data fence.
+    name: "memory provenance",
+    sql: `alter table memories add column page_url text not null default '';
+alter table memories add column by_user boolean not null default false;
+alter table memories add column pinned boolean not null default false`,
+  },
+  {
+    version: 16,
+    // What a sign-in link is for: "start" marks the operator's link that `baton serve` prints
+    // at each start, which the next start retires (it is in logs and scrollback); links made with
+    // `baton user link` or in the console have "". Upkeep deletes expired links, codes and
+    // console sessions by their expiry, so each gets an index on it.
+    name: "sign-in link purpose; expiry indexes for upkeep",
+    sql: `alter table sign_in_links add column purpose text not null default '';
+create index sign_in_links_expiry on sign_in_links (expires_at);
+create index console_sessions_expiry on console_sessions (expires_at);
+create index device_links_expiry on device_links (expires_at)`,
+  },
+  {
+    version: 17,
+    // The client's verdict on a finished session (ReportVerdict): 0 none reported, 1 passed,
+    // 2 did not pass, and what did not hold.
+    name: "session verdicts",
+    sql: `alter table sessions add column verdict smallint not null default 0;
+alter table sessions add column verdict_reason text not null default ''`,
   },
 ];
 

@@ -1,6 +1,8 @@
-import { lockDataDir, makePrivate, refuseOldJournal } from "./data-dir.js";
+import type { Logger } from "../log/logger.js";
+import { lockDataDir, makePrivate } from "./data-dir.js";
 import type { Db } from "./db.js";
 import { migrate } from "./migrations.js";
+import { applyOldCommitJournal, refuseOldTurnJournal } from "./old-journals.js";
 import { openPgDb } from "./pg-db.js";
 import { openPgliteDb } from "./pglite-db.js";
 import { openWorkerDb } from "./worker-db.js";
@@ -18,6 +20,8 @@ export interface StoreLocation {
   readonly embeddedThread?: "worker" | "inline" | undefined;
   /** Who opens an embedded `dataDir` ("baton serve"), recorded in its lock for a refused second process. */
   readonly owner?: string | undefined;
+  /** Where opening reports what it did to an embedded `dataDir` an earlier version left (`old-journals.ts`). */
+  readonly logger?: Logger | undefined;
 }
 
 /**
@@ -42,7 +46,7 @@ export async function openDb(location: StoreLocation): Promise<Db> {
     // One process per data directory (throws DataDirBusy naming the holder), files private.
     const lock = location.dataDir ? lockDataDir(location.dataDir, location.owner ?? "baton") : undefined;
     try {
-      if (location.dataDir) refuseOldJournal(location.dataDir);
+      if (location.dataDir) refuseOldTurnJournal(location.dataDir);
       db = location.embeddedThread === "inline" ? await openPgliteDb(location.dataDir) : await openEmbeddedInWorker(location.dataDir);
     } catch (e) {
       lock?.release();
@@ -66,6 +70,7 @@ export async function openDb(location: StoreLocation): Promise<Db> {
     }
   }
   try {
+    if (db.dataDirLock) await applyOldCommitJournal(db, db.dataDirLock.dir, location.logger);
     await migrate(db);
   } catch (e) {
     await db.close();

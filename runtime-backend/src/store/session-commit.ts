@@ -1,10 +1,7 @@
-import { toBinary } from "@bufbuild/protobuf";
-import { type AgentMessage, type HistoryEntry, type SessionStatus, type StepResponse } from "@baton/gen/baton/v1/agent_pb";
-import { StepResponseSchema } from "@baton/gen/baton/v1/descriptors";
+import { type AgentMessage, type HistoryEntry, type SessionStatus } from "@baton/gen/baton/v1/agent_pb";
 import type { ContextState } from "../context/state.js";
 import { contextRowJson, microDelta } from "./context-lines.js";
 import { RecordTexts } from "./json-text.js";
-import { byteaHex } from "./literal.js";
 import type { CallRow, CallState } from "./records.js";
 import type { SessionRow } from "./sessions.js";
 import type { TraceRow } from "./traces.js";
@@ -58,8 +55,11 @@ export interface SessionCommit {
   readonly lease: Date | null;
   /** A stop requested meanwhile makes the status STOPPED and stores no response. */
   readonly stopGuard?: boolean;
-  /** The step's response, stored under the input's key (encoded here, once). */
-  readonly response?: { readonly key: string; readonly message: StepResponse } | undefined;
+  /**
+   * The step's messages, stored under the input's key as its response: a retry of the input is
+   * answered with them and the session as it then stands (`stored-response.ts`).
+   */
+  readonly response?: { readonly key: string; readonly messages: readonly AgentMessage[] } | undefined;
 }
 
 // Postgres text cannot hold NUL, and `json_to_recordset` rejects the whole statement (every
@@ -89,7 +89,7 @@ export function jsonRecord(row: Record<string, unknown>, raw: ReadonlySet<string
 }
 
 const noRaw: ReadonlySet<string> = new Set();
-const rawContext = new Set(["context"]);
+const rawSession = new Set(["context", "response"]);
 const rawMessage = new Set(["message"]);
 const rawEntry = new Set(["entry"]);
 
@@ -101,10 +101,6 @@ export interface CommitRows {
   readonly history: string[];
   readonly traces: string[];
   readonly lines: string[];
-  /** The response's protobuf bytes, when it has one: stored, and returned to the caller. */
-  readonly responseBytes: Uint8Array | undefined;
-  /** The session's new `context_from` when the commit sets a context. */
-  readonly contextFrom: number | undefined;
 }
 
 /** Encodes a commit as the rows of `commitSql`. */
@@ -115,7 +111,6 @@ export function commitRows(c: SessionCommit): CommitRows {
   const history = c.history ?? [];
   const delta = set.context ? microDelta(s.contextFrom, s.context.micro, set.context.micro) : undefined;
   const usage = c.trace?.usage ?? { input: 0, output: 0, cached: 0, cost: 0 };
-  const responseBytes = c.response ? toBinary(StepResponseSchema, c.response.message) : undefined;
   const texts = new RecordTexts();
   const session = jsonRecord(
     {
@@ -141,9 +136,9 @@ export function commitRows(c: SessionCommit): CommitRows {
       cached_tokens: usage.cached,
       cost_usd: usage.cost,
       response_key: c.response?.key ?? null,
-      response: responseBytes ? byteaHex(responseBytes) : null,
+      response: c.response ? texts.response(c.response.messages) : null,
     },
-    rawContext,
+    rawSession,
   );
   const callUpdates = (c.callUpdates ?? []).map((u) =>
     jsonRecord({ session_id: id, id: u.id, step: u.step, state: u.state, output: u.output ?? null, message: u.message ? texts.message(u.message) : null }, rawMessage),
@@ -184,12 +179,12 @@ export function commitRows(c: SessionCommit): CommitRows {
       ]
     : [];
   const lines = (delta?.lines ?? []).map((l) => jsonRecord({ session_id: id, seq: l.seq, line: l.line }));
-  return { session, callUpdates, newCalls, history: entries, traces, lines, responseBytes, contextFrom: delta?.from };
+  return { session, callUpdates, newCalls, history: entries, traces, lines };
 }
 
-/** The seven parameters of `commitSql` for a group of commits, and the journal records they apply (`seqs`). */
-export function commitParams(group: readonly CommitRows[], seqs: readonly number[] = []): string[] {
-  const list = (texts: readonly (string | number)[]) => `[${texts.join(",")}]`;
+/** The six recordset parameters of `commitSql` for a group of commits. */
+export function commitParams(group: readonly CommitRows[]): string[] {
+  const list = (texts: readonly string[]) => `[${texts.join(",")}]`;
   return [
     list(group.map((r) => r.session)),
     list(group.flatMap((r) => r.callUpdates)),
@@ -197,6 +192,5 @@ export function commitParams(group: readonly CommitRows[], seqs: readonly number
     list(group.flatMap((r) => r.history)),
     list(group.flatMap((r) => r.traces)),
     list(group.flatMap((r) => r.lines)),
-    list(seqs),
   ];
 }

@@ -1,16 +1,15 @@
 import type { HistoryEntry, LogEntry, Playbook, StepResponse, StepTrace } from "@baton/gen/baton/v1/agent_pb";
 import type { MemoryRecord } from "@baton/gen/baton/v1/tools_pb";
-import type { CommitJournal } from "./commit-journal.js";
 import { commitSql, leaseFreeSql, readStepSql, renewLeaseSql } from "./commit-sql.js";
 import { SessionConflict } from "./conflict.js";
 import type { Db, Row } from "./db.js";
 import { Grouper } from "./group.js";
 import { countLogs, insertLogs, readLogs } from "./logs.js";
-import { saveMemory, searchMemory } from "./memory.js";
+import { type MemorySource, saveMemory, searchMemory } from "./memory.js";
 import { getPlaybook, listPlaybooks, savePlaybookVersion } from "./playbooks.js";
-import { type CallRow, callFromRow, callsById, callsOfStep, readHistory } from "./records.js";
+import { type CallRow, type ClientResult, callFromRow, callsById, callsOfStep, readHistory, recentClientResults } from "./records.js";
 import { commitParams, type CommitRows, commitRows, type SessionCommit } from "./session-commit.js";
-import { clearLeases, getSessionRow, insertSession, leaseUntilOf, type NewSession, requestStop, type SessionRow, sessionFromRow, usageFromRow } from "./sessions.js";
+import { clearLeases, getSessionRow, insertSession, type NewSession, requestStop, type SessionRow, sessionAfter, type SessionVerdict, sessionFromRow, setVerdict } from "./sessions.js";
 import { storedResponse } from "./stored-response.js";
 import { deleteScreenshots, insertScreenshots, readScreenshot, readScreenshots, type StoredScreenshot } from "./screenshots.js";
 import { readTraces } from "./traces.js";
@@ -26,29 +25,10 @@ export interface StepState {
   readonly stored: StepResponse | undefined;
 }
 
-/** What a commit wrote: the session as it now stands, and the stored response's bytes. */
-export interface Committed {
-  readonly session: SessionRow;
-  /** The protobuf bytes of `SessionCommit.response`, as stored (undefined when none was stored). */
-  readonly responseBytes: Uint8Array | undefined;
-}
-
 interface PendingCommit {
   readonly commit: SessionCommit;
   readonly rows: CommitRows;
 }
-
-/** Options of a {@link SessionStore}. */
-export interface SessionStoreOptions {
-  /**
-   * The embedded store's write-behind (Node, a data directory): commits the store is sure of
-   * are acknowledged once journaled, not once applied (`commit-journal.ts`).
-   */
-  readonly journal?: CommitJournal | undefined;
-}
-
-/** Most sessions whose state the store keeps knowing (see `known`). */
-const maxKnown = 100_000;
 
 /**
  * The one face of the store for the agent loop: everything a session's steps read and persist
@@ -58,9 +38,7 @@ const maxKnown = 100_000;
  * Reads and commits of concurrent sessions are grouped: each call is queued and every call
  * that arrives while the previous statement runs goes into the next one (`group.ts`), so a
  * busy store runs one statement for many sessions. A commit resolves once its statement has
- * committed — or, on an embedded store with a commit journal, once journaled when the statement
- * cannot refuse it (`commit-journal.ts`); a lost race rejects it with {@link SessionConflict}
- * and writes nothing.
+ * committed; a lost race rejects it with {@link SessionConflict} and writes nothing.
  *
  * The same module runs in the server (PGlite in a worker thread, or Postgres) and in a browser
  * page (PGlite on IndexedDB): it knows only the {@link Db} interface.
@@ -68,26 +46,13 @@ const maxKnown = 100_000;
  * @example
  * const store = new SessionStore(db);
  * const at = await store.readStep(sessionId, "");
- * const { session } = await store.commit({ from: at!.session, owner: "agent_1", lease: null, set: { status: SessionStatus.IDLE } });
+ * const session = await store.commit({ from: at!.session, owner: "agent_1", lease: null, set: { status: SessionStatus.IDLE } });
  */
 export class SessionStore {
   private readonly reads: Grouper<{ id: string; key: string }, Row | undefined>;
   private readonly commits: Grouper<PendingCommit, Row | undefined>;
-  private readonly journal: CommitJournal | undefined;
-  /**
-   * Sessions whose row this store knows exactly: the history length its own last commit to
-   * each left, while no other write to the session (a stop, a lease released) went through it
-   * since. Only an embedded store, one process's, can know that.
-   */
-  private readonly known = new Map<string, number>();
-  /** Counts the writes that make a session's row unknown, so a commit that overlapped one does not mark it known. */
-  private touches = 0;
 
-  constructor(
-    readonly db: Db,
-    o: SessionStoreOptions = {},
-  ) {
-    this.journal = o.journal;
+  constructor(readonly db: Db) {
     // The embedded engine runs one statement at a time anyway; a pool takes a few at once.
     const concurrency = db.kind === "embedded" ? 1 : 4;
     this.reads = new Grouper((items) => this.readGroup(items), concurrency);
@@ -126,84 +91,24 @@ export class SessionStore {
     const row = await this.reads.submit({ id, key: inputKey });
     if (!row) return undefined;
     const callRows = (typeof row.step_calls === "string" ? JSON.parse(row.step_calls) : row.step_calls) as Row[];
+    const session = sessionFromRow(row);
     return {
-      session: sessionFromRow(row),
+      session,
       calls: callRows.map(callFromRow),
-      stored: inputKey ? storedResponse(row.stored_body, row.stored_response) : undefined,
+      stored: inputKey ? storedResponse(session, row.stored_body, row.stored_response) : undefined,
     };
   }
 
   /**
    * Commits a change to a session (see {@link SessionCommit}), grouped with other sessions'
-   * commits in one statement. Resolves after it committed (or was journaled, see the class
-   * comment), with the session as it now stands;
-   * rejects with {@link SessionConflict} (nothing written) when the session moved on or another
-   * instance holds it.
+   * commits in one statement. Resolves after it committed, with the session as the statement
+   * left it; rejects with {@link SessionConflict} (nothing written) when the session moved on
+   * or another instance holds it.
    */
-  async commit(c: SessionCommit): Promise<Committed> {
-    const rows = commitRows(c);
-    const s = c.from;
-    const historyLen = s.historyLen + (c.history?.length ?? 0);
-    let row: Row | undefined;
-    if (this.journal && this.sure(c) && (await this.journal.room(), this.sure(c))) {
-      this.journal.commit(s.id, commitParams([rows]), () => this.known.delete(s.id));
-      row = appliedRow(c);
-      this.know(s.id, historyLen);
-    } else {
-      // Unknown while it is in flight, so that no other commit to the session is taken for sure.
-      this.known.delete(s.id);
-      const touches = this.touches;
-      row = await this.commits.submit({ commit: c, rows });
-      if (!row) throw new SessionConflict(s.id);
-      if (this.journal && touches === this.touches && !row.stop_requested) this.know(s.id, historyLen);
-    }
-    const set = c.set ?? {};
-    // The statement returns what the store decided (status under the stop guard, totals,
-    // lease, timestamp); the rest is what this commit wrote, so the context is not parsed back.
-    const context = set.context ?? s.context;
-    const session: SessionRow = {
-      ...s,
-      step: set.step ?? s.step,
-      goal: set.goal ?? s.goal,
-      context,
-      contextFrom: rows.contextFrom ?? s.contextFrom,
-      historyLen,
-      inputKey: set.inputKey ?? s.inputKey,
-      status: Number(row.status),
-      stopRequested: Boolean(row.stop_requested),
-      reason: String(row.reason),
-      answer: String(row.answer),
-      usage: usageFromRow(row),
-      leaseUntil: leaseUntilOf(row),
-      leaseOwner: String(row.lease_owner),
-      updatedAt: new Date(row.updated_at as string | Date),
-    };
-    const stored = rows.responseBytes && !(c.stopGuard && session.stopRequested);
-    return { session, responseBytes: stored ? rows.responseBytes : undefined };
-  }
-
-  /**
-   * Whether `commitSql` cannot refuse `c`: this store's own last commit to the session left the
-   * history length `c` starts from, nothing else was written to the session since, no stop is
-   * requested, and the lease is free or the committer's.
-   */
-  private sure(c: SessionCommit): boolean {
-    const s = c.from;
-    return this.known.get(s.id) === s.historyLen && !s.stopRequested && (s.leaseUntil === null || s.leaseOwner === c.owner);
-  }
-
-  /** Remembers the history length a commit of this store left, the oldest entry dropped past {@link maxKnown}. */
-  private know(id: string, historyLen: number): void {
-    this.known.delete(id);
-    this.known.set(id, historyLen);
-    if (this.known.size > maxKnown) this.known.delete(this.known.keys().next().value as string);
-  }
-
-  /** A write that makes a session's row unknown (`undefined`: every session's). */
-  private touch(id?: string): void {
-    this.touches++;
-    if (id === undefined) this.known.clear();
-    else this.known.delete(id);
+  async commit(c: SessionCommit): Promise<SessionRow> {
+    const row = await this.commits.submit({ commit: c, rows: commitRows(c) });
+    if (!row) throw new SessionConflict(c.from.id);
+    return sessionAfter(c.from, c.set?.context ?? c.from.context, row);
   }
 
   /**
@@ -217,7 +122,6 @@ export class SessionStore {
 
   /** Releases `owner`'s lease on a session (a step that failed), so another request may run it at once. */
   async releaseLease(id: string, owner: string): Promise<void> {
-    this.touch(id);
     await this.db.query("update sessions set lease_until = null where id = $1 and lease_owner = $2", [id, owner]);
   }
 
@@ -226,19 +130,21 @@ export class SessionStore {
    * found then belongs to a process that died. Returns how many there were.
    */
   clearLeases(): Promise<number> {
-    this.touch();
     return clearLeases(this.db);
   }
 
   /** Sets the stop flag (with its reason); a step running anywhere sees it before its next model call. */
   requestStop(id: string, reason: string): Promise<void> {
-    this.touch(id);
     return requestStop(this.db, id, reason);
+  }
+
+  /** Records the client's verdict on a finished session (ReportVerdict). */
+  setVerdict(id: string, verdict: SessionVerdict): Promise<void> {
+    return setVerdict(this.db, id, verdict);
   }
 
   /** Settles a stop for a session no step holds (its lease free or expired): its status becomes STOPPED. */
   async settleStop(id: string, stopped: number): Promise<void> {
-    this.touch(id);
     await this.db.query(`update sessions t set status = $2, updated_at = now() where t.id = $1 and ${leaseFreeSql("t", "''")}`, [id, stopped]);
   }
 
@@ -257,12 +163,6 @@ export class SessionStore {
   /** Calls of any step by toolcall id (late results for an earlier step). */
   callsById(id: string, ids: readonly string[]): Promise<Map<string, CallRow>> {
     return callsById(this.db, id, ids);
-  }
-
-  /** The response stored under an input's key, if that input was processed. */
-  async storedResponse(id: string, inputKey: string): Promise<StepResponse | undefined> {
-    const rows = await this.db.query<{ response: unknown; body: unknown }>("select response, body from responses where session_id = $1 and input_key = $2", [id, inputKey]);
-    return rows[0] ? storedResponse(rows[0].body, rows[0].response) : undefined;
   }
 
   /** True when a response is stored under a key starting with `prefix` (an idempotency key used before). */
@@ -313,9 +213,14 @@ export class SessionStore {
 
   // ---- a user's memory and playbooks ----
 
-  /** Saves a memory record; `key` (a session's toolcall) makes a retried save a no-op. Returns its id. */
-  saveMemory(userId: string, text: string, tags: readonly string[], sessionId: string, key: string): Promise<string> {
-    return saveMemory(this.db, userId, text, tags, sessionId, key);
+  /** Saves a memory record with where it came from; `from.key` (a session's toolcall) makes a retried save a no-op. Returns its id. */
+  saveMemory(userId: string, text: string, tags: readonly string[], from: MemorySource): Promise<string> {
+    return saveMemory(this.db, userId, text, tags, from);
+  }
+
+  /** A session's latest client calls that have a result, newest first: where the agent's browser was. */
+  recentClientResults(id: string, limit: number): Promise<ClientResult[]> {
+    return recentClientResults(this.db, id, limit);
   }
 
   /** Full-text search over one user's memory, best first. */
@@ -337,28 +242,4 @@ export class SessionStore {
   playbooks(userId: string): Promise<Playbook[]> {
     return listPlaybooks(this.db, userId);
   }
-}
-
-/**
- * The columns `commitSql` returns for `c` when nothing refuses it and no stop is requested
- * (the only commits {@link SessionStore} journals): what the statement will write.
- */
-function appliedRow(c: SessionCommit): Row {
-  const s = c.from;
-  const set = c.set ?? {};
-  const u = c.trace?.usage;
-  return {
-    id: s.id,
-    status: set.status ?? s.status,
-    stop_requested: false,
-    reason: set.reason ?? s.reason,
-    answer: set.answer ?? s.answer,
-    input_tokens: s.usage.input + (u?.input ?? 0),
-    output_tokens: s.usage.output + (u?.output ?? 0),
-    cached_tokens: s.usage.cached + (u?.cached ?? 0),
-    cost_usd: s.usage.cost + (u?.cost ?? 0),
-    lease_until: c.lease,
-    lease_owner: c.lease ? c.owner : s.leaseOwner,
-    updated_at: new Date(),
-  };
 }

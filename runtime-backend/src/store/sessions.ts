@@ -1,7 +1,7 @@
 import { create } from "@bufbuild/protobuf";
 import { timestampFromDate } from "@bufbuild/protobuf/wkt";
 import { type Session, SessionStatus } from "@baton/gen/baton/v1/agent_pb";
-import { SessionSchema, UsageSchema } from "@baton/gen/baton/v1/descriptors";
+import { SessionSchema, UsageSchema, VerdictSchema } from "@baton/gen/baton/v1/descriptors";
 import { type ContextState, readContext } from "../context/state.js";
 import { contextRowJson, microLinesSql } from "./context-lines.js";
 import type { DeclaredTool, ToolRisk } from "@baton/sdk/contract";
@@ -63,60 +63,103 @@ function microOf(r: Row): string[] {
 }
 
 /** A sessions row's token and cost totals. */
-export function usageFromRow(r: Row): UsageTotals {
+function usageFromRow(r: Row): UsageTotals {
   return { input: Number(r.input_tokens), output: Number(r.output_tokens), cached: Number(r.cached_tokens), cost: Number(r.cost_usd) };
-}
-
-/** A sessions row's lease end, null when no step holds it. */
-export function leaseUntilOf(r: Row): Date | null {
-  return r.lease_until == null ? null : toDate(r.lease_until);
 }
 
 /** The columns {@link summaryFromRow} reads: a session's summary, never its context or history. */
 export const summaryColumns =
-  "id, status, task, goal, model, step, max_steps, playbook, input_tokens, output_tokens, cached_tokens, cost_usd, answer, reason, created_at, updated_at";
+  "id, status, task, goal, model, step, max_steps, playbook, input_tokens, output_tokens, cached_tokens, cost_usd, answer, reason, created_at, updated_at, verdict, verdict_reason";
+
+/** A client's verdict on a finished session (ReportVerdict). */
+export interface SessionVerdict {
+  readonly passed: boolean;
+  readonly reason: string;
+}
 
 /** A session's summary: what {@link sessionMessage} puts on the wire. */
 export type SessionSummary = Pick<
   SessionRow,
   "id" | "status" | "task" | "goal" | "model" | "step" | "maxSteps" | "playbook" | "usage" | "answer" | "reason" | "createdAt" | "updatedAt"
->;
+> & {
+  /** Set once the client reported one; rows the loop builds itself have none. */
+  readonly verdict?: SessionVerdict | undefined;
+};
+
+/** How the verdict column encodes a verdict: 0 none, 1 passed, 2 did not pass. */
+const verdictCode = { none: 0, passed: 1, failed: 2 } as const;
+
+/**
+ * The outcome a person would call a session, as SQL over a sessions row: its status, except that
+ * a session whose client's verdict did not pass has failed (the agent's "done" was a claim).
+ */
+export const outcomeSql = `(case when verdict = ${verdictCode.failed} then ${SessionStatus.FAILED} else status end)`;
+
+/** The summary's columns a commit may change. */
+function changedSummary(r: Row): Pick<SessionSummary, "status" | "step" | "goal" | "usage" | "answer" | "reason" | "updatedAt"> {
+  return {
+    status: Number(r.status) as SessionStatus,
+    step: Number(r.step),
+    goal: String(r.goal),
+    usage: usageFromRow(r),
+    answer: String(r.answer),
+    reason: String(r.reason),
+    updatedAt: toDate(r.updated_at),
+    ...(Number(r.verdict ?? 0) === verdictCode.none ? {} : { verdict: { passed: Number(r.verdict) === verdictCode.passed, reason: String(r.verdict_reason ?? "") } }),
+  };
+}
 
 /** Decodes a sessions row's {@link summaryColumns}: the one decoder of them (the loop's rows and the console's lists). */
 export function summaryFromRow(r: Row): SessionSummary {
   return {
     id: String(r.id),
-    status: Number(r.status) as SessionStatus,
     task: String(r.task),
-    goal: String(r.goal),
     model: String(r.model),
-    step: Number(r.step),
     maxSteps: Number(r.max_steps),
     playbook: String(r.playbook),
-    usage: usageFromRow(r),
-    answer: String(r.answer),
-    reason: String(r.reason),
     createdAt: toDate(r.created_at),
-    updatedAt: toDate(r.updated_at),
+    ...changedSummary(r),
   };
 }
 
-function fromRow(r: Row): SessionRow {
+/** The columns a commit may change beyond the summary's: the guards' state and the position. */
+function changedState(r: Row): Pick<SessionRow, "stopRequested" | "historyLen" | "contextFrom" | "leaseUntil" | "leaseOwner" | "inputKey"> {
+  return {
+    stopRequested: Boolean(r.stop_requested),
+    historyLen: Number(r.history_len),
+    contextFrom: Number(r.context_from ?? 0),
+    leaseUntil: r.lease_until == null ? null : toDate(r.lease_until),
+    leaseOwner: String(r.lease_owner ?? ""),
+    inputKey: String(r.input_key ?? ""),
+  };
+}
+
+/** Every column a commit may change, and the id: what `commitSql` returns, read by {@link sessionAfter}. */
+export const changedColumns: readonly string[] = [
+  ...["id", "status", "step", "goal", "input_tokens", "output_tokens", "cached_tokens", "cost_usd", "answer", "reason", "updated_at"],
+  ...["stop_requested", "history_len", "context_from", "lease_until", "lease_owner", "input_key"],
+];
+
+/** Reads a sessions row (with its `context_micro`). */
+export function sessionFromRow(r: Row): SessionRow {
   const context = readContext(typeof r.context === "string" ? JSON.parse(r.context) : r.context);
   context.micro = microOf(r);
   return {
     ...summaryFromRow(r),
+    ...changedState(r),
     userId: String(r.user_id),
     playbookInstructions: String(r.playbook_instructions),
     clientTools: JSON.parse(String(r.client_tools ?? "[]")) as SessionClientTool[],
-    stopRequested: Boolean(r.stop_requested),
     context,
-    contextFrom: Number(r.context_from ?? 0),
-    historyLen: Number(r.history_len),
-    leaseUntil: leaseUntilOf(r),
-    leaseOwner: String(r.lease_owner ?? ""),
-    inputKey: String(r.input_key ?? ""),
   };
+}
+
+/**
+ * The session a commit left: `from` with the {@link changedColumns} the statement returned, and
+ * `context`, the one the commit wrote or kept (the committer holds it, so it is not read back).
+ */
+export function sessionAfter(from: SessionRow, context: ContextState, r: Row): SessionRow {
+  return { ...from, ...changedSummary(r), ...changedState(r), context };
 }
 
 /** What a new session starts with. */
@@ -164,27 +207,28 @@ export async function insertSession(q: Queryable, s: NewSession): Promise<Sessio
       JSON.stringify(s.context.micro),
     ],
   );
-  if (rows[0]) return fromRow(rows[0]);
+  if (rows[0]) return sessionFromRow(rows[0]);
   const existing = await q.query(`select s.*, ${microLinesSql("s")} as context_micro from sessions s where user_id = $1 and idempotency_key = $2`, [
     s.userId,
     s.idempotencyKey,
   ]);
   if (!existing[0]) throw new Error("session insert conflicted but no session has that key");
-  return fromRow(existing[0]);
+  return sessionFromRow(existing[0]);
 }
 
-/** Reads a session; `forUpdate` locks the row for the rest of the transaction (Postgres). */
-export async function getSessionRow(q: Queryable, id: string, forUpdate = false): Promise<SessionRow | undefined> {
-  const rows = await q.query(`select s.*, ${microLinesSql("s")} as context_micro from sessions s where s.id = $1${forUpdate ? " for update of s" : ""}`, [id]);
-  return rows[0] ? fromRow(rows[0]) : undefined;
-}
-
-/** Reads a sessions row. */
-export function sessionFromRow(r: Row): SessionRow {
-  return fromRow(r);
+/** Reads a session. */
+export async function getSessionRow(q: Queryable, id: string): Promise<SessionRow | undefined> {
+  const rows = await q.query(`select s.*, ${microLinesSql("s")} as context_micro from sessions s where s.id = $1`, [id]);
+  return rows[0] ? sessionFromRow(rows[0]) : undefined;
 }
 
 /** Sets the stop flag; any replica sees it before its next model call or tool dispatch. */
+/** Records the client's verdict on a session (a later one replaces it). */
+export async function setVerdict(q: Queryable, id: string, v: SessionVerdict): Promise<void> {
+  await q.query("update sessions set verdict = $2, verdict_reason = $3 where id = $1", [id, v.passed ? verdictCode.passed : verdictCode.failed, v.passed ? "" : v.reason]);
+}
+
+/** Sets a session's stop flag and the reason it gives. */
 export async function requestStop(q: Queryable, id: string, reason: string): Promise<void> {
   await q.query("update sessions set stop_requested = true, reason = $2, updated_at = now() where id = $1", [id, reason]);
 }
@@ -219,5 +263,6 @@ export function sessionMessage(s: SessionSummary): Session {
     updatedAt: timestampFromDate(s.updatedAt),
     answer: s.answer,
     reason: s.reason,
+    ...(s.verdict ? { verdict: create(VerdictSchema, s.verdict) } : {}),
   });
 }

@@ -2,28 +2,15 @@ import { create } from "@bufbuild/protobuf";
 import { CreateSessionRequestSchema, SessionStatus, StepRequestSchema } from "@baton/gen/baton/v1/agent_pb";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { scriptedAgent } from "../testing/harness.js";
-import { tempDirs } from "../testing/temp-dirs.js";
-import { CommitJournal } from "./commit-journal.js";
 import type { Db } from "./db.js";
-import type { SessionStoreOptions } from "./session-store.js";
 import { openDb } from "./open.js";
 import { storeSuite } from "../testing/store-suite.js";
 
 const pgUrl = process.env.BATON_TEST_DATABASE_URL;
 
-/** Every engine the store runs on in Node (the browser's, PGlite on IndexedDB: `browser/store-page.test.ts`). */
-const journaled = tempDirs("baton-journaled-");
-afterAll(journaled.removeAll);
-let journalDir = "";
-
-const engines: { name: string; open: () => Promise<Db>; options?: (db: Db) => Promise<SessionStoreOptions>; skip?: string }[] = [
+/** Every engine the store runs on in Node (the browser's, PGlite on IndexedDB: `standalone/standalone-page.test.ts`). */
+const engines: { name: string; open: () => Promise<Db>; skip?: string }[] = [
   { name: "embedded (PGlite in a worker thread)", open: () => openDb({}) },
-  {
-    // Commits the store is sure of are acknowledged once journaled (commit-journal.ts).
-    name: "embedded (PGlite in a worker thread, a data directory, commits journaled)",
-    open: () => openDb({ dataDir: (journalDir = journaled.fresh()) }),
-    options: async (db) => ({ journal: await CommitJournal.open(db, journalDir) }),
-  },
   { name: "embedded (PGlite on the calling thread)", open: () => openDb({ embeddedThread: "inline" }) },
   {
     name: "postgres (pg)",
@@ -42,7 +29,7 @@ for (const engine of engines) {
   const suite = engine.skip ? describe.skip : describe;
   if (engine.skip) console.warn(`store suite: skipping ${engine.name}: ${engine.skip}`);
   suite(`store on ${engine.name}${engine.skip ? ` — skipped: ${engine.skip}` : ""}`, () => {
-    storeSuite({ it, beforeAll, afterAll, expect: expect as never }, engine.open, engine.options);
+    storeSuite({ it, beforeAll, afterAll, expect: expect as never }, engine.open);
 
     it("runs the agent loop end to end on this engine", async () => {
       const db = await engine.open();

@@ -8,7 +8,7 @@ import { eventually } from "../testing/eventually.js";
 import { checkpointDue, walSinceCheckpoint } from "./checkpoint.js";
 import type { Db } from "./db.js";
 import { openDb } from "./open.js";
-import { startEmbeddedUpkeep } from "./upkeep.js";
+import { startUpkeep } from "./upkeep.js";
 
 const mb = 2 ** 20;
 
@@ -53,7 +53,7 @@ describe("the embedded store's upkeep (it has no autovacuum and no checkpointer)
   it("vacuums and checkpoints on a timer, and stops cleanly", async () => {
     const lines: string[] = [];
     const logger = createLogger({ level: "info", destination: { write: (l: string) => void lines.push(l) } });
-    const timer = startEmbeddedUpkeep(db, { intervalMs: 100, maxWalBytes: 4 * mb, logger });
+    const timer = startUpkeep(db, { intervalMs: 100, maxWalBytes: 4 * mb, logger });
     try {
       await churn(db, "churned", 3);
       await eventually(() => lines.some((l) => l.includes("embedded store vacuumed") && l.includes('"churned"')), 10_000);

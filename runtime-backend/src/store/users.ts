@@ -66,9 +66,3 @@ export async function resolveToken(q: Queryable, token: string): Promise<TokenOw
 export async function userForToken(q: Queryable, token: string): Promise<string | undefined> {
   return (await resolveToken(q, token))?.userId;
 }
-
-/** How many working tokens a user has. */
-export async function tokenCount(q: Queryable, userId: string): Promise<number> {
-  const rows = await q.query<{ n: number }>("select count(*)::int as n from api_tokens where user_id = $1 and revoked_at is null", [userId]);
-  return Number(rows[0]?.n ?? 0);
-}

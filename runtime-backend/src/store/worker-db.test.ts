@@ -76,45 +76,4 @@ describe("the embedded engine in a worker thread", () => {
     expect(e).toMatchObject({ code: "22012" });
     expect(await db.prepared("t_div", "select 1 / ($1::json->>'d')::int as q", [JSON.stringify({ d: 1 })])).toEqual([{ q: 1 }]);
   });
-
-  it("posts: consecutive ones with different keys run as one statement, behind what came before and before what comes after; a bad one fails alone", async () => {
-    await db.exec("create table posted (id int primary key, note text)");
-    const insert = `insert into posted (id, note) select x.id, x.note from json_to_recordset($1::json) as x(id int, note text)
-      returning id, (select count(*) from json_array_elements($1::json))::int as merged`;
-    const post = (rows: unknown[], key = String(Math.random())) => db.post!<{ id: number; merged: number }>("posted_insert", insert, [JSON.stringify(rows)], key);
-    // Held behind an open transaction and a statement waiting for it, so that all three queue.
-    const held = await holdTransaction(db, "select 1");
-    const first = db.query("select 1");
-    const a = post([{ id: 1, note: "a" }]);
-    const b = post([{ id: 2, note: "b's → ✓" }, { id: 3, note: "c" }], "same");
-    const d = post([{ id: 20, note: "d" }]);
-    const e = post([{ id: 21, note: "e" }], "same");
-    const read = db.query<{ n: number }>("select count(*)::int as n from posted");
-    const c = post([]);
-    setTimeout(held.end, 50);
-    await held.done;
-    await first;
-    // a, b and d ran as one statement (its rows are each one's reply); e, with b's key, in the
-    // next; the read, sent after them, saw all; c, sent after the read, ran on its own.
-    const merged = [1, 2, 3, 20].map((id) => [id, 4]);
-    for (const r of [await a, await b, await d]) expect(r.map((x) => [x.id, x.merged]).sort((p, q) => p[0]! - q[0]!)).toEqual(merged);
-    expect((await e).map((x) => [x.id, x.merged])).toEqual([[21, 1]]);
-    expect(await read).toEqual([{ n: 5 }]);
-    expect(await c).toEqual([]);
-    expect((await db.query<{ note: string }>("select note from posted where id = 2"))[0]?.note).toBe("b's → ✓");
-
-    // A post whose rows break the statement fails alone; the ones merged with it are applied.
-    const again = await holdTransaction(db, "select 1");
-    const waiting = db.query("select 1");
-    const ok1 = post([{ id: 10, note: "x" }]);
-    const bad = post([{ id: 1, note: "duplicate key" }]);
-    const ok2 = post([{ id: 11, note: "y" }]);
-    setTimeout(again.end, 50);
-    await again.done;
-    await waiting;
-    expect((await ok1).map((r) => r.id)).toEqual([10]);
-    await expect(bad).rejects.toMatchObject({ code: "23505" });
-    expect((await ok2).map((r) => r.id)).toEqual([11]);
-    expect((await db.query<{ id: number }>("select id from posted order by id")).map((r) => r.id)).toEqual([1, 2, 3, 10, 11, 20, 21]);
-  });
 });

@@ -24,14 +24,12 @@ export async function openWorkerDb(dataDir?: string): Promise<Db> {
     waiting.set(0, { resolve: () => resolve(), reject });
   });
   worker.on("message", (r: WorkerReply) => {
-    for (const id of [r.id, ...((r.ok && r.also) || [])]) {
-      const w = waiting.get(id);
-      if (!w) continue;
-      waiting.delete(id);
-      if (r.ok) w.resolve(r);
-      else w.reject(Object.assign(new Error(r.error.message), r.error.props));
-    }
+    const w = waiting.get(r.id);
+    if (!w) return;
+    waiting.delete(r.id);
     if (waiting.size === 0) worker.unref();
+    if (r.ok) w.resolve(r);
+    else w.reject(Object.assign(new Error(r.error.message), r.error.props));
   });
   const die = (e: Error) => {
     dead = e;
@@ -66,11 +64,6 @@ export async function openWorkerDb(dataDir?: string): Promise<Db> {
   }
   worker.unref();
   const utf8 = new TextEncoder();
-  // A prepared statement or a post: its parameters encoded here and moved, not copied, to the engine's thread.
-  const bound = async <R extends Row>(req: Omit<Extract<Request, { op: "prepared" }>, "params"> | Omit<Extract<Request, { op: "post" }>, "params">, params: readonly string[]) => {
-    const bytes = params.map((p) => utf8.encode(p));
-    return ((await call({ ...req, params: bytes } as Request, bytes.map((b) => b.buffer))).rows ?? []) as R[];
-  };
 
   const db: Db = {
     kind: "embedded",
@@ -87,8 +80,11 @@ export async function openWorkerDb(dataDir?: string): Promise<Db> {
       await call({ op: "end", tx, commit: true });
       return out;
     },
-    prepared: <R extends Row>(name: string, sql: string, params: readonly string[]) => bound<R>({ op: "prepared", name, sql }, params),
-    post: <R extends Row>(name: string, sql: string, params: readonly string[], key: string) => bound<R>({ op: "post", name, sql, key }, params),
+    async prepared<R extends Row>(name: string, sql: string, params: readonly string[]) {
+      // Encoded here and moved, not copied, to the engine's thread.
+      const bytes = params.map((p) => utf8.encode(p));
+      return ((await call({ op: "prepared", name, sql, params: bytes }, bytes.map((b) => b.buffer))).rows ?? []) as R[];
+    },
     async exec(sql) {
       await call({ op: "exec", sql });
     },

@@ -1,4 +1,3 @@
-import type { ToolCall } from "@baton/gen/baton/v1/tools_pb";
 import { Agent, type AgentOptions } from "../loop/agent.js";
 import { ScriptProvider, type ScriptSource } from "../providers/script.js";
 import type { ModelRequest, ModelTurn, Provider } from "../providers/types.js";
@@ -41,9 +40,4 @@ export async function providerAgent(
   const model = new RecordingProvider(provider);
   const agent = new Agent({ ...options, store: new SessionStore(db), resolveModel: (spec) => ({ provider: model, model: spec.split(":")[1] ?? "" }), defaultModel: "script:test" });
   return { agent, db, model, close: () => db.close() };
-}
-
-/** The tool case of a function-call message's call, for short asserts. */
-export function toolOf(call: ToolCall | undefined): string | undefined {
-  return call?.tool.case;
 }

@@ -8,7 +8,7 @@ import { commitSql, readStepSql } from "../store/commit-sql.js";
 import type { Db } from "../store/db.js";
 import { newId } from "../store/ids.js";
 import { migrate, migrations } from "../store/migrations.js";
-import { SessionConflict, SessionStore, type SessionStoreOptions } from "../store/session-store.js";
+import { SessionConflict, SessionStore } from "../store/session-store.js";
 import type { SessionRow } from "../store/sessions.js";
 import { createToken, ensureUser, registerToken, userForToken } from "../store/users.js";
 
@@ -47,23 +47,19 @@ export interface SuiteRunner {
 /**
  * The store suite: what every engine must do the same way — PGlite in a worker thread or on the
  * calling thread (Node), PGlite on IndexedDB in a browser page, Postgres. Registered with `t`,
- * on a fresh database that `open` returns, the store made with what `options` gives (the
- * embedded store's commit journal).
+ * on a fresh database that `open` returns.
  */
-export function storeSuite(t: SuiteRunner, open: () => Promise<Db>, options: (db: Db) => Promise<SessionStoreOptions> = async () => ({})): void {
+export function storeSuite(t: SuiteRunner, open: () => Promise<Db>): void {
   const { it, expect } = t;
   let db: Db;
   let store: SessionStore;
-  let storeOptions: SessionStoreOptions = {};
   t.beforeAll(async () => {
     db = await open();
-    storeOptions = await options(db);
-    store = new SessionStore(db, storeOptions);
+    store = new SessionStore(db);
     await ensureUser(db, "u1");
     await ensureUser(db, "u2");
   });
   t.afterAll(async () => {
-    await storeOptions.journal?.close();
     await db?.close();
   });
 
@@ -110,12 +106,13 @@ export function storeSuite(t: SuiteRunner, open: () => Promise<Db>, options: (db
 
   it("commits turns: history, calls, trace, usage, context lines and the stored response, as the next read sees them", async () => {
     let s: SessionRow = await newSession();
+    const responses: { key: string; ids: string[] }[] = [];
     for (let i = 0; i < 3; i++) {
       const c = nextTurn(s, { lease: new Date(Date.now() + 60_000), owner: "me" });
-      const out = await store.commit(c);
-      expect(out.responseBytes && Array.from(out.responseBytes)).to.deep.equal(Array.from(toBinary(StepResponseSchema, c.response!.message)));
-      s = out.session;
+      s = await store.commit(c);
+      responses.push({ key: c.response!.key, ids: c.response!.messages.map((m) => m.id) });
     }
+    for (const r of responses) expect((await store.readStep(s.id, r.key))?.stored?.messages.map((m) => m.id)).to.deep.equal(r.ids);
     expect(s.step).to.equal(3);
     expect(s.historyLen).to.equal(5);
     expect(s.usage).to.deep.equal({ input: 1500, output: 60, cached: 0, cost: 0.75 });
@@ -126,6 +123,7 @@ export function storeSuite(t: SuiteRunner, open: () => Promise<Db>, options: (db
     expect(at?.session.usage).to.deep.equal(s.usage);
     expect(at?.calls.map((x) => [x.toolcallId, x.state])).to.deep.equal([["call_3_0", "pending"]]);
     expect(at?.stored?.messages[0]?.id).to.equal("msg_3_1");
+    expect(Number(at?.stored?.session?.usage?.inputTokens)).to.equal(1500);
     expect((await store.callsOfStep(s.id, 2)).map((x) => [x.state, x.output])).to.deep.equal([["done", '{"click":{}}']]);
     expect((await store.history(s.id)).map((h) => h.entry.case)).to.deep.equal(["agentMessage", "toolResult", "agentMessage", "toolResult", "agentMessage"]);
     expect((await store.traces(s.id)).map((x) => x.step)).to.deep.equal([1, 2, 3]);
@@ -133,15 +131,15 @@ export function storeSuite(t: SuiteRunner, open: () => Promise<Db>, options: (db
 
   it("refuses a commit from a stale version or against another instance's live lease, writing nothing", async () => {
     const s0 = await newSession();
-    const { session: s1 } = await store.commit(nextTurn(s0, { owner: "a", lease: new Date(Date.now() + 60_000) }));
+    const s1 = await store.commit(nextTurn(s0, { owner: "a", lease: new Date(Date.now() + 60_000) }));
     // Computed from the version before s1: lost.
     expect(await conflict(store.commit(nextTurn(s0, { owner: "a" })))).to.be.instanceOf(SessionConflict);
     // Another instance, while a's lease is live: lost; a itself goes on.
     expect(await conflict(store.commit(nextTurn(s1, { owner: "b" })))).to.be.instanceOf(SessionConflict);
-    const { session: s2 } = await store.commit(nextTurn(s1, { owner: "a" }));
+    const s2 = await store.commit(nextTurn(s1, { owner: "a" }));
     expect(s2.leaseUntil).to.equal(null);
     // Released: anyone may commit now.
-    const { session: s3 } = await store.commit(nextTurn(s2, { owner: "b" }));
+    const s3 = await store.commit(nextTurn(s2, { owner: "b" }));
     expect(s3.step).to.equal(3);
     expect((await store.history(s0.id)).length).to.equal(s3.historyLen);
     expect((await store.traces(s0.id)).length).to.equal(3);
@@ -149,19 +147,20 @@ export function storeSuite(t: SuiteRunner, open: () => Promise<Db>, options: (db
 
   it("applies the stop guard in the commit: a stop set meanwhile makes the status STOPPED and stores no response", async () => {
     const s0 = await newSession();
-    const { session: s1 } = await store.commit(nextTurn(s0));
+    const s1 = await store.commit(nextTurn(s0));
     await store.requestStop(s0.id, "user pressed stop");
-    const guarded = await store.commit(nextTurn(s1));
-    expect(guarded.session.status).to.equal(SessionStatus.STOPPED);
-    expect(guarded.session.stopRequested).to.be.true;
-    expect(guarded.session.reason).to.equal("user pressed stop");
-    expect(guarded.responseBytes).to.be.undefined;
-    expect(await store.storedResponse(s0.id, "res:r:call_1_0")).to.be.undefined;
+    const guardedTurn = nextTurn(s1);
+    const guarded = await store.commit(guardedTurn);
+    expect(guarded.status).to.equal(SessionStatus.STOPPED);
+    expect(guarded.stopRequested).to.be.true;
+    expect(guarded.reason).to.equal("user pressed stop");
+    expect((await store.readStep(s0.id, guardedTurn.response!.key))?.stored).to.be.undefined;
     // Unguarded (the stop's own closing commit), and a new message clearing the flag.
-    const closing = await store.commit({ ...nextTurn(guarded.session, { stopGuard: false }), set: { status: SessionStatus.STOPPED } });
-    expect(closing.responseBytes).not.to.be.undefined;
-    const cleared = await store.commit({ from: closing.session, owner: "x", lease: null, set: { clearStop: true, status: SessionStatus.RUNNING, reason: "" } });
-    expect([cleared.session.stopRequested, cleared.session.status, cleared.session.reason]).to.deep.equal([false, SessionStatus.RUNNING, ""]);
+    const closingTurn = { ...nextTurn(guarded, { stopGuard: false }), set: { status: SessionStatus.STOPPED } };
+    const closing = await store.commit(closingTurn);
+    expect((await store.readStep(s0.id, closingTurn.response!.key))?.stored).not.to.be.undefined;
+    const cleared = await store.commit({ from: closing, owner: "x", lease: null, set: { clearStop: true, status: SessionStatus.RUNNING, reason: "" } });
+    expect([cleared.stopRequested, cleared.status, cleared.reason]).to.deep.equal([false, SessionStatus.RUNNING, ""]);
   });
 
   it("keeps the context's summaries as lines: appended, trimmed, folded, and read back the same", async () => {
@@ -170,7 +169,7 @@ export function storeSuite(t: SuiteRunner, open: () => Promise<Db>, options: (db
       // One line a turn; the oldest dropped past 6; a fold every 11th step drops them all.
       const micro = step % 11 === 0 ? [`fold ${step}`] : [...s.context.micro, `step ${step}: "quoted" \\ line\nwith newline`].slice(-6);
       const context = { ...s.context, micro, goal: `goal at ${step}` };
-      s = (await store.commit({ from: s, owner: "x", lease: null, set: { step, context, goal: context.goal } })).session;
+      s = await store.commit({ from: s, owner: "x", lease: null, set: { step, context, goal: context.goal } });
       const stored = await db.query<{ seq: number; line: string }>("select seq, line from context_lines where session_id = $1 order by seq", [s.id]);
       expect(stored.map((l) => l.line)).to.deep.equal(micro);
       expect(stored.map((l) => Number(l.seq))).to.deep.equal(micro.map((_, i) => s.contextFrom + i));
@@ -182,27 +181,32 @@ export function storeSuite(t: SuiteRunner, open: () => Promise<Db>, options: (db
     expect(JSON.parse(String(raw?.context))).not.to.have.property("micro");
   });
 
-  it("answers a retried input with the stored bytes, also for responses stored as JSON before migration 8", async () => {
+  it("answers a retried input with its stored messages and the session as it stands, also for whole responses stored as JSON or protobuf bytes", async () => {
     const s = await newSession();
-    const resp = create(StepResponseSchema, { session: { id: s.id, step: 1 } });
-    await store.commit({ from: s, owner: "x", lease: null, response: { key: "res:r:a", message: resp } });
-    expect((await store.storedResponse(s.id, "res:r:a"))?.session?.step).to.equal(1);
-    expect(await store.storedResponse(s.id, "other")).to.be.undefined;
-    await db.query("insert into responses (session_id, input_key, response) values ($1, 'old', $2)", [s.id, JSON.stringify(toJson(StepResponseSchema, resp))]);
-    for (const key of ["old", "res:r:a"]) expect((await store.readStep(s.id, key))?.stored?.session?.step).to.equal(1);
+    const message = create(AgentMessageSchema, { id: "msg_1_1", step: 1 });
+    await store.commit({ from: s, owner: "x", lease: null, set: { step: 1 }, response: { key: "res:r:a", messages: [message] } });
+    expect((await store.readStep(s.id, "other"))?.stored).to.be.undefined;
+    // Rows as earlier versions stored them: a whole response, its session as it was then.
+    const old = create(StepResponseSchema, { messages: [message], session: { id: s.id, step: 7 } });
+    await db.query("insert into responses (session_id, input_key, response) values ($1, 'old', $2)", [s.id, JSON.stringify(toJson(StepResponseSchema, old))]);
+    await db.query("insert into responses (session_id, input_key, body) values ($1, 'bytes', $2)", [s.id, toBinary(StepResponseSchema, old)]);
+    for (const key of ["res:r:a", "old", "bytes"]) {
+      const stored = (await store.readStep(s.id, key))?.stored;
+      expect([stored?.messages.map((m) => m.id), stored?.session?.step], key).to.deep.equal([["msg_1_1"], 1]);
+    }
     expect(await store.keyUsed(s.id, "res:r:")).to.be.true;
     expect(await store.keyUsed(s.id, "msg:")).to.be.false;
   });
 
   it("moves calls by session, step and id: results, approvals with a new message", async () => {
     let s: SessionRow = await newSession();
-    s = (await store.commit(nextTurn(s))).session;
+    s = await store.commit(nextTurn(s));
     const [call] = await store.callsOfStep(s.id, 1);
     // A result filed under another step moves nothing.
-    s = (await store.commit({ from: s, owner: "x", lease: null, callUpdates: [{ id: "call_1_0", step: 2, state: "done", output: "{}" }] })).session;
+    s = await store.commit({ from: s, owner: "x", lease: null, callUpdates: [{ id: "call_1_0", step: 2, state: "done", output: "{}" }] });
     expect((await store.callsOfStep(s.id, 1)).map((c) => c.state)).to.deep.equal(["pending"]);
     const message = create(AgentMessageSchema, { ...call!.message!, status: MessageStatus.AWAITING_APPROVAL });
-    s = (await store.commit({ from: s, owner: "x", lease: null, callUpdates: [{ id: "call_1_0", step: 1, state: "awaiting_approval", message }] })).session;
+    s = await store.commit({ from: s, owner: "x", lease: null, callUpdates: [{ id: "call_1_0", step: 1, state: "awaiting_approval", message }] });
     const [moved] = await store.callsOfStep(s.id, 1);
     expect([moved?.state, moved?.message?.status, moved?.output]).to.deep.equal(["awaiting_approval", MessageStatus.AWAITING_APPROVAL, null]);
     expect([...(await store.callsById(s.id, ["call_1_0", "zzz"])).keys()]).to.deep.equal(["call_1_0"]);
@@ -227,8 +231,8 @@ export function storeSuite(t: SuiteRunner, open: () => Promise<Db>, options: (db
   it("merges a retried step's traces into one row", async () => {
     let s: SessionRow = await newSession();
     const trace = (latencyMs: number, input: number, errors: string[]) => ({ step: 1, model: "m", latencyMs, usage: { input, output: 0, cached: 0, cost: 0 }, toolCalls: [], errors });
-    s = (await store.commit({ from: s, owner: "x", lease: null, trace: trace(5, 0, ["server: 500"]) })).session;
-    s = (await store.commit({ from: s, owner: "x", lease: null, trace: trace(7, 10, []) })).session;
+    s = await store.commit({ from: s, owner: "x", lease: null, trace: trace(5, 0, ["server: 500"]) });
+    s = await store.commit({ from: s, owner: "x", lease: null, trace: trace(7, 10, []) });
     const [t1] = await store.traces(s.id);
     expect([t1?.latencyMs, Number(t1?.usage?.inputTokens), t1?.errors]).to.deep.equal([12, 10, ["server: 500"]]);
     expect(s.usage.input).to.equal(10);
@@ -243,14 +247,19 @@ export function storeSuite(t: SuiteRunner, open: () => Promise<Db>, options: (db
     expect([log?.message, log?.tool, log?.attributes]).to.deep.equal(["click failed", "click", { api_key: "sk-live-123456789", ok: "fine" }]);
   });
 
-  it("searches memory by full text, per user, best match first; a save keyed by its call is stored once", async () => {
-    await store.saveMemory("u1", "Prefers window seats on long flights", ["travel"], "", "");
-    await store.saveMemory("u1", "Home address: 4 Privet Drive, Little Whinging", ["address"], "", "");
-    const id = await store.saveMemory("u1", "Shipping address for work: 221B Baker Street", ["address", "work"], "ses_1", "call_1_0");
-    expect(await store.saveMemory("u1", "Shipping address for work: 221B Baker Street", ["address", "work"], "ses_1", "call_1_0")).to.equal(id);
-    await store.saveMemory("u2", "Shipping address: somewhere else entirely", [], "", "");
+  it("searches memory by full text, per user, best match first; a save keyed by its call is stored once, with where it came from", async () => {
+    await store.saveMemory("u1", "Prefers window seats on long flights", ["travel"], { byUser: true });
+    await store.saveMemory("u1", "Home address: 4 Privet Drive, Little Whinging", ["address"], {});
+    const from = { sessionId: "ses_1", pageUrl: "https://shop.example/account", key: "call_1_0" };
+    const id = await store.saveMemory("u1", "Shipping address for work: 221B Baker Street", ["address", "work"], from);
+    expect(await store.saveMemory("u1", "Shipping address for work: 221B Baker Street", ["address", "work"], from)).to.equal(id);
+    await store.saveMemory("u2", "Shipping address: somewhere else entirely", [], {});
     const r = await store.searchMemory("u1", "what is my shipping address?", 5);
     expect(r.map((x) => x.text)).to.deep.equal(["Shipping address for work: 221B Baker Street", "Home address: 4 Privet Drive, Little Whinging"]);
+    // The agent's record names its session and page and is not the user's; the user's own is pinned.
+    expect([r[0]?.sessionId, r[0]?.pageUrl, r[0]?.byUser, r[0]?.pinned]).to.deep.equal(["ses_1", "https://shop.example/account", false, false]);
+    const [mine] = await store.searchMemory("u1", "window", 5);
+    expect([mine?.sessionId, mine?.pageUrl, mine?.byUser, mine?.pinned]).to.deep.equal(["", "", true, true]);
     expect((await store.searchMemory("u1", "flight", 5)).map((x) => x.text)).to.deep.equal(["Prefers window seats on long flights"]);
     expect(await store.searchMemory("u1", "?!", 5)).to.deep.equal([]);
   });

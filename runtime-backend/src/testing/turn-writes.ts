@@ -1,6 +1,6 @@
 import { create } from "@bufbuild/protobuf";
 import { MessageStatus, SessionStatus } from "@baton/gen/baton/v1/agent_pb";
-import { StepResponseSchema, ToolcallResultSchema, ToolCallSchema } from "@baton/gen/baton/v1/descriptors";
+import { ToolcallResultSchema, ToolCallSchema } from "@baton/gen/baton/v1/descriptors";
 import { emptyContext } from "../context/state.js";
 import { agentEntry, callMessage, resultEntry } from "../loop/messages.js";
 import type { Queryable } from "../store/db.js";
@@ -32,7 +32,7 @@ export function nextTurn(
     set: { step, context, goal: context.goal, status: SessionStatus.AWAITING_TOOLS },
     lease: o.lease ?? null,
     stopGuard: o.stopGuard ?? true,
-    response: { key: `res:r:${prev}`, message: create(StepResponseSchema, { messages: [message] }) },
+    response: { key: `res:r:${prev}`, messages: [message] },
   };
 }
 

@@ -1,7 +1,8 @@
 import type { MessageInitShape } from "@bufbuild/protobuf";
 import type { TabSchema } from "@baton/gen/baton/v1/tools_pb";
 import { ToolErrorCode, ToolFailure } from "@baton/sdk/contract";
-import { sanitizeText, sanitizeUrl } from "@baton/sdk/engine";
+import { openableUrl, sanitizeText, sanitizeUrl } from "@baton/sdk/engine";
+import { decideUrl, openUrlPolicy, type UrlPolicy } from "@baton/sdk/policy";
 import { TabDriver } from "./tab-driver.js";
 
 type TabView = MessageInitShape<typeof TabSchema>;
@@ -46,10 +47,14 @@ export class AgentTabs {
   #groupId: number | undefined;
   #title = "Task";
   #withoutDebugger = false;
+  /** Tabs closed for the policy since the model last heard, as evidence notes. */
+  #refusedNotes: string[] = [];
 
   constructor(
     owned: OwnedTabs,
     private readonly hooks: AgentTabsHooks,
+    /** The URL policy tabs are held to (the site lists are the user's, when they have any). */
+    readonly policy: UrlPolicy = openUrlPolicy,
   ) {
     this.#startTabId = owned.startTabId;
     this.#active = owned.activeTabId;
@@ -120,9 +125,19 @@ export class AgentTabs {
     }
   }
 
-  /** A tab was created: adopt it when one of the agent's tabs opened it. */
+  /**
+   * A tab was created: adopt it when one of the agent's tabs opened it, unless its URL is one
+   * the policy refuses; then it is closed, and the model hears of it with its next result.
+   */
   async adopt(tab: chrome.tabs.Tab): Promise<void> {
     if (tab.id === undefined || this.#drivers.has(tab.id) || tab.openerTabId === undefined || !this.#drivers.has(tab.openerTabId)) return;
+    const url = tab.pendingUrl || tab.url || "";
+    const d = url ? decideUrl(this.policy, url, "tab") : undefined;
+    if (d && !d.allow) {
+      await chrome.tabs.remove(tab.id).catch(() => undefined);
+      this.#refusedNotes.push(`the page opened a tab that was closed at once: ${sanitizeUrl(url)}: ${d.reason}`);
+      return;
+    }
     this.#drivers.set(tab.id, this.#driver(tab.id));
     this.#changed();
     await this.group();
@@ -155,9 +170,16 @@ export class AgentTabs {
     return d;
   }
 
+  /** Notes about tabs closed for the policy since the last call, for the next result's evidence. */
+  takeNotes(): string[] {
+    const notes = this.#refusedNotes;
+    this.#refusedNotes = [];
+    return notes;
+  }
+
   /** The open_tab tool: a new tab next to the active one, owned and grouped. */
   async open(url: string): Promise<TabView> {
-    const checked = url ? checkHttpUrl(url) : "";
+    const checked = url ? openableUrl(url, this.policy) : "";
     const opener = await chrome.tabs.get(this.#active).catch(() => undefined);
     const tab = await chrome.tabs.create({
       ...(checked ? { url: checked } : {}),
@@ -208,18 +230,4 @@ export class AgentTabs {
       active: tabId === this.#active,
     };
   }
-}
-
-/** Only web pages may be opened by the agent. */
-export function checkHttpUrl(raw: string): string {
-  let url: URL;
-  try {
-    url = new URL(raw.trim());
-  } catch {
-    throw new ToolFailure(ToolErrorCode.INVALID_ARGUMENTS, `${JSON.stringify(sanitizeText(raw, 200))} is not an absolute URL.`, { field: "url" });
-  }
-  if (url.protocol !== "http:" && url.protocol !== "https:") {
-    throw new ToolFailure(ToolErrorCode.PERMISSION_DENIED, `Only http and https URLs can be opened, not ${url.protocol}.`, { field: "url" });
-  }
-  return url.toString();
 }

@@ -3,14 +3,15 @@ import { type ClientToolHandlers, toolCatalog } from "@baton/gen/baton/v1/tools_
 import type { ImageSchema, NavigateResultSchema, ToolCall } from "@baton/gen/baton/v1/tools_pb";
 import { type ApprovalDecision, describeCall, type RefLookup, type RunContext } from "@baton/sdk/client";
 import { callRisk, ToolErrorCode, ToolFailure, toolByCase } from "@baton/sdk/contract";
-import { Engine, type EngineHandlers, type EngineToolCase, engineHandlers, sanitizeUrl } from "@baton/sdk/engine";
+import { Engine, type EngineHandlers, type EngineToolCase, engineHandlers, openableUrl, sanitizeUrl } from "@baton/sdk/engine";
 import { type DomEngine, domHandlers } from "@baton/sdk/engine/dom";
 import { create } from "@bufbuild/protobuf";
 import type { AgentTabs } from "./agent-tabs.js";
-import { checkHttpUrl, waitLoaded } from "./agent-tabs.js";
+import { waitLoaded } from "./agent-tabs.js";
 import type { PauseGate } from "./pause-gate.js";
 import { type TabConnection, type TabDriver, withoutDebuggerReason } from "./tab-driver.js";
-import { resolveUploadPaths, uploadFolderKey } from "./upload-paths.js";
+import { foldersInWords, guardUploads, type UploadFile } from "@baton/sdk/policy";
+import { extensionUploadRule, uploadFolderKey, uploadFoldersOf } from "./upload-paths.js";
 
 /** Something the panel shows beside the timeline's steps. */
 export type Notice =
@@ -24,6 +25,8 @@ export interface ChangeApproval {
   readonly description: string;
   /** The page it happens on. */
   readonly page: { readonly title: string; readonly url: string };
+  /** An upload of files from outside the upload folders: their full paths, and the folders (none when unset). */
+  readonly upload?: { readonly files: readonly string[]; readonly folders: readonly string[] };
 }
 
 /** What the executor needs from the panel. */
@@ -57,12 +60,6 @@ const tabCases = new Set<EngineToolCase>(["openTab", "switchTab", "closeTab", "l
 
 type AnyHandler = (params: object, ctx: RunContext) => Promise<unknown>;
 
-/** The folder relative upload paths resolve in, if one is set. */
-async function readUploadFolder(): Promise<string | undefined> {
-  const v = (await chrome.storage.local.get(uploadFolderKey))[uploadFolderKey];
-  return typeof v === "string" && v ? v : undefined;
-}
-
 /**
  * The run's tool handlers: each engine tool runs in the agent's active tab through that tab's
  * connection (the CDP engine over `chrome.debugger`, or the DOM fallback), with the mask
@@ -89,7 +86,7 @@ export function createExecutor(o: ExecutorOptions): { handlers: ClientToolHandle
 
   const handlersFor = (conn: Exclude<TabConnection, { kind: "restricted" }>): EngineHandlers<RunContext> => {
     if (conn.kind === "debugger") {
-      if (!engine) engine = new Engine(conn.page);
+      if (!engine) engine = new Engine(conn.page, { urlPolicy: o.tabs.policy });
       else if (engine.page !== conn.page) engine.usePage(conn.page);
       cdpHandlers ??= engineHandlers<RunContext>(engine);
       return cdpHandlers;
@@ -107,7 +104,7 @@ export function createExecutor(o: ExecutorOptions): { handlers: ClientToolHandle
 
   /** navigate on a page the extension may not enter: Chrome's tab API can still leave it. */
   const navigateAway = async (driver: TabDriver, url: string): Promise<MessageInitShape<typeof NavigateResultSchema>> => {
-    const target = checkHttpUrl(url);
+    const target = openableUrl(url, o.tabs.policy);
     await chrome.tabs.update(driver.tabId, { url: target });
     await new Promise((r) => setTimeout(r, 50));
     await waitLoaded(driver.tabId);
@@ -130,18 +127,36 @@ export function createExecutor(o: ExecutorOptions): { handlers: ClientToolHandle
         `This tab shows ${sanitizeUrl(conn.url) || "a browser page"}, which Chrome does not let extensions read or control. Open a web page in it with navigate, or ask the user to switch to a tab with a web page.`,
       );
     }
-    // A relative path would reach Chrome as it is and cost us the tab: resolve it or refuse it.
-    if (tool === "uploadFile") params = { ...params, paths: resolveUploadPaths((params as { paths: string[] }).paths, await readUploadFolder()) };
     if (conn.kind === "dom") notice({ kind: "dom-fallback", why: conn.why, byUser: conn.why.startsWith(withoutDebuggerReason) }, `dom:${driver.tabId}`);
     const spec = toolByCase(toolCatalog, tool);
     const call = create(toolCatalog.call, { tool: { case: tool, value: params } as never }) as ToolCall;
     const description = describeCall(call, lookup);
-    if (spec && o.askEveryChange() && callRisk(spec, params as never) === "mutating") {
+    const pageNow = async () => {
       const tab = await chrome.tabs.get(driver.tabId).catch(() => undefined);
-      const decision = await o.ui.approve(
-        { toolcallId: ctx.toolcallId, description, page: { title: tab?.title ?? "", url: sanitizeUrl(tab?.url ?? "") } },
-        ctx.signal,
-      );
+      return { title: tab?.title ?? "", url: sanitizeUrl(tab?.url ?? "") };
+    };
+    // The upload rule: files from the upload folders go ahead, any other waits for the user's
+    // card with its full path; what the rule resolved is what Chrome gets.
+    let asked = false;
+    // (Through the page, uploads are unavailable: the DOM fallback says so itself.)
+    if (tool === "uploadFile" && conn.kind === "debugger") {
+      const folders = uploadFoldersOf((await chrome.storage.local.get(uploadFolderKey))[uploadFolderKey]);
+      const outside = async (files: readonly UploadFile[]) => {
+        asked = true;
+        const upload = { files: files.map((f) => f.path), folders };
+        const decision = await o.ui.approve({ toolcallId: ctx.toolcallId, description, page: await pageNow(), upload }, ctx.signal);
+        return decision.approved
+          ? { approved: true as const }
+          : {
+              approved: false as const,
+              code: ToolErrorCode.DENIED,
+              reason: `The user did not allow uploading ${files.map((f) => JSON.stringify(f.path)).join(", ")} from outside ${foldersInWords(folders)}. Do not try another path; ask the user which file to upload.`,
+            };
+      };
+      params = await guardUploads(async (p: { paths: readonly string[] }) => p, { rule: extensionUploadRule(folders), outside })(params as { paths: readonly string[] }, ctx);
+    }
+    if (spec && !asked && o.askEveryChange() && callRisk(spec, params as never) === "mutating") {
+      const decision = await o.ui.approve({ toolcallId: ctx.toolcallId, description, page: await pageNow() }, ctx.signal);
       if (!decision.approved) {
         throw new ToolFailure(ToolErrorCode.DENIED, `The user did not allow this${decision.reason ? `: ${decision.reason}` : "."} Do not try it again another way; ask the user or finish.`);
       }
@@ -176,6 +191,9 @@ export function createExecutor(o: ExecutorOptions): { handlers: ClientToolHandle
     } finally {
       driver.relax();
     }
+    // Tabs a page opened and the policy closed (see AgentTabs.adopt) are told with this result.
+    const evidence = (result as { evidence?: { notes?: string[] } } | undefined)?.evidence;
+    if (evidence) evidence.notes = [...(evidence.notes ?? []), ...o.tabs.takeNotes()];
     if (tool === "takeSnapshot") readBy.set(driver.tabId, conn.kind);
     const image = (result as { screenshot?: MessageInitShape<typeof ImageSchema>; image?: MessageInitShape<typeof ImageSchema> } | undefined);
     const shot = image?.screenshot ?? image?.image;

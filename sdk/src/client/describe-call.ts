@@ -17,6 +17,11 @@ export function isSecretField(name: string | undefined): boolean {
   return SECRET_NAME.test(name ?? "");
 }
 
+/** Text typed into a secret field, as output shows it: bullets, never the characters. */
+export function secretBullets(text: string): string {
+  return "•".repeat(Math.min(8, Math.max(4, text.length)));
+}
+
 /** A tab id as people read it: a CDP target id (32 hex digits) by its first 8, a Chrome tab number whole. */
 function tabLabel(id: string): string {
   return id.length > 12 ? id.slice(0, 8) : id;
@@ -53,7 +58,7 @@ export function describeCall(call: ToolCall, lookup: RefLookup): string {
       return `Clicking ${label(t.value.ref, lookup)}${t.value.irreversible ? " (irreversible)" : ""}`;
     case "typeText": {
       const secret = isSecretField(lookup(t.value.ref)?.name);
-      const text = secret ? "•".repeat(Math.min(8, Math.max(4, t.value.text.length))) : `"${clip(t.value.text, 40)}"`;
+      const text = secret ? secretBullets(t.value.text) : `"${clip(t.value.text, 40)}"`;
       return `Typing ${text} into ${label(t.value.ref, lookup)}${t.value.pressEnter ? " and pressing Enter" : ""}`;
     }
     case "pressKeys":
@@ -86,7 +91,7 @@ export function describeCall(call: ToolCall, lookup: RefLookup): string {
       return `Asking you: ${clip(t.value.question, 80)}`;
     case "setValue": {
       const secret = isSecretField(lookup(t.value.ref)?.name);
-      return `Setting ${label(t.value.ref, lookup)} to ${secret ? "•".repeat(Math.min(8, Math.max(4, t.value.value.length))) : `"${clip(t.value.value, 40)}"`}`;
+      return `Setting ${label(t.value.ref, lookup)} to ${secret ? secretBullets(t.value.value) : `"${clip(t.value.value, 40)}"`}`;
     }
     case "selectText":
       return `Selecting "${clip(t.value.text, 40)}"${t.value.ref ? ` in ${label(t.value.ref, lookup)}` : ""}`;

@@ -5,7 +5,7 @@
 export { type BatonClient, type BatonClientOptions, bearerToken, createBatonClient } from "./create-client.js";
 export { binaryTransport, type BinaryTransportOptions } from "./binary-transport.js";
 export { clientTools } from "./client-tools.js";
-export { describeCall, type ElementLabel, isSecretField, type RefLookup } from "./describe-call.js";
+export { describeCall, type ElementLabel, isSecretField, secretBullets, type RefLookup } from "./describe-call.js";
 export { createPkce, type Pkce, s256Challenge } from "./pkce.js";
 export { withoutBrowser } from "./without-browser.js";
 export { type CallJournal, type JournalEntry, memoryJournal } from "./journal.js";

@@ -25,14 +25,18 @@ import {
   type ToolRoute,
   toolByCase,
   toolError,
+  type TypingScope,
 } from "../contract/index.js";
 import type { BatonClient } from "./create-client.js";
 import type { CallJournal } from "./journal.js";
 import { maskText, type Secret, type SecretPage, secretsNote, withSecrets } from "./secrets.js";
 import { backoffMs, defaultRetry, isRetryable, type RetryOptions, sleep } from "./retry.js";
 
-/** What a client-side tool handler knows about the call it runs. */
-export interface RunContext {
+/**
+ * What a client-side tool handler knows about the call it runs. For a `type_text` whose text
+ * holds a secret scoped to origins, `typeOnlyOn` says where the field's frame must be.
+ */
+export interface RunContext extends TypingScope {
   readonly sessionId: string;
   readonly toolcallId: string;
   /** The session step whose model turn made the call (0 for calls of the client's own, such as opening the start URL). */

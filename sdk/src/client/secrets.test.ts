@@ -20,6 +20,22 @@ describe("masking", () => {
     expect(maskText("nothing to see", secrets)).toBe("nothing to see");
   });
 
+  it("replaces a value the page transformed: URL- and form-encoded, upper-cased, spelled out", () => {
+    const pp = [{ name: "pp", value: 'Tr0ub4dor & 3/horse "x"' }];
+    const form = new URLSearchParams({ pp: pp[0]!.value }).toString();
+    expect(maskText(`http://a.example/check?${form}&next=1#pp=${encodeURIComponent(pp[0]!.value)}`, pp)).toBe(
+      "http://a.example/check?pp=<secret>pp</secret>&next=1#pp=<secret>pp</secret>",
+    );
+    // Lower-case escapes, and the value in a path segment.
+    expect(maskText("/u/Tr0ub4dor%20%26%203%2fhorse%20%22x%22/edit", pp)).toBe("/u/<secret>pp</secret>/edit");
+    expect(maskText('You sent TR0UB4DOR & 3/HORSE "X".', pp)).toBe("You sent <secret>pp</secret>.");
+    expect(maskText('Spelled out: T r 0 u b 4 d o r & 3 / h o r s e " x "', pp)).toBe("Spelled out: <secret>pp</secret>");
+    expect(maskText("t·r·0·u·b·4·d·o·r·&·3·/·h·o·r·s·e·\\\"·x·\\\"", pp)).toBe("<secret>pp</secret>");
+    expect(maskText("STRASSE 12", [{ name: "street", value: "straße 12" }])).toBe("<secret>street</secret>");
+    // Other encoded text is left as it is.
+    expect(maskText("/search?q=blue+mugs&page=2%2B", pp)).toBe("/search?q=blue+mugs&page=2%2B");
+  });
+
   it("tells the model the names and where they may be typed, never the values", () => {
     const note = secretsNote(secrets);
     expect(note).toContain("<secret>pw</secret> (only on https://app.example.com)");

@@ -1,6 +1,6 @@
 import { ToolErrorCode } from "@baton/gen/baton/v1/agent_pb";
 import type { ClientToolHandlers } from "@baton/gen/baton/v1/tools_baton";
-import { ToolFailure } from "../contract/index.js";
+import { ToolFailure, type TypingScope } from "../contract/index.js";
 
 /**
  * A value the model may have typed but never sees: it writes the placeholder
@@ -74,31 +74,97 @@ function escapeRe(s: string): string {
   return s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 }
 
-/** The forms a value takes in page text the engine reports: as is, quoted for the snapshot, whitespace squeezed. */
-function variants(value: string): string[] {
-  const squeezed = value.replace(/\s+/g, " ").trim();
-  const quoted = (s: string) => s.replace(/\\/g, "\\\\").replace(/"/g, '\\"');
-  return [...new Set([value, squeezed, quoted(value), quoted(squeezed)])].filter((v) => v.length > 0).sort((a, b) => b.length - a.length);
-}
+/**
+ * What may stand between two characters of an echoed value: whitespace (the snapshot squeezes
+ * it; a page spells a value out "c o r r e c t"), invisible format characters, and the
+ * punctuation pages space characters with.
+ */
+const gap = "[\\s\\u00ad\\u200b-\\u200f\\u2060-\\u2064\\ufeff.\\-_·•|*]*";
 
 /**
- * Replaces every secret value in a text by its placeholder: the value as typed, as the
- * snapshot quotes it, with its whitespace squeezed, and cut short by the engine's length cap
- * (a prefix of at least 8 characters followed by "…").
+ * One pattern for every form a value takes in page text: as typed, with its whitespace
+ * squeezed, as the snapshot quotes it (`\"`, `\\`), spelled out with spaces or dots between
+ * its characters, and in any letter case (CSS `text-transform`, including case maps that change
+ * a length, such as ß → SS).
  */
-export function maskText(text: string, secrets: readonly Secret[]): string {
+function valuePattern(value: string): RegExp | undefined {
+  const char = (c: string) => (c === '"' ? '\\\\?"' : c === "\\" ? "\\\\{1,2}" : escapeRe(c));
+  const spelled = (v: string) => [...v.replace(/\s+/g, "")].map(char).join(gap);
+  const forms = [...new Set([value, value.toUpperCase(), value.toLowerCase()])].filter((v) => v.trim() !== "").map(spelled);
+  return forms.length ? new RegExp(forms.sort((a, b) => b.length - a.length).join("|"), "giu") : undefined;
+}
+
+const patterns = new WeakMap<Secret, RegExp | undefined>();
+
+function patternOf(s: Secret): RegExp | undefined {
+  if (!patterns.has(s)) patterns.set(s, valuePattern(s.value));
+  return patterns.get(s);
+}
+
+/** The value as it reads in page text, whitespace squeezed and quoted: what the engine cuts short. */
+function squeezedForms(value: string): string[] {
+  const squeezed = value.replace(/\s+/g, " ").trim();
+  const quoted = squeezed.replace(/\\/g, "\\\\").replace(/"/g, '\\"');
+  return [...new Set([squeezed, quoted])];
+}
+
+/** Replaces each value in a text read as it is (no decoding). */
+function maskPlain(text: string, secrets: readonly Secret[]): string {
   let out = text;
   for (const s of secrets) {
-    for (const v of variants(s.value)) {
-      if (out.includes(v)) out = out.split(v).join(placeholder(s.name));
-      if (v.length > 8 && out.includes("…")) {
-        // A long value the engine cut: its first characters and an ellipsis.
-        const cut = new RegExp(`${escapeRe(v.slice(0, 8))}[^…]{0,${v.length - 8}}…`, "g");
-        out = out.replace(cut, (m) => (v.startsWith(m.slice(0, -1)) ? `${placeholder(s.name)}…` : m));
-      }
+    const re = patternOf(s);
+    if (re) out = out.replace(re, placeholder(s.name));
+    if (!out.includes("…")) continue;
+    for (const v of squeezedForms(s.value)) {
+      if (v.length <= 8) continue;
+      // A long value the engine cut: its first characters and an ellipsis.
+      const cut = new RegExp(`${escapeRe(v.slice(0, 8))}[^…]{0,${v.length - 8}}…`, "giu");
+      out = out.replace(cut, (m) => (v.toLowerCase().startsWith(m.slice(0, -1).toLowerCase()) ? `${placeholder(s.name)}…` : m));
     }
   }
   return out;
+}
+
+/** Percent-decoding that keeps what is not a valid escape as it is. */
+function percentDecode(s: string): string {
+  try {
+    return decodeURIComponent(s);
+  } catch {
+    return s.replace(/(?:%[0-9a-f]{2})+/gi, (run) => {
+      try {
+        return decodeURIComponent(run);
+      } catch {
+        return run;
+      }
+    });
+  }
+}
+
+/**
+ * A piece of a URL: a path segment, a query or fragment parameter's name or value. A value
+ * percent-encodes the characters that delimit them, so each encoded value is one piece.
+ */
+const urlPiece = /[^\s/?#&;=<>"']+/g;
+
+/**
+ * Replaces every secret value in a text by its placeholder: as typed; with its whitespace
+ * squeezed; as the snapshot quotes it; spelled out one character at a time; in any letter case;
+ * cut short by the engine's length cap (a prefix of at least 8 characters and "…"); and in
+ * URLs, percent-encoded or form-encoded (`+` for a space), which is decoded before comparing
+ * (a GET form puts what was typed into the query).
+ */
+export function maskText(text: string, secrets: readonly Secret[]): string {
+  if (secrets.length === 0) return text;
+  const out = maskPlain(text, secrets);
+  if (!/%[0-9a-f]{2}|\+/i.test(out)) return out;
+  return out.replace(urlPiece, (piece) => {
+    if (!/%[0-9a-f]{2}|\+/i.test(piece)) return piece;
+    for (const decoded of new Set([percentDecode(piece.replace(/\+/g, " ")), percentDecode(piece)])) {
+      const masked = maskPlain(decoded, secrets);
+      if (masked !== decoded) return masked;
+    }
+    return piece;
+  });
 }
 
 /** True when the text holds a secret value in any form {@link maskText} replaces. */
@@ -137,9 +203,11 @@ function urlsOf(result: unknown): string[] {
 /**
  * The engine's handlers behind a secrets layer: `type_text` types `<secret>name</secret>` as the
  * secret's value (only on its origins: elsewhere the call fails with PERMISSION_DENIED, and an
- * unknown name with INVALID_ARGUMENTS), and every handler's result and failure is masked — each
- * value reads back as its placeholder in snapshots, evidence, extracted text and error
- * messages, even where the page echoed it. Screenshots are withheld while a typed secret may be
+ * unknown name with INVALID_ARGUMENTS). The page's origin is checked here; the origins also go
+ * to the handler on its context (`TypingScope.typeOnlyOn`), where the engine checks the field's
+ * own frame when it finds it and again just before the keys go out. Every handler's result and
+ * failure is masked — each value reads back as its placeholder in snapshots, evidence,
+ * extracted text and error messages, even where the page echoed it. Screenshots are withheld while a typed secret may be
  * on screen (from the typing until the page changes) or while the page's text shows one (when
  * `page.text` is given). The values never leave this layer.
  */
@@ -149,11 +217,15 @@ export function withSecrets<Ctx>(handlers: ClientToolHandlers<Ctx>, secrets: rea
   const byName = new Map(secrets.map((s) => [s.name, s]));
   const exposure: Exposure = { typedOn: undefined };
 
-  /** The text with its placeholders replaced, and the page it is typed on (when known). */
-  async function substitute(text: string): Promise<{ text: string; used: boolean; on?: string }> {
+  /**
+   * The text with its placeholders replaced, the page it is typed on (when known), and the
+   * origins the field's own frame must be on (every scoped secret's, intersected).
+   */
+  async function substitute(text: string): Promise<{ text: string; used: boolean; on?: string; onlyOn?: string[] }> {
     const names = [...text.matchAll(/<secret>\s*([^<]*?)\s*<\/secret>/g)].map((m) => m[1] ?? "");
     if (names.length === 0) return { text, used: false };
     let url: string | undefined;
+    let onlyOn: string[] | undefined;
     for (const name of names) {
       const s = byName.get(name);
       if (!s) {
@@ -166,11 +238,13 @@ export function withSecrets<Ctx>(handlers: ClientToolHandlers<Ctx>, secrets: rea
         if (!here || !allowed.includes(here)) {
           throw new ToolFailure(ToolErrorCode.PERMISSION_DENIED, `${placeholder(name)} may only be typed on ${allowed.join(", ")}; this page is on ${here ?? "no web origin"}. Do not type it here.`, { field: "text" });
         }
+        const ok = allowed.filter((o): o is string => o !== undefined);
+        onlyOn = onlyOn ? onlyOn.filter((o) => ok.includes(o)) : ok;
       }
     }
     const out = text.replace(/<secret>\s*([^<]*?)\s*<\/secret>/g, (_m, name: string) => (byName.get(name) as Secret).value);
     url ??= page ? await page.url().catch(() => undefined) : undefined;
-    return { text: out, used: true, ...(url ? { on: pageKey(url) } : {}) };
+    return { text: out, used: true, ...(url ? { on: pageKey(url) } : {}), ...(onlyOn ? { onlyOn } : {}) };
   }
 
   /** Drops a screenshot's data when a secret may be visible in it. */
@@ -191,11 +265,15 @@ export function withSecrets<Ctx>(handlers: ClientToolHandlers<Ctx>, secrets: rea
   for (const [key, handler] of Object.entries(handlers) as [string, (p: unknown, ctx: Ctx) => Promise<unknown>][]) {
     wrapped[key] = async (params: unknown, ctx: Ctx) => {
       let p = params;
+      let c = ctx;
       let typed: { on?: string } | undefined;
       if (key === "typeText") {
         const sub = await substitute((params as { text: string }).text);
         if (sub.used) {
           p = { ...(params as object), text: sub.text };
+          // The page's origin is checked above; the field's own frame is checked by the engine,
+          // when it finds the field and again just before the keys go out.
+          if (sub.onlyOn) c = { ...(ctx as object), typeOnlyOn: sub.onlyOn } satisfies TypingScope as Ctx;
           typed = sub;
           // Withheld from the moment of typing: even a failed typing may have put it on screen.
           exposure.typedOn = sub.on ?? "(the page typed on)";
@@ -203,7 +281,7 @@ export function withSecrets<Ctx>(handlers: ClientToolHandlers<Ctx>, secrets: rea
       }
       let result: unknown;
       try {
-        result = await handler(p, ctx);
+        result = await handler(p, c);
       } catch (e) {
         if (e instanceof ToolFailure) {
           const snapshot = e.details.snapshot ? maskDeep({ ...e.details.snapshot, screenshot: undefined }, secrets) : undefined;

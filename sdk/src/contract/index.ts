@@ -6,6 +6,7 @@
 export { type Catalog, callRisk, findTool, type RouteCatalog, toolByCase, type ToolRisk, type ToolRoute, type ToolSide, type ToolSpec } from "./catalog.js";
 export { clientToolsOf } from "./client-tools.js";
 export {
+  anthropicTool,
   type DeclaredTool,
   type GeminiSchema,
   geminiFunctionDeclaration,
@@ -29,3 +30,4 @@ export {
 } from "./parse-tool-call.js";
 export { type ArgLimits, type ArgProblem, readArgs } from "./read-args.js";
 export { ToolErrorCode, ToolFailure, type ToolFailureDetails, toolError } from "./tool-error.js";
+export { type TypingScope, typingOrigins } from "./typing-scope.js";

@@ -21,6 +21,8 @@ import { settle, type SettleOptions } from "./page/settle.js";
 import { type ActivityMark, defaultSnapshotMaxAgeMs, markActivity, noEffectsBetween, unchangedBetween } from "./page/snapshot-reuse.js";
 import { type PageSnapshot, takePageSnapshot } from "./snapshot/snapshot.js";
 import { quoted, sanitizeText, sanitizeUrl } from "./base/sanitize.js";
+import { openUrlPolicy, type UrlPolicy } from "../policy/url-policy.js";
+import { closeRefusedTabs, leaveRefusedPage } from "./page/url-checks.js";
 
 /** Options of an engine. */
 export interface EngineOptions {
@@ -41,6 +43,13 @@ export interface EngineOptions {
   reuseSnapshots?: boolean;
   /** Maximum age of a reused snapshot (default 1000 ms; see docs/engine.md). */
   snapshotMaxAgeMs?: number;
+  /**
+   * Which URLs pages may be opened at and tabs may show (default: http(s) and about:blank for
+   * what the agent opens, no site lists). navigate and open_tab refuse the rest before
+   * anything opens; after an action, a tab a page opened to a refused URL is closed and a
+   * page that went to one is left for about:blank, both said in the evidence's notes.
+   */
+  urlPolicy?: UrlPolicy;
 }
 
 /** A ref resolved to a live element. */
@@ -463,10 +472,13 @@ export class Engine {
     const actionFrame = this.#actionFrame;
     this.#actionFrame = undefined;
     const report = await settle(this.#page, mark.loadsStarted, this.options.settle, actionFrame, mark.at, loading ? () => void (early = start()) : undefined);
+    // Before anything is read: refused tabs closed, a refused page left (the snapshot below is then new).
+    const refusedTabs = await closeRefusedTabs(this.#page, this.options.urlPolicy ?? openUrlPolicy, mark.openedTargets);
+    const leftPage = this.#page.navigationCount > mark.navigationCount ? await leaveRefusedPage(this.#page, this.options.urlPolicy ?? openUrlPolicy) : undefined;
     if (report.stalled) {
       // The page cannot be read until its load commits: say so now rather than wait it out.
       const main = this.#page.mainFrame();
-      return { url: sanitizeUrl(main?.url ?? ""), title: "", navigated: false, refsAdded: [], refsRemoved: [], notes: report.notes };
+      return { url: sanitizeUrl(main?.url ?? ""), title: "", navigated: false, refsAdded: [], refsRemoved: [], notes: [...report.notes, ...refusedTabs.notes, ...(leftPage ? [leftPage] : [])] };
     }
     const earlyMark = (await early) && this.#lastMark;
     const settled = earlyMark ? await markActivity(this.#page).catch(() => undefined) : undefined;
@@ -487,7 +499,7 @@ export class Engine {
       navigated: this.#page.navigationCount > mark.navigationCount,
       refsAdded: added.slice(0, 50),
       refsRemoved: removed.slice(0, 50),
-      notes: report.notes,
+      notes: [...report.notes, ...refusedTabs.notes, ...(leftPage ? [leftPage] : [])],
     };
     // What the page says back (a status line, a toast, a counter), against the last snapshot
     // of the same document: not across a load, where everything is new.
@@ -497,7 +509,7 @@ export class Engine {
       if (text.changed.length) evidence.textChanged = text.changed;
       if (text.removed.length) evidence.textRemoved = text.removed;
     }
-    const opened = this.#page.openedTargets.slice(mark.openedTargets).at(-1);
+    const opened = this.#page.openedTargets.slice(mark.openedTargets).filter((t) => !refusedTabs.closed.has(t)).at(-1);
     if (opened) evidence.newTabId = opened;
     if (dialog) evidence.dialog = { type: dialog.type, message: sanitizeText(dialog.message, 300), accepted: dialog.accepted };
     if (focused) evidence.focused = focused;
@@ -505,7 +517,7 @@ export class Engine {
     // any document, and no navigation, dialog, tab or ref coming or going.
     // (Focus moving into a field is the reaction a click on it wants.)
     const intoField = focused && ["textbox", "searchbox", "combobox", "spinbutton", "date", "time", "datetime", "color"].includes(focused.role);
-    if (options.reactionFrom && !intoField && !evidence.navigated && !dialog && !opened && added.length === 0 && removed.length === 0) {
+    if (options.reactionFrom && !intoField && !evidence.navigated && !dialog && !opened && refusedTabs.closed.size === 0 && added.length === 0 && removed.length === 0) {
       const now = settled ?? (await markActivity(this.#page).catch(() => undefined));
       if (now && noEffectsBetween(options.reactionFrom, now)) evidence.notes = [...(evidence.notes ?? []), "nothing on the page changed after the action"];
     }

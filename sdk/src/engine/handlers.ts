@@ -1,4 +1,5 @@
 import type { ClientToolCase, ClientToolHandlers } from "@baton/gen/baton/v1/tools_baton";
+import { typingOrigins } from "../contract/index.js";
 import { drag, click, hover } from "./actions/pointer.js";
 import { pressKeys, typeText } from "./actions/keyboard.js";
 import { scroll, selectOption, uploadFile } from "./actions/forms.js";
@@ -39,7 +40,8 @@ export function engineHandlers<Ctx = void>(engine: Engine): EngineHandlers<Ctx> 
         }),
       ),
     click: (p) => click(engine, p),
-    typeText: (p) => typeText(engine, p),
+    // A secret's origins ride on the context (`TypingScope`): checked against the field's own frame.
+    typeText: (p, ctx) => typeText(engine, p, typingOrigins(ctx)),
     pressKeys: (p) => pressKeys(engine, p),
     scroll: (p) => scroll(engine, p),
     selectOption: (p) => selectOption(engine, p),

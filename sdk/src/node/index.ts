@@ -14,8 +14,10 @@ export {
   findChromium,
   type FoundChromium,
 } from "./find-chromium.js";
+export { type GuardedChromium, type GuardedLaunchOptions, launchGuardedChromium } from "./guarded-chromium.js";
 export { defaultChromiumPath, type LaunchedChromium, type LaunchOptions, launchChromium } from "./launch-chromium.js";
 export { type NodeTransportOptions, nodeTransport } from "./node-transport.js";
 export { type OpenPageOptions, openPage } from "./open-page.js";
 export { type CommandOutput, snapshotCommand } from "./snapshot-command.js";
+export { nodePathResolver } from "./upload-resolver.js";
 export { WebSocketTransport } from "./ws-transport.js";

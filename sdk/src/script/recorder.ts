@@ -1,7 +1,9 @@
 import type { ClientToolHandlers } from "@baton/gen/baton/v1/tools_baton";
 import { toolCatalog } from "@baton/gen/baton/v1/tools_baton";
+import { maskText, placeholder, type Secret } from "../client/secrets.js";
 import { type ToolSpec, toolByCase, toModelJson } from "../contract/index.js";
 import type { ScriptCall, ScriptExpectations, ScriptFile, ScriptTurn } from "./script-file.js";
+import { secretTypingKey } from "./secret-typing.js";
 import type { SnapshotRef } from "./snapshot-refs.js";
 import type { TargetSpec } from "./targets.js";
 
@@ -57,6 +59,14 @@ export function urlPattern(url: string): string {
   return `${path.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}$`;
 }
 
+/** A secret's name from a field's accessible name: "Confirm password" → "confirm_password". */
+function secretName(field: string, taken: readonly Secret[]): string {
+  const base = `${/^[a-z]/.test(field.toLowerCase()) ? "" : "field_"}${field.toLowerCase().replace(/[^a-z0-9]+/g, "_").replace(/^_+|_+$/g, "")}`.slice(0, 56) || "secret";
+  let name = base;
+  for (let n = 2; taken.some((s) => s.name === name); n++) name = `${base}_${n}`;
+  return name;
+}
+
 /** Tools that only read the page: recorded, but a replay has no need to repeat them. */
 export const perceptionTools = new Set(["take_snapshot", "screenshot", "extract"]);
 
@@ -65,10 +75,15 @@ export const perceptionTools = new Set(["take_snapshot", "screenshot", "extract"
  * writes down each call that succeeded, grouped by the model turn (step) that made it, with
  * every ref turned into role + accessible name (`nth` among equals) from the snapshot the model
  * acted on, and the page's URL around it. Put it outside any secrets layer, or give `mask`, so a
- * secret is written as its placeholder.
+ * secret is written as its placeholder. Text typed into a field named like a password that is
+ * no secret's placeholder (the model typed it as it is) is written as a placeholder too, named
+ * after the field (`<secret>password</secret>`), and that value is masked wherever else the
+ * script would hold it: a replay is given it with `--secret` ({@link ScriptRecorder.secretNames}).
  */
 export class ScriptRecorder<Ctx extends RecordingContext> {
   private readonly calls: Recorded[] = [];
+  /** Values typed as they are into secret fields, under the names the script gives them. */
+  private readonly typed: Secret[] = [];
 
   constructor(
     private readonly page: RecordingPage,
@@ -98,12 +113,35 @@ export class ScriptRecorder<Ctx extends RecordingContext> {
         const before = await this.page.url().catch(() => "");
         const result = await handler(params, ctx);
         const after = await this.page.url().catch(() => before);
-        const masked = JSON.parse(this.mask(JSON.stringify(args))) as Record<string, unknown>;
+        const masked = this.#maskedDeep(args);
+        const key = secretTypingKey({ name: spec.name, args: masked });
+        const text = key ? (masked[key] as string) : "";
+        if (key && !text.includes("<secret>")) {
+          const field = (masked.ref as TargetSpec).name;
+          let known = this.typed.find((s) => s.value === text);
+          if (!known) this.typed.push((known = { name: secretName(field, this.typed), value: text }));
+          masked[key] = placeholder(known.name);
+        }
         this.calls.push({ turn: `${ctx.sessionId ?? ""}/${ctx.step ?? 0}`, call: { name: spec.name, ...(Object.keys(masked).length ? { args: masked } : {}) }, targeted, before, after });
         return result;
       };
     }
     return out as unknown as ClientToolHandlers<Ctx>;
+  }
+
+  /** A text with every secret value in it masked: the run's (`mask`) and those typed as they are into secret fields. */
+  masked(text: string): string {
+    return maskText(this.mask(text), this.typed);
+  }
+
+  /** A copy of a JSON value with each string masked (strings only: a short value never breaks the JSON). */
+  #maskedDeep<T>(value: T): T {
+    return JSON.parse(JSON.stringify(value, (_k, v: unknown) => (typeof v === "string" ? this.masked(v) : v))) as T;
+  }
+
+  /** The secrets the script types by placeholder because they were typed as they are: a replay needs each (`--secret NAME=@FILE`). */
+  get secretNames(): string[] {
+    return this.typed.map((s) => s.name);
   }
 
   /** Calls recorded so far. */
@@ -123,7 +161,7 @@ export class ScriptRecorder<Ctx extends RecordingContext> {
     for (const c of this.calls) byTurn.set(c.turn, [...(byTurn.get(c.turn) ?? []), c]);
     const groups = [...byTurn.values()];
     const turns: { text?: string; calls: ScriptCall[]; expect?: ScriptExpectations }[] = [
-      { text: `<goal>${this.mask(o.goal)}</goal>`, calls: [{ name: "take_snapshot" }] },
+      { text: `<goal>${o.goal}</goal>`, calls: [{ name: "take_snapshot" }] },
     ];
     for (const g of groups) {
       const prev = turns.at(-1) as { calls: ScriptCall[] };
@@ -133,7 +171,8 @@ export class ScriptRecorder<Ctx extends RecordingContext> {
       const moved = last.after && urlPattern(last.after) !== urlPattern(first.before);
       turns.push({ calls: g.map((c) => c.call), ...(moved ? { expect: { url: urlPattern(last.after) } } : {}) });
     }
-    turns.push({ calls: [{ name: "done", args: { answer: this.mask(o.answer) } }] });
-    return { turns: turns as ScriptTurn[], expect: JSON.parse(this.mask(JSON.stringify(o.expect))) as ScriptExpectations };
+    turns.push({ calls: [{ name: "done", args: { answer: o.answer } }] });
+    // Calls recorded before a value was known as a secret (typed into a plain field first) are masked now too.
+    return this.#maskedDeep({ turns: turns as ScriptTurn[], expect: o.expect });
   }
 }

@@ -2,6 +2,8 @@ import { toolCatalog } from "@baton/gen/baton/v1/tools_baton";
 import { type AnyToolHandlers, dispatchToolCall, findTool, parseToolCall } from "../contract/index.js";
 import { perceptionTools } from "./recorder.js";
 import { checkExpectations, type PageProbe, type ScriptCall, type ScriptExpectations, type ScriptFile } from "./script-file.js";
+import { secretBullets } from "../client/describe-call.js";
+import { secretTypingKey } from "./secret-typing.js";
 import { isTarget, resolveTargets } from "./targets.js";
 
 /** What a replayed call runs with (the client's RunContext fits). */
@@ -81,7 +83,11 @@ export interface ReplayOptions {
 /** A script call in words: `click(ref=button "Sign in")`. */
 export function describeScriptCall(c: ScriptCall): string {
   if (typeof c.args !== "object") return `${c.name}(${c.args ?? ""})`;
-  const parts = Object.entries(c.args).map(([k, v]) => (isTarget(v) ? `${k}=${v.role} ${JSON.stringify(v.name)}${v.within ? ` in ${JSON.stringify(v.within)}` : ""}${v.nth ? ` #${v.nth + 1}` : ""}` : `${k}=${JSON.stringify(v)}`));
+  // Text typed into a password-like field shows as bullets, as a model-driven run's progress shows it.
+  const hidden = secretTypingKey(c);
+  const parts = Object.entries(c.args).map(([k, v]) =>
+    isTarget(v) ? `${k}=${v.role} ${JSON.stringify(v.name)}${v.within ? ` in ${JSON.stringify(v.within)}` : ""}${v.nth ? ` #${v.nth + 1}` : ""}` : k === hidden ? `${k}=${secretBullets(String(v))}` : `${k}=${JSON.stringify(v)}`,
+  );
   return `${c.name}(${parts.join(", ")})`;
 }
 

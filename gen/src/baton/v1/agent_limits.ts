@@ -54,6 +54,11 @@ export const fieldLimits: { readonly [message: string]: { readonly [field: strin
       "maxLength": 200
     }
   },
+  "baton.v1.Verdict": {
+    "reason": {
+      "maxLength": 4000
+    }
+  },
   "baton.v1.CreateSessionRequest": {
     "task": {
       "maxLength": 100000
@@ -137,6 +142,11 @@ export const fieldLimits: { readonly [message: string]: { readonly [field: strin
     },
     "screenshot_id": {
       "maxLength": 200
+    }
+  },
+  "baton.v1.ReportVerdictRequest": {
+    "session_id": {
+      "maxLength": 64
     }
   },
   "baton.v1.Playbook": {
@@ -235,5 +245,8 @@ export const methodLimits: { readonly [method: string]: MethodLimits } = {
       1,
       2
     ]
+  },
+  "baton.v1.AgentService.ReportVerdict": {
+    "maxRequestBytes": 65536
   }
 };

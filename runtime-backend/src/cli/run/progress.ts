@@ -3,6 +3,7 @@ import { describeCall, isSecretField, type RefLookup, type RunEvent } from "@bat
 import { toolCatalog } from "@baton/gen/baton/v1/tools_baton";
 import type { ToolCall } from "@baton/gen/baton/v1/tools_pb";
 import { type OutStream, Spinner } from "./spinner.js";
+import { terminalStream, terminalText } from "./terminal-text.js";
 
 /** How progress is shown: a spinner (TTY), plain lines (pipes, CI) or JSON lines (--json). */
 export type ProgressMode = "tty" | "plain" | "json";
@@ -71,10 +72,15 @@ class StreamedLines {
   }
 }
 
-/** Creates the progress view; `lookup` names refs from the engine's latest snapshot. */
-export function createProgress(mode: ProgressMode, out: OutStream, lookup: RefLookup): Progress {
+/**
+ * Creates the progress view; `lookup` names refs from the engine's latest snapshot. Everything
+ * it prints passes `terminalText`: the model's words, page text in names, URLs and errors.
+ */
+export function createProgress(mode: ProgressMode, raw: OutStream, lookup: RefLookup): Progress {
+  const out = terminalStream(raw);
   if (mode === "json") return jsonProgress(out, lookup);
-  const spinner = mode === "tty" ? new Spinner(out) : undefined;
+  // The spinner writes its own control sequences, and cleans what it is given.
+  const spinner = mode === "tty" ? new Spinner(raw) : undefined;
   const log = (line: string) => (spinner ? spinner.log(line) : out.write(`${line}\n`));
   const status = (text: string, plainToo = true) => {
     if (spinner) spinner.status(text);
@@ -159,7 +165,9 @@ function maskedArgs(call: ToolCall, lookup: RefLookup): unknown {
 }
 
 function jsonProgress(out: OutStream, lookup: RefLookup): Progress {
-  const line = (o: Record<string, unknown>) => out.write(`${JSON.stringify(o)}\n`);
+  // Strings are cleaned before they are encoded: JSON escapes C0 controls, and a consumer
+  // that prints a decoded field would print them.
+  const line = (o: Record<string, unknown>) => out.write(`${JSON.stringify(o, (_k, v: unknown) => (typeof v === "string" ? terminalText(v) : v))}\n`);
   return {
     event(e) {
       switch (e.type) {

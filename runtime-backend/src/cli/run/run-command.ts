@@ -2,20 +2,23 @@ import { existsSync, statSync } from "node:fs";
 import { resolve } from "node:path";
 import { Code, ConnectError } from "@connectrpc/connect";
 import type { ClientToolHandlers } from "@baton/gen/baton/v1/tools_baton";
-import { type BatonClient, createBatonClient, describeCall, maskText, type RefLookup, type RunContext, runTask, type Secret, type TaskOutcome } from "@baton/sdk/client";
+import { type BatonClient, createBatonClient, describeCall, maskText, placeholder, type RefLookup, type RunContext, runTask, type Secret, type TaskOutcome } from "@baton/sdk/client";
 import { engineHandlers, type Engine } from "@baton/sdk/engine";
 import { ChromiumNotFoundError, ensureChromium, type FoundChromium, nodeTransport } from "@baton/sdk/node";
+import { guardUploads } from "@baton/sdk/policy";
 import { checkExpectations, engineProbe, type RecordingPage, type ReplayOutcome, ScriptFileError, ScriptRecorder, scriptGoal } from "@baton/sdk/script";
 import type { Env } from "../../providers/registry.js";
 import { flag, parseArgs, type Parsed, UsageError } from "../args.js";
 import { savedLogin } from "../credentials.js";
 import { missingKeysHelp } from "./model-choice.js";
 import { createProgress, type Progress, type ProgressMode } from "./progress.js";
-import { type Ask, approvalPrompt, askUserHandler } from "./prompts.js";
+import { type Ask, approvalPrompt, askUserHandler, uploadPrompt } from "./prompts.js";
+import { nodeUploadRule, uploadDirsOf } from "./upload-dirs.js";
 import { BackendUnavailable, remoteBackend, type RunBackend, startLocalBackend } from "./run-backend.js";
 import { openRunBrowser, type RunBrowser } from "./run-browser.js";
 import type { OutStream } from "./spinner.js";
 import { SecretArgError, secretsFromArgs } from "./secret-args.js";
+import { terminalStream } from "./terminal-text.js";
 import { replayRun } from "./replay-run.js";
 import { plan, type RunPlan, runUsage } from "./run-plan.js";
 import { endExpectations, savePlaybook, scriptOfPlaybook, scriptPlaybook, writeScript } from "./save-run.js";
@@ -70,7 +73,9 @@ function startUrlOf(p: Parsed, site: StaticServer | undefined): string | undefin
  * approvals and ask_user at the terminal, Ctrl-C as a clean stop, and for --script the file's
  * expectations checked on the final page. Resolves to the exit code ({@link exitCodes}).
  */
-export async function runCommand(argv: readonly string[], deps: RunDeps): Promise<number> {
+export async function runCommand(argv: readonly string[], given: RunDeps): Promise<number> {
+  // What goes to stderr carries reasons, answers and page text: printed clean.
+  const deps: RunDeps = { ...given, err: terminalStream(given.err) };
   const p = parseArgs(argv);
   const fail = (message: string, code: number): number => {
     deps.err.write(`baton run: ${message.trimEnd()}\n`);
@@ -109,9 +114,11 @@ export async function runCommand(argv: readonly string[], deps: RunDeps): Promis
     }
     let startUrl: string | undefined;
     let secrets: Secret[];
+    let uploadDirs: string[];
     try {
       startUrl = startUrlOf(p, site);
       secrets = secretsFromArgs(p, deps.env, startUrl);
+      uploadDirs = uploadDirsOf(p);
     } catch (e) {
       if (e instanceof UsageError || e instanceof SecretArgError) return fail(e.message, exitCodes.usage);
       throw e;
@@ -195,7 +202,10 @@ export async function runCommand(argv: readonly string[], deps: RunDeps): Promis
 
     // With --save-script, every call that succeeds is written down as it runs (secrets as placeholders).
     const recorder = run.saveScript || run.savePlaybook ? new ScriptRecorder<RunContext>(recordingPage(engine), (t) => maskText(t, secrets)) : undefined;
-    const base: ClientToolHandlers<RunContext> = { ...engineHandlers<RunContext>(engine), askUser: askUserHandler(deps.ask, () => out.pause()) };
+    // Uploads from the --upload-dir folders go ahead; any other file is asked about, by its full path.
+    const tools = engineHandlers<RunContext>(engine);
+    const uploads = { rule: nodeUploadRule(uploadDirs, uploadDirs[0] ?? process.cwd()), outside: uploadPrompt(deps.ask, () => out.pause(), uploadDirs) };
+    const base: ClientToolHandlers<RunContext> = { ...tools, uploadFile: guardUploads(tools.uploadFile, uploads), askUser: askUserHandler(deps.ask, () => out.pause()) };
     const handlers = recorder ? recorder.wrap(base) : base;
     const onApproval = approvalPrompt(p.flags.has("yes"), deps.ask, (r) => describeCall(r.call, lookup), () => out.pause());
     const unreachable = (e: unknown): number => {
@@ -232,7 +242,7 @@ export async function runCommand(argv: readonly string[], deps: RunDeps): Promis
         throw e;
       }
       const code = finishReplay(replayed, out, interrupted, deps);
-      if (recorder && replayed.status === "completed") await saveRecording(recorder, run, replayed.answer, startUrl, engine, out, client);
+      if (recorder && replayed.status === "completed") await saveRecording(recorder, run, replayed.answer, startUrl, site, engine, out, client);
       return code;
     }
 
@@ -252,8 +262,15 @@ export async function runCommand(argv: readonly string[], deps: RunDeps): Promis
     } catch (e) {
       return unreachable(e);
     }
-    const code = await finish(outcome, run, engine, out, interrupted, deps);
-    if (recorder && code === exitCodes.done) await saveRecording(recorder, run, outcome.answer, startUrl, engine, out, client, outcome.session.goal);
+    // What the script's expectations found is the run's verdict: the backend keeps it beside
+    // the agent's status, so the console shows the outcome this command exits with.
+    const report = async (passed: boolean, reason: string) => {
+      await (await client()).reportVerdict({ sessionId: outcome.session.id, verdict: { passed, reason } }).catch((e: unknown) => {
+        out.note(`(the backend did not record the verdict: ${ConnectError.from(e).rawMessage})`);
+      });
+    };
+    const code = await finish(outcome, run, engine, out, interrupted, deps, report);
+    if (recorder && code === exitCodes.done) await saveRecording(recorder, run, outcome.answer, startUrl, site, engine, out, client, outcome.session.goal);
     return code;
   } catch (e) {
     // Anything unexpected (a store that cannot open, a browser that dies): one clear line.
@@ -279,18 +296,25 @@ async function saveRecording(
   run: RunPlan,
   answer: string,
   startUrl: string | undefined,
+  site: StaticServer | undefined,
   engine: Engine,
   out: Progress,
   client: () => Promise<BatonClient>,
   goal?: string,
 ): Promise<void> {
   const script = recorder.script({ goal: goal || run.task, answer, expect: await endExpectations(engine, answer) });
+  const needed = recorder.secretNames;
+  if (needed.length) {
+    const names = needed.map(placeholder).join(", ");
+    out.note(`Text typed into a password-like field is saved as ${names}, not as itself: replay with ${needed.map((n) => `--secret ${n}=@FILE`).join(" ")}`, { secrets: needed });
+  }
   if (run.saveScript) {
     writeScript(run.saveScript, script);
     out.note(`Saved the run as a script: ${run.saveScript} (replay it with --script ${run.saveScript} --heal)`, { saved: run.saveScript });
   }
   if (run.savePlaybook) {
-    const saved = await savePlaybook(await client(), scriptPlaybook(run.savePlaybook, run.task, startUrl, script));
+    const served = site !== undefined && startUrl !== undefined && new URL(startUrl).origin === new URL(site.url).origin;
+    const saved = await savePlaybook(await client(), scriptPlaybook(run.savePlaybook, recorder.masked(run.task), startUrl, script, served));
     out.note(`Stored the script as the playbook ${saved}`, { playbook: saved });
   }
 }
@@ -312,7 +336,15 @@ function finishReplay(r: ReplayOutcome, out: Progress, interrupted: boolean, dep
   return exitCodes.done;
 }
 
-async function finish(outcome: TaskOutcome, run: RunPlan, engine: Engine, out: Progress, interrupted: boolean, deps: RunDeps): Promise<number> {
+async function finish(
+  outcome: TaskOutcome,
+  run: RunPlan,
+  engine: Engine,
+  out: Progress,
+  interrupted: boolean,
+  deps: RunDeps,
+  report: (passed: boolean, reason: string) => Promise<void>,
+): Promise<number> {
   const steps = outcome.session.step;
   if (outcome.status === "stopped") {
     out.note(`■ Stopped after ${steps} step(s): ${outcome.reason}`, { status: "stopped" });
@@ -329,6 +361,7 @@ async function finish(outcome: TaskOutcome, run: RunPlan, engine: Engine, out: P
   out.note(`${mark} in ${steps} step(s)${outcome.answer ? `: ${outcome.answer}` : ""}`, { status: "completed" });
   if (run.script?.expect) {
     const broken = await checkExpectations(run.script.expect, engineProbe(engine), outcome.answer);
+    await report(broken.length === 0, broken.length ? `${broken.length} expectation(s) of the script did not hold: ${broken.join("; ")}`.slice(0, 4000) : "");
     if (broken.length > 0) {
       out.note(`✗ ${broken.length} expectation(s) of the script did not hold`, { broken });
       deps.err.write(`baton run: ${broken.length} expectation(s) of the script did not hold:\n${broken.map((b) => `  - ${b}\n`).join("")}`);

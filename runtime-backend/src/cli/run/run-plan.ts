@@ -1,5 +1,5 @@
 import { readFileSync } from "node:fs";
-import { dirname, resolve } from "node:path";
+import { basename, dirname, resolve } from "node:path";
 import { parseScriptFile, type ScriptFile } from "@baton/sdk/script";
 import type { Env } from "../../providers/registry.js";
 import { flag, httpUrl, maxStepsLimit, onlyKnownFlags, type Parsed, UsageError, wholeNumber } from "../args.js";
@@ -27,7 +27,10 @@ export const runUsage = `baton run "<task>" [options]
                         (NAME=env:VAR reads it from the environment; repeatable)
   --secret-origin NAME=ORIGIN  where NAME may be typed (default: the --start-url's origin;
                         NAME=* for anywhere; repeatable)
-  --yes                 approve irreversible actions without asking
+  --upload-dir DIR      upload_file takes files from DIR without asking (repeatable); any other
+                        file is asked about at the terminal, showing its full path (default: none
+                        named, so every upload asks; without a terminal, refused)
+  --yes                 approve irreversible actions without asking (not uploads)
   --json                print progress as JSON lines
 
 Exit codes: 0 done, 1 failed/stopped/expectation broken, 2 bad usage or no model, 3 backend or
@@ -36,7 +39,7 @@ browser unavailable, 130 interrupted (Ctrl-C).
 
 const KNOWN = new Set([
   "start-url", "serve", "script", "model", "backend", "token", "data-dir", "max-steps", "headed", "cdp-url", "yes", "json", "help",
-  "secret", "secret-origin", "heal", "save-script", "save-playbook",
+  "secret", "secret-origin", "heal", "save-script", "save-playbook", "upload-dir",
 ]);
 
 
@@ -95,8 +98,14 @@ export function plan(p: Parsed, env: Env): RunPlan {
   if (scriptPath?.startsWith("playbook:")) throw new UsageError(`--script ${scriptPath}: a playbook's script replays with --heal`);
   if (scriptPath) {
     const script = readScript(scriptPath);
-    // The run's own backend reads script models from the script's directory only.
-    return { task, script, model: `script:${resolve(scriptPath)}`, scriptDir: dirname(resolve(scriptPath)), ...(maxSteps ? { maxSteps } : {}), ...saving };
+    const file = resolve(scriptPath);
+    // `script:NAME` is a name inside the backend's script directory, as in the extension's
+    // panel: the run's own backend reads from the script's folder, so the name is the file's.
+    // A running backend (--backend) has a directory of its own, which holds the file only if
+    // it is inside it: its absolute path, which every backend accepts for a file inside its
+    // directory, names it there.
+    const model = flag(p, "backend") ? `script:${file}` : `script:${basename(file)}`;
+    return { task, script, model, ...(flag(p, "backend") ? {} : { scriptDir: dirname(file) }), ...(maxSteps ? { maxSteps } : {}), ...saving };
   }
   if (flag(p, "backend")) return { task, ...(flag(p, "model") ? { model: flag(p, "model") } : {}), ...(maxSteps ? { maxSteps } : {}), ...saving };
   const choice = chooseModel(flag(p, "model"), env);

@@ -27,12 +27,27 @@ export function writeScript(path: string, script: ScriptFile): void {
 const fence = "```";
 
 /**
+ * The URL pattern a saved playbook matches by: the start URL's host, or for a site `--serve`
+ * served, its path on any loopback port, since that port was drawn for the one run and the
+ * same folder is served on another port next time.
+ */
+export function startUrlPattern(startUrl: string | undefined, served: boolean): string {
+  let url: URL;
+  try {
+    url = new URL(startUrl ?? "");
+  } catch {
+    return "";
+  }
+  return served ? `${url.hostname}:*${url.pathname}` : url.host;
+}
+
+/**
  * A script as a playbook: numbered steps a model can follow (so a model-driven run that picks
  * the playbook is guided by it), and the script itself in a fenced JSON block (so
  * `--script playbook:NAME --heal` replays it). Keywords come from the task, the URL pattern
- * from the start URL's host.
+ * from the start URL ({@link startUrlPattern}).
  */
-export function scriptPlaybook(name: string, task: string, startUrl: string | undefined, script: ScriptFile) {
+export function scriptPlaybook(name: string, task: string, startUrl: string | undefined, script: ScriptFile, served = false) {
   const steps = script.turns
     .flatMap((t) => (t.calls ?? []).filter((c) => !perceptionTools.has(c.name)))
     .map((c, i) => `${i + 1}. ${describeScriptCall(c)}`);
@@ -47,13 +62,8 @@ export function scriptPlaybook(name: string, task: string, startUrl: string | un
     fence,
   ].join("\n");
   const keywords = [...new Set(task.toLowerCase().match(/[\p{L}\d]{4,}/gu) ?? [])].slice(0, 8);
-  let host = "";
-  try {
-    host = startUrl ? new URL(startUrl).host : "";
-  } catch {
-    host = "";
-  }
-  return { name, description: goal.slice(0, 200), instructions, keywords, urlPatterns: host ? [host] : [] };
+  const pattern = startUrlPattern(startUrl, served);
+  return { name, description: goal.slice(0, 200), instructions, keywords, urlPatterns: pattern ? [pattern] : [] };
 }
 
 /** The script stored in a playbook's instructions, or a clear error. */

@@ -1,3 +1,5 @@
+import { terminalText } from "./terminal-text.js";
+
 /** A writable terminal-ish stream: what the progress view writes to. */
 export interface OutStream {
   write(text: string): unknown;
@@ -9,6 +11,8 @@ const FRAMES = ["⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "
 /**
  * One status line with a spinner under the printed log, on a TTY. Printing a log line clears
  * the status, writes the line and redraws, so the log scrolls while the status stays last.
+ * The spinner's own control sequences are the only ones it writes: lines and status text go
+ * through `terminalText`.
  */
 export class Spinner {
   #status = "";
@@ -20,7 +24,7 @@ export class Spinner {
 
   /** Shows (or replaces) the status line and starts spinning. */
   status(text: string): void {
-    this.#status = text;
+    this.#status = terminalText(text);
     if (!this.#timer) {
       this.#timer = setInterval(() => this.#draw(), 80);
       // A spinner must never keep the process alive on its own.
@@ -32,7 +36,7 @@ export class Spinner {
   /** Prints a permanent line above the status. */
   log(line: string): void {
     this.#clear();
-    this.out.write(`${line}\n`);
+    this.out.write(`${terminalText(line)}\n`);
     if (this.#timer) this.#draw();
   }
 

@@ -8,6 +8,7 @@ import { pressKey } from "./input.js";
 import { charKey, keyDef, modifierBits, parseChord } from "./keys.js";
 import { typeIntoWidget } from "./key-widget.js";
 import { setValueOf } from "./set-value.js";
+import { checkBeforeKeys, checkFieldOrigin } from "./typing-scope.js";
 
 /** What kind of text field an element (`this`) is, whether it takes text now, and whether it has the focus. */
 function fieldInfo(this: Element): { kind: "input" | "editable" | "value" | "other"; disabled: boolean; readOnly: boolean; multiline: boolean; focused: boolean } {
@@ -143,10 +144,15 @@ const comparable = (s: string): string => s.replace(/\r\n?/g, "\n").replace(/\u0
  * value is read back: when the field holds something else than what was typed (the page
  * filtered or reformatted it), the evidence says so. With `wait_for_suggestion`, waits (up to
  * 3 s) for a list of suggestions near the field and reports its items.
+ *
+ * With `onlyOn` (a secret's origins, see `TypingScope`), the field's own frame must be on one
+ * of them when it is found and again just before the text's keys go out, with the page's focus
+ * still on the field; otherwise nothing is typed.
  */
-export async function typeText(engine: Engine, params: TypeTextParams) {
+export async function typeText(engine: Engine, params: TypeTextParams, onlyOn?: readonly string[]) {
   return engine.guard(async () => {
     const el = await engine.resolve(params.ref, "ref");
+    if (onlyOn) await checkFieldOrigin(engine, el, onlyOn);
     // Where to click is found beside what kind of field it is; the kind decides first.
     const aimed = engine.actionPoint(el, "ref");
     aimed.catch(() => undefined);
@@ -214,6 +220,7 @@ export async function typeText(engine: Engine, params: TypeTextParams) {
     } else {
       await engine.call(el, caretAtEnd).catch(() => undefined);
     }
+    if (onlyOn) await checkBeforeKeys(engine, el, onlyOn);
     if (insert) await page.send("Input.insertText", { text: info.multiline ? text : text.replace(/\n/g, "") });
     else await typeChars(page, text, info.multiline);
     const readValue = () => engine.call(el, fieldValue).catch(() => "");

@@ -6,25 +6,12 @@ import { ToolErrorCode, ToolFailure } from "../../contract/index.js";
 import type { Engine } from "../engine.js";
 import { sanitizeText, sanitizeUrl } from "../base/sanitize.js";
 import { waitUntil } from "../page/settle.js";
-
-/** Checks a URL the model asked for: absolute http(s) only. */
-function checkUrl(raw: string): string {
-  let url: URL;
-  try {
-    url = new URL(raw.trim());
-  } catch {
-    throw new ToolFailure(ToolErrorCode.INVALID_ARGUMENTS, `${JSON.stringify(sanitizeText(raw, 200))} is not an absolute URL. Give one like "https://example.com/".`, { field: "url" });
-  }
-  if (url.protocol !== "http:" && url.protocol !== "https:") {
-    throw new ToolFailure(ToolErrorCode.PERMISSION_DENIED, `Only http and https URLs can be opened, not ${url.protocol}.`, { field: "url" });
-  }
-  return url.toString();
-}
+import { openableUrl } from "../page/url-checks.js";
 
 /** navigate: opens a URL in the current tab and waits for it to load (capped). */
 export async function navigate(engine: Engine, params: NavigateParams) {
   return engine.guard(async () => {
-    const url = checkUrl(params.url);
+    const url = openableUrl(params.url, engine.options.urlPolicy);
     const mark = engine.mark();
     const page = engine.page;
     const r = await page.send<{ errorText?: string; loaderId?: string }>("Page.navigate", { url }, page.rootId, 30_000);

@@ -4,6 +4,8 @@ import type { Engine } from "../engine.js";
 import { PageSession } from "../page/page-session.js";
 import { sanitizeText, sanitizeUrl } from "../base/sanitize.js";
 import { settle, waitUntil } from "../page/settle.js";
+import { openableUrl, tabRefusal } from "../page/url-checks.js";
+import { openUrlPolicy, type UrlPolicy } from "../../policy/url-policy.js";
 
 /** A tab as tools report it. */
 export interface TabView {
@@ -28,12 +30,25 @@ export class TabSet {
     this.#pages.set(this.#active, engine.page);
   }
 
-  /** Adopts tabs that owned pages opened (target=_blank, window.open): the agent caused them. */
-  async #adopt(tabId: string): Promise<void> {
-    if (this.#pages.has(tabId)) return;
+  /**
+   * Adopts tabs that owned pages opened (target=_blank, window.open): the agent caused them.
+   * One at a URL the policy refuses is closed instead; resolves to why.
+   */
+  async #adopt(tabId: string): Promise<string | undefined> {
+    if (this.#pages.has(tabId)) return undefined;
     const opener = [...this.#pages.values()].find((p) => p.openedTargets.includes(tabId));
-    if (!opener) return;
+    if (!opener) return undefined;
+    const refused = await tabRefusal(opener, this.#policy, tabId);
+    if (refused) {
+      await opener.transport.send("Target.closeTarget", { targetId: tabId }).catch(() => undefined);
+      return refused;
+    }
     this.#pages.set(tabId, await PageSession.attach(opener.transport, tabId));
+    return undefined;
+  }
+
+  get #policy(): UrlPolicy {
+    return this.#engine.options.urlPolicy ?? openUrlPolicy;
   }
 
   #own(tabId: string, field: string): PageSession {
@@ -46,16 +61,17 @@ export class TabSet {
 
   /** Opens a tab (blank or at `url`) and makes it active. */
   async open(url: string): Promise<TabView> {
+    const target = url ? openableUrl(url, this.#policy) : "";
     const transport = this.#engine.page.transport;
     const { targetId } = await transport.send<{ targetId: string }>("Target.createTarget", { url: "about:blank" });
     const page = await PageSession.attach(transport, targetId);
     this.#pages.set(targetId, page);
     this.#activate(targetId, page);
-    if (url) {
+    if (target) {
       // Like navigate: the tab is reported (and the next tool runs) once its page has loaded
       // and settled, not while it is still about:blank.
       const before = page.loadsStarted;
-      const r = await page.send<{ loaderId?: string }>("Page.navigate", { url }, page.rootId, 30_000);
+      const r = await page.send<{ loaderId?: string }>("Page.navigate", { url: target }, page.rootId, 30_000);
       if (r.loaderId) await waitUntil(page, () => page.loadsStarted > before || page.gone !== undefined, 2000);
       await settle(page, before, this.#engine.options.settle).catch(() => undefined);
     }
@@ -64,7 +80,8 @@ export class TabSet {
 
   /** Makes an owned tab active. */
   async switch(tabId: string): Promise<TabView> {
-    await this.#adopt(tabId);
+    const refused = await this.#adopt(tabId);
+    if (refused) throw new ToolFailure(ToolErrorCode.PERMISSION_DENIED, `That tab was closed: ${refused}`, { field: "tab_id" });
     const page = this.#own(tabId, "tab_id");
     this.#activate(tabId, page);
     await page.transport.send("Target.activateTarget", { targetId: tabId }).catch(() => undefined);

@@ -6,23 +6,11 @@ import { sanitizeText, sanitizeUrl } from "../base/sanitize.js";
 import { valueInputTypes, type ValueTarget } from "../actions/set-value.js";
 import { canonicalValue, parseNumber, type ValueType, valueExamples } from "../actions/value-forms.js";
 import type { DomEngine } from "./dom-engine.js";
+import { openableUrl } from "../page/url-checks.js";
 
 /** A tool the DOM fallback cannot perform: the debugger is needed for it. */
 function needsDebugger(what: string): never {
   throw new ToolFailure(ToolErrorCode.UNKNOWN_TOOL, `${what} is not available on this page (the debugger cannot attach here). Continue without it or ask the user.`);
-}
-
-function checkUrl(raw: string): string {
-  let url: URL;
-  try {
-    url = new URL(raw.trim());
-  } catch {
-    throw new ToolFailure(ToolErrorCode.INVALID_ARGUMENTS, `${JSON.stringify(sanitizeText(raw, 200))} is not an absolute URL.`, { field: "url" });
-  }
-  if (url.protocol !== "http:" && url.protocol !== "https:") {
-    throw new ToolFailure(ToolErrorCode.PERMISSION_DENIED, `Only http and https URLs can be opened, not ${url.protocol}.`, { field: "url" });
-  }
-  return url.toString();
 }
 
 /** Waits until the document behind the agent changed from `token` (a navigation committed). */
@@ -46,7 +34,7 @@ export function domHandlers<Ctx = void>(engine: DomEngine): EngineHandlers<Ctx> 
   return {
     navigate: (p) =>
       g(async () => {
-        const url = checkUrl(p.url);
+        const url = openableUrl(p.url);
         const mark = await engine.mark();
         await engine.runner.call("navigate", url).catch(() => undefined);
         await waitNewDocument(engine, mark.token, 10_000);
