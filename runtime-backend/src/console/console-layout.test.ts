@@ -92,6 +92,9 @@ async function signedIn(width: number): Promise<Engine> {
   const engine = await openPage(transport, { viewport: { width, height: 800 } });
   const { code } = await createSignInCode(backend.db, "local", 60_000);
   await engineHandlers(engine).navigate(create(NavigateParamsSchema, { url: `${backend.server.url}/sign-in#${code}` }), undefined);
+  // A sign-in link trades its code only on a click that names the account.
+  await until(engine, "the sign-in button", `[...document.querySelectorAll("button")].some((b) => /^(Sign in as |Go to the console)/.test(b.textContent))`);
+  await engineProbe(engine).evaluate(`[...document.querySelectorAll("button")].find((b) => /^(Sign in as |Go to the console)/.test(b.textContent)).click()`);
   await until(engine, "the sessions list", `document.querySelectorAll("table.table tbody tr").length === 6`);
   return engine;
 }

@@ -9,6 +9,7 @@ import { emptyContext } from "../context/state.js";
 import { defaultFoldOptions } from "../context/fold.js";
 import { type LogSink, silentSink } from "../log/log-sink.js";
 import { redactAttributes, redactText } from "../log/redact.js";
+import { traceAgentStep } from "../log/spans.js";
 import { newId } from "../store/ids.js";
 import { SessionConflict } from "../store/session-store.js";
 import { type SessionRow, sessionMessage } from "../store/sessions.js";
@@ -172,7 +173,11 @@ export class Agent {
       onEvent?.(e);
       this.events.publish(s0.id, e);
     };
-    const done = this.process(s0.id, req, key, abort, emit);
+    const done = traceAgentStep(
+      { sessionId: s0.id, input: inputName[req.input.case ?? "resume"], redact: this.deps.redact },
+      () => this.process(s0.id, req, key, abort, emit),
+      (r) => ({ status: SessionStatus[r.session?.status ?? SessionStatus.UNSPECIFIED]?.toLowerCase() ?? "unspecified", step: r.session?.step ?? 0 }),
+    );
     this.running.set(s0.id, { key, abort, done });
     try {
       return await done;
@@ -370,6 +375,9 @@ export class Agent {
     return this.deps.store.playbooks(userId);
   }
 }
+
+/** A step request's input, as its span names it. */
+const inputName: Readonly<Record<NonNullable<StepRequest["input"]["case"]> | "resume", string>> = { userMessage: "user_message", toolResults: "tool_results", resume: "resume" };
 
 /** A 53-bit hash of a text (cyrb53), as hex: tells two messages under one idempotency key apart. */
 function textHash(text: string): string {

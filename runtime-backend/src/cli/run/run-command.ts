@@ -5,13 +5,15 @@ import type { ClientToolHandlers } from "@baton/gen/baton/v1/tools_baton";
 import { type BatonClient, createBatonClient, describeCall, maskText, placeholder, type RefLookup, type RunContext, runTask, type Secret, type TaskOutcome } from "@baton/sdk/client";
 import { engineHandlers, type Engine } from "@baton/sdk/engine";
 import { ChromiumNotFoundError, ensureChromium, type FoundChromium, nodeTransport } from "@baton/sdk/node";
+import { guardUploads } from "@baton/sdk/policy";
 import { checkExpectations, engineProbe, type RecordingPage, ScriptFileError, ScriptRecorder, scriptGoal } from "@baton/sdk/script";
 import type { Env } from "../../providers/registry.js";
 import { flag, parseArgs, type Parsed, UsageError } from "../args.js";
 import { savedLogin } from "../credentials.js";
 import { missingKeysHelp } from "./model-choice.js";
 import { createProgress, type Progress, type ProgressMode } from "./progress.js";
-import { type Ask, approvalPrompt, askUserHandler } from "./prompts.js";
+import { type Ask, approvalPrompt, askUserHandler, uploadPrompt } from "./prompts.js";
+import { nodeUploadRule, uploadDirsOf } from "./upload-dirs.js";
 import { BackendUnavailable, remoteBackend, type RunBackend, startLocalBackend } from "./run-backend.js";
 import { openRunBrowser, type RunBrowser } from "./run-browser.js";
 import type { OutStream } from "./spinner.js";
@@ -113,9 +115,11 @@ export async function runCommand(argv: readonly string[], given: RunDeps): Promi
     }
     let startUrl: string | undefined;
     let secrets: Secret[];
+    let uploadDirs: string[];
     try {
       startUrl = startUrlOf(p, site);
       secrets = secretsFromArgs(p, deps.env, startUrl);
+      uploadDirs = uploadDirsOf(p);
     } catch (e) {
       if (e instanceof UsageError || e instanceof SecretArgError) return fail(e.message, exitCodes.usage);
       throw e;
@@ -199,7 +203,10 @@ export async function runCommand(argv: readonly string[], given: RunDeps): Promi
 
     // With --save-script, every call that succeeds is written down as it runs (secrets as placeholders).
     const recorder = run.saveScript || run.savePlaybook ? new ScriptRecorder<RunContext>(recordingPage(engine), (t) => maskText(t, secrets)) : undefined;
-    const base: ClientToolHandlers<RunContext> = { ...engineHandlers<RunContext>(engine), askUser: askUserHandler(deps.ask, () => out.pause()) };
+    // Uploads from the --upload-dir folders go ahead; any other file is asked about, by its full path.
+    const tools = engineHandlers<RunContext>(engine);
+    const uploads = { rule: nodeUploadRule(uploadDirs, uploadDirs[0] ?? process.cwd()), outside: uploadPrompt(deps.ask, () => out.pause(), uploadDirs) };
+    const base: ClientToolHandlers<RunContext> = { ...tools, uploadFile: guardUploads(tools.uploadFile, uploads), askUser: askUserHandler(deps.ask, () => out.pause()) };
     const handlers = recorder ? recorder.wrap(base) : base;
     const onApproval = approvalPrompt(p.flags.has("yes"), deps.ask, (r) => describeCall(r.call, lookup), () => out.pause());
     const unreachable = (e: unknown): number => {
