@@ -73,6 +73,31 @@ const structural = new Set([
 ]);
 
 /** Raised once the page's renderer crashed or its target went away. */
+/** A request the page session tracks while it is in flight (and an event stream while it is open). */
+interface InflightRequest {
+  readonly started: number;
+  readonly frameId: string | undefined;
+  /** The host (and port) it went to. */
+  readonly host: string;
+  /** A frame's document request (a navigation's load). */
+  readonly document: boolean;
+  /** Its response headers came. */
+  responded: boolean;
+  /** An event stream that answered: open for as long as its page. */
+  readonly stream: boolean;
+  /** The worker session that made it, if a dedicated worker did (see workers.ts). */
+  readonly worker?: string;
+}
+
+/** The host and port of a URL ("" when it has none). */
+function hostOf(url: string): string {
+  try {
+    return new URL(url).host;
+  } catch {
+    return "";
+  }
+}
+
 export class TargetGoneError extends Error {
   override readonly name = "TargetGoneError";
 }
@@ -118,7 +143,9 @@ export class PageSession {
    * Requests in flight: when each started, in which frame (a worker's count for the frame that
    * started the worker; undefined when unknown), and the worker session that made it, if any.
    */
-  readonly #inflight = new Map<string, { readonly started: number; readonly frameId: string | undefined; readonly worker?: string }>();
+  readonly #inflight = new Map<string, InflightRequest>();
+  /** Event streams that answered and stay open (not in flight for settling; see `stalledLoad`). */
+  readonly #streams = new Map<string, InflightRequest>();
   /** `Date.now()` of the last request start, finish or failure per frame ("" for none). */
   readonly #lastActivityByFrame = new Map<string, number>();
   /** The dedicated workers auto-attached under the page's sessions (see workers.ts), by session id. */
@@ -208,6 +235,26 @@ export class PageSession {
     return n;
   }
 
+  /**
+   * The top document's load that has had no response yet (the request of a navigation that
+   * is stalled), with how long it has waited and how many other requests are open to its host
+   * (a browser opens at most six connections to one host); undefined when none is waiting.
+   */
+  stalledLoad(): { readonly waitedMs: number; readonly host: string; readonly openToHost: number; readonly streams: number } | undefined {
+    const main = this.mainFrame();
+    let doc: InflightRequest | undefined;
+    for (const r of this.#inflight.values()) if (r.document && r.frameId === main?.id && !r.responded && (!doc || r.started > doc.started)) doc = r;
+    if (!doc) return undefined;
+    let openToHost = 0;
+    let streams = 0;
+    for (const r of [...this.#inflight.values(), ...this.#streams.values()]) {
+      if (r === doc || r.host !== doc.host) continue;
+      openToHost++;
+      if (r.stream) streams++;
+    }
+    return { waitedMs: Date.now() - doc.started, host: doc.host, openToHost, streams };
+  }
+
   /** `Date.now()` of the last request start, finish or failure in the frames `counts` accepts. */
   lastNetworkActivityOf(counts: (frameId: string | undefined) => boolean): number {
     let last = 0;
@@ -220,6 +267,33 @@ export class PageSession {
     this.#lastActivityByFrame.set(frameId ?? "", now);
     // Frames come and go over a long session; only recent activity matters to anyone.
     if (this.#lastActivityByFrame.size > 500) for (const [f, at] of this.#lastActivityByFrame) if (now - at > 10_000) this.#lastActivityByFrame.delete(f);
+  }
+
+  /**
+   * `p`, or undefined as soon as the top frame starts a navigation after `since` (counts read
+   * before the action): a command sent to a page that is navigating is held by the browser
+   * until the navigation commits, which for a stalled load is never.
+   */
+  beforeLeaving<T>(p: Promise<T>, since: { readonly navigationRequests: number; readonly loadsStarted: number }): Promise<T | undefined> {
+    const leaving = (): boolean => this.navigationRequests > since.navigationRequests || this.loadsStarted > since.loadsStarted || this.gone !== undefined;
+    if (leaving()) return Promise.resolve(undefined);
+    return new Promise((resolve) => {
+      const stop = this.watch(() => {
+        if (!leaving()) return;
+        stop();
+        resolve(undefined);
+      });
+      p.then(
+        (v) => {
+          stop();
+          resolve(v);
+        },
+        () => {
+          stop();
+          resolve(undefined);
+        },
+      );
+    });
   }
 
   /** Calls `fn` on every page event; used by waits so they poll only when something happened. */
@@ -372,6 +446,7 @@ export class PageSession {
         if (sid === this.rootId && p.type === "Document" && f && !f.parentId) {
           this.lastDocumentStatus = Number((p.response as { status?: number }).status ?? 0);
         }
+        this.#onRequest(e.method, p, undefined);
         break;
       }
       case "Page.frameStartedLoading": {
@@ -420,24 +495,40 @@ export class PageSession {
   }
 
   /**
-   * A request started or ended, in a page session or (with `worker`) a worker's. Keyed by request
+   * A request started, answered or ended, in a page session or (with `worker`) a worker's. Keyed by request
    * id alone: an out-of-process frame's document request starts in the parent's session and
    * finishes in the frame's own, and a worker's script request starts in its page's session and
    * finishes in the worker's (ids are unique across sessions).
    */
   #onRequest(method: string, p: Record<string, unknown>, worker: { readonly id: string; readonly info: WorkerInfo } | undefined): void {
+    const id = p.requestId as string;
     if (method === "Network.requestWillBeSent") {
       // A frame's document request counts for the frame's parent: it is the frame appearing.
       // A worker's requests have no frame: they count for the frame that started the worker.
       const own = (p.frameId as string | undefined) ?? worker?.info.frameId;
       const frameId = p.type === "Document" ? (this.frames.get(own ?? "")?.parentId ?? own) : own;
-      this.#inflight.set(p.requestId as string, { started: Date.now(), frameId, ...(worker ? { worker: worker.id } : {}) });
+      const url = (p.request as { url?: string } | undefined)?.url ?? "";
+      this.#inflight.set(id, { started: Date.now(), frameId, host: hostOf(url), document: p.type === "Document", responded: false, stream: false, ...(worker ? { worker: worker.id } : {}) });
       this.#networkActivity(frameId);
       return;
     }
+    if (method === "Network.responseReceived") {
+      const r = this.#inflight.get(id);
+      if (!r) return;
+      r.responded = true;
+      // An event stream (Server-Sent Events) stays open as long as its page: once it
+      // answered, it is the page listening, not a load in flight to wait for.
+      if (p.type === "EventSource" || (p.response as { mimeType?: string }).mimeType === "text/event-stream") {
+        this.#inflight.delete(id);
+        this.#streams.set(id, { ...r, stream: true });
+        this.#networkActivity(r.frameId);
+      }
+      return;
+    }
     if (method !== "Network.loadingFinished" && method !== "Network.loadingFailed") return;
-    const r = this.#inflight.get(p.requestId as string);
-    this.#inflight.delete(p.requestId as string);
+    const r = this.#inflight.get(id);
+    this.#inflight.delete(id);
+    this.#streams.delete(id);
     this.#networkActivity(r?.frameId);
   }
 
@@ -474,6 +565,7 @@ export class PageSession {
   #dropWorker(id: string): void {
     if (!this.#workers.delete(id)) return;
     for (const [rid, r] of this.#inflight) if (r.worker === id) this.#inflight.delete(rid);
+    for (const [rid, r] of this.#streams) if (r.worker === id) this.#streams.delete(rid);
     for (const [child, info] of this.#workers) if (info.parentSession === id) this.#dropWorker(child);
   }
 
@@ -513,6 +605,7 @@ export class PageSession {
     // Its requests end with it; a detached session never reports them finished, and left in
     // flight they would hold every settle on the page until they aged out.
     for (const [id, r] of this.#inflight) if (r.frameId === frameId) this.#inflight.delete(id);
+    for (const [id, r] of this.#streams) if (r.frameId === frameId) this.#streams.delete(id);
     // A navigated or detached frame takes its child frames' documents with it.
     for (const f of [...this.frames.values()]) if (f.parentId === frameId) this.#frameGone(f.id);
   }
