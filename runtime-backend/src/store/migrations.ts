@@ -328,6 +328,32 @@ create index sign_in_links_expiry on sign_in_links (expires_at);
 create index console_sessions_expiry on console_sessions (expires_at);
 create index device_links_expiry on device_links (expires_at)`,
   },
+  {
+    version: 17,
+    // Trust a person configures (`trust.ts`): the approval decisions a user asked to have
+    // remembered, one per site and action class (a new decision replaces the old one), and the
+    // site policies — the team's (scope "team") and each user's ("user:<id>") — as their lists.
+    name: "remembered approvals and site policies",
+    sql: `create table approval_rules (
+  id text primary key,
+  user_id text not null references users(id),
+  site text not null,
+  risk text not null,
+  allow boolean not null,
+  tool text not null default '',
+  created_at timestamptz not null default now(),
+  expires_at timestamptz
+);
+create unique index approval_rules_site on approval_rules (user_id, site, risk);
+create table site_policies (
+  scope text primary key,
+  allowed jsonb not null default '[]'::jsonb,
+  blocked jsonb not null default '[]'::jsonb,
+  read_only jsonb not null default '[]'::jsonb,
+  updated_by text not null default '',
+  updated_at timestamptz not null default now()
+)`,
+  },
 ];
 
 /**

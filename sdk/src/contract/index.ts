@@ -4,7 +4,7 @@
  * for any catalog protoc-gen-baton generates.
  */
 export { type Catalog, callRisk, findTool, pageActionClass, type RouteCatalog, toolByCase, type ToolRisk, type ToolRoute, type ToolSide, type ToolSpec } from "./catalog.js";
-export { clientToolsOf } from "./client-tools.js";
+export { clientToolsOf, riskEnum, toolRiskOf } from "./client-tools.js";
 export {
   type DeclaredTool,
   type GeminiSchema,
