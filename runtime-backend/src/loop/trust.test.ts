@@ -23,6 +23,7 @@ import {
 import { Risk } from "@baton/gen/baton/v1/options_pb";
 import { ToolResultSchema } from "@baton/gen/baton/v1/tools_pb";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type ApprovalDecision, runTask } from "@baton/sdk/client";
 import { sitePolicyFromObject } from "@baton/sdk/policy";
 import type { Script } from "../providers/script.js";
 import { agentRoutes } from "../server/routes.js";
@@ -30,6 +31,7 @@ import { makeAdmin } from "../store/accounts.js";
 import type { Db } from "../store/db.js";
 import { openDb } from "../store/open.js";
 import { scriptedAgent } from "../testing/harness.js";
+import { recordingHandlers } from "../testing/recording-handlers.js";
 import { storeTrust } from "./trust.js";
 
 let db: Db;
@@ -172,6 +174,41 @@ describe("remembered approvals", () => {
     const unknown = await agent.step("alice", step(t.id, "", [approval("call_1_0", true, ApprovalScope.SITE)])).catch((e: unknown) => ConnectError.from(e));
     expect(unknown).toMatchObject({ code: Code.FailedPrecondition });
     for (const r of await agent.deps.trust.decisions("alice")) await agent.deps.trust.revoke("alice", r.id);
+  });
+});
+
+describe("runTask and an approval decided elsewhere", () => {
+  it("closes the local question when the console decides, and the run goes on with that decision", async () => {
+    const { agent } = await scriptedAgent(twoOrders, { db });
+    const transport = createRouterTransport(agentRoutes(agent, async () => "alice"));
+    const client = createClient(AgentService, transport);
+    const elsewhere = createClient(AgentService, transport);
+    const log: string[] = [];
+    const events: string[] = [];
+    let sessionId = "";
+    let closed = 0;
+    const outcome = await runTask(client, {
+      task: "order twice",
+      handlers: recordingHandlers(log),
+      page: { url: async () => `${shop}/cart` },
+      onEvent: (e) => {
+        if (e.type === "session") sessionId = e.session.id;
+        if (e.type.startsWith("approval")) events.push(e.type);
+      },
+      // Nobody answers here: the person approves in the console.
+      onApproval: (req) =>
+        new Promise<ApprovalDecision>((resolve) => {
+          req.signal.addEventListener("abort", () => {
+            closed++;
+            resolve({ approved: false, reason: "too late" });
+          });
+          void elsewhere.decideApproval({ sessionId, toolcallId: req.toolcallId, approval: { approved: true } });
+        }),
+    });
+    expect(outcome).toMatchObject({ status: "completed", answer: "ordered twice" });
+    expect(closed).toBe(2);
+    expect(events).toEqual(["approval_elsewhere", "approval_elsewhere"]);
+    expect(log).toEqual(["click e1", "click e2"]);
   });
 });
 
