@@ -172,6 +172,45 @@ describe("baton run (in process)", browserRun, () => {
     expect(deps.output()).not.toMatch(/root:x:0|Index of \/etc/);
   });
 
+  it("--policy (YAML) with a read-only site: the page loads and is read, the click is refused with a tool error naming the file, nothing is placed", async () => {
+    const policy = join(dir, "policy.yaml");
+    writeFileSync(policy, "# the shop may be looked at, not changed\nread_only:\n  - 127.0.0.1\n");
+    const tryBuy = join(dir, "try-buy.json");
+    writeFileSync(
+      tryBuy,
+      JSON.stringify({
+        turns: [
+          { calls: [{ name: "take_snapshot" }] },
+          { calls: [{ name: "click", args: { ref: { role: "button", name: "Place order" } } }] },
+          { calls: [{ name: "done", args: { answer: "Could not order." } }] },
+        ],
+        expect: { text: ["Basket"], js: ["window.n === 0"] },
+      }),
+    );
+    const deps = fakeDeps();
+    const code = await runCommand(["Buy it", "--serve", shop, "--script", tryBuy, "--data-dir", dataDir, "--policy", policy, "--json"], deps);
+    const events = deps.output().trim().split("\n").map((l) => JSON.parse(l) as { type: string; tool?: string; error?: string; expectations?: string });
+    const ends = events.filter((e) => e.type === "tool_end");
+    // Read: the snapshot ran (and named the button the script then targets by role and name).
+    expect(ends.find((e) => e.tool === "take_snapshot")).toMatchObject({ tool: "take_snapshot" });
+    expect(ends.find((e) => e.tool === "take_snapshot")?.error).toBeUndefined();
+    const refused = ends.find((e) => e.tool === "click")?.error ?? "";
+    expect(refused).toContain("is a read-only site");
+    expect(refused).toContain(`--policy ${policy}: read-only 127.0.0.1`);
+    expect(refused).toContain("nothing was done");
+    // The script's expectations: the page still shows the basket and no order was placed.
+    expect(events.at(-1)).toMatchObject({ expectations: "ok" });
+    expect(code).toBe(exitCodes.done);
+  });
+
+  it("rejects a bad --policy file with the file and the fault, before any browser opens", async () => {
+    const bad = join(dir, "bad-policy.json");
+    writeFileSync(bad, JSON.stringify({ readonly_sites: ["example.com"] }));
+    const deps = fakeDeps();
+    expect(await runCommand(["Buy it", "--serve", shop, "--script", buy, "--data-dir", dataDir, "--policy", bad], deps)).toBe(exitCodes.usage);
+    expect(deps.errors()).toContain(`--policy ${bad}: unknown key "readonly_sites" (known: allowed, blocked, read_only)`);
+  });
+
   it("stops cleanly on Ctrl-C: the session is stopped and the exit code is 130", async () => {
     const slow = join(dir, "slow.json");
     writeFileSync(
@@ -321,7 +360,7 @@ describe("progress wording", () => {
   });
 
   it("asks y/n for approvals and ask_user questions at the terminal", async () => {
-    const request = { toolcallId: "c1", tool: toolCatalog.tools.click, call: call({ tool: { case: "click", value: { ref: "e1", irreversible: true } } }) };
+    const request = { toolcallId: "c1", tool: toolCatalog.tools.click, call: call({ tool: { case: "click", value: { ref: "e1", irreversible: true } } }), site: "https://shop.example", risk: "irreversible" as const, signal: new AbortController().signal };
     const asked: string[] = [];
     const answer = (a: string | undefined) => async (q: string) => (asked.push(q), a);
     const describe = () => "Clicking 'Submit'";

@@ -3,6 +3,7 @@ import { isAbsolute, join } from "node:path";
 import { type RunContext, runTask } from "@baton/sdk/client";
 import { type Engine, type EngineHandlers, engineHandlers } from "@baton/sdk/engine";
 import { launchGuardedChromium, openPage } from "@baton/sdk/node";
+import type { UrlPolicy } from "@baton/sdk/policy";
 import { engineProbe } from "@baton/sdk/script";
 import { viewportJpeg } from "./page-shot.js";
 import type { Attempt, AttemptJob, Lane, Via } from "./via.js";
@@ -15,6 +16,8 @@ export interface HeadlessOptions {
   /** Show the browser windows (needs a display). */
   readonly headed?: boolean;
   readonly wrapHandlers?: HandlerWrapper;
+  /** The site policy (`--policy` and the origin flags) every run's browser and engine are held to. */
+  readonly policy?: UrlPolicy;
 }
 
 interface TargetInfo {
@@ -32,8 +35,8 @@ export function headlessVia(o: HeadlessOptions = {}): Via {
   return {
     name: "headless",
     async openLane(): Promise<Lane> {
-      // Held to the URL policy like `baton run`'s browser: no local files, whatever a task's pages do.
-      const browser = await launchGuardedChromium({ headless: !o.headed });
+      // Held to the site policy like `baton run`'s browser: no local files, whatever a task's pages do.
+      const browser = await launchGuardedChromium({ headless: !o.headed, ...(o.policy ? { policy: o.policy } : {}) });
       const { transport } = browser;
       const pages = async () => (await transport.send<{ targetInfos: TargetInfo[] }>("Target.getTargets")).targetInfos.filter((t) => t.type === "page").map((t) => t.targetId);
       return {
@@ -42,6 +45,7 @@ export function headlessVia(o: HeadlessOptions = {}): Via {
           const before = new Set(await pages());
           const engine = await openPage(transport, {
             viewport: { width: 1280, height: 800 },
+            ...(o.policy ? { urlPolicy: o.policy } : {}),
             fileExists: (p) => access(p).then(() => true, () => false),
           });
           const end = async () => {

@@ -5,10 +5,12 @@ import type { ClientToolHandlers } from "@baton/gen/baton/v1/tools_baton";
 import { type BatonClient, createBatonClient, describeCall, maskText, placeholder, type RefLookup, type RunContext, runTask, type Secret, type TaskOutcome } from "@baton/sdk/client";
 import { engineHandlers, type Engine } from "@baton/sdk/engine";
 import { ChromiumNotFoundError, ensureChromium, type FoundChromium, nodeTransport } from "@baton/sdk/node";
+import type { UrlPolicy } from "@baton/sdk/policy";
 import { checkExpectations, engineProbe, type RecordingPage, type ReplayOutcome, ScriptFileError, ScriptRecorder, scriptGoal } from "@baton/sdk/script";
 import type { Env } from "../../providers/registry.js";
 import { flag, parseArgs, type Parsed, UsageError } from "../args.js";
 import { savedLogin } from "../credentials.js";
+import { policyFromArgs } from "../policy-args.js";
 import { missingKeysHelp } from "./model-choice.js";
 import { createProgress, type Progress, type ProgressMode } from "./progress.js";
 import { type Ask, approvalPrompt, askUserHandler } from "./prompts.js";
@@ -112,7 +114,9 @@ export async function runCommand(argv: readonly string[], given: RunDeps): Promi
     }
     let startUrl: string | undefined;
     let secrets: Secret[];
+    let policy: UrlPolicy;
     try {
+      policy = policyFromArgs(p);
       startUrl = startUrlOf(p, site);
       secrets = secretsFromArgs(p, deps.env, startUrl);
     } catch (e) {
@@ -169,6 +173,7 @@ export async function runCommand(argv: readonly string[], given: RunDeps): Promi
         ...(flag(p, "cdp-url") ? { cdpUrl: flag(p, "cdp-url") as string } : {}),
         ...(chromium ? { executablePath: chromium.path } : {}),
         headed: p.flags.has("headed"),
+        policy,
       });
     } catch (e) {
       return fail(`could not open a browser: ${e instanceof Error ? e.message : String(e)}`, exitCodes.unavailable);

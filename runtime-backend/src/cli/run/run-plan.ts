@@ -3,6 +3,7 @@ import { basename, dirname, resolve } from "node:path";
 import { parseScriptFile, type ScriptFile } from "@baton/sdk/script";
 import type { Env } from "../../providers/registry.js";
 import { flag, httpUrl, maxStepsLimit, onlyKnownFlags, type Parsed, UsageError, wholeNumber } from "../args.js";
+import { policyFlagNames, policyUsage } from "../policy-args.js";
 import { chooseModel } from "./model-choice.js";
 
 /** `baton run --help`. */
@@ -27,7 +28,7 @@ export const runUsage = `baton run "<task>" [options]
                         (NAME=env:VAR reads it from the environment; repeatable)
   --secret-origin NAME=ORIGIN  where NAME may be typed (default: the --start-url's origin;
                         NAME=* for anywhere; repeatable)
-  --yes                 approve irreversible actions without asking
+${policyUsage}  --yes                 approve irreversible actions without asking
   --json                print progress as JSON lines
 
 Exit codes: 0 done, 1 failed/stopped/expectation broken, 2 bad usage or no model, 3 backend or
@@ -36,7 +37,7 @@ browser unavailable, 130 interrupted (Ctrl-C).
 
 const KNOWN = new Set([
   "start-url", "serve", "script", "model", "backend", "token", "data-dir", "max-steps", "headed", "cdp-url", "yes", "json", "help",
-  "secret", "secret-origin", "heal", "save-script", "save-playbook",
+  "secret", "secret-origin", "heal", "save-script", "save-playbook", ...policyFlagNames,
 ]);
 
 
