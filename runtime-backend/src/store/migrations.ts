@@ -329,7 +329,7 @@ create index console_sessions_expiry on console_sessions (expires_at);
 create index device_links_expiry on device_links (expires_at)`,
   },
   {
-    version: 17,
+    version: 19,
     // Trust a person configures (`trust.ts`): the approval decisions a user asked to have
     // remembered, one per site and action class (a new decision replaces the old one), and the
     // site policies — the team's (scope "team") and each user's ("user:<id>") — as their lists.
