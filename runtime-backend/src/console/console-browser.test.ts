@@ -23,6 +23,7 @@ import { createModelResolver } from "../providers/registry.js";
 import { type Backend, startBackend } from "../server/app.js";
 import { createSignInCode, makeAdmin } from "../store/accounts.js";
 import { saveMemory } from "../store/memory.js";
+import { getSitePolicy, listApprovalRules, rememberApproval } from "../store/trust.js";
 import { sessionsUsageSince } from "../store/usage.js";
 import { ensureUser, issueToken } from "../store/users.js";
 
@@ -351,5 +352,31 @@ describe("the web console in Chromium", () => {
     const after = await waitText(/Marylebone/);
     expect(after).not.toMatch(/aisle seats/);
     expect(after).toMatch(/vegetarian/);
+  });
+
+  it("lists the remembered approvals and revokes one; saves the user's site policy", async () => {
+    const day = 24 * 3600_000;
+    await rememberApproval(backend.db, "local", { site: "https://shop.example", risk: "irreversible", allow: true, tool: "click", expiresAt: Date.now() + 30 * day });
+    await rememberApproval(backend.db, "local", { site: "https://bank.example", risk: "mutating", allow: false, tool: "type_text" });
+    await go("/trust");
+    await waitText(/https:\/\/bank\.example/);
+    const text = await pageText();
+    expect(text).toMatch(/https:\/\/shop\.example\s+Irreversible actions .*\s+Always allow/);
+    expect(text).toMatch(/https:\/\/bank\.example\s+Changes .*\s+Never allow[\s\S]*until revoked/);
+    await everyControlNamed("trust");
+    await type("textbox", "Your site policy: Read-only", "bank.example\nhttps://news.example");
+    await type("textbox", "Your site policy: Blocked", "ads.example");
+    await click("button", "Save your site policy");
+    await waitText(/Saved\. New calls/);
+    expect(await getSitePolicy(backend.db, { userId: "local" })).toEqual({ allowed: [], blocked: ["ads.example"], readOnly: ["bank.example", "https://news.example"] });
+    await shot("trust");
+    await click("button", "Revoke never for changes (typing, clicking) on https://bank.example");
+    await until("the rule to leave the list", async () => !/bank\.example\s+Changes/.test(await pageText()));
+    expect((await listApprovalRules(backend.db, "local")).map((r) => r.site)).toEqual(["https://shop.example"]);
+    // A bad entry is refused whole, with the entry named, and nothing is stored.
+    await type("textbox", "Your site policy: Allowed", "https://shop.example/cart");
+    await click("button", "Save your site policy");
+    await waitText(/https:\/\/shop\.example\/cart/);
+    expect((await getSitePolicy(backend.db, { userId: "local" })).allowed).toEqual([]);
   });
 });
