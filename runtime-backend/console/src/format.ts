@@ -1,6 +1,7 @@
 /** How the console writes numbers, times and states. */
 import type { Timestamp } from "@bufbuild/protobuf/wkt";
 import { SessionStatus } from "@baton/gen/baton/v1/agent_pb";
+import { Risk } from "@baton/gen/baton/v1/options_pb";
 
 /** A timestamp as a Date (epoch when unset). */
 export function dateOf(t: Timestamp | undefined): Date {
@@ -60,3 +61,11 @@ export const statusLabel: Record<SessionStatus, [string, string]> = {
 export function isActive(s: SessionStatus): boolean {
   return s === SessionStatus.RUNNING || s === SessionStatus.AWAITING_TOOLS || s === SessionStatus.AWAITING_APPROVAL;
 }
+
+/** How each action class (a call's risk) reads in the console. */
+export const riskLabel: Record<Risk, string> = {
+  [Risk.UNSPECIFIED]: "Any action",
+  [Risk.READ_ONLY]: "Reading",
+  [Risk.MUTATING]: "Changes (typing, clicking)",
+  [Risk.IRREVERSIBLE]: "Irreversible actions (paying, sending, deleting)",
+};

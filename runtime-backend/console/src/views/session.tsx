@@ -1,12 +1,13 @@
 /** One session, live: its timeline (messages, tool calls with evidence and screenshots), its trace, and stop. */
 import type { AgentMessage, HistoryEntry, LogEntry, Progress, Session, StepTrace, ToolcallResult } from "@baton/gen/baton/v1/agent_pb";
-import { Phase } from "@baton/gen/baton/v1/agent_pb";
+import { MessageStatus, Phase } from "@baton/gen/baton/v1/agent_pb";
 import type { Image, ToolCall } from "@baton/gen/baton/v1/tools_pb";
 import { useEffect, useState } from "preact/hooks";
 import { describeCall, type ElementLabel } from "@baton/sdk/client";
 import { agentApi, consoleApi, errorText } from "../client.js";
 import { count, duration, isActive, money, when } from "../format.js";
 import { ErrorNote, PageHeader, Stat, StatusPill } from "../ui.js";
+import { ApprovalCard } from "./approval-card.js";
 
 /** Everything the watch has said so far. */
 interface Watched {
@@ -103,6 +104,16 @@ function ToolCard(p: { call: ToolCall | undefined; name: string; result: Toolcal
       {p.result ? imagesOf(p.result).map((img) => <Screenshot image={img} sessionId={p.sessionId} />) : null}
     </div>
   );
+}
+
+/** Roles and names of the refs of every snapshot in the history, the latest winning. */
+function snapshotLabels(history: HistoryEntry[]): Map<string, ElementLabel> {
+  const labels = new Map<string, ElementLabel>();
+  for (const h of history) {
+    const r = h.entry.case === "toolResult" ? h.entry.value : undefined;
+    if (r?.outcome.case === "result" && r.outcome.value.tool.case === "takeSnapshot") refsOf(r.outcome.value.tool.value.text, labels);
+  }
+  return labels;
 }
 
 function Timeline(p: { w: Watched; sessionId: string }) {
@@ -287,6 +298,11 @@ export function SessionPage(p: { id: string }) {
             <Stat label="Started" value={when(s.createdAt)} hint={s.playbook ? `playbook ${s.playbook}` : undefined} />
           </div>
           <LiveLine w={w} />
+          {w.pending
+            .filter((m) => m.status === MessageStatus.AWAITING_APPROVAL)
+            .map((m) => (
+              <ApprovalCard key={m.id} sessionId={s.id} message={m} labels={snapshotLabels(w.history)} onError={setError} />
+            ))}
           <div class="columns">
             <div class="card grow">
               <h2>Timeline</h2>

@@ -3,20 +3,11 @@
  * site policy their sessions are held to (their own lists, and the team's, which admins edit).
  */
 import type { ApprovalRule, GetSitePolicyResponse, SitePolicy } from "@baton/gen/baton/v1/agent_pb";
-import { Risk } from "@baton/gen/baton/v1/options_pb";
 import { useEffect, useState } from "preact/hooks";
 import { agentApi, errorText } from "../client.js";
-import { when } from "../format.js";
+import { riskLabel, when } from "../format.js";
 import { Empty, ErrorNote, onSubmitRun, PageHeader } from "../ui.js";
 import { useList } from "../use-list.js";
-
-/** How each action class reads on the page. */
-const riskLabel: Record<Risk, string> = {
-  [Risk.UNSPECIFIED]: "Any action",
-  [Risk.READ_ONLY]: "Reading",
-  [Risk.MUTATING]: "Changes (typing, clicking)",
-  [Risk.IRREVERSIBLE]: "Irreversible actions (paying, sending, deleting)",
-};
 
 function RuleRow(p: { rule: ApprovalRule; onChange: () => void; onError: (e: string) => void }) {
   const r = p.rule;
