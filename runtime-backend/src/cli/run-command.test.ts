@@ -15,6 +15,7 @@ import { startBackendProcess } from "../testing/backend-process.js";
 import { describeCall } from "@baton/sdk/client";
 import { createProgress, displayText } from "./run/progress.js";
 import { approvalPrompt, askUserHandler, noTtyDenial } from "./run/prompts.js";
+import { serveStatic } from "./run/static-server.js";
 import { launchChromium, WebSocketTransport } from "@baton/sdk/node";
 import { exitCodes, type RunDeps, runCommand } from "./run/run-command.js";
 
@@ -170,6 +171,26 @@ describe("baton run (in process)", browserRun, () => {
     const errors = events.filter((e) => e.type === "tool_end" && e.error).map((e) => e.error);
     expect(errors).toEqual([expect.stringContaining("not file: URLs"), expect.stringContaining("not file: URLs")]);
     expect(deps.output()).not.toMatch(/root:x:0|Index of \/etc/);
+  });
+
+  it("remembers 'always on this site' answered at the terminal in the run's store: the next run on that site is not asked", async () => {
+    const served = await serveStatic(shop);
+    try {
+      const store = join(dir, "remember-store");
+      const args = ["Buy it", "--start-url", `${served.url}/`, "--script", buy, "--data-dir", store];
+      const asked: string[] = [];
+      const first = { ...fakeDeps(), ask: async (q: string) => (asked.push(q), "a") };
+      expect(await runCommand(args, first)).toBe(exitCodes.done);
+      expect(asked).toHaveLength(1);
+      expect(asked[0]).toContain(`[a] always on ${served.url}`);
+      expect(first.output()).toContain("✓ Approved click");
+      const second = { ...fakeDeps(), ask: async (q: string) => (asked.push(q), "n") };
+      expect(await runCommand(args, second)).toBe(exitCodes.done);
+      expect(asked).toHaveLength(1);
+      expect(second.output()).toContain("✓ All expectations of the script hold");
+    } finally {
+      await served.close();
+    }
   });
 
   it("--policy (YAML) with a read-only site: the page loads and is read, the click is refused with a tool error naming the file, nothing is placed", async () => {
@@ -368,8 +389,14 @@ describe("progress wording", () => {
     expect(await approvalPrompt(false, answer("n"), describe, () => undefined)(request)).toMatchObject({ approved: false });
     expect(await approvalPrompt(false, answer(undefined), describe, () => undefined)(request)).toEqual({ approved: false, reason: noTtyDenial });
     expect(await approvalPrompt(true, answer("n"), describe, () => undefined)(request)).toMatchObject({ approved: true });
+    const always = await approvalPrompt(false, answer("a"), describe, () => undefined)(request);
+    expect(always).toMatchObject({ approved: true, scope: "site" });
+    expect(always.expiresAt).toBeGreaterThan(Date.now() + 29 * 24 * 3600_000);
+    expect(await approvalPrompt(false, answer("v"), describe, () => undefined)(request)).toMatchObject({ approved: false, scope: "site", reason: expect.stringContaining("https://shop.example") });
+    // Without a site only this call can be decided: "a" is not "yes".
+    expect(await approvalPrompt(false, answer("a"), describe, () => undefined)({ ...request, site: "" })).toMatchObject({ approved: false });
     expect(asked[0]).toContain("Clicking 'Submit'");
-    expect(asked).toHaveLength(3);
+    expect(asked).toHaveLength(6);
     const q = create(toolCatalog.tools.ask_user.params, { question: "Which size?", choices: ["S", "M"] });
     expect(await askUserHandler(answer("M"), () => undefined)(q)).toEqual({ answer: "M" });
     expect(asked.at(-1)).toContain("Choices: S | M");

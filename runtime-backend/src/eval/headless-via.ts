@@ -71,6 +71,8 @@ export function headlessVia(o: HeadlessOptions = {}): Via {
                 ...handlers,
                 askUser: async () => ({ answer: job.userReply ?? "The user is not available to answer. Continue without the answer if you can." }),
               },
+              // The page's URL goes with every step: the backend's site policy and remembered approvals ask it.
+              page: engineProbe(engine),
               onEvent: job.onEvent,
               onApproval: job.onApproval,
               signal: job.signal,

@@ -255,7 +255,9 @@ export async function runCommand(argv: readonly string[], given: RunDeps): Promi
         onEvent: (e) => out.event(e),
         onApproval,
         signal: stop.signal,
-        ...(secrets.length ? { secrets, page: probe } : {}),
+        // The page: its URL goes with every step (the site policy and remembered approvals ask it).
+        page: probe,
+        ...(secrets.length ? { secrets } : {}),
       });
     } catch (e) {
       return unreachable(e);
