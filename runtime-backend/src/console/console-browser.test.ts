@@ -311,60 +311,6 @@ describe("the web console in Chromium", () => {
     await waitText(/A session would use order-status@3/);
   });
 
-  it("hits a daily quota set on the Users page: the session stops with the reason", async () => {
-    await go("/users");
-    await waitText(/Accounts/);
-    // Earlier tests' sessions already count towards today's steps (how many depends on when the
-    // busy one was stopped): the quota leaves room for 60 more.
-    const usedToday = (await sessionsUsageSince(backend.db, "local", utcDayStart(Date.now()))).reduce((n, u) => n + u.stepsToday, 0);
-    const quota = usedToday + 60;
-    await type("textbox", "Daily step quota for Ada Lovelace", String(quota));
-    await click("button", "Save quota for Ada Lovelace");
-    await until("the quota saved", async () => backend.quotas.quotaOf("local").dailySteps === quota);
-    await everyControlNamed("users");
-    await shot("users");
-    const agent = agentFor((await issueToken(backend.db, "local", { name: "quota" })).token);
-    const { session } = await agent.createSession({ task: "Remember everything about the trip", model: "script:busy.json", maxSteps: 500 });
-    const r = await agent.step({ sessionId: session?.id ?? "" });
-    // It ran until the day's last allowed model call, and stopped before the next.
-    expect(r.session?.status).toBe(SessionStatus.FAILED);
-    expect(r.session?.reason).toMatch(new RegExp(`^Daily quota reached: ${quota} of ${quota} model calls used today`));
-    expect(r.session?.step).toBeGreaterThan(0);
-    await go(`/sessions/${session?.id}`);
-    await waitText(/Daily quota reached/);
-    await shot("quota-stop");
-    await go("/usage");
-    await waitText(/Step quota/);
-    await everyControlNamed("usage");
-    await shot("usage");
-  });
-
-  it("searches the user's memory and deletes a record", async () => {
-    for (const [text, tags] of [
-      ["Ada likes aisle seats on flights longer than two hours", ["travel"]],
-      ["Ada's shipping address is 12 Marylebone Road, London", ["shopping", "address"]],
-      ["Ada prefers vegetarian meals", ["travel", "food"]],
-      ["Ada's team stand-up is at 09:30 on weekdays", ["work"]],
-    ] as const) {
-      await saveMemory(backend.db, "local", text, tags);
-    }
-    await go("/memory");
-    await waitText(/12 Marylebone Road/);
-    await everyControlNamed("memory");
-    await shot("memory");
-    await type("searchbox", "Search memory", "aisle");
-    await until("the search to narrow the list", async () => {
-      const t = await pageText();
-      return /aisle seats/.test(t) && !/Marylebone/.test(t);
-    });
-    await click("button", /^Delete memory “Ada likes aisle seats/);
-    await waitText(/Nothing matches/);
-    await go("/memory");
-    const after = await waitText(/Marylebone/);
-    expect(after).not.toMatch(/aisle seats/);
-    expect(after).toMatch(/vegetarian/);
-  });
-
   it("lists the remembered approvals and revokes one; saves the user's site policy", async () => {
     const day = 24 * 3600_000;
     await rememberApproval(backend.db, "local", { site: "https://shop.example", risk: "irreversible", allow: true, tool: "click", expiresAt: Date.now() + 30 * day });
@@ -422,5 +368,59 @@ describe("the web console in Chromium", () => {
     expect((await agent.getSession({ sessionId: id })).session?.status).toBe(SessionStatus.AWAITING_TOOLS);
     await go("/trust");
     await waitText(/https:\/\/checkout\.example\.com\s+Irreversible actions/);
+  });
+
+  it("hits a daily quota set on the Users page: the session stops with the reason", async () => {
+    await go("/users");
+    await waitText(/Accounts/);
+    // Earlier tests' sessions already count towards today's steps (how many depends on when the
+    // busy one was stopped): the quota leaves room for 60 more.
+    const usedToday = (await sessionsUsageSince(backend.db, "local", utcDayStart(Date.now()))).reduce((n, u) => n + u.stepsToday, 0);
+    const quota = usedToday + 60;
+    await type("textbox", "Daily step quota for Ada Lovelace", String(quota));
+    await click("button", "Save quota for Ada Lovelace");
+    await until("the quota saved", async () => backend.quotas.quotaOf("local").dailySteps === quota);
+    await everyControlNamed("users");
+    await shot("users");
+    const agent = agentFor((await issueToken(backend.db, "local", { name: "quota" })).token);
+    const { session } = await agent.createSession({ task: "Remember everything about the trip", model: "script:busy.json", maxSteps: 500 });
+    const r = await agent.step({ sessionId: session?.id ?? "" });
+    // It ran until the day's last allowed model call, and stopped before the next.
+    expect(r.session?.status).toBe(SessionStatus.FAILED);
+    expect(r.session?.reason).toMatch(new RegExp(`^Daily quota reached: ${quota} of ${quota} model calls used today`));
+    expect(r.session?.step).toBeGreaterThan(0);
+    await go(`/sessions/${session?.id}`);
+    await waitText(/Daily quota reached/);
+    await shot("quota-stop");
+    await go("/usage");
+    await waitText(/Step quota/);
+    await everyControlNamed("usage");
+    await shot("usage");
+  });
+
+  it("searches the user's memory and deletes a record", async () => {
+    for (const [text, tags] of [
+      ["Ada likes aisle seats on flights longer than two hours", ["travel"]],
+      ["Ada's shipping address is 12 Marylebone Road, London", ["shopping", "address"]],
+      ["Ada prefers vegetarian meals", ["travel", "food"]],
+      ["Ada's team stand-up is at 09:30 on weekdays", ["work"]],
+    ] as const) {
+      await saveMemory(backend.db, "local", text, tags);
+    }
+    await go("/memory");
+    await waitText(/12 Marylebone Road/);
+    await everyControlNamed("memory");
+    await shot("memory");
+    await type("searchbox", "Search memory", "aisle");
+    await until("the search to narrow the list", async () => {
+      const t = await pageText();
+      return /aisle seats/.test(t) && !/Marylebone/.test(t);
+    });
+    await click("button", /^Delete memory “Ada likes aisle seats/);
+    await waitText(/Nothing matches/);
+    await go("/memory");
+    const after = await waitText(/Marylebone/);
+    expect(after).not.toMatch(/aisle seats/);
+    expect(after).toMatch(/vegetarian/);
   });
 });

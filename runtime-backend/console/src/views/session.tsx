@@ -1,6 +1,6 @@
 /** One session, live: its timeline (messages, tool calls with evidence and screenshots), its trace, and stop. */
 import type { AgentMessage, HistoryEntry, LogEntry, Progress, Session, StepTrace, ToolcallResult } from "@baton/gen/baton/v1/agent_pb";
-import { MessageStatus, Phase } from "@baton/gen/baton/v1/agent_pb";
+import { MessageStatus, Phase, SessionStatus } from "@baton/gen/baton/v1/agent_pb";
 import type { Image, ToolCall } from "@baton/gen/baton/v1/tools_pb";
 import { useEffect, useState } from "preact/hooks";
 import { describeCall, type ElementLabel } from "@baton/sdk/client";
@@ -205,7 +205,8 @@ function TraceTable(p: { traces: StepTrace[] }) {
 /** What the agent is doing right now, as the watch reports it. */
 function LiveLine(p: { w: Watched }) {
   const s = p.w.session;
-  if (!s || !isActive(s.status)) return null;
+  // A call awaiting approval has its own card; the session waits for the user, not the browser.
+  if (!s || !isActive(s.status) || s.status === SessionStatus.AWAITING_APPROVAL) return null;
   const pr = p.w.progress;
   const text = pr?.phase === Phase.TAKING_ACTION ? pr.detail || pr.tool : pr?.phase === Phase.THINKING ? "Thinking…" : "Waiting for the browser…";
   return (
