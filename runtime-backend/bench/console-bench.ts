@@ -124,6 +124,16 @@ try {
   await timeToInteractive(engine, `${url}/sessions`, "signed out: /sessions → sign-in page", `document.body.innerText.includes("Sign in to Baton")`);
   const { code } = await createSignInCode(backend.db, "local", 60_000);
   await engine.page.send("Page.navigate", { url: `${url}/sign-in#${code}` });
+  // The link signs in on a click on its page's button.
+  for (let i = 0; ; i++) {
+    const r = await engine.page.send<{ result: { value?: boolean } }>("Runtime.evaluate", {
+      expression: `(() => { const b = document.querySelector(".sign-in-card button.primary"); b?.click(); return !!b; })()`,
+      returnByValue: true,
+    });
+    if (r.result.value) break;
+    if (i > 400) throw new Error("the sign-in page showed no button");
+    await sleep(50);
+  }
   for (let i = 0; ; i++) {
     const r = await engine.page.send<{ result: { value?: string } }>("Runtime.evaluate", { expression: "location.pathname", returnByValue: true }).catch(() => undefined);
     if (r?.result.value === "/sessions") break;

@@ -43,7 +43,7 @@ function page(path: string, account: Account) {
     case "users":
       return <UsersPage account={account} />;
     case "link":
-      return <LinkPage id={id} />;
+      return <LinkPage id={id} account={account} />;
     default:
       return <p>Nothing here.</p>;
   }

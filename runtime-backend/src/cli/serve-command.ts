@@ -8,7 +8,7 @@ import { createRedactor, envSecrets } from "../log/redact.js";
 import { createModelResolver } from "../providers/registry.js";
 import { linkBase } from "../server/allowed-hosts.js";
 import { startBackend } from "../server/app.js";
-import { createSignInCode, makeAdmin } from "../store/accounts.js";
+import { createStartSignInCode, makeAdmin } from "../store/accounts.js";
 import { createToken, ensureUser, registerToken, userForToken } from "../store/users.js";
 import { signInUrl } from "../console/deps.js";
 import { flag, hostList, httpUrl, maxStepsLimit, onlyKnownFlags, type Parsed, UsageError, wholeNumber } from "./args.js";
@@ -137,7 +137,7 @@ export async function serveCommand(p: Parsed, io: Io, env: NodeJS.ProcessEnv = p
   const { port, host, store, risks, maxSteps, contextTokens, publicUrl, allowedHosts, publicRateLimit } = o;
   // The operator's keys never reach a log, a stored row or another user.
   const redact = createRedactor(envSecrets(env));
-  const logger = createLogger({ redact, ...(logFormatFor(o.logFormat, isTTY) === "text" ? { destination: textDestination(Boolean(isTTY)) } : {}) });
+  const logger = createLogger({ redact, ...(logFormatFor(o.logFormat, isTTY) === "text" ? { destination: await textDestination(Boolean(isTTY)) } : {}) });
   let backend: Awaited<ReturnType<typeof startBackend>>;
   try {
     backend = await startBackend({
@@ -181,8 +181,8 @@ export async function serveCommand(p: Parsed, io: Io, env: NodeJS.ProcessEnv = p
   }
   backend.db.dataDirLock?.setUrl(backend.server.url);
   const where = backend.db.kind === "embedded" ? `embedded store in ${store.dataDir}` : "postgres store";
-  // A one-time link into the console for the operator, fresh at every start.
-  const { code } = await createSignInCode(backend.db, "local", 24 * 3_600_000);
+  // A one-time link into the console for the operator, fresh at every start; the last start's, if unused, stops working.
+  const { code } = await createStartSignInCode(backend.db, "local", 24 * 3_600_000);
   const consoleUrl = signInUrl(linkBase({ listenHost: host, port: backend.server.port, publicUrl }), code);
   io.stdout(
     `Baton backend listening on ${backend.server.url} (${where})\n${tokenNote}\nConsole: ${consoleUrl} (one-time sign-in link for "local", valid 24 h)\n${extensionNote(backend.server.url)}`,

@@ -18,6 +18,7 @@ import { AgentMessageSchema } from "@baton/gen/baton/v1/descriptors";
 import { encodeToolError, encodeToolResult, toolError, toolRiskOf } from "@baton/sdk/contract";
 import type { RememberedDecision } from "@baton/sdk/policy";
 import { applyUserMessage } from "../context/fold.js";
+import { clientToolSpan, type ToolOutcome } from "../log/spans.js";
 import type { CallRow } from "../store/records.js";
 import type { SessionRow } from "../store/sessions.js";
 import type { CallUpdate } from "../store/session-store.js";
@@ -149,6 +150,7 @@ async function toolResults(deps: LoopDeps, s: SessionRow, stepCalls: CallRow[], 
           { tool: call.name },
         );
         const output = encodeToolError(err);
+        traceClientCall(deps, s, call, { ok: false, code: ToolErrorCode[ToolErrorCode.DENIED], denied: true });
         callUpdates.push({ id: call.toolcallId, step: call.step, state: "done", output });
         updated.set(call.toolcallId, { ...call, state: "done", output });
         history.push(resultEntry(call.step, r));
@@ -174,6 +176,7 @@ async function toolResults(deps: LoopDeps, s: SessionRow, stepCalls: CallRow[], 
           : encodeToolError(
             r.outcome.case === "error" ? r.outcome.value : toolError(ToolErrorCode.INTERNAL, "The client sent no result.", { tool: call.name }),
           );
+    traceClientCall(deps, s, call, r.outcome.case === "error" ? { ok: false, code: ToolErrorCode[r.outcome.value.code] ?? "_OTHER" } : r.outcome.case === undefined ? { ok: false, code: "NO_RESULT" } : { ok: true });
     callUpdates.push({ id: call.toolcallId, step: call.step, state: "done", output });
     updated.set(call.toolcallId, { ...call, state: "done", output });
     history.push(resultEntry(call.step, r));
@@ -237,6 +240,14 @@ function rememberedOf(call: CallRow, a: Approval): Remembered | undefined {
     throw new ConnectError(`approval.expires_at (${new Date(expiresAt).toISOString()}) is not in the future`, Code.InvalidArgument);
   }
   return { site: fc.site, risk, allow: a.approved, tool: call.name, ...(expiresAt !== undefined ? { expiresAt } : {}) };
+}
+
+/**
+ * The span of a client call whose result (or denial) arrived: from the session's last commit,
+ * which handed the call out (or approved it), to now.
+ */
+function traceClientCall(deps: LoopDeps, s: SessionRow, call: CallRow, out: ToolOutcome): void {
+  clientToolSpan({ sessionId: s.id, name: call.name, toolcallId: call.toolcallId, step: call.step, side: "client", redact: deps.redact }, s.updatedAt, out);
 }
 
 /**

@@ -1,14 +1,15 @@
+import { timestampFromDate } from "@bufbuild/protobuf/wkt";
 import { ConsoleService } from "@baton/gen/baton/v1/descriptors";
 import { Code, ConnectError, type ConnectRouter, type HandlerContext } from "@connectrpc/connect";
 import { accountOf, createUser, listUsers, newSignInLink } from "../console/accounts.js";
 import type { ConsoleDeps } from "../console/deps.js";
 import { decideDeviceLink, exchangeDeviceCode, pollDeviceLink, showDeviceLink, startDeviceLink } from "../console/device-link.js";
-import { listMemories, removeMemory } from "../console/memory.js";
+import { listMemories, removeMemory, setMemoryPinned, writeMemory } from "../console/memory.js";
 import { diffVersions, matchPlaybooks, rollBack, versionsOf } from "../console/playbooks.js";
 import { listUserSessions, watchSession } from "../console/sessions.js";
 import { createApiToken, renameApiToken, revokeApiToken } from "../console/tokens.js";
 import { quotaMessage, setUserQuota, usageOf } from "../console/usage.js";
-import { consumeSignInCode, createConsoleSession, endConsoleSession } from "../store/accounts.js";
+import { consumeSignInCode, createConsoleSession, endConsoleSession, signInCodeUser } from "../store/accounts.js";
 import { listTokens } from "../store/tokens.js";
 import { consoleSecret } from "./access.js";
 import type { Authenticator } from "./auth.js";
@@ -29,11 +30,18 @@ export function consoleRoutes(deps: ConsoleDeps, auth: Authenticator): (router: 
     router.service(
       ConsoleService,
       {
+        async getSignInLink(req) {
+          const link = req.code ? await signInCodeUser(deps.db, req.code) : undefined;
+          if (!link) throw spentLink();
+          return { account: await accountOf(deps.db, link.userId), expiresAt: timestampFromDate(link.expiresAt) };
+        },
         async signIn(req, ctx) {
+          // Two session cookies are refused here too (`consoleSecret`): the new one would not be the one sent.
+          const previous = consoleSecret(ctx.requestHeader.get("cookie"));
           const userId = req.code ? await consumeSignInCode(deps.db, req.code) : undefined;
-          if (!userId) {
-            throw new ConnectError("this sign-in link was used already or has expired: ask for a new one (`baton user link <user>`, or restart `npm start`)", Code.Unauthenticated);
-          }
+          if (!userId) throw spentLink();
+          // Switching accounts ends the session it replaces, rather than leave it valid behind a lost cookie.
+          if (previous) await endConsoleSession(deps.db, previous);
           const { secret } = await createConsoleSession(deps.db, userId, consoleSessionMs);
           ctx.responseHeader.append("set-cookie", sessionCookie(secret, consoleSessionMs, secure));
           return { account: await accountOf(deps.db, userId) };
@@ -102,6 +110,12 @@ export function consoleRoutes(deps: ConsoleDeps, auth: Authenticator): (router: 
           await removeMemory(deps, await user(ctx), req.memoryId);
           return {};
         },
+        async pinMemory(req, ctx) {
+          return { record: await setMemoryPinned(deps, await user(ctx), req.memoryId, req.pinned) };
+        },
+        async createMemory(req, ctx) {
+          return { record: await writeMemory(deps, await user(ctx), req.text, req.tags) };
+        },
         async getUsage(req, ctx) {
           return usageOf(deps, await user(ctx), req.days || 30);
         },
@@ -122,6 +136,11 @@ export function consoleRoutes(deps: ConsoleDeps, auth: Authenticator): (router: 
       },
       { interceptors },
     );
+}
+
+/** A sign-in link's code that no longer signs anyone in. */
+function spentLink(): ConnectError {
+  return new ConnectError("this sign-in link was used already or has expired: ask for a new one (`baton user link <user>`, or restart `npm start`)", Code.Unauthenticated);
 }
 
 /** Both services on one router. */

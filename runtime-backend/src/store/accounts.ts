@@ -2,7 +2,7 @@ import { create } from "@bufbuild/protobuf";
 import { timestampFromDate } from "@bufbuild/protobuf/wkt";
 import { type Account } from "@baton/gen/baton/v1/console_pb";
 import { AccountSchema } from "@baton/gen/baton/v1/descriptors";
-import type { Queryable, Row } from "./db.js";
+import type { Db, Queryable, Row } from "./db.js";
 import { hashToken } from "./ids.js";
 import { randomBytes } from "node:crypto";
 
@@ -48,6 +48,34 @@ export async function createSignInCode(q: Queryable, userId: string, ttlMs: numb
   const expiresAt = new Date(Date.now() + ttlMs);
   await q.query("insert into sign_in_links (code_hash, user_id, expires_at) values ($1, $2, $3)", [await hashToken(code), userId, expiresAt]);
   return { code, expiresAt };
+}
+
+/**
+ * A new one-time sign-in link for the operator's account that `baton serve` prints at start,
+ * valid for `ttlMs`. Retires, in the same transaction, every start link not yet used: the
+ * previous start's link sits in logs and scrollback, and a restart means it is no longer wanted.
+ */
+export async function createStartSignInCode(db: Db, userId: string, ttlMs: number): Promise<{ code: string; expiresAt: Date }> {
+  return db.transaction(async (tx) => {
+    await tx.query("update sign_in_links set expires_at = now() where purpose = 'start' and used_at is null and expires_at > now()");
+    const code = newSecret("si");
+    const expiresAt = new Date(Date.now() + ttlMs);
+    await tx.query("insert into sign_in_links (code_hash, user_id, expires_at, purpose) values ($1, $2, $3, 'start')", [await hashToken(code), userId, expiresAt]);
+    return { code, expiresAt };
+  });
+}
+
+/**
+ * The user a sign-in code would sign in and when it lapses, without using it; undefined when it
+ * is used, expired or unknown.
+ */
+export async function signInCodeUser(q: Queryable, code: string): Promise<{ userId: string; expiresAt: Date } | undefined> {
+  const rows = await q.query<{ user_id: string; expires_at: Date | string }>(
+    "select user_id, expires_at from sign_in_links where code_hash = $1 and used_at is null and expires_at > now()",
+    [await hashToken(code)],
+  );
+  const r = rows[0];
+  return r ? { userId: r.user_id, expiresAt: r.expires_at instanceof Date ? r.expires_at : new Date(String(r.expires_at)) } : undefined;
 }
 
 /**

@@ -1,8 +1,8 @@
 /**
- * The site policy: which URLs may be opened or loaded, where the agent may only read, and the
- * approvals a person asked to have remembered — written once and asked by every surface (the
- * engine, the backend's loop, `baton mcp`, `baton run`, `baton eval`, the extension).
- * Runtime-neutral.
+ * Trust rules written once and asked by every surface (the engine, the backend's loop,
+ * `baton mcp`, `baton run`, `baton eval`, the extension): which URLs may be opened or loaded,
+ * where the agent may only read, which files may be uploaded, and the approvals a person asked
+ * to have remembered. Runtime-neutral.
  */
 export { guardBrowser } from "./browser-guard.js";
 export { type CanonicalHost, canonicalHost, hostMatches } from "./hosts.js";
@@ -19,6 +19,21 @@ export {
   sitePolicyFromLists,
   sitePolicyFromObject,
 } from "./site-policy.js";
+export {
+  foldersInWords,
+  guardUploads,
+  isAbsolutePath,
+  isInside,
+  lexicalResolver,
+  locateUploads,
+  noFileMessage,
+  normalizePath,
+  type OutsideDecision,
+  type PathResolver,
+  type UploadFile,
+  type UploadGuard,
+  type UploadRule,
+} from "./upload-rule.js";
 export {
   decideUrl,
   describeSites,

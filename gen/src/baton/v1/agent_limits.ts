@@ -54,6 +54,11 @@ export const fieldLimits: { readonly [message: string]: { readonly [field: strin
       "maxLength": 200
     }
   },
+  "baton.v1.Verdict": {
+    "reason": {
+      "maxLength": 4000
+    }
+  },
   "baton.v1.CreateSessionRequest": {
     "task": {
       "maxLength": 100000
@@ -140,6 +145,11 @@ export const fieldLimits: { readonly [message: string]: { readonly [field: strin
     },
     "screenshot_id": {
       "maxLength": 200
+    }
+  },
+  "baton.v1.ReportVerdictRequest": {
+    "session_id": {
+      "maxLength": 64
     }
   },
   "baton.v1.DecideApprovalRequest": {
@@ -265,6 +275,9 @@ export const methodLimits: { readonly [method: string]: MethodLimits } = {
       1,
       2
     ]
+  },
+  "baton.v1.AgentService.ReportVerdict": {
+    "maxRequestBytes": 65536
   },
   "baton.v1.AgentService.DecideApproval": {
     "maxRequestBytes": 65536,

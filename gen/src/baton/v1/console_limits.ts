@@ -26,6 +26,11 @@ export const fieldLimits: { readonly [message: string]: { readonly [field: strin
       "maximum": 1000000000
     }
   },
+  "baton.v1.GetSignInLinkRequest": {
+    "code": {
+      "maxLength": 200
+    }
+  },
   "baton.v1.SignInRequest": {
     "code": {
       "maxLength": 200
@@ -157,6 +162,22 @@ export const fieldLimits: { readonly [message: string]: { readonly [field: strin
       "maxLength": 64
     }
   },
+  "baton.v1.PinMemoryRequest": {
+    "memory_id": {
+      "maxLength": 64
+    }
+  },
+  "baton.v1.CreateMemoryRequest": {
+    "text": {
+      "required": true,
+      "minLength": 1,
+      "maxLength": 2000
+    },
+    "tags": {
+      "maxLength": 50,
+      "maxItems": 10
+    }
+  },
   "baton.v1.GetUsageRequest": {
     "days": {
       "maximum": 366
@@ -186,6 +207,12 @@ export const fieldLimits: { readonly [message: string]: { readonly [field: strin
  * RPC limits of baton/v1/console: `package.Service.Method` → limits.
  */
 export const methodLimits: { readonly [method: string]: MethodLimits } = {
+  "baton.v1.ConsoleService.GetSignInLink": {
+    "maxRequestBytes": 4096,
+    "access": [
+      3
+    ]
+  },
   "baton.v1.ConsoleService.SignIn": {
     "maxRequestBytes": 4096,
     "access": [
@@ -302,6 +329,18 @@ export const methodLimits: { readonly [method: string]: MethodLimits } = {
   },
   "baton.v1.ConsoleService.DeleteMemory": {
     "maxRequestBytes": 1024,
+    "access": [
+      2
+    ]
+  },
+  "baton.v1.ConsoleService.PinMemory": {
+    "maxRequestBytes": 1024,
+    "access": [
+      2
+    ]
+  },
+  "baton.v1.ConsoleService.CreateMemory": {
+    "maxRequestBytes": 16384,
     "access": [
       2
     ]

@@ -16,7 +16,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file baton/v1/console.proto.
  */
 export const file_baton_v1_console: GenFile = /*@__PURE__*/
-  fileDesc("ChZiYXRvbi92MS9jb25zb2xlLnByb3RvEghiYXRvbi52MSJnCgdBY2NvdW50Eg8KB3VzZXJfaWQYASABKAkSDAoEbmFtZRgCIAEoCRINCgVhZG1pbhgDIAEoCBIuCgpjcmVhdGVkX2F0GAQgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcCI0CgVRdW90YRIWCg5kYWlseV9jb3N0X3VzZBgBIAEoARITCgtkYWlseV9zdGVwcxgCIAEoDSIdCg1TaWduSW5SZXF1ZXN0EgwKBGNvZGUYASABKAkiNAoOU2lnbkluUmVzcG9uc2USIgoHYWNjb3VudBgBIAEoCzIRLmJhdG9uLnYxLkFjY291bnQiEAoOU2lnbk91dFJlcXVlc3QiEQoPU2lnbk91dFJlc3BvbnNlIhMKEUdldEFjY291bnRSZXF1ZXN0IlgKEkdldEFjY291bnRSZXNwb25zZRIiCgdhY2NvdW50GAEgASgLMhEuYmF0b24udjEuQWNjb3VudBIeCgVxdW90YRgCIAEoCzIPLmJhdG9uLnYxLlF1b3RhIvEBCgpEZXZpY2VMaW5rEg8KB2xpbmtfaWQYASABKAkSEwoLZGV2aWNlX25hbWUYAiABKAkSDgoGY2xpZW50GAMgASgJEhEKCXVzZXJfY29kZRgEIAEoCRIqCgZzdGF0dXMYBSABKA4yGi5iYXRvbi52MS5EZXZpY2VMaW5rU3RhdHVzEg4KBm9yaWdpbhgGIAEoCRIuCgpjcmVhdGVkX2F0GAcgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIuCgpleHBpcmVzX2F0GAggASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcCJ0ChZTdGFydERldmljZUxpbmtSZXF1ZXN0EhYKDmNvZGVfY2hhbGxlbmdlGAEgASgJEh0KFWNvZGVfY2hhbGxlbmdlX21ldGhvZBgCIAEoCRITCgtkZXZpY2VfbmFtZRgDIAEoCRIOCgZjbGllbnQYBCABKAkinAEKF1N0YXJ0RGV2aWNlTGlua1Jlc3BvbnNlEg8KB2xpbmtfaWQYASABKAkSEQoJdXNlcl9jb2RlGAIgASgJEhMKC2FwcHJvdmVfdXJsGAMgASgJEi4KCmV4cGlyZXNfYXQYBCABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEhgKEHBvbGxfaW50ZXJ2YWxfbXMYBSABKA0iKAoVUG9sbERldmljZUxpbmtSZXF1ZXN0Eg8KB2xpbmtfaWQYASABKAkiUgoWUG9sbERldmljZUxpbmtSZXNwb25zZRIqCgZzdGF0dXMYASABKA4yGi5iYXRvbi52MS5EZXZpY2VMaW5rU3RhdHVzEgwKBGNvZGUYAiABKAkiQAoZRXhjaGFuZ2VEZXZpY2VDb2RlUmVxdWVzdBIMCgRjb2RlGAEgASgJEhUKDWNvZGVfdmVyaWZpZXIYAiABKAkicQoaRXhjaGFuZ2VEZXZpY2VDb2RlUmVzcG9uc2USDQoFdG9rZW4YASABKAkSIAoEaW5mbxgCIAEoCzISLmJhdG9uLnYxLkFwaVRva2VuEiIKB2FjY291bnQYAyABKAsyES5iYXRvbi52MS5BY2NvdW50IicKFEdldERldmljZUxpbmtSZXF1ZXN0Eg8KB2xpbmtfaWQYASABKAkiOwoVR2V0RGV2aWNlTGlua1Jlc3BvbnNlEiIKBGxpbmsYASABKAsyFC5iYXRvbi52MS5EZXZpY2VMaW5rIk8KF0RlY2lkZURldmljZUxpbmtSZXF1ZXN0Eg8KB2xpbmtfaWQYASABKAkSDwoHYXBwcm92ZRgCIAEoCBISCgp0b2tlbl9uYW1lGAMgASgJIj4KGERlY2lkZURldmljZUxpbmtSZXNwb25zZRIiCgRsaW5rGAEgASgLMhQuYmF0b24udjEuRGV2aWNlTGluayLWAQoIQXBpVG9rZW4SCgoCaWQYASABKAkSDAoEbmFtZRgCIAEoCRIOCgZkZXZpY2UYAyABKAkSDgoGc291cmNlGAQgASgJEi4KCmNyZWF0ZWRfYXQYBSABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEjAKDGxhc3RfdXNlZF9hdBgGIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASLgoKcmV2b2tlZF9hdBgHIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXAiEwoRTGlzdFRva2Vuc1JlcXVlc3QiOAoSTGlzdFRva2Vuc1Jlc3BvbnNlEiIKBnRva2VucxgBIAMoCzISLmJhdG9uLnYxLkFwaVRva2VuIiIKEkNyZWF0ZVRva2VuUmVxdWVzdBIMCgRuYW1lGAEgASgJIkYKE0NyZWF0ZVRva2VuUmVzcG9uc2USDQoFdG9rZW4YASABKAkSIAoEaW5mbxgCIAEoCzISLmJhdG9uLnYxLkFwaVRva2VuIjQKElJlbmFtZVRva2VuUmVxdWVzdBIQCgh0b2tlbl9pZBgBIAEoCRIMCgRuYW1lGAIgASgJIjgKE1JlbmFtZVRva2VuUmVzcG9uc2USIQoFdG9rZW4YASABKAsyEi5iYXRvbi52MS5BcGlUb2tlbiImChJSZXZva2VUb2tlblJlcXVlc3QSEAoIdG9rZW5faWQYASABKAkiOAoTUmV2b2tlVG9rZW5SZXNwb25zZRIhCgV0b2tlbhgBIAEoCzISLmJhdG9uLnYxLkFwaVRva2VuIoEBChNMaXN0U2Vzc2lvbnNSZXF1ZXN0EikKCHN0YXR1c2VzGAEgAygOMhcuYmF0b24udjEuU2Vzc2lvblN0YXR1cxINCgVxdWVyeRgCIAEoCRINCgVtb2RlbBgDIAEoCRINCgVsaW1pdBgEIAEoDRISCgpwYWdlX3Rva2VuGAUgASgJImQKFExpc3RTZXNzaW9uc1Jlc3BvbnNlEiMKCHNlc3Npb25zGAEgAygLMhEuYmF0b24udjEuU2Vzc2lvbhIXCg9uZXh0X3BhZ2VfdG9rZW4YAiABKAkSDgoGbW9kZWxzGAMgAygJIikKE1dhdGNoU2Vzc2lvblJlcXVlc3QSEgoKc2Vzc2lvbl9pZBgBIAEoCSKTAgoUV2F0Y2hTZXNzaW9uUmVzcG9uc2USIgoHc2Vzc2lvbhgBIAEoCzIRLmJhdG9uLnYxLlNlc3Npb24SJwoHaGlzdG9yeRgCIAMoCzIWLmJhdG9uLnYxLkhpc3RvcnlFbnRyeRIjCgZ0cmFjZXMYAyADKAsyEy5iYXRvbi52MS5TdGVwVHJhY2USLQoNcGVuZGluZ19jYWxscxgEIAMoCzIWLmJhdG9uLnYxLkFnZW50TWVzc2FnZRIgCgRsb2dzGAUgAygLMhIuYmF0b24udjEuTG9nRW50cnkSJAoIcHJvZ3Jlc3MYBiABKAsyEi5iYXRvbi52MS5Qcm9ncmVzcxISCgp0ZXh0X2RlbHRhGAcgASgJIisKG0xpc3RQbGF5Ym9va1ZlcnNpb25zUmVxdWVzdBIMCgRuYW1lGAEgASgJIkQKHExpc3RQbGF5Ym9va1ZlcnNpb25zUmVzcG9uc2USJAoIdmVyc2lvbnMYASADKAsyEi5iYXRvbi52MS5QbGF5Ym9vayI2CghEaWZmTGluZRIcCgJvcBgBIAEoDjIQLmJhdG9uLnYxLkRpZmZPcBIMCgR0ZXh0GAIgASgJIlUKG0RpZmZQbGF5Ym9va1ZlcnNpb25zUmVxdWVzdBIMCgRuYW1lGAEgASgJEhQKDGZyb21fdmVyc2lvbhgCIAEoDRISCgp0b192ZXJzaW9uGAMgASgNImEKHERpZmZQbGF5Ym9va1ZlcnNpb25zUmVzcG9uc2USIQoFbGluZXMYASADKAsyEi5iYXRvbi52MS5EaWZmTGluZRINCgVhZGRlZBgCIAEoDRIPCgdyZW1vdmVkGAMgASgNIjgKF1JvbGxCYWNrUGxheWJvb2tSZXF1ZXN0EgwKBG5hbWUYASABKAkSDwoHdmVyc2lvbhgCIAEoDSJAChhSb2xsQmFja1BsYXlib29rUmVzcG9uc2USJAoIcGxheWJvb2sYASABKAsyEi5iYXRvbi52MS5QbGF5Ym9vayJlCg1QbGF5Ym9va01hdGNoEgwKBG5hbWUYASABKAkSDwoHdmVyc2lvbhgCIAEoDRIQCghrZXl3b3JkcxgDIAMoCRIUCgx1cmxfcGF0dGVybnMYBCADKAkSDQoFc2NvcmUYBSABKA0iMgoVTWF0Y2hQbGF5Ym9va3NSZXF1ZXN0EgwKBHRhc2sYASABKAkSCwoDdXJsGAIgASgJIlIKFk1hdGNoUGxheWJvb2tzUmVzcG9uc2USDgoGY2hvc2VuGAEgASgJEigKB21hdGNoZXMYAiADKAsyFy5iYXRvbi52MS5QbGF5Ym9va01hdGNoIjMKE0xpc3RNZW1vcmllc1JlcXVlc3QSDQoFcXVlcnkYASABKAkSDQoFbGltaXQYAiABKA0iPwoUTGlzdE1lbW9yaWVzUmVzcG9uc2USJwoHcmVjb3JkcxgBIAMoCzIWLmJhdG9uLnYxLk1lbW9yeVJlY29yZCIoChNEZWxldGVNZW1vcnlSZXF1ZXN0EhEKCW1lbW9yeV9pZBgBIAEoCSIWChREZWxldGVNZW1vcnlSZXNwb25zZSJ0CghVc2FnZVJvdxILCgNkYXkYASABKAkSDQoFbW9kZWwYAiABKAkSDQoFc3RlcHMYAyABKA0SFAoMaW5wdXRfdG9rZW5zGAQgASgEEhUKDW91dHB1dF90b2tlbnMYBSABKAQSEAoIY29zdF91c2QYBiABKAEiHwoPR2V0VXNhZ2VSZXF1ZXN0EgwKBGRheXMYASABKA0isAEKEEdldFVzYWdlUmVzcG9uc2USIAoEcm93cxgBIAMoCzISLmJhdG9uLnYxLlVzYWdlUm93Eh4KBXF1b3RhGAIgASgLMg8uYmF0b24udjEuUXVvdGESEwoLc3RlcHNfdG9kYXkYAyABKA0SFgoOY29zdF90b2RheV91c2QYBCABKAESLQoJcmVzZXRzX2F0GAUgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcCJ+CgtVc2VyU3VtbWFyeRIiCgdhY2NvdW50GAEgASgLMhEuYmF0b24udjEuQWNjb3VudBIeCgVxdW90YRgCIAEoCzIPLmJhdG9uLnYxLlF1b3RhEhMKC3N0ZXBzX3RvZGF5GAMgASgNEhYKDmNvc3RfdG9kYXlfdXNkGAQgASgBIhIKEExpc3RVc2Vyc1JlcXVlc3QiOQoRTGlzdFVzZXJzUmVzcG9uc2USJAoFdXNlcnMYASADKAsyFS5iYXRvbi52MS5Vc2VyU3VtbWFyeSJBChFDcmVhdGVVc2VyUmVxdWVzdBIPCgd1c2VyX2lkGAEgASgJEgwKBG5hbWUYAiABKAkSDQoFYWRtaW4YAyABKAgiTQoSQ3JlYXRlVXNlclJlc3BvbnNlEiIKB2FjY291bnQYASABKAsyES5iYXRvbi52MS5BY2NvdW50EhMKC3NpZ25faW5fdXJsGAIgASgJIioKF0NyZWF0ZVNpZ25JbkxpbmtSZXF1ZXN0Eg8KB3VzZXJfaWQYASABKAkiXwoYQ3JlYXRlU2lnbkluTGlua1Jlc3BvbnNlEhMKC3NpZ25faW5fdXJsGAEgASgJEi4KCmV4cGlyZXNfYXQYAiABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wIkIKD1NldFF1b3RhUmVxdWVzdBIPCgd1c2VyX2lkGAEgASgJEh4KBXF1b3RhGAIgASgLMg8uYmF0b24udjEuUXVvdGEiMgoQU2V0UXVvdGFSZXNwb25zZRIeCgVxdW90YRgBIAEoCzIPLmJhdG9uLnYxLlF1b3RhKtgBChBEZXZpY2VMaW5rU3RhdHVzEiIKHkRFVklDRV9MSU5LX1NUQVRVU19VTlNQRUNJRklFRBAAEh4KGkRFVklDRV9MSU5LX1NUQVRVU19QRU5ESU5HEAESHwobREVWSUNFX0xJTktfU1RBVFVTX0FQUFJPVkVEEAISHQoZREVWSUNFX0xJTktfU1RBVFVTX0RFTklFRBADEh4KGkRFVklDRV9MSU5LX1NUQVRVU19FWFBJUkVEEAQSIAocREVWSUNFX0xJTktfU1RBVFVTX0VYQ0hBTkdFRBAFKlsKBkRpZmZPcBIXChNESUZGX09QX1VOU1BFQ0lGSUVEEAASEAoMRElGRl9PUF9TQU1FEAESEQoNRElGRl9PUF9BRERFRBACEhMKD0RJRkZfT1BfUkVNT1ZFRBADMuoPCg5Db25zb2xlU2VydmljZRI7CgZTaWduSW4SFy5iYXRvbi52MS5TaWduSW5SZXF1ZXN0GhguYmF0b24udjEuU2lnbkluUmVzcG9uc2USPgoHU2lnbk91dBIYLmJhdG9uLnYxLlNpZ25PdXRSZXF1ZXN0GhkuYmF0b24udjEuU2lnbk91dFJlc3BvbnNlEkcKCkdldEFjY291bnQSGy5iYXRvbi52MS5HZXRBY2NvdW50UmVxdWVzdBocLmJhdG9uLnYxLkdldEFjY291bnRSZXNwb25zZRJWCg9TdGFydERldmljZUxpbmsSIC5iYXRvbi52MS5TdGFydERldmljZUxpbmtSZXF1ZXN0GiEuYmF0b24udjEuU3RhcnREZXZpY2VMaW5rUmVzcG9uc2USUwoOUG9sbERldmljZUxpbmsSHy5iYXRvbi52MS5Qb2xsRGV2aWNlTGlua1JlcXVlc3QaIC5iYXRvbi52MS5Qb2xsRGV2aWNlTGlua1Jlc3BvbnNlEl8KEkV4Y2hhbmdlRGV2aWNlQ29kZRIjLmJhdG9uLnYxLkV4Y2hhbmdlRGV2aWNlQ29kZVJlcXVlc3QaJC5iYXRvbi52MS5FeGNoYW5nZURldmljZUNvZGVSZXNwb25zZRJQCg1HZXREZXZpY2VMaW5rEh4uYmF0b24udjEuR2V0RGV2aWNlTGlua1JlcXVlc3QaHy5iYXRvbi52MS5HZXREZXZpY2VMaW5rUmVzcG9uc2USWQoQRGVjaWRlRGV2aWNlTGluaxIhLmJhdG9uLnYxLkRlY2lkZURldmljZUxpbmtSZXF1ZXN0GiIuYmF0b24udjEuRGVjaWRlRGV2aWNlTGlua1Jlc3BvbnNlEkcKCkxpc3RUb2tlbnMSGy5iYXRvbi52MS5MaXN0VG9rZW5zUmVxdWVzdBocLmJhdG9uLnYxLkxpc3RUb2tlbnNSZXNwb25zZRJKCgtDcmVhdGVUb2tlbhIcLmJhdG9uLnYxLkNyZWF0ZVRva2VuUmVxdWVzdBodLmJhdG9uLnYxLkNyZWF0ZVRva2VuUmVzcG9uc2USSgoLUmVuYW1lVG9rZW4SHC5iYXRvbi52MS5SZW5hbWVUb2tlblJlcXVlc3QaHS5iYXRvbi52MS5SZW5hbWVUb2tlblJlc3BvbnNlEkoKC1Jldm9rZVRva2VuEhwuYmF0b24udjEuUmV2b2tlVG9rZW5SZXF1ZXN0Gh0uYmF0b24udjEuUmV2b2tlVG9rZW5SZXNwb25zZRJNCgxMaXN0U2Vzc2lvbnMSHS5iYXRvbi52MS5MaXN0U2Vzc2lvbnNSZXF1ZXN0Gh4uYmF0b24udjEuTGlzdFNlc3Npb25zUmVzcG9uc2USTwoMV2F0Y2hTZXNzaW9uEh0uYmF0b24udjEuV2F0Y2hTZXNzaW9uUmVxdWVzdBoeLmJhdG9uLnYxLldhdGNoU2Vzc2lvblJlc3BvbnNlMAESZQoUTGlzdFBsYXlib29rVmVyc2lvbnMSJS5iYXRvbi52MS5MaXN0UGxheWJvb2tWZXJzaW9uc1JlcXVlc3QaJi5iYXRvbi52MS5MaXN0UGxheWJvb2tWZXJzaW9uc1Jlc3BvbnNlEmUKFERpZmZQbGF5Ym9va1ZlcnNpb25zEiUuYmF0b24udjEuRGlmZlBsYXlib29rVmVyc2lvbnNSZXF1ZXN0GiYuYmF0b24udjEuRGlmZlBsYXlib29rVmVyc2lvbnNSZXNwb25zZRJZChBSb2xsQmFja1BsYXlib29rEiEuYmF0b24udjEuUm9sbEJhY2tQbGF5Ym9va1JlcXVlc3QaIi5iYXRvbi52MS5Sb2xsQmFja1BsYXlib29rUmVzcG9uc2USUwoOTWF0Y2hQbGF5Ym9va3MSHy5iYXRvbi52MS5NYXRjaFBsYXlib29rc1JlcXVlc3QaIC5iYXRvbi52MS5NYXRjaFBsYXlib29rc1Jlc3BvbnNlEk0KDExpc3RNZW1vcmllcxIdLmJhdG9uLnYxLkxpc3RNZW1vcmllc1JlcXVlc3QaHi5iYXRvbi52MS5MaXN0TWVtb3JpZXNSZXNwb25zZRJNCgxEZWxldGVNZW1vcnkSHS5iYXRvbi52MS5EZWxldGVNZW1vcnlSZXF1ZXN0Gh4uYmF0b24udjEuRGVsZXRlTWVtb3J5UmVzcG9uc2USQQoIR2V0VXNhZ2USGS5iYXRvbi52MS5HZXRVc2FnZVJlcXVlc3QaGi5iYXRvbi52MS5HZXRVc2FnZVJlc3BvbnNlEkQKCUxpc3RVc2VycxIaLmJhdG9uLnYxLkxpc3RVc2Vyc1JlcXVlc3QaGy5iYXRvbi52MS5MaXN0VXNlcnNSZXNwb25zZRJHCgpDcmVhdGVVc2VyEhsuYmF0b24udjEuQ3JlYXRlVXNlclJlcXVlc3QaHC5iYXRvbi52MS5DcmVhdGVVc2VyUmVzcG9uc2USWQoQQ3JlYXRlU2lnbkluTGluaxIhLmJhdG9uLnYxLkNyZWF0ZVNpZ25JbkxpbmtSZXF1ZXN0GiIuYmF0b24udjEuQ3JlYXRlU2lnbkluTGlua1Jlc3BvbnNlEkEKCFNldFF1b3RhEhkuYmF0b24udjEuU2V0UXVvdGFSZXF1ZXN0GhouYmF0b24udjEuU2V0UXVvdGFSZXNwb25zZWIGcHJvdG8z", [file_baton_v1_agent, file_baton_v1_tools, file_google_protobuf_timestamp]);
+  fileDesc("ChZiYXRvbi92MS9jb25zb2xlLnByb3RvEghiYXRvbi52MSJnCgdBY2NvdW50Eg8KB3VzZXJfaWQYASABKAkSDAoEbmFtZRgCIAEoCRINCgVhZG1pbhgDIAEoCBIuCgpjcmVhdGVkX2F0GAQgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcCI0CgVRdW90YRIWCg5kYWlseV9jb3N0X3VzZBgBIAEoARITCgtkYWlseV9zdGVwcxgCIAEoDSIkChRHZXRTaWduSW5MaW5rUmVxdWVzdBIMCgRjb2RlGAEgASgJImsKFUdldFNpZ25JbkxpbmtSZXNwb25zZRIiCgdhY2NvdW50GAEgASgLMhEuYmF0b24udjEuQWNjb3VudBIuCgpleHBpcmVzX2F0GAIgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcCIdCg1TaWduSW5SZXF1ZXN0EgwKBGNvZGUYASABKAkiNAoOU2lnbkluUmVzcG9uc2USIgoHYWNjb3VudBgBIAEoCzIRLmJhdG9uLnYxLkFjY291bnQiEAoOU2lnbk91dFJlcXVlc3QiEQoPU2lnbk91dFJlc3BvbnNlIhMKEUdldEFjY291bnRSZXF1ZXN0IlgKEkdldEFjY291bnRSZXNwb25zZRIiCgdhY2NvdW50GAEgASgLMhEuYmF0b24udjEuQWNjb3VudBIeCgVxdW90YRgCIAEoCzIPLmJhdG9uLnYxLlF1b3RhIvEBCgpEZXZpY2VMaW5rEg8KB2xpbmtfaWQYASABKAkSEwoLZGV2aWNlX25hbWUYAiABKAkSDgoGY2xpZW50GAMgASgJEhEKCXVzZXJfY29kZRgEIAEoCRIqCgZzdGF0dXMYBSABKA4yGi5iYXRvbi52MS5EZXZpY2VMaW5rU3RhdHVzEg4KBm9yaWdpbhgGIAEoCRIuCgpjcmVhdGVkX2F0GAcgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIuCgpleHBpcmVzX2F0GAggASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcCJ0ChZTdGFydERldmljZUxpbmtSZXF1ZXN0EhYKDmNvZGVfY2hhbGxlbmdlGAEgASgJEh0KFWNvZGVfY2hhbGxlbmdlX21ldGhvZBgCIAEoCRITCgtkZXZpY2VfbmFtZRgDIAEoCRIOCgZjbGllbnQYBCABKAkinAEKF1N0YXJ0RGV2aWNlTGlua1Jlc3BvbnNlEg8KB2xpbmtfaWQYASABKAkSEQoJdXNlcl9jb2RlGAIgASgJEhMKC2FwcHJvdmVfdXJsGAMgASgJEi4KCmV4cGlyZXNfYXQYBCABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEhgKEHBvbGxfaW50ZXJ2YWxfbXMYBSABKA0iKAoVUG9sbERldmljZUxpbmtSZXF1ZXN0Eg8KB2xpbmtfaWQYASABKAkiUgoWUG9sbERldmljZUxpbmtSZXNwb25zZRIqCgZzdGF0dXMYASABKA4yGi5iYXRvbi52MS5EZXZpY2VMaW5rU3RhdHVzEgwKBGNvZGUYAiABKAkiQAoZRXhjaGFuZ2VEZXZpY2VDb2RlUmVxdWVzdBIMCgRjb2RlGAEgASgJEhUKDWNvZGVfdmVyaWZpZXIYAiABKAkicQoaRXhjaGFuZ2VEZXZpY2VDb2RlUmVzcG9uc2USDQoFdG9rZW4YASABKAkSIAoEaW5mbxgCIAEoCzISLmJhdG9uLnYxLkFwaVRva2VuEiIKB2FjY291bnQYAyABKAsyES5iYXRvbi52MS5BY2NvdW50IicKFEdldERldmljZUxpbmtSZXF1ZXN0Eg8KB2xpbmtfaWQYASABKAkiOwoVR2V0RGV2aWNlTGlua1Jlc3BvbnNlEiIKBGxpbmsYASABKAsyFC5iYXRvbi52MS5EZXZpY2VMaW5rIk8KF0RlY2lkZURldmljZUxpbmtSZXF1ZXN0Eg8KB2xpbmtfaWQYASABKAkSDwoHYXBwcm92ZRgCIAEoCBISCgp0b2tlbl9uYW1lGAMgASgJIj4KGERlY2lkZURldmljZUxpbmtSZXNwb25zZRIiCgRsaW5rGAEgASgLMhQuYmF0b24udjEuRGV2aWNlTGluayLWAQoIQXBpVG9rZW4SCgoCaWQYASABKAkSDAoEbmFtZRgCIAEoCRIOCgZkZXZpY2UYAyABKAkSDgoGc291cmNlGAQgASgJEi4KCmNyZWF0ZWRfYXQYBSABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEjAKDGxhc3RfdXNlZF9hdBgGIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASLgoKcmV2b2tlZF9hdBgHIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXAiEwoRTGlzdFRva2Vuc1JlcXVlc3QiOAoSTGlzdFRva2Vuc1Jlc3BvbnNlEiIKBnRva2VucxgBIAMoCzISLmJhdG9uLnYxLkFwaVRva2VuIiIKEkNyZWF0ZVRva2VuUmVxdWVzdBIMCgRuYW1lGAEgASgJIkYKE0NyZWF0ZVRva2VuUmVzcG9uc2USDQoFdG9rZW4YASABKAkSIAoEaW5mbxgCIAEoCzISLmJhdG9uLnYxLkFwaVRva2VuIjQKElJlbmFtZVRva2VuUmVxdWVzdBIQCgh0b2tlbl9pZBgBIAEoCRIMCgRuYW1lGAIgASgJIjgKE1JlbmFtZVRva2VuUmVzcG9uc2USIQoFdG9rZW4YASABKAsyEi5iYXRvbi52MS5BcGlUb2tlbiImChJSZXZva2VUb2tlblJlcXVlc3QSEAoIdG9rZW5faWQYASABKAkiOAoTUmV2b2tlVG9rZW5SZXNwb25zZRIhCgV0b2tlbhgBIAEoCzISLmJhdG9uLnYxLkFwaVRva2VuIoEBChNMaXN0U2Vzc2lvbnNSZXF1ZXN0EikKCHN0YXR1c2VzGAEgAygOMhcuYmF0b24udjEuU2Vzc2lvblN0YXR1cxINCgVxdWVyeRgCIAEoCRINCgVtb2RlbBgDIAEoCRINCgVsaW1pdBgEIAEoDRISCgpwYWdlX3Rva2VuGAUgASgJImQKFExpc3RTZXNzaW9uc1Jlc3BvbnNlEiMKCHNlc3Npb25zGAEgAygLMhEuYmF0b24udjEuU2Vzc2lvbhIXCg9uZXh0X3BhZ2VfdG9rZW4YAiABKAkSDgoGbW9kZWxzGAMgAygJIikKE1dhdGNoU2Vzc2lvblJlcXVlc3QSEgoKc2Vzc2lvbl9pZBgBIAEoCSKTAgoUV2F0Y2hTZXNzaW9uUmVzcG9uc2USIgoHc2Vzc2lvbhgBIAEoCzIRLmJhdG9uLnYxLlNlc3Npb24SJwoHaGlzdG9yeRgCIAMoCzIWLmJhdG9uLnYxLkhpc3RvcnlFbnRyeRIjCgZ0cmFjZXMYAyADKAsyEy5iYXRvbi52MS5TdGVwVHJhY2USLQoNcGVuZGluZ19jYWxscxgEIAMoCzIWLmJhdG9uLnYxLkFnZW50TWVzc2FnZRIgCgRsb2dzGAUgAygLMhIuYmF0b24udjEuTG9nRW50cnkSJAoIcHJvZ3Jlc3MYBiABKAsyEi5iYXRvbi52MS5Qcm9ncmVzcxISCgp0ZXh0X2RlbHRhGAcgASgJIisKG0xpc3RQbGF5Ym9va1ZlcnNpb25zUmVxdWVzdBIMCgRuYW1lGAEgASgJIkQKHExpc3RQbGF5Ym9va1ZlcnNpb25zUmVzcG9uc2USJAoIdmVyc2lvbnMYASADKAsyEi5iYXRvbi52MS5QbGF5Ym9vayI2CghEaWZmTGluZRIcCgJvcBgBIAEoDjIQLmJhdG9uLnYxLkRpZmZPcBIMCgR0ZXh0GAIgASgJIlUKG0RpZmZQbGF5Ym9va1ZlcnNpb25zUmVxdWVzdBIMCgRuYW1lGAEgASgJEhQKDGZyb21fdmVyc2lvbhgCIAEoDRISCgp0b192ZXJzaW9uGAMgASgNImEKHERpZmZQbGF5Ym9va1ZlcnNpb25zUmVzcG9uc2USIQoFbGluZXMYASADKAsyEi5iYXRvbi52MS5EaWZmTGluZRINCgVhZGRlZBgCIAEoDRIPCgdyZW1vdmVkGAMgASgNIjgKF1JvbGxCYWNrUGxheWJvb2tSZXF1ZXN0EgwKBG5hbWUYASABKAkSDwoHdmVyc2lvbhgCIAEoDSJAChhSb2xsQmFja1BsYXlib29rUmVzcG9uc2USJAoIcGxheWJvb2sYASABKAsyEi5iYXRvbi52MS5QbGF5Ym9vayJlCg1QbGF5Ym9va01hdGNoEgwKBG5hbWUYASABKAkSDwoHdmVyc2lvbhgCIAEoDRIQCghrZXl3b3JkcxgDIAMoCRIUCgx1cmxfcGF0dGVybnMYBCADKAkSDQoFc2NvcmUYBSABKA0iMgoVTWF0Y2hQbGF5Ym9va3NSZXF1ZXN0EgwKBHRhc2sYASABKAkSCwoDdXJsGAIgASgJIlIKFk1hdGNoUGxheWJvb2tzUmVzcG9uc2USDgoGY2hvc2VuGAEgASgJEigKB21hdGNoZXMYAiADKAsyFy5iYXRvbi52MS5QbGF5Ym9va01hdGNoIjMKE0xpc3RNZW1vcmllc1JlcXVlc3QSDQoFcXVlcnkYASABKAkSDQoFbGltaXQYAiABKA0iPwoUTGlzdE1lbW9yaWVzUmVzcG9uc2USJwoHcmVjb3JkcxgBIAMoCzIWLmJhdG9uLnYxLk1lbW9yeVJlY29yZCIoChNEZWxldGVNZW1vcnlSZXF1ZXN0EhEKCW1lbW9yeV9pZBgBIAEoCSIWChREZWxldGVNZW1vcnlSZXNwb25zZSI1ChBQaW5NZW1vcnlSZXF1ZXN0EhEKCW1lbW9yeV9pZBgBIAEoCRIOCgZwaW5uZWQYAiABKAgiOwoRUGluTWVtb3J5UmVzcG9uc2USJgoGcmVjb3JkGAEgASgLMhYuYmF0b24udjEuTWVtb3J5UmVjb3JkIjEKE0NyZWF0ZU1lbW9yeVJlcXVlc3QSDAoEdGV4dBgBIAEoCRIMCgR0YWdzGAIgAygJIj4KFENyZWF0ZU1lbW9yeVJlc3BvbnNlEiYKBnJlY29yZBgBIAEoCzIWLmJhdG9uLnYxLk1lbW9yeVJlY29yZCJ0CghVc2FnZVJvdxILCgNkYXkYASABKAkSDQoFbW9kZWwYAiABKAkSDQoFc3RlcHMYAyABKA0SFAoMaW5wdXRfdG9rZW5zGAQgASgEEhUKDW91dHB1dF90b2tlbnMYBSABKAQSEAoIY29zdF91c2QYBiABKAEiHwoPR2V0VXNhZ2VSZXF1ZXN0EgwKBGRheXMYASABKA0isAEKEEdldFVzYWdlUmVzcG9uc2USIAoEcm93cxgBIAMoCzISLmJhdG9uLnYxLlVzYWdlUm93Eh4KBXF1b3RhGAIgASgLMg8uYmF0b24udjEuUXVvdGESEwoLc3RlcHNfdG9kYXkYAyABKA0SFgoOY29zdF90b2RheV91c2QYBCABKAESLQoJcmVzZXRzX2F0GAUgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcCJ+CgtVc2VyU3VtbWFyeRIiCgdhY2NvdW50GAEgASgLMhEuYmF0b24udjEuQWNjb3VudBIeCgVxdW90YRgCIAEoCzIPLmJhdG9uLnYxLlF1b3RhEhMKC3N0ZXBzX3RvZGF5GAMgASgNEhYKDmNvc3RfdG9kYXlfdXNkGAQgASgBIhIKEExpc3RVc2Vyc1JlcXVlc3QiOQoRTGlzdFVzZXJzUmVzcG9uc2USJAoFdXNlcnMYASADKAsyFS5iYXRvbi52MS5Vc2VyU3VtbWFyeSJBChFDcmVhdGVVc2VyUmVxdWVzdBIPCgd1c2VyX2lkGAEgASgJEgwKBG5hbWUYAiABKAkSDQoFYWRtaW4YAyABKAgiTQoSQ3JlYXRlVXNlclJlc3BvbnNlEiIKB2FjY291bnQYASABKAsyES5iYXRvbi52MS5BY2NvdW50EhMKC3NpZ25faW5fdXJsGAIgASgJIioKF0NyZWF0ZVNpZ25JbkxpbmtSZXF1ZXN0Eg8KB3VzZXJfaWQYASABKAkiXwoYQ3JlYXRlU2lnbkluTGlua1Jlc3BvbnNlEhMKC3NpZ25faW5fdXJsGAEgASgJEi4KCmV4cGlyZXNfYXQYAiABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wIkIKD1NldFF1b3RhUmVxdWVzdBIPCgd1c2VyX2lkGAEgASgJEh4KBXF1b3RhGAIgASgLMg8uYmF0b24udjEuUXVvdGEiMgoQU2V0UXVvdGFSZXNwb25zZRIeCgVxdW90YRgBIAEoCzIPLmJhdG9uLnYxLlF1b3RhKtgBChBEZXZpY2VMaW5rU3RhdHVzEiIKHkRFVklDRV9MSU5LX1NUQVRVU19VTlNQRUNJRklFRBAAEh4KGkRFVklDRV9MSU5LX1NUQVRVU19QRU5ESU5HEAESHwobREVWSUNFX0xJTktfU1RBVFVTX0FQUFJPVkVEEAISHQoZREVWSUNFX0xJTktfU1RBVFVTX0RFTklFRBADEh4KGkRFVklDRV9MSU5LX1NUQVRVU19FWFBJUkVEEAQSIAocREVWSUNFX0xJTktfU1RBVFVTX0VYQ0hBTkdFRBAFKlsKBkRpZmZPcBIXChNESUZGX09QX1VOU1BFQ0lGSUVEEAASEAoMRElGRl9PUF9TQU1FEAESEQoNRElGRl9PUF9BRERFRBACEhMKD0RJRkZfT1BfUkVNT1ZFRBADMtERCg5Db25zb2xlU2VydmljZRJQCg1HZXRTaWduSW5MaW5rEh4uYmF0b24udjEuR2V0U2lnbkluTGlua1JlcXVlc3QaHy5iYXRvbi52MS5HZXRTaWduSW5MaW5rUmVzcG9uc2USOwoGU2lnbkluEhcuYmF0b24udjEuU2lnbkluUmVxdWVzdBoYLmJhdG9uLnYxLlNpZ25JblJlc3BvbnNlEj4KB1NpZ25PdXQSGC5iYXRvbi52MS5TaWduT3V0UmVxdWVzdBoZLmJhdG9uLnYxLlNpZ25PdXRSZXNwb25zZRJHCgpHZXRBY2NvdW50EhsuYmF0b24udjEuR2V0QWNjb3VudFJlcXVlc3QaHC5iYXRvbi52MS5HZXRBY2NvdW50UmVzcG9uc2USVgoPU3RhcnREZXZpY2VMaW5rEiAuYmF0b24udjEuU3RhcnREZXZpY2VMaW5rUmVxdWVzdBohLmJhdG9uLnYxLlN0YXJ0RGV2aWNlTGlua1Jlc3BvbnNlElMKDlBvbGxEZXZpY2VMaW5rEh8uYmF0b24udjEuUG9sbERldmljZUxpbmtSZXF1ZXN0GiAuYmF0b24udjEuUG9sbERldmljZUxpbmtSZXNwb25zZRJfChJFeGNoYW5nZURldmljZUNvZGUSIy5iYXRvbi52MS5FeGNoYW5nZURldmljZUNvZGVSZXF1ZXN0GiQuYmF0b24udjEuRXhjaGFuZ2VEZXZpY2VDb2RlUmVzcG9uc2USUAoNR2V0RGV2aWNlTGluaxIeLmJhdG9uLnYxLkdldERldmljZUxpbmtSZXF1ZXN0Gh8uYmF0b24udjEuR2V0RGV2aWNlTGlua1Jlc3BvbnNlElkKEERlY2lkZURldmljZUxpbmsSIS5iYXRvbi52MS5EZWNpZGVEZXZpY2VMaW5rUmVxdWVzdBoiLmJhdG9uLnYxLkRlY2lkZURldmljZUxpbmtSZXNwb25zZRJHCgpMaXN0VG9rZW5zEhsuYmF0b24udjEuTGlzdFRva2Vuc1JlcXVlc3QaHC5iYXRvbi52MS5MaXN0VG9rZW5zUmVzcG9uc2USSgoLQ3JlYXRlVG9rZW4SHC5iYXRvbi52MS5DcmVhdGVUb2tlblJlcXVlc3QaHS5iYXRvbi52MS5DcmVhdGVUb2tlblJlc3BvbnNlEkoKC1JlbmFtZVRva2VuEhwuYmF0b24udjEuUmVuYW1lVG9rZW5SZXF1ZXN0Gh0uYmF0b24udjEuUmVuYW1lVG9rZW5SZXNwb25zZRJKCgtSZXZva2VUb2tlbhIcLmJhdG9uLnYxLlJldm9rZVRva2VuUmVxdWVzdBodLmJhdG9uLnYxLlJldm9rZVRva2VuUmVzcG9uc2USTQoMTGlzdFNlc3Npb25zEh0uYmF0b24udjEuTGlzdFNlc3Npb25zUmVxdWVzdBoeLmJhdG9uLnYxLkxpc3RTZXNzaW9uc1Jlc3BvbnNlEk8KDFdhdGNoU2Vzc2lvbhIdLmJhdG9uLnYxLldhdGNoU2Vzc2lvblJlcXVlc3QaHi5iYXRvbi52MS5XYXRjaFNlc3Npb25SZXNwb25zZTABEmUKFExpc3RQbGF5Ym9va1ZlcnNpb25zEiUuYmF0b24udjEuTGlzdFBsYXlib29rVmVyc2lvbnNSZXF1ZXN0GiYuYmF0b24udjEuTGlzdFBsYXlib29rVmVyc2lvbnNSZXNwb25zZRJlChREaWZmUGxheWJvb2tWZXJzaW9ucxIlLmJhdG9uLnYxLkRpZmZQbGF5Ym9va1ZlcnNpb25zUmVxdWVzdBomLmJhdG9uLnYxLkRpZmZQbGF5Ym9va1ZlcnNpb25zUmVzcG9uc2USWQoQUm9sbEJhY2tQbGF5Ym9vaxIhLmJhdG9uLnYxLlJvbGxCYWNrUGxheWJvb2tSZXF1ZXN0GiIuYmF0b24udjEuUm9sbEJhY2tQbGF5Ym9va1Jlc3BvbnNlElMKDk1hdGNoUGxheWJvb2tzEh8uYmF0b24udjEuTWF0Y2hQbGF5Ym9va3NSZXF1ZXN0GiAuYmF0b24udjEuTWF0Y2hQbGF5Ym9va3NSZXNwb25zZRJNCgxMaXN0TWVtb3JpZXMSHS5iYXRvbi52MS5MaXN0TWVtb3JpZXNSZXF1ZXN0Gh4uYmF0b24udjEuTGlzdE1lbW9yaWVzUmVzcG9uc2USTQoMRGVsZXRlTWVtb3J5Eh0uYmF0b24udjEuRGVsZXRlTWVtb3J5UmVxdWVzdBoeLmJhdG9uLnYxLkRlbGV0ZU1lbW9yeVJlc3BvbnNlEkQKCVBpbk1lbW9yeRIaLmJhdG9uLnYxLlBpbk1lbW9yeVJlcXVlc3QaGy5iYXRvbi52MS5QaW5NZW1vcnlSZXNwb25zZRJNCgxDcmVhdGVNZW1vcnkSHS5iYXRvbi52MS5DcmVhdGVNZW1vcnlSZXF1ZXN0Gh4uYmF0b24udjEuQ3JlYXRlTWVtb3J5UmVzcG9uc2USQQoIR2V0VXNhZ2USGS5iYXRvbi52MS5HZXRVc2FnZVJlcXVlc3QaGi5iYXRvbi52MS5HZXRVc2FnZVJlc3BvbnNlEkQKCUxpc3RVc2VycxIaLmJhdG9uLnYxLkxpc3RVc2Vyc1JlcXVlc3QaGy5iYXRvbi52MS5MaXN0VXNlcnNSZXNwb25zZRJHCgpDcmVhdGVVc2VyEhsuYmF0b24udjEuQ3JlYXRlVXNlclJlcXVlc3QaHC5iYXRvbi52MS5DcmVhdGVVc2VyUmVzcG9uc2USWQoQQ3JlYXRlU2lnbkluTGluaxIhLmJhdG9uLnYxLkNyZWF0ZVNpZ25JbkxpbmtSZXF1ZXN0GiIuYmF0b24udjEuQ3JlYXRlU2lnbkluTGlua1Jlc3BvbnNlEkEKCFNldFF1b3RhEhkuYmF0b24udjEuU2V0UXVvdGFSZXF1ZXN0GhouYmF0b24udjEuU2V0UXVvdGFSZXNwb25zZWIGcHJvdG8z", [file_baton_v1_agent, file_baton_v1_tools, file_google_protobuf_timestamp]);
 
 /**
  * A user account.
@@ -89,6 +89,55 @@ export const QuotaSchema: GenMessage<Quota> = /*@__PURE__*/
   messageDesc(file_baton_v1_console, 1);
 
 /**
+ * Request for GetSignInLink.
+ *
+ * @generated from message baton.v1.GetSignInLinkRequest
+ */
+export type GetSignInLinkRequest = Message<"baton.v1.GetSignInLinkRequest"> & {
+  /**
+   * The code of the sign-in link (the part after `#`).
+   *
+   * @generated from field: string code = 1;
+   */
+  code: string;
+};
+
+/**
+ * Describes the message baton.v1.GetSignInLinkRequest.
+ * Use `create(GetSignInLinkRequestSchema)` to create a new message.
+ */
+export const GetSignInLinkRequestSchema: GenMessage<GetSignInLinkRequest> = /*@__PURE__*/
+  messageDesc(file_baton_v1_console, 2);
+
+/**
+ * Response for GetSignInLink.
+ *
+ * @generated from message baton.v1.GetSignInLinkResponse
+ */
+export type GetSignInLinkResponse = Message<"baton.v1.GetSignInLinkResponse"> & {
+  /**
+   * The account the link signs in.
+   *
+   * @generated from field: baton.v1.Account account = 1;
+   */
+  account?: Account | undefined;
+
+  /**
+   * When the link lapses.
+   *
+   * @generated from field: google.protobuf.Timestamp expires_at = 2;
+   */
+  expiresAt?: Timestamp | undefined;
+};
+
+/**
+ * Describes the message baton.v1.GetSignInLinkResponse.
+ * Use `create(GetSignInLinkResponseSchema)` to create a new message.
+ */
+export const GetSignInLinkResponseSchema: GenMessage<GetSignInLinkResponse> = /*@__PURE__*/
+  messageDesc(file_baton_v1_console, 3);
+
+/**
  * Request for SignIn.
  *
  * @generated from message baton.v1.SignInRequest
@@ -107,7 +156,7 @@ export type SignInRequest = Message<"baton.v1.SignInRequest"> & {
  * Use `create(SignInRequestSchema)` to create a new message.
  */
 export const SignInRequestSchema: GenMessage<SignInRequest> = /*@__PURE__*/
-  messageDesc(file_baton_v1_console, 2);
+  messageDesc(file_baton_v1_console, 4);
 
 /**
  * Response for SignIn.
@@ -128,7 +177,7 @@ export type SignInResponse = Message<"baton.v1.SignInResponse"> & {
  * Use `create(SignInResponseSchema)` to create a new message.
  */
 export const SignInResponseSchema: GenMessage<SignInResponse> = /*@__PURE__*/
-  messageDesc(file_baton_v1_console, 3);
+  messageDesc(file_baton_v1_console, 5);
 
 /**
  * Request for SignOut.
@@ -143,7 +192,7 @@ export type SignOutRequest = Message<"baton.v1.SignOutRequest"> & {
  * Use `create(SignOutRequestSchema)` to create a new message.
  */
 export const SignOutRequestSchema: GenMessage<SignOutRequest> = /*@__PURE__*/
-  messageDesc(file_baton_v1_console, 4);
+  messageDesc(file_baton_v1_console, 6);
 
 /**
  * Response for SignOut.
@@ -158,7 +207,7 @@ export type SignOutResponse = Message<"baton.v1.SignOutResponse"> & {
  * Use `create(SignOutResponseSchema)` to create a new message.
  */
 export const SignOutResponseSchema: GenMessage<SignOutResponse> = /*@__PURE__*/
-  messageDesc(file_baton_v1_console, 5);
+  messageDesc(file_baton_v1_console, 7);
 
 /**
  * Request for GetAccount.
@@ -173,7 +222,7 @@ export type GetAccountRequest = Message<"baton.v1.GetAccountRequest"> & {
  * Use `create(GetAccountRequestSchema)` to create a new message.
  */
 export const GetAccountRequestSchema: GenMessage<GetAccountRequest> = /*@__PURE__*/
-  messageDesc(file_baton_v1_console, 6);
+  messageDesc(file_baton_v1_console, 8);
 
 /**
  * Response for GetAccount.
@@ -201,7 +250,7 @@ export type GetAccountResponse = Message<"baton.v1.GetAccountResponse"> & {
  * Use `create(GetAccountResponseSchema)` to create a new message.
  */
 export const GetAccountResponseSchema: GenMessage<GetAccountResponse> = /*@__PURE__*/
-  messageDesc(file_baton_v1_console, 7);
+  messageDesc(file_baton_v1_console, 9);
 
 /**
  * A device's request to be linked, as the console shows it.
@@ -271,7 +320,7 @@ export type DeviceLink = Message<"baton.v1.DeviceLink"> & {
  * Use `create(DeviceLinkSchema)` to create a new message.
  */
 export const DeviceLinkSchema: GenMessage<DeviceLink> = /*@__PURE__*/
-  messageDesc(file_baton_v1_console, 8);
+  messageDesc(file_baton_v1_console, 10);
 
 /**
  * Request for StartDeviceLink.
@@ -313,7 +362,7 @@ export type StartDeviceLinkRequest = Message<"baton.v1.StartDeviceLinkRequest"> 
  * Use `create(StartDeviceLinkRequestSchema)` to create a new message.
  */
 export const StartDeviceLinkRequestSchema: GenMessage<StartDeviceLinkRequest> = /*@__PURE__*/
-  messageDesc(file_baton_v1_console, 9);
+  messageDesc(file_baton_v1_console, 11);
 
 /**
  * Response for StartDeviceLink.
@@ -362,7 +411,7 @@ export type StartDeviceLinkResponse = Message<"baton.v1.StartDeviceLinkResponse"
  * Use `create(StartDeviceLinkResponseSchema)` to create a new message.
  */
 export const StartDeviceLinkResponseSchema: GenMessage<StartDeviceLinkResponse> = /*@__PURE__*/
-  messageDesc(file_baton_v1_console, 10);
+  messageDesc(file_baton_v1_console, 12);
 
 /**
  * Request for PollDeviceLink.
@@ -383,7 +432,7 @@ export type PollDeviceLinkRequest = Message<"baton.v1.PollDeviceLinkRequest"> & 
  * Use `create(PollDeviceLinkRequestSchema)` to create a new message.
  */
 export const PollDeviceLinkRequestSchema: GenMessage<PollDeviceLinkRequest> = /*@__PURE__*/
-  messageDesc(file_baton_v1_console, 11);
+  messageDesc(file_baton_v1_console, 13);
 
 /**
  * Response for PollDeviceLink.
@@ -411,7 +460,7 @@ export type PollDeviceLinkResponse = Message<"baton.v1.PollDeviceLinkResponse"> 
  * Use `create(PollDeviceLinkResponseSchema)` to create a new message.
  */
 export const PollDeviceLinkResponseSchema: GenMessage<PollDeviceLinkResponse> = /*@__PURE__*/
-  messageDesc(file_baton_v1_console, 12);
+  messageDesc(file_baton_v1_console, 14);
 
 /**
  * Request for ExchangeDeviceCode.
@@ -439,7 +488,7 @@ export type ExchangeDeviceCodeRequest = Message<"baton.v1.ExchangeDeviceCodeRequ
  * Use `create(ExchangeDeviceCodeRequestSchema)` to create a new message.
  */
 export const ExchangeDeviceCodeRequestSchema: GenMessage<ExchangeDeviceCodeRequest> = /*@__PURE__*/
-  messageDesc(file_baton_v1_console, 13);
+  messageDesc(file_baton_v1_console, 15);
 
 /**
  * Response for ExchangeDeviceCode.
@@ -474,7 +523,7 @@ export type ExchangeDeviceCodeResponse = Message<"baton.v1.ExchangeDeviceCodeRes
  * Use `create(ExchangeDeviceCodeResponseSchema)` to create a new message.
  */
 export const ExchangeDeviceCodeResponseSchema: GenMessage<ExchangeDeviceCodeResponse> = /*@__PURE__*/
-  messageDesc(file_baton_v1_console, 14);
+  messageDesc(file_baton_v1_console, 16);
 
 /**
  * Request for GetDeviceLink.
@@ -495,7 +544,7 @@ export type GetDeviceLinkRequest = Message<"baton.v1.GetDeviceLinkRequest"> & {
  * Use `create(GetDeviceLinkRequestSchema)` to create a new message.
  */
 export const GetDeviceLinkRequestSchema: GenMessage<GetDeviceLinkRequest> = /*@__PURE__*/
-  messageDesc(file_baton_v1_console, 15);
+  messageDesc(file_baton_v1_console, 17);
 
 /**
  * Response for GetDeviceLink.
@@ -516,7 +565,7 @@ export type GetDeviceLinkResponse = Message<"baton.v1.GetDeviceLinkResponse"> & 
  * Use `create(GetDeviceLinkResponseSchema)` to create a new message.
  */
 export const GetDeviceLinkResponseSchema: GenMessage<GetDeviceLinkResponse> = /*@__PURE__*/
-  messageDesc(file_baton_v1_console, 16);
+  messageDesc(file_baton_v1_console, 18);
 
 /**
  * Request for DecideDeviceLink.
@@ -551,7 +600,7 @@ export type DecideDeviceLinkRequest = Message<"baton.v1.DecideDeviceLinkRequest"
  * Use `create(DecideDeviceLinkRequestSchema)` to create a new message.
  */
 export const DecideDeviceLinkRequestSchema: GenMessage<DecideDeviceLinkRequest> = /*@__PURE__*/
-  messageDesc(file_baton_v1_console, 17);
+  messageDesc(file_baton_v1_console, 19);
 
 /**
  * Response for DecideDeviceLink.
@@ -572,7 +621,7 @@ export type DecideDeviceLinkResponse = Message<"baton.v1.DecideDeviceLinkRespons
  * Use `create(DecideDeviceLinkResponseSchema)` to create a new message.
  */
 export const DecideDeviceLinkResponseSchema: GenMessage<DecideDeviceLinkResponse> = /*@__PURE__*/
-  messageDesc(file_baton_v1_console, 18);
+  messageDesc(file_baton_v1_console, 20);
 
 /**
  * An API token's record (never its secret).
@@ -635,7 +684,7 @@ export type ApiToken = Message<"baton.v1.ApiToken"> & {
  * Use `create(ApiTokenSchema)` to create a new message.
  */
 export const ApiTokenSchema: GenMessage<ApiToken> = /*@__PURE__*/
-  messageDesc(file_baton_v1_console, 19);
+  messageDesc(file_baton_v1_console, 21);
 
 /**
  * Request for ListTokens.
@@ -650,7 +699,7 @@ export type ListTokensRequest = Message<"baton.v1.ListTokensRequest"> & {
  * Use `create(ListTokensRequestSchema)` to create a new message.
  */
 export const ListTokensRequestSchema: GenMessage<ListTokensRequest> = /*@__PURE__*/
-  messageDesc(file_baton_v1_console, 20);
+  messageDesc(file_baton_v1_console, 22);
 
 /**
  * Response for ListTokens.
@@ -671,7 +720,7 @@ export type ListTokensResponse = Message<"baton.v1.ListTokensResponse"> & {
  * Use `create(ListTokensResponseSchema)` to create a new message.
  */
 export const ListTokensResponseSchema: GenMessage<ListTokensResponse> = /*@__PURE__*/
-  messageDesc(file_baton_v1_console, 21);
+  messageDesc(file_baton_v1_console, 23);
 
 /**
  * Request for CreateToken.
@@ -692,7 +741,7 @@ export type CreateTokenRequest = Message<"baton.v1.CreateTokenRequest"> & {
  * Use `create(CreateTokenRequestSchema)` to create a new message.
  */
 export const CreateTokenRequestSchema: GenMessage<CreateTokenRequest> = /*@__PURE__*/
-  messageDesc(file_baton_v1_console, 22);
+  messageDesc(file_baton_v1_console, 24);
 
 /**
  * Response for CreateToken.
@@ -720,7 +769,7 @@ export type CreateTokenResponse = Message<"baton.v1.CreateTokenResponse"> & {
  * Use `create(CreateTokenResponseSchema)` to create a new message.
  */
 export const CreateTokenResponseSchema: GenMessage<CreateTokenResponse> = /*@__PURE__*/
-  messageDesc(file_baton_v1_console, 23);
+  messageDesc(file_baton_v1_console, 25);
 
 /**
  * Request for RenameToken.
@@ -748,7 +797,7 @@ export type RenameTokenRequest = Message<"baton.v1.RenameTokenRequest"> & {
  * Use `create(RenameTokenRequestSchema)` to create a new message.
  */
 export const RenameTokenRequestSchema: GenMessage<RenameTokenRequest> = /*@__PURE__*/
-  messageDesc(file_baton_v1_console, 24);
+  messageDesc(file_baton_v1_console, 26);
 
 /**
  * Response for RenameToken.
@@ -769,7 +818,7 @@ export type RenameTokenResponse = Message<"baton.v1.RenameTokenResponse"> & {
  * Use `create(RenameTokenResponseSchema)` to create a new message.
  */
 export const RenameTokenResponseSchema: GenMessage<RenameTokenResponse> = /*@__PURE__*/
-  messageDesc(file_baton_v1_console, 25);
+  messageDesc(file_baton_v1_console, 27);
 
 /**
  * Request for RevokeToken.
@@ -790,7 +839,7 @@ export type RevokeTokenRequest = Message<"baton.v1.RevokeTokenRequest"> & {
  * Use `create(RevokeTokenRequestSchema)` to create a new message.
  */
 export const RevokeTokenRequestSchema: GenMessage<RevokeTokenRequest> = /*@__PURE__*/
-  messageDesc(file_baton_v1_console, 26);
+  messageDesc(file_baton_v1_console, 28);
 
 /**
  * Response for RevokeToken.
@@ -811,7 +860,7 @@ export type RevokeTokenResponse = Message<"baton.v1.RevokeTokenResponse"> & {
  * Use `create(RevokeTokenResponseSchema)` to create a new message.
  */
 export const RevokeTokenResponseSchema: GenMessage<RevokeTokenResponse> = /*@__PURE__*/
-  messageDesc(file_baton_v1_console, 27);
+  messageDesc(file_baton_v1_console, 29);
 
 /**
  * Request for ListSessions.
@@ -820,7 +869,8 @@ export const RevokeTokenResponseSchema: GenMessage<RevokeTokenResponse> = /*@__P
  */
 export type ListSessionsRequest = Message<"baton.v1.ListSessionsRequest"> & {
   /**
-   * Only sessions in one of these states; all when empty.
+   * Only sessions in one of these states; all when empty. A completed session whose client
+   * reported a verdict that did not pass (Session.verdict) is in the failed state here.
    *
    * @generated from field: repeated baton.v1.SessionStatus statuses = 1;
    */
@@ -860,7 +910,7 @@ export type ListSessionsRequest = Message<"baton.v1.ListSessionsRequest"> & {
  * Use `create(ListSessionsRequestSchema)` to create a new message.
  */
 export const ListSessionsRequestSchema: GenMessage<ListSessionsRequest> = /*@__PURE__*/
-  messageDesc(file_baton_v1_console, 28);
+  messageDesc(file_baton_v1_console, 30);
 
 /**
  * Response for ListSessions.
@@ -895,7 +945,7 @@ export type ListSessionsResponse = Message<"baton.v1.ListSessionsResponse"> & {
  * Use `create(ListSessionsResponseSchema)` to create a new message.
  */
 export const ListSessionsResponseSchema: GenMessage<ListSessionsResponse> = /*@__PURE__*/
-  messageDesc(file_baton_v1_console, 29);
+  messageDesc(file_baton_v1_console, 31);
 
 /**
  * Request for WatchSession.
@@ -916,7 +966,7 @@ export type WatchSessionRequest = Message<"baton.v1.WatchSessionRequest"> & {
  * Use `create(WatchSessionRequestSchema)` to create a new message.
  */
 export const WatchSessionRequestSchema: GenMessage<WatchSessionRequest> = /*@__PURE__*/
-  messageDesc(file_baton_v1_console, 30);
+  messageDesc(file_baton_v1_console, 32);
 
 /**
  * What changed in a watched session. The first message has everything; later ones add to it.
@@ -979,7 +1029,7 @@ export type WatchSessionResponse = Message<"baton.v1.WatchSessionResponse"> & {
  * Use `create(WatchSessionResponseSchema)` to create a new message.
  */
 export const WatchSessionResponseSchema: GenMessage<WatchSessionResponse> = /*@__PURE__*/
-  messageDesc(file_baton_v1_console, 31);
+  messageDesc(file_baton_v1_console, 33);
 
 /**
  * Request for ListPlaybookVersions.
@@ -1000,7 +1050,7 @@ export type ListPlaybookVersionsRequest = Message<"baton.v1.ListPlaybookVersions
  * Use `create(ListPlaybookVersionsRequestSchema)` to create a new message.
  */
 export const ListPlaybookVersionsRequestSchema: GenMessage<ListPlaybookVersionsRequest> = /*@__PURE__*/
-  messageDesc(file_baton_v1_console, 32);
+  messageDesc(file_baton_v1_console, 34);
 
 /**
  * Response for ListPlaybookVersions.
@@ -1021,7 +1071,7 @@ export type ListPlaybookVersionsResponse = Message<"baton.v1.ListPlaybookVersion
  * Use `create(ListPlaybookVersionsResponseSchema)` to create a new message.
  */
 export const ListPlaybookVersionsResponseSchema: GenMessage<ListPlaybookVersionsResponse> = /*@__PURE__*/
-  messageDesc(file_baton_v1_console, 33);
+  messageDesc(file_baton_v1_console, 35);
 
 /**
  * One line of a diff.
@@ -1049,7 +1099,7 @@ export type DiffLine = Message<"baton.v1.DiffLine"> & {
  * Use `create(DiffLineSchema)` to create a new message.
  */
 export const DiffLineSchema: GenMessage<DiffLine> = /*@__PURE__*/
-  messageDesc(file_baton_v1_console, 34);
+  messageDesc(file_baton_v1_console, 36);
 
 /**
  * Request for DiffPlaybookVersions.
@@ -1084,7 +1134,7 @@ export type DiffPlaybookVersionsRequest = Message<"baton.v1.DiffPlaybookVersions
  * Use `create(DiffPlaybookVersionsRequestSchema)` to create a new message.
  */
 export const DiffPlaybookVersionsRequestSchema: GenMessage<DiffPlaybookVersionsRequest> = /*@__PURE__*/
-  messageDesc(file_baton_v1_console, 35);
+  messageDesc(file_baton_v1_console, 37);
 
 /**
  * Response for DiffPlaybookVersions.
@@ -1119,7 +1169,7 @@ export type DiffPlaybookVersionsResponse = Message<"baton.v1.DiffPlaybookVersion
  * Use `create(DiffPlaybookVersionsResponseSchema)` to create a new message.
  */
 export const DiffPlaybookVersionsResponseSchema: GenMessage<DiffPlaybookVersionsResponse> = /*@__PURE__*/
-  messageDesc(file_baton_v1_console, 36);
+  messageDesc(file_baton_v1_console, 38);
 
 /**
  * Request for RollBackPlaybook.
@@ -1147,7 +1197,7 @@ export type RollBackPlaybookRequest = Message<"baton.v1.RollBackPlaybookRequest"
  * Use `create(RollBackPlaybookRequestSchema)` to create a new message.
  */
 export const RollBackPlaybookRequestSchema: GenMessage<RollBackPlaybookRequest> = /*@__PURE__*/
-  messageDesc(file_baton_v1_console, 37);
+  messageDesc(file_baton_v1_console, 39);
 
 /**
  * Response for RollBackPlaybook.
@@ -1168,7 +1218,7 @@ export type RollBackPlaybookResponse = Message<"baton.v1.RollBackPlaybookRespons
  * Use `create(RollBackPlaybookResponseSchema)` to create a new message.
  */
 export const RollBackPlaybookResponseSchema: GenMessage<RollBackPlaybookResponse> = /*@__PURE__*/
-  messageDesc(file_baton_v1_console, 38);
+  messageDesc(file_baton_v1_console, 40);
 
 /**
  * How one playbook's rules fit a task.
@@ -1217,7 +1267,7 @@ export type PlaybookMatch = Message<"baton.v1.PlaybookMatch"> & {
  * Use `create(PlaybookMatchSchema)` to create a new message.
  */
 export const PlaybookMatchSchema: GenMessage<PlaybookMatch> = /*@__PURE__*/
-  messageDesc(file_baton_v1_console, 39);
+  messageDesc(file_baton_v1_console, 41);
 
 /**
  * Request for MatchPlaybooks.
@@ -1245,7 +1295,7 @@ export type MatchPlaybooksRequest = Message<"baton.v1.MatchPlaybooksRequest"> & 
  * Use `create(MatchPlaybooksRequestSchema)` to create a new message.
  */
 export const MatchPlaybooksRequestSchema: GenMessage<MatchPlaybooksRequest> = /*@__PURE__*/
-  messageDesc(file_baton_v1_console, 40);
+  messageDesc(file_baton_v1_console, 42);
 
 /**
  * Response for MatchPlaybooks.
@@ -1273,7 +1323,7 @@ export type MatchPlaybooksResponse = Message<"baton.v1.MatchPlaybooksResponse"> 
  * Use `create(MatchPlaybooksResponseSchema)` to create a new message.
  */
 export const MatchPlaybooksResponseSchema: GenMessage<MatchPlaybooksResponse> = /*@__PURE__*/
-  messageDesc(file_baton_v1_console, 41);
+  messageDesc(file_baton_v1_console, 43);
 
 /**
  * Request for ListMemories.
@@ -1301,7 +1351,7 @@ export type ListMemoriesRequest = Message<"baton.v1.ListMemoriesRequest"> & {
  * Use `create(ListMemoriesRequestSchema)` to create a new message.
  */
 export const ListMemoriesRequestSchema: GenMessage<ListMemoriesRequest> = /*@__PURE__*/
-  messageDesc(file_baton_v1_console, 42);
+  messageDesc(file_baton_v1_console, 44);
 
 /**
  * Response for ListMemories.
@@ -1322,7 +1372,7 @@ export type ListMemoriesResponse = Message<"baton.v1.ListMemoriesResponse"> & {
  * Use `create(ListMemoriesResponseSchema)` to create a new message.
  */
 export const ListMemoriesResponseSchema: GenMessage<ListMemoriesResponse> = /*@__PURE__*/
-  messageDesc(file_baton_v1_console, 43);
+  messageDesc(file_baton_v1_console, 45);
 
 /**
  * Request for DeleteMemory.
@@ -1343,7 +1393,7 @@ export type DeleteMemoryRequest = Message<"baton.v1.DeleteMemoryRequest"> & {
  * Use `create(DeleteMemoryRequestSchema)` to create a new message.
  */
 export const DeleteMemoryRequestSchema: GenMessage<DeleteMemoryRequest> = /*@__PURE__*/
-  messageDesc(file_baton_v1_console, 44);
+  messageDesc(file_baton_v1_console, 46);
 
 /**
  * Response for DeleteMemory.
@@ -1358,7 +1408,105 @@ export type DeleteMemoryResponse = Message<"baton.v1.DeleteMemoryResponse"> & {
  * Use `create(DeleteMemoryResponseSchema)` to create a new message.
  */
 export const DeleteMemoryResponseSchema: GenMessage<DeleteMemoryResponse> = /*@__PURE__*/
-  messageDesc(file_baton_v1_console, 45);
+  messageDesc(file_baton_v1_console, 47);
+
+/**
+ * Request for PinMemory.
+ *
+ * @generated from message baton.v1.PinMemoryRequest
+ */
+export type PinMemoryRequest = Message<"baton.v1.PinMemoryRequest"> & {
+  /**
+   * The record's id.
+   *
+   * @generated from field: string memory_id = 1;
+   */
+  memoryId: string;
+
+  /**
+   * True to pin the record as the user's own, false to unpin it.
+   *
+   * @generated from field: bool pinned = 2;
+   */
+  pinned: boolean;
+};
+
+/**
+ * Describes the message baton.v1.PinMemoryRequest.
+ * Use `create(PinMemoryRequestSchema)` to create a new message.
+ */
+export const PinMemoryRequestSchema: GenMessage<PinMemoryRequest> = /*@__PURE__*/
+  messageDesc(file_baton_v1_console, 48);
+
+/**
+ * Response for PinMemory.
+ *
+ * @generated from message baton.v1.PinMemoryResponse
+ */
+export type PinMemoryResponse = Message<"baton.v1.PinMemoryResponse"> & {
+  /**
+   * The record as it now stands.
+   *
+   * @generated from field: baton.v1.MemoryRecord record = 1;
+   */
+  record?: MemoryRecord | undefined;
+};
+
+/**
+ * Describes the message baton.v1.PinMemoryResponse.
+ * Use `create(PinMemoryResponseSchema)` to create a new message.
+ */
+export const PinMemoryResponseSchema: GenMessage<PinMemoryResponse> = /*@__PURE__*/
+  messageDesc(file_baton_v1_console, 49);
+
+/**
+ * Request for CreateMemory.
+ *
+ * @generated from message baton.v1.CreateMemoryRequest
+ */
+export type CreateMemoryRequest = Message<"baton.v1.CreateMemoryRequest"> & {
+  /**
+   * The fact, as one self-contained sentence.
+   *
+   * @generated from field: string text = 1;
+   */
+  text: string;
+
+  /**
+   * Short tags to find it by.
+   *
+   * @generated from field: repeated string tags = 2;
+   */
+  tags: string[];
+};
+
+/**
+ * Describes the message baton.v1.CreateMemoryRequest.
+ * Use `create(CreateMemoryRequestSchema)` to create a new message.
+ */
+export const CreateMemoryRequestSchema: GenMessage<CreateMemoryRequest> = /*@__PURE__*/
+  messageDesc(file_baton_v1_console, 50);
+
+/**
+ * Response for CreateMemory.
+ *
+ * @generated from message baton.v1.CreateMemoryResponse
+ */
+export type CreateMemoryResponse = Message<"baton.v1.CreateMemoryResponse"> & {
+  /**
+   * The new record.
+   *
+   * @generated from field: baton.v1.MemoryRecord record = 1;
+   */
+  record?: MemoryRecord | undefined;
+};
+
+/**
+ * Describes the message baton.v1.CreateMemoryResponse.
+ * Use `create(CreateMemoryResponseSchema)` to create a new message.
+ */
+export const CreateMemoryResponseSchema: GenMessage<CreateMemoryResponse> = /*@__PURE__*/
+  messageDesc(file_baton_v1_console, 51);
 
 /**
  * A user's usage of one model on one day.
@@ -1414,7 +1562,7 @@ export type UsageRow = Message<"baton.v1.UsageRow"> & {
  * Use `create(UsageRowSchema)` to create a new message.
  */
 export const UsageRowSchema: GenMessage<UsageRow> = /*@__PURE__*/
-  messageDesc(file_baton_v1_console, 46);
+  messageDesc(file_baton_v1_console, 52);
 
 /**
  * Request for GetUsage.
@@ -1435,7 +1583,7 @@ export type GetUsageRequest = Message<"baton.v1.GetUsageRequest"> & {
  * Use `create(GetUsageRequestSchema)` to create a new message.
  */
 export const GetUsageRequestSchema: GenMessage<GetUsageRequest> = /*@__PURE__*/
-  messageDesc(file_baton_v1_console, 47);
+  messageDesc(file_baton_v1_console, 53);
 
 /**
  * Response for GetUsage.
@@ -1484,7 +1632,7 @@ export type GetUsageResponse = Message<"baton.v1.GetUsageResponse"> & {
  * Use `create(GetUsageResponseSchema)` to create a new message.
  */
 export const GetUsageResponseSchema: GenMessage<GetUsageResponse> = /*@__PURE__*/
-  messageDesc(file_baton_v1_console, 48);
+  messageDesc(file_baton_v1_console, 54);
 
 /**
  * A user, as an admin sees them.
@@ -1526,7 +1674,7 @@ export type UserSummary = Message<"baton.v1.UserSummary"> & {
  * Use `create(UserSummarySchema)` to create a new message.
  */
 export const UserSummarySchema: GenMessage<UserSummary> = /*@__PURE__*/
-  messageDesc(file_baton_v1_console, 49);
+  messageDesc(file_baton_v1_console, 55);
 
 /**
  * Request for ListUsers.
@@ -1541,7 +1689,7 @@ export type ListUsersRequest = Message<"baton.v1.ListUsersRequest"> & {
  * Use `create(ListUsersRequestSchema)` to create a new message.
  */
 export const ListUsersRequestSchema: GenMessage<ListUsersRequest> = /*@__PURE__*/
-  messageDesc(file_baton_v1_console, 50);
+  messageDesc(file_baton_v1_console, 56);
 
 /**
  * Response for ListUsers.
@@ -1562,7 +1710,7 @@ export type ListUsersResponse = Message<"baton.v1.ListUsersResponse"> & {
  * Use `create(ListUsersResponseSchema)` to create a new message.
  */
 export const ListUsersResponseSchema: GenMessage<ListUsersResponse> = /*@__PURE__*/
-  messageDesc(file_baton_v1_console, 51);
+  messageDesc(file_baton_v1_console, 57);
 
 /**
  * Request for CreateUser.
@@ -1597,7 +1745,7 @@ export type CreateUserRequest = Message<"baton.v1.CreateUserRequest"> & {
  * Use `create(CreateUserRequestSchema)` to create a new message.
  */
 export const CreateUserRequestSchema: GenMessage<CreateUserRequest> = /*@__PURE__*/
-  messageDesc(file_baton_v1_console, 52);
+  messageDesc(file_baton_v1_console, 58);
 
 /**
  * Response for CreateUser.
@@ -1625,7 +1773,7 @@ export type CreateUserResponse = Message<"baton.v1.CreateUserResponse"> & {
  * Use `create(CreateUserResponseSchema)` to create a new message.
  */
 export const CreateUserResponseSchema: GenMessage<CreateUserResponse> = /*@__PURE__*/
-  messageDesc(file_baton_v1_console, 53);
+  messageDesc(file_baton_v1_console, 59);
 
 /**
  * Request for CreateSignInLink.
@@ -1646,7 +1794,7 @@ export type CreateSignInLinkRequest = Message<"baton.v1.CreateSignInLinkRequest"
  * Use `create(CreateSignInLinkRequestSchema)` to create a new message.
  */
 export const CreateSignInLinkRequestSchema: GenMessage<CreateSignInLinkRequest> = /*@__PURE__*/
-  messageDesc(file_baton_v1_console, 54);
+  messageDesc(file_baton_v1_console, 60);
 
 /**
  * Response for CreateSignInLink.
@@ -1674,7 +1822,7 @@ export type CreateSignInLinkResponse = Message<"baton.v1.CreateSignInLinkRespons
  * Use `create(CreateSignInLinkResponseSchema)` to create a new message.
  */
 export const CreateSignInLinkResponseSchema: GenMessage<CreateSignInLinkResponse> = /*@__PURE__*/
-  messageDesc(file_baton_v1_console, 55);
+  messageDesc(file_baton_v1_console, 61);
 
 /**
  * Request for SetQuota.
@@ -1702,7 +1850,7 @@ export type SetQuotaRequest = Message<"baton.v1.SetQuotaRequest"> & {
  * Use `create(SetQuotaRequestSchema)` to create a new message.
  */
 export const SetQuotaRequestSchema: GenMessage<SetQuotaRequest> = /*@__PURE__*/
-  messageDesc(file_baton_v1_console, 56);
+  messageDesc(file_baton_v1_console, 62);
 
 /**
  * Response for SetQuota.
@@ -1723,7 +1871,7 @@ export type SetQuotaResponse = Message<"baton.v1.SetQuotaResponse"> & {
  * Use `create(SetQuotaResponseSchema)` to create a new message.
  */
 export const SetQuotaResponseSchema: GenMessage<SetQuotaResponse> = /*@__PURE__*/
-  messageDesc(file_baton_v1_console, 57);
+  messageDesc(file_baton_v1_console, 63);
 
 /**
  * Where a device link stands.
@@ -1830,6 +1978,18 @@ export const DiffOpSchema: GenEnum<DiffOp> = /*@__PURE__*/
  * @generated from service baton.v1.ConsoleService
  */
 export const ConsoleService: GenService<{
+  /**
+   * Who a sign-in link's code signs in, without using it. The console shows this and signs in
+   * only when the person clicks: any page can send a browser to a sign-in link, and that alone
+   * must not change the account it is signed in as.
+   *
+   * @generated from rpc baton.v1.ConsoleService.GetSignInLink
+   */
+  getSignInLink: {
+    methodKind: "unary";
+    input: typeof GetSignInLinkRequestSchema;
+    output: typeof GetSignInLinkResponseSchema;
+  },
   /**
    * Sign in with the code of a one-time sign-in link; the response sets the session cookie.
    *
@@ -2032,6 +2192,27 @@ export const ConsoleService: GenService<{
     methodKind: "unary";
     input: typeof DeleteMemoryRequestSchema;
     output: typeof DeleteMemoryResponseSchema;
+  },
+  /**
+   * Pin one of the user's memory records as their own, so the agent reads it as the user's
+   * words rather than as untrusted page data, or unpin it.
+   *
+   * @generated from rpc baton.v1.ConsoleService.PinMemory
+   */
+  pinMemory: {
+    methodKind: "unary";
+    input: typeof PinMemoryRequestSchema;
+    output: typeof PinMemoryResponseSchema;
+  },
+  /**
+   * Write a memory record as the user: pinned, with the user as its source.
+   *
+   * @generated from rpc baton.v1.ConsoleService.CreateMemory
+   */
+  createMemory: {
+    methodKind: "unary";
+    input: typeof CreateMemoryRequestSchema;
+    output: typeof CreateMemoryResponseSchema;
   },
   /**
    * The user's usage per day and model, and today's against the quota.

@@ -1,12 +1,13 @@
 /** The approval page a device sends the user to: approve or deny its link. */
-import { type DeviceLink, DeviceLinkStatus } from "@baton/gen/baton/v1/console_pb";
+import { type Account, type DeviceLink, DeviceLinkStatus } from "@baton/gen/baton/v1/console_pb";
 import { useEffect, useState } from "preact/hooks";
 import { consoleApi, errorText } from "../client.js";
 import { ago } from "../format.js";
 import { ErrorNote } from "../ui.js";
 
-/** The device link page. */
-export function LinkPage(p: { id: string }) {
+/** The device link page; `account` is the signed-in account, which will own the device's token. */
+export function LinkPage(p: { id: string; account: Account }) {
+  const name = p.account.name || p.account.userId;
   const [link, setLink] = useState<DeviceLink>();
   const [error, setError] = useState<string>();
   const [busy, setBusy] = useState(false);
@@ -46,20 +47,30 @@ export function LinkPage(p: { id: string }) {
               ) : null}
               <dt>Asked</dt>
               <dd>{ago(link.createdAt)}</dd>
+              <dt>Account</dt>
+              <dd>
+                {name}
+                {p.account.name && p.account.name !== p.account.userId ? <span class="muted mono"> ({p.account.userId})</span> : null}
+              </dd>
             </dl>
             <p>Check that the device shows this code:</p>
             <p class="user-code" aria-label={`Code ${link.userCode.split("").join(" ")}`}>
               {link.userCode}
             </p>
             {link.status === DeviceLinkStatus.PENDING ? (
-              <div class="actions">
-                <button type="button" class="primary" disabled={busy} onClick={() => void decide(true)}>
-                  Approve
-                </button>
-                <button type="button" class="ghost" disabled={busy} onClick={() => void decide(false)}>
-                  Deny
-                </button>
-              </div>
+              <>
+                <p class="owner">
+                  Approving gives this device an API token of <strong>{name}</strong>: it will run tasks, and see sessions, as {name}.
+                </p>
+                <div class="actions">
+                  <button type="button" class="primary" disabled={busy} onClick={() => void decide(true)}>
+                    Approve for {name}
+                  </button>
+                  <button type="button" class="ghost" disabled={busy} onClick={() => void decide(false)}>
+                    Deny
+                  </button>
+                </div>
+              </>
             ) : (
               <p class="banner" role="status">
                 {link.status === DeviceLinkStatus.APPROVED || link.status === DeviceLinkStatus.EXCHANGED

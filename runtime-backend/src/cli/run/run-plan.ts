@@ -28,7 +28,10 @@ export const runUsage = `baton run "<task>" [options]
                         (NAME=env:VAR reads it from the environment; repeatable)
   --secret-origin NAME=ORIGIN  where NAME may be typed (default: the --start-url's origin;
                         NAME=* for anywhere; repeatable)
-${policyUsage}  --yes                 approve irreversible actions without asking
+  --upload-dir DIR      upload_file takes files from DIR without asking (repeatable); any other
+                        file is asked about at the terminal, showing its full path (default: none
+                        named, so every upload asks; without a terminal, refused)
+${policyUsage}  --yes                 approve irreversible actions without asking (not uploads)
   --json                print progress as JSON lines
 
 Exit codes: 0 done, 1 failed/stopped/expectation broken, 2 bad usage or no model, 3 backend or
@@ -37,7 +40,7 @@ browser unavailable, 130 interrupted (Ctrl-C).
 
 const KNOWN = new Set([
   "start-url", "serve", "script", "model", "backend", "token", "data-dir", "max-steps", "headed", "cdp-url", "yes", "json", "help",
-  "secret", "secret-origin", "heal", "save-script", "save-playbook", ...policyFlagNames,
+  "secret", "secret-origin", "heal", "save-script", "save-playbook", "upload-dir", ...policyFlagNames,
 ]);
 
 
