@@ -104,6 +104,7 @@ describe("generated tool catalog", () => {
       const opt = image.toolOption(f.message!.typeName)!;
       expect(t.side).toBe(["", "client", "backend"][opt.side]);
       expect(t.risk).toBe(["", "read_only", "mutating", "irreversible"][opt.risk]);
+      expect("navigation" in t && t.navigation).toBe(opt.navigation);
       expect(t.description.length).toBeGreaterThan(20);
       expect(toolCases[t.name as keyof typeof toolCases]).toBe(t.case);
       expect(toolFieldNames[t.name as keyof typeof toolFieldNames]).toEqual(

@@ -18,7 +18,7 @@ export interface ProtoImage {
   /** A runtime RPC's `(baton.v1.method)` as the proto states it, or undefined. */
   methodOption(m: DescMethod): MethodConstraints | undefined;
   /** `(baton.v1.tool)` of a message, by type name. */
-  toolOption(typeName: string): { side: number; risk: number } | undefined;
+  toolOption(typeName: string): { side: number; risk: number; navigation: boolean } | undefined;
 }
 
 /** Compiles every module of the workspace's buf.yaml (Baton's protos and the custom-tool example's). */
@@ -48,7 +48,7 @@ export function protoImage(): ProtoImage {
     },
     toolOption(typeName) {
       const g = registry.getMessage(typeName);
-      return g && hasOption(g, tool) ? (getOption(g, tool) as unknown as { side: number; risk: number }) : undefined;
+      return g && hasOption(g, tool) ? (getOption(g, tool) as unknown as { side: number; risk: number; navigation: boolean }) : undefined;
     },
   };
 }

@@ -62,6 +62,8 @@ export interface ToolModel {
   parameters: JsonSchema;
   /** A bool params field that, when true, makes the call irreversible. */
   irreversibleFlag?: string;
+  /** The tool opens, leaves or closes pages rather than acting inside one. */
+  navigation?: boolean;
 }
 
 /** One catalog: the call message, its result message and its tools in declaration order. */
@@ -314,6 +316,7 @@ export function readCatalogs(file: DescFile, ext: Extensions, errors: string[]):
         side: number;
         risk: number;
         title: string;
+        navigation: boolean;
       };
       const flags = params.fields.filter((fd) => constraintsOf(fd, ext)?.marksIrreversible);
       for (const fd of flags) {
@@ -345,6 +348,7 @@ export function readCatalogs(file: DescFile, ext: Extensions, errors: string[]):
         result: resultField.message,
         parameters: builder.message(params),
         ...(flags[0] ? { irreversibleFlag: flags[0].name } : {}),
+        ...(opt.navigation ? { navigation: true } : {}),
       });
     }
     for (const extra of results.keys()) {
@@ -389,6 +393,7 @@ function generateCatalogTs(f: GeneratedFile, catalog: CatalogModel, descriptors:
       f.print("      result: ", schemaOf(t.result), ",");
       if (modelText) f.print("      parameters: ", camel(t), "Parameters,");
       if (t.irreversibleFlag) f.print("      irreversibleFlag: ", f.string(t.irreversibleFlag), ",");
+      if (t.navigation) f.print("      navigation: true,");
       f.print("    },");
     }
     f.print("  },");
@@ -782,7 +787,8 @@ function generateCatalogMd(f: GeneratedFile, file: DescFile, catalog: CatalogMod
     f.print(`${t.description}`);
     f.print();
     const escalation = t.irreversibleFlag ? ` (irreversible when \`${t.irreversibleFlag}\` is true)` : "";
-    f.print(`Side: ${t.side}. Risk: ${t.risk}${escalation}. Params: \`${t.params.typeName}\`. Result: \`${t.result.typeName}\`.`);
+    const navigation = t.navigation ? " Navigation: where it goes is the URL policy's question; a read-only site does not refuse it." : "";
+    f.print(`Side: ${t.side}. Risk: ${t.risk}${escalation}.${navigation} Params: \`${t.params.typeName}\`. Result: \`${t.result.typeName}\`.`);
     f.print();
     const props = Object.entries(t.parameters.properties ?? {});
     if (props.length === 0) {

@@ -11,6 +11,7 @@ import { PlaybooksPage } from "./views/playbooks.js";
 import { SessionPage } from "./views/session.js";
 import { SessionsPage } from "./views/sessions.js";
 import { SignedOut, SignIn } from "./views/sign-in.js";
+import { TrustPage } from "./views/trust.js";
 import { UsagePage } from "./views/usage.js";
 import { UsersPage } from "./views/users.js";
 
@@ -19,6 +20,7 @@ const nav: [string, string][] = [
   ["/playbooks", "Playbooks"],
   ["/memory", "Memory"],
   ["/usage", "Usage"],
+  ["/trust", "Trust"],
   ["/devices", "Devices & tokens"],
 ];
 
@@ -34,6 +36,8 @@ function page(path: string, account: Account) {
       return <MemoryPage />;
     case "usage":
       return <UsagePage account={account} />;
+    case "trust":
+      return <TrustPage />;
     case "devices":
       return <DevicesPage />;
     case "users":

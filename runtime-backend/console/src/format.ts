@@ -1,6 +1,7 @@
 /** How the console writes numbers, times and states. */
 import type { Timestamp } from "@bufbuild/protobuf/wkt";
 import { type Session, SessionStatus } from "@baton/gen/baton/v1/agent_pb";
+import { Risk } from "@baton/gen/baton/v1/options_pb";
 
 /** A timestamp as a Date (epoch when unset). */
 export function dateOf(t: Timestamp | undefined): Date {
@@ -74,3 +75,11 @@ export function failureOf(s: Session): string {
   if (s.verdict && !s.verdict.passed) return `Checked by the client: ${s.verdict.reason || "its checks did not hold"}`;
   return s.status === SessionStatus.FAILED ? s.reason : "";
 }
+
+/** How each action class (a call's risk) reads in the console. */
+export const riskLabel: Record<Risk, string> = {
+  [Risk.UNSPECIFIED]: "Any action",
+  [Risk.READ_ONLY]: "Reading",
+  [Risk.MUTATING]: "Changes (typing, clicking)",
+  [Risk.IRREVERSIBLE]: "Irreversible actions (paying, sending, deleting)",
+};

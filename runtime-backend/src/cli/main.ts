@@ -19,14 +19,14 @@ ${serveUsage}  baton token create <user> [--data-dir …] [--database-url …]  
                                  link this machine in the console (PKCE); baton run --backend uses it
   baton run "<task>" [--start-url URL] [--serve DIR] [--script FILE] [--model provider:model]
             [--backend URL --token T] [--data-dir DIR] [--max-steps N] [--headed] [--cdp-url URL]
-            [--secret NAME=@FILE] [--save-script FILE] [--heal] [--yes] [--json]
+            [--secret NAME=@FILE] [--save-script FILE] [--heal] [--policy FILE] [--yes] [--json]
                                                           run a task in Chromium (baton run --help)
   baton eval [suite.jsonl | dir] [--model P:M] [--via headless|extension] [--repeat N]
-             [--concurrency N] [--filter GLOBS] [--out report.jsonl] [--html report.html]
+             [--concurrency N] [--filter GLOBS] [--out report.jsonl] [--html report.html] [--policy FILE]
                                                           run an eval suite (baton eval --help)
   baton eval compare a.jsonl b.jsonl [--fail-on-regression]     per-task deltas of two reports
   baton snapshot …                                              (from @baton/sdk/node)
-  baton mcp [--http PORT] [--headed | --cdp-url URL] [--allowed-origins …] [--allow-irreversible]
+  baton mcp [--http PORT] [--headed | --cdp-url URL] [--policy FILE] [--allowed-origins …] [--allow-irreversible]
                                  the browser tools as an MCP server (baton mcp --help)
   baton doctor [--data-dir DIR] [--database-url …] [--backend URL] [--model provider:model]
                                  check Node, Chromium, the store, model keys and the backend

@@ -19,6 +19,7 @@ import { shopModel, shopTask } from "../testing/shop-model.js";
 import { describeCall } from "@baton/sdk/client";
 import { createProgress, displayText } from "./run/progress.js";
 import { approvalPrompt, askUserHandler, noTtyDenial } from "./run/prompts.js";
+import { serveStatic } from "./run/static-server.js";
 import { launchChromium, WebSocketTransport } from "@baton/sdk/node";
 import { exitCodes, type RunDeps, runCommand } from "./run/run-command.js";
 
@@ -213,6 +214,65 @@ describe("baton run (in process)", browserRun, () => {
     expect(deps.output()).not.toMatch(/root:x:0|Index of \/etc/);
   });
 
+  it("remembers 'always on this site' answered at the terminal in the run's store: the next run on that site is not asked", async () => {
+    const served = await serveStatic(shop);
+    try {
+      const store = join(dir, "remember-store");
+      const args = ["Buy it", "--start-url", `${served.url}/`, "--script", buy, "--data-dir", store];
+      const asked: string[] = [];
+      const first = { ...fakeDeps(), ask: async (q: string) => (asked.push(q), "a") };
+      expect(await runCommand(args, first)).toBe(exitCodes.done);
+      expect(asked).toHaveLength(1);
+      expect(asked[0]).toContain(`[a] always on ${served.url}`);
+      expect(first.output()).toContain("✓ Approved click");
+      const second = { ...fakeDeps(), ask: async (q: string) => (asked.push(q), "n") };
+      expect(await runCommand(args, second)).toBe(exitCodes.done);
+      expect(asked).toHaveLength(1);
+      expect(second.output()).toContain("✓ All expectations of the script hold");
+    } finally {
+      await served.close();
+    }
+  });
+
+  it("--policy (YAML) with a read-only site: the page loads and is read, the click is refused with a tool error naming the file, nothing is placed", async () => {
+    const policy = join(dir, "policy.yaml");
+    writeFileSync(policy, "# the shop may be looked at, not changed\nread_only:\n  - 127.0.0.1\n");
+    const tryBuy = join(dir, "try-buy.json");
+    writeFileSync(
+      tryBuy,
+      JSON.stringify({
+        turns: [
+          { calls: [{ name: "take_snapshot" }] },
+          { calls: [{ name: "click", args: { ref: { role: "button", name: "Place order" } } }] },
+          { calls: [{ name: "done", args: { answer: "Could not order." } }] },
+        ],
+        expect: { text: ["Basket"], js: ["window.n === 0"] },
+      }),
+    );
+    const deps = fakeDeps();
+    const code = await runCommand(["Buy it", "--serve", shop, "--script", tryBuy, "--data-dir", dataDir, "--policy", policy, "--json"], deps);
+    const events = deps.output().trim().split("\n").map((l) => JSON.parse(l) as { type: string; tool?: string; error?: string; expectations?: string });
+    const ends = events.filter((e) => e.type === "tool_end");
+    // Read: the snapshot ran (and named the button the script then targets by role and name).
+    expect(ends.find((e) => e.tool === "take_snapshot")).toMatchObject({ tool: "take_snapshot" });
+    expect(ends.find((e) => e.tool === "take_snapshot")?.error).toBeUndefined();
+    const refused = ends.find((e) => e.tool === "click")?.error ?? "";
+    expect(refused).toContain("is a read-only site");
+    expect(refused).toContain(`--policy ${policy}: read-only 127.0.0.1`);
+    expect(refused).toContain("nothing was done");
+    // The script's expectations: the page still shows the basket and no order was placed.
+    expect(events.at(-1)).toMatchObject({ expectations: "ok" });
+    expect(code).toBe(exitCodes.done);
+  });
+
+  it("rejects a bad --policy file with the file and the fault, before any browser opens", async () => {
+    const bad = join(dir, "bad-policy.json");
+    writeFileSync(bad, JSON.stringify({ readonly_sites: ["example.com"] }));
+    const deps = fakeDeps();
+    expect(await runCommand(["Buy it", "--serve", shop, "--script", buy, "--data-dir", dataDir, "--policy", bad], deps)).toBe(exitCodes.usage);
+    expect(deps.errors()).toContain(`--policy ${bad}: unknown key "readonly_sites" (known: allowed, blocked, read_only)`);
+  });
+
   it("stops cleanly on Ctrl-C: the session is stopped and the exit code is 130", async () => {
     const slow = join(dir, "slow.json");
     writeFileSync(
@@ -362,7 +422,7 @@ describe("progress wording", () => {
   });
 
   it("asks y/n for approvals and ask_user questions at the terminal", async () => {
-    const request = { toolcallId: "c1", tool: toolCatalog.tools.click, call: call({ tool: { case: "click", value: { ref: "e1", irreversible: true } } }) };
+    const request = { toolcallId: "c1", tool: toolCatalog.tools.click, call: call({ tool: { case: "click", value: { ref: "e1", irreversible: true } } }), site: "https://shop.example", risk: "irreversible" as const, signal: new AbortController().signal };
     const asked: string[] = [];
     const answer = (a: string | undefined) => async (q: string) => (asked.push(q), a);
     const describe = () => "Clicking 'Submit'";
@@ -370,8 +430,14 @@ describe("progress wording", () => {
     expect(await approvalPrompt(false, answer("n"), describe, () => undefined)(request)).toMatchObject({ approved: false });
     expect(await approvalPrompt(false, answer(undefined), describe, () => undefined)(request)).toEqual({ approved: false, reason: noTtyDenial });
     expect(await approvalPrompt(true, answer("n"), describe, () => undefined)(request)).toMatchObject({ approved: true });
+    const always = await approvalPrompt(false, answer("a"), describe, () => undefined)(request);
+    expect(always).toMatchObject({ approved: true, scope: "site" });
+    expect(always.expiresAt).toBeGreaterThan(Date.now() + 29 * 24 * 3600_000);
+    expect(await approvalPrompt(false, answer("v"), describe, () => undefined)(request)).toMatchObject({ approved: false, scope: "site", reason: expect.stringContaining("https://shop.example") });
+    // Without a site only this call can be decided: "a" is not "yes".
+    expect(await approvalPrompt(false, answer("a"), describe, () => undefined)({ ...request, site: "" })).toMatchObject({ approved: false });
     expect(asked[0]).toContain("Clicking 'Submit'");
-    expect(asked).toHaveLength(3);
+    expect(asked).toHaveLength(6);
     const q = create(toolCatalog.tools.ask_user.params, { question: "Which size?", choices: ["S", "M"] });
     expect(await askUserHandler(answer("M"), () => undefined)(q)).toEqual({ answer: "M" });
     expect(asked.at(-1)).toContain("Choices: S | M");

@@ -15,7 +15,7 @@ import { Code, ConnectError, createClient } from "@connectrpc/connect";
 import { createConnectTransport } from "@connectrpc/connect-node";
 import { AgentService, SessionStatus, type StepResponse, ToolcallResultSchema } from "@baton/gen/baton/v1/agent_pb";
 import { ConsoleService, DeviceLinkStatus } from "@baton/gen/baton/v1/console_pb";
-import { ClickParamsSchema, NavigateParamsSchema, TakeSnapshotParamsSchema, ToolResultSchema, TypeTextParamsSchema } from "@baton/gen/baton/v1/tools_pb";
+import { ClickParamsSchema, NavigateParamsSchema, SelectOptionParamsSchema, TakeSnapshotParamsSchema, ToolResultSchema, TypeTextParamsSchema } from "@baton/gen/baton/v1/tools_pb";
 import { type Engine, engineHandlers } from "@baton/sdk/engine";
 import { type LaunchedChromium, launchChromium, openPage, WebSocketTransport } from "@baton/sdk/node";
 import { engineProbe } from "@baton/sdk/script";
@@ -25,6 +25,7 @@ import { createModelResolver } from "../providers/registry.js";
 import { type Backend, startBackend } from "../server/app.js";
 import { createSignInCode, makeAdmin, signInCodeUser } from "../store/accounts.js";
 import { saveMemory, searchMemory } from "../store/memory.js";
+import { getSitePolicy, listApprovalRules, rememberApproval } from "../store/trust.js";
 import { sessionsUsageSince } from "../store/usage.js";
 import { ensureUser, issueToken } from "../store/users.js";
 
@@ -149,6 +150,17 @@ beforeAll(async () => {
         { text: "<goal>Check the status of order #1042</goal>Opening the orders page.", calls: [{ name: "navigate", args: { url: "https://shop.example.com/orders" } }], delayMs: 900, usage: { input: 1840, output: 62 } },
         { text: "Taking a look at the page.", calls: [{ name: "screenshot" }], delayMs: 900, usage: { input: 2410, output: 40 } },
         { calls: [{ name: "done", args: { answer: "Order #1042 shipped on 20 November." } }], delayMs: 600, usage: { input: 2650, output: 38 } },
+      ],
+    }),
+  );
+  // A session whose second call is an irreversible click, to approve from the console.
+  writeFileSync(
+    join(scripts, "pay.json"),
+    JSON.stringify({
+      turns: [
+        { calls: [{ name: "take_snapshot" }] },
+        { text: "Placing the order.", calls: [{ name: "click", args: { ref: "e1", irreversible: true } }] },
+        { calls: [{ name: "done", args: { answer: "Ordered." } }] },
       ],
     }),
   );
@@ -356,6 +368,65 @@ describe("the web console in Chromium", () => {
     await type("textbox", "Task", "what is the status of my order");
     await click("button", "Test");
     await waitText(/A session would use order-status@3/);
+  });
+
+  it("lists the remembered approvals and revokes one; saves the user's site policy", async () => {
+    const day = 24 * 3600_000;
+    await rememberApproval(backend.db, "local", { site: "https://shop.example", risk: "irreversible", allow: true, tool: "click", expiresAt: Date.now() + 30 * day });
+    await rememberApproval(backend.db, "local", { site: "https://bank.example", risk: "mutating", allow: false, tool: "type_text" });
+    await go("/trust");
+    await waitText(/https:\/\/bank\.example/);
+    const text = await pageText();
+    expect(text).toMatch(/https:\/\/shop\.example\s+Irreversible actions .*\s+Always allow/);
+    expect(text).toMatch(/https:\/\/bank\.example\s+Changes .*\s+Never allow[\s\S]*until revoked/);
+    await everyControlNamed("trust");
+    await type("textbox", "Your site policy: Read-only", "bank.example\nhttps://news.example");
+    await type("textbox", "Your site policy: Blocked", "ads.example");
+    await click("button", "Save your site policy");
+    await waitText(/Saved\. New calls/);
+    expect(await getSitePolicy(backend.db, { userId: "local" })).toEqual({ allowed: [], blocked: ["ads.example"], readOnly: ["bank.example", "https://news.example"] });
+    await shot("trust");
+    await click("button", "Revoke never for changes (typing, clicking) on https://bank.example");
+    await until("the rule to leave the list", async () => !/bank\.example\s+Changes/.test(await pageText()));
+    expect((await listApprovalRules(backend.db, "local")).map((r) => r.site)).toEqual(["https://shop.example"]);
+    // A bad entry is refused whole, with the entry named, and nothing is stored.
+    await type("textbox", "Your site policy: Allowed", "https://shop.example/cart");
+    await click("button", "Save your site policy");
+    await waitText(/https:\/\/shop\.example\/cart/);
+    expect((await getSitePolicy(backend.db, { userId: "local" })).allowed).toEqual([]);
+  });
+
+  it("answers an approval from the session page: always for this action class on this site, for a day, remembered", async () => {
+    const { token } = await issueToken(backend.db, "local", { name: "Chrome on ada-laptop", source: "device-link" });
+    const agent = agentFor(token);
+    const pageUrl = "https://checkout.example.com/basket";
+    const { session } = await agent.createSession({ task: "Order the basket", model: "script:pay.json" });
+    const id = session?.id ?? "";
+    let r = await agent.step({ sessionId: id, pageUrl });
+    const snap = r.messages.find((m) => m.content.case === "functionCall");
+    const toolcallId = snap?.content.case === "functionCall" ? snap.content.value.toolcallId : "";
+    const snapshotResult = create(ToolResultSchema, { tool: { case: "takeSnapshot", value: { text: '[e1] button "Place order"', url: pageUrl, title: "Basket" } } });
+    r = await agent.step({ sessionId: id, pageUrl, input: { case: "toolResults", value: { results: [create(ToolcallResultSchema, { toolcallId, outcome: { case: "result", value: snapshotResult } })] } } });
+    expect(r.session?.status).toBe(SessionStatus.AWAITING_APPROVAL);
+    await go(`/sessions/${id}`);
+    await waitText(/Approve this action\?[\s\S]*Clicking 'Place order'[\s\S]*irreversible actions .* on https:\/\/checkout\.example\.com/);
+    await everyControlNamed("session with an approval");
+    await engineProbe(engine).evaluate(`document.querySelector(".approval").scrollIntoView({ block: "center" })`);
+    await shot("approval");
+    const select = await ref("combobox", "Remember the decision");
+    await h.selectOption(create(SelectOptionParamsSchema, { ref: select, values: ["for 1 day"] }), undefined);
+    const before = Date.now();
+    await click("button", "Always on this site");
+    await until("the card to close", async () => !/Approve this action\?/.test(await pageText()));
+    const rules = await listApprovalRules(backend.db, "local");
+    const rule = rules.find((x) => x.site === "https://checkout.example.com");
+    expect(rule).toMatchObject({ risk: "irreversible", allow: true, tool: "click" });
+    expect(rule?.expiresAt).toBeGreaterThanOrEqual(before + 23.9 * 3600_000);
+    expect(rule?.expiresAt).toBeLessThanOrEqual(Date.now() + 24 * 3600_000);
+    // The decision went through: the click is now the device's to run.
+    expect((await agent.getSession({ sessionId: id })).session?.status).toBe(SessionStatus.AWAITING_TOOLS);
+    await go("/trust");
+    await waitText(/https:\/\/checkout\.example\.com\s+Irreversible actions/);
   });
 
   it("shows where each memory record came from, pins one as the user's own and writes one", async () => {

@@ -105,6 +105,18 @@ describe("the built-in suite", () => {
     console.log(`built-in suite: ${rows.length} tasks via headless at concurrency 2 in ${seconds.toFixed(1)} s (including the backend's start)`);
   });
 
+  it("holds every run to --policy: on a read-only site the task's changes are refused and it does not pass", { timeout: 300_000 }, async () => {
+    const policy = join(dir, "policy.yaml");
+    writeFileSync(policy, "read_only: [127.0.0.1]\n");
+    const out = join(dir, "read-only.jsonl");
+    const d = deps();
+    expect(await evalCommand(["--filter", "shop/coupon", "--data-dir", dataDir, "--out", out, "--policy", policy], d)).toBe(evalExitCodes.failed);
+    expect(readReport(out).map((r) => r.verdict)).toEqual(["fail"]);
+    const extension = deps();
+    expect(await evalCommand(["--via", "extension", "--policy", policy], extension)).toBe(evalExitCodes.usage);
+    expect(extension.errors()).toContain("--policy goes with --via headless");
+  });
+
   it("reports a regression when the engine mis-clicks, and compare exits non-zero", { timeout: 300_000 }, async () => {
     const filter = ["--filter", "shop/quantity-stepper,shop/remove-line,shop/coupon", "--concurrency", "2", "--data-dir", dataDir];
     const before = join(dir, "before.jsonl");

@@ -4,6 +4,7 @@ import { createBatonClient } from "@baton/sdk/client";
 import { nodeTransport } from "@baton/sdk/node";
 import type { Env } from "../providers/registry.js";
 import { flag, onlyKnownFlags, parseArgs, type Parsed, UsageError, wholeNumber } from "../cli/args.js";
+import { policyFlagNames, policyFromArgs, policyUsage } from "../cli/policy-args.js";
 import { chooseModel } from "../cli/run/model-choice.js";
 import { terminalStream } from "../cli/run/terminal-text.js";
 import { uploadDirsOf } from "../cli/run/upload-dirs.js";
@@ -59,14 +60,14 @@ baton eval compare a.jsonl b.jsonl [--fail-on-regression]
                         from its suite's files/ folder, and any other file is refused
   --data-dir DIR        the embedded store (default ~/.cache/baton/run-store, as baton run)
   --headed              show the browsers (needs a display)
-  --list                list the suite's tasks and exit
+${policyUsage}  --list                list the suite's tasks and exit
 
 Exit codes: 0 every run passed, 1 a run did not pass (compare: a regression with
 --fail-on-regression), 2 bad usage, suite or report, or no model, 3 browser or backend
 unavailable, 130 interrupted (Ctrl-C).
 `;
 
-const KNOWN = new Set(["model", "via", "extension", "repeat", "concurrency", "filter", "out", "html", "data-dir", "headed", "list", "help", "upload-dir"]);
+const KNOWN = new Set(["model", "via", "extension", "repeat", "concurrency", "filter", "out", "html", "data-dir", "headed", "list", "help", "upload-dir", ...policyFlagNames]);
 
 function count(p: Parsed, name: string, fallback: number, max: number): number {
   return wholeNumber(`--${name}`, flag(p, name), 1, max) ?? fallback;
@@ -148,8 +149,13 @@ export async function evalCommand(argv: readonly string[], given: EvalDeps): Pro
     const viaName = flag(p, "via", "headless") as string;
     const extensionDir = flag(p, "extension");
     if (extensionDir !== undefined && viaName !== "extension") throw new UsageError("--extension goes with --via extension");
+    const policy = policyFromArgs(p);
+    if (viaName === "extension" && policyFlagNames.some((k) => p.flags.has(k))) {
+      throw new UsageError(`--${policyFlagNames.find((k) => p.flags.has(k))} goes with --via headless: the extension does not take a site policy from the command line`);
+    }
     via = viaFor(viaName, {
       headed: p.flags.has("headed"),
+      policy,
       uploadDirs: uploadDirsOf(p),
       ...(deps.wrapHandlers ? { wrapHandlers: deps.wrapHandlers } : {}),
       ...(extensionDir ? { dir: resolve(extensionDir) } : {}),

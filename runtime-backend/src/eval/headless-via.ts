@@ -2,7 +2,7 @@ import { access } from "node:fs/promises";
 import { type RunContext, runTask } from "@baton/sdk/client";
 import { type Engine, type EngineHandlers, engineHandlers } from "@baton/sdk/engine";
 import { launchGuardedChromium, openPage } from "@baton/sdk/node";
-import { guardUploads } from "@baton/sdk/policy";
+import { guardUploads, type UrlPolicy } from "@baton/sdk/policy";
 import { engineProbe } from "@baton/sdk/script";
 import { nodeUploadRule, refuseOutside } from "../cli/run/upload-dirs.js";
 import { viewportJpeg } from "./page-shot.js";
@@ -16,6 +16,8 @@ export interface HeadlessOptions {
   /** Show the browser windows (needs a display). */
   readonly headed?: boolean;
   readonly wrapHandlers?: HandlerWrapper;
+  /** The site policy (`--policy` and the origin flags) every run's browser and engine are held to. */
+  readonly policy?: UrlPolicy;
   /** Folders uploads may come from besides the suite's files/ (`--upload-dir`). */
   readonly uploadDirs?: readonly string[];
 }
@@ -39,8 +41,8 @@ export function headlessVia(o: HeadlessOptions = {}): Via {
   return {
     name: "headless",
     async openLane(): Promise<Lane> {
-      // Held to the URL policy like `baton run`'s browser: no local files, whatever a task's pages do.
-      const browser = await launchGuardedChromium({ headless: !o.headed });
+      // Held to the site policy like `baton run`'s browser: no local files, whatever a task's pages do.
+      const browser = await launchGuardedChromium({ headless: !o.headed, ...(o.policy ? { policy: o.policy } : {}) });
       const { transport } = browser;
       const pages = async () => (await transport.send<{ targetInfos: TargetInfo[] }>("Target.getTargets")).targetInfos.filter((t) => t.type === "page").map((t) => t.targetId);
       return {
@@ -49,6 +51,7 @@ export function headlessVia(o: HeadlessOptions = {}): Via {
           const before = new Set(await pages());
           const engine = await openPage(transport, {
             viewport: { width: 1280, height: 800 },
+            ...(o.policy ? { urlPolicy: o.policy } : {}),
             fileExists: (p) => access(p).then(() => true, () => false),
           });
           const end = async () => {
@@ -74,6 +77,8 @@ export function headlessVia(o: HeadlessOptions = {}): Via {
                 ...handlers,
                 askUser: async () => ({ answer: job.userReply ?? "The user is not available to answer. Continue without the answer if you can." }),
               },
+              // The page's URL goes with every step: the backend's site policy and remembered approvals ask it.
+              page: engineProbe(engine),
               onEvent: job.onEvent,
               onApproval: job.onApproval,
               signal: job.signal,

@@ -3,8 +3,8 @@ import { readClientTools } from "./client-tools.js";
 import { create } from "@bufbuild/protobuf";
 import { fieldLimits } from "@baton/gen/baton/v1/agent_limits";
 import { Code, ConnectError } from "@connectrpc/connect";
-import { type CreateSessionRequest, type GetScreenshotResponse, type GetSessionResponse, type LogEntry, type Playbook, type Session, SessionStatus, type StepRequest, type StepResponse, type Verdict } from "@baton/gen/baton/v1/agent_pb";
-import { GetPlaybookRequestSchema, GetScreenshotResponseSchema, GetSessionResponseSchema } from "@baton/gen/baton/v1/descriptors";
+import { type Approval, type CreateSessionRequest, type GetScreenshotResponse, type GetSessionResponse, type LogEntry, type Playbook, type Session, SessionStatus, type StepRequest, type StepResponse, type Verdict } from "@baton/gen/baton/v1/agent_pb";
+import { GetPlaybookRequestSchema, GetScreenshotResponseSchema, GetSessionResponseSchema, StepRequestSchema } from "@baton/gen/baton/v1/descriptors";
 import { emptyContext } from "../context/state.js";
 import { defaultFoldOptions } from "../context/fold.js";
 import { type LogSink, silentSink } from "../log/log-sink.js";
@@ -22,6 +22,7 @@ import { bestPlaybook } from "./playbook-match.js";
 import { defaultPrices } from "./pricing.js";
 import { SessionCache } from "./session-cache.js";
 import { SessionEvents } from "./session-events.js";
+import { storeTrust } from "./trust.js";
 
 /** "name" or "name@version" in CreateSessionRequest.playbook; names as savePlaybook allows them. */
 const playbookRef = /^([\w.-]{1,100})(?:@(\d{1,10}))?$/;
@@ -65,6 +66,7 @@ export class Agent {
       store: o.store,
       resolveModel: o.resolveModel,
       approval: o.approval ?? riskPolicy(),
+      trust: o.trust ?? storeTrust(o.store.db),
       fold: o.fold ?? defaultFoldOptions,
       logger,
       leaseMs: o.leaseMs ?? 60_000,
@@ -213,10 +215,10 @@ export class Agent {
     }
     rememberScreenshots(sessionId, shots);
     if (applied.kind === "response") return applied.response;
-    return this.runDrive(applied, key, abort, emit);
+    return this.runDrive(applied, key, abort, emit, req.pageUrl);
   }
 
-  private async runDrive(start: DriveStart, key: string | undefined, abort: AbortController, emit: (e: StepEvent) => void): Promise<StepResponse> {
+  private async runDrive(start: DriveStart, key: string | undefined, abort: AbortController, emit: (e: StepEvent) => void, pageUrl: string): Promise<StepResponse> {
     const sessionId = start.session.id;
     this.beats.set(sessionId, { since: Date.now(), abort });
     if (!this.beatTimer) {
@@ -225,7 +227,7 @@ export class Agent {
       (this.beatTimer as { unref?: () => void }).unref?.();
     }
     try {
-      return await drive(this.deps, start, { abort, emit }, key);
+      return await drive(this.deps, start, { abort, emit, ...(pageUrl ? { pageUrl } : {}) }, key);
     } catch (e) {
       // A lost race is the other request's win, not a fault.
       if (!(e instanceof SessionConflict)) this.deps.logger.error({ sessionId, err: e }, "step failed");
@@ -280,6 +282,24 @@ export class Agent {
     this.events.publish(s.id, { kind: "changed" });
     const after = await this.deps.store.readSession(s.id);
     return sessionMessage(after ?? s);
+  }
+
+  /**
+   * Decides a call awaiting approval from anywhere the user is signed in (the console): the
+   * same input as an Approval result in Step, applied the same way (a remembered decision
+   * included). NotFound for an unknown call; FailedPrecondition when it is not awaiting
+   * approval (decided already, or never held).
+   */
+  async decideApproval(userId: string, sessionId: string, toolcallId: string, approval: Approval | undefined): Promise<Session> {
+    const id = await this.ownedId(userId, sessionId);
+    if (!approval) throw new ConnectError("approval is required", Code.InvalidArgument);
+    const call = (await this.deps.store.callsById(id, [toolcallId])).get(toolcallId);
+    if (!call) throw new ConnectError(`session ${id} has no call ${toolcallId}`, Code.NotFound);
+    if (call.state !== "awaiting_approval") throw new ConnectError(`call ${toolcallId} is not awaiting approval (it was decided already)`, Code.FailedPrecondition);
+    const input = { case: "toolResults" as const, value: { results: [{ toolcallId, outcome: { case: "approval" as const, value: approval } }] } };
+    const res = await this.step(userId, create(StepRequestSchema, { sessionId: id, input }));
+    this.deps.logger.info({ sessionId: id, toolcallId, approved: approval.approved, scope: approval.scope }, "approval decided");
+    return res.session ?? sessionMessage((await this.deps.store.readSession(id)) as SessionRow);
   }
 
   /**

@@ -1,9 +1,22 @@
 import { create } from "@bufbuild/protobuf";
 import { Code, ConnectError } from "@connectrpc/connect";
-import { type AgentMessage, type HistoryEntry, MessageStatus, SessionStatus, type StepRequest, type StepResponse, type ToolcallResult, ToolErrorCode } from "@baton/gen/baton/v1/agent_pb";
+import {
+  type AgentMessage,
+  type Approval,
+  ApprovalScope,
+  type HistoryEntry,
+  MessageStatus,
+  SessionStatus,
+  type StepRequest,
+  type StepResponse,
+  type ToolcallResult,
+  ToolErrorCode,
+} from "@baton/gen/baton/v1/agent_pb";
+import { timestampMs } from "@bufbuild/protobuf/wkt";
 import { toolCatalog } from "@baton/gen/baton/v1/tools_baton";
 import { AgentMessageSchema } from "@baton/gen/baton/v1/descriptors";
-import { encodeToolError, encodeToolResult, toolError } from "@baton/sdk/contract";
+import { encodeToolError, encodeToolResult, toolError, toolRiskOf } from "@baton/sdk/contract";
+import type { RememberedDecision } from "@baton/sdk/policy";
 import { applyUserMessage } from "../context/fold.js";
 import { clientToolSpan, type ToolOutcome } from "../log/spans.js";
 import type { CallRow } from "../store/records.js";
@@ -114,21 +127,26 @@ async function toolResults(deps: LoopDeps, s: SessionRow, stepCalls: CallRow[], 
   const updated = new Map<string, CallRow>();
   const callUpdates: CallUpdate[] = [];
   const history: HistoryEntry[] = [];
+  // Decisions to remember, written once the whole input has been read (a refused input leaves none).
+  const remember: Remembered[] = [];
   for (const r of results) {
     const call = updated.get(r.toolcallId) ?? byId.get(r.toolcallId);
     if (!call) throw new ConnectError(`unknown toolcall_id "${r.toolcallId}" for this session`, Code.InvalidArgument);
     if (r.outcome.case === "approval") {
       // Only the first decision counts; a repeated or late approval changes nothing.
       if (call.state !== "awaiting_approval") continue;
+      const kept = rememberedOf(call, r.outcome.value);
+      if (kept) remember.push(kept);
       if (r.outcome.value.approved) {
         const message = call.message ? create(AgentMessageSchema, { ...call.message, status: MessageStatus.COMPLETED }) : undefined;
         callUpdates.push({ id: call.toolcallId, step: call.step, state: "pending", message });
         updated.set(call.toolcallId, { ...call, state: "pending", message });
       } else {
         const why = r.outcome.value.reason.trim();
+        const never = kept ? ` and asked never to allow ${kept.risk} actions on ${kept.site}${kept.expiresAt !== undefined ? ` until ${new Date(kept.expiresAt).toISOString()}` : ""}` : "";
         const err = toolError(
           ToolErrorCode.DENIED,
-          `The user denied this call${why ? `: ${why}` : ""}. Do not repeat it; find another way or ask the user.`,
+          `The user denied this call${never}${why ? `: ${why}` : ""}. Do not repeat it; find another way or ask the user.`,
           { tool: call.name },
         );
         const output = encodeToolError(err);
@@ -163,6 +181,9 @@ async function toolResults(deps: LoopDeps, s: SessionRow, stepCalls: CallRow[], 
     updated.set(call.toolcallId, { ...call, state: "done", output });
     history.push(resultEntry(call.step, r));
   }
+  // Before the commit that applies the approvals: a crash in between leaves the call waiting,
+  // and the answer sent again remembers the same decision again (one per site and class).
+  for (const d of remember) await deps.trust.remember(s.userId, d);
   const current = stepCalls.map((c) => updated.get(c.toolcallId) ?? c);
   // What the client acts on next, in the model's order (calls behind an approval wait).
   const next = nextCalls(current);
@@ -193,6 +214,32 @@ async function toolResults(deps: LoopDeps, s: SessionRow, stepCalls: CallRow[], 
     response: key ? { key, messages } : undefined,
   });
   return { kind: "response", response: stepResponse(after, messages) };
+}
+
+/** A decision to remember: the call's site and class, allowed or refused, until when. */
+type Remembered = Omit<RememberedDecision, "id" | "createdAt">;
+
+/**
+ * The decision an approval asks to have remembered (APPROVAL_SCOPE_SITE), for the site and
+ * action class the call was held with; undefined for a decision on this call only. Refuses
+ * (FailedPrecondition) a call whose site the backend was never told, and (InvalidArgument) an
+ * expiry that is not in the future.
+ */
+function rememberedOf(call: CallRow, a: Approval): Remembered | undefined {
+  if (a.scope !== ApprovalScope.SITE) return undefined;
+  const fc = call.message?.content.case === "functionCall" ? call.message.content.value : undefined;
+  const risk = fc ? toolRiskOf(fc.risk) : undefined;
+  if (!fc?.site || !risk) {
+    throw new ConnectError(
+      `toolcall ${call.toolcallId}: the site it acts on is unknown (the client sent no page_url with the step that made it), so this decision cannot be remembered; decide this call only (APPROVAL_SCOPE_ONCE)`,
+      Code.FailedPrecondition,
+    );
+  }
+  const expiresAt = a.expiresAt ? timestampMs(a.expiresAt) : undefined;
+  if (expiresAt !== undefined && expiresAt <= Date.now()) {
+    throw new ConnectError(`approval.expires_at (${new Date(expiresAt).toISOString()}) is not in the future`, Code.InvalidArgument);
+  }
+  return { site: fc.site, risk, allow: a.approved, tool: call.name, ...(expiresAt !== undefined ? { expiresAt } : {}) };
 }
 
 /**

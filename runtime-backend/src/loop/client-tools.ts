@@ -1,18 +1,12 @@
 import { Code, ConnectError } from "@connectrpc/connect";
 import type { ClientTool } from "@baton/gen/baton/v1/agent_pb";
-import { Risk } from "@baton/gen/baton/v1/options_pb";
 import { toolCatalog } from "@baton/gen/baton/v1/tools_baton";
-import type { JsonSchema, ToolRisk } from "@baton/sdk/contract";
+import { type JsonSchema, toolRiskOf } from "@baton/sdk/contract";
 import type { SessionClientTool } from "../store/sessions.js";
 
 export type { SessionClientTool };
 
 const namePattern = /^[a-z][a-z0-9_]{0,63}$/;
-const risks: Partial<Record<Risk, ToolRisk>> = {
-  [Risk.READ_ONLY]: "read_only",
-  [Risk.MUTATING]: "mutating",
-  [Risk.IRREVERSIBLE]: "irreversible",
-};
 
 function invalid(message: string): never {
   throw new ConnectError(`client_tools: ${message}`, Code.InvalidArgument);
@@ -42,7 +36,7 @@ export function readClientTools(tools: readonly ClientTool[]): SessionClientTool
     if (typeof parameters !== "object" || parameters === null || parameters.type !== "object") {
       invalid(`${at}: parameters_json must be a JSON Schema with "type": "object"`);
     }
-    const risk = risks[t.risk];
+    const risk = toolRiskOf(t.risk);
     if (!risk) invalid(`${at}: set risk (read_only, mutating or irreversible)`);
     return { name: t.name, description: t.description.trim(), parameters, risk };
   });

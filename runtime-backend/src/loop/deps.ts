@@ -7,6 +7,7 @@ import type { FoldOptions } from "../context/fold.js";
 import type { ApprovalPolicy } from "./approval.js";
 import type { Price } from "./pricing.js";
 import type { SessionCache } from "./session-cache.js";
+import type { TrustSource } from "./trust.js";
 
 export type { ModelResolver, ResolvedModel } from "../providers/types.js";
 
@@ -16,6 +17,8 @@ export interface LoopDeps {
   readonly store: SessionStore;
   readonly resolveModel: ModelResolver;
   readonly approval: ApprovalPolicy;
+  /** Remembered approval decisions and the site policy (`trust.ts`). */
+  readonly trust: TrustSource;
   readonly fold: FoldOptions;
   readonly logger: LogSink;
   /** How long a running step owns its session before another replica may take over. */

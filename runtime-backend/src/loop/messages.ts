@@ -3,7 +3,7 @@ import { timestampNow } from "@bufbuild/protobuf/wkt";
 import { type AgentMessage, type HistoryEntry, MessageStatus, type ToolcallResult, type ToolErrorCode } from "@baton/gen/baton/v1/agent_pb";
 import type { ToolCall } from "@baton/gen/baton/v1/tools_pb";
 import { AgentMessageSchema, HistoryEntrySchema, ToolcallResultSchema, UserMessageSchema } from "@baton/gen/baton/v1/descriptors";
-import { encodeToolError, toolError } from "@baton/sdk/contract";
+import { encodeToolError, riskEnum, toolError, type ToolRisk } from "@baton/sdk/contract";
 import type { CallRow } from "../store/records.js";
 import type { CallUpdate } from "../store/session-store.js";
 
@@ -29,11 +29,19 @@ export function reasoningMessage(step: number, n: number, text: string): AgentMe
   });
 }
 
-/** A function call for the client (or awaiting approval). */
-export function callMessage(step: number, n: number, toolcallId: string, call: ToolCall, status: MessageStatus): AgentMessage {
+/** What a call awaiting approval says about itself: the site and action class a remembered answer would cover. */
+export interface AskedAbout {
+  readonly site: string;
+  readonly risk: ToolRisk;
+}
+
+const asked = (a: AskedAbout | undefined) => (a ? { site: a.site, risk: riskEnum(a.risk) } : {});
+
+/** A function call for the client (or awaiting approval, with what it asks about). */
+export function callMessage(step: number, n: number, toolcallId: string, call: ToolCall, status: MessageStatus, ask?: AskedAbout): AgentMessage {
   return create(AgentMessageSchema, {
     id: `msg_${step}_${n}`,
-    content: { case: "functionCall", value: { toolcallId, call } },
+    content: { case: "functionCall", value: { toolcallId, call, ...asked(ask) } },
     status,
     step,
     createdAt: timestampNow(),
@@ -48,10 +56,11 @@ export function extensionCallMessage(
   name: string,
   argumentsJson: string,
   status: MessageStatus,
+  ask?: AskedAbout,
 ): AgentMessage {
   return create(AgentMessageSchema, {
     id: `msg_${step}_${n}`,
-    content: { case: "functionCall", value: { toolcallId, extension: { name, argumentsJson } } },
+    content: { case: "functionCall", value: { toolcallId, extension: { name, argumentsJson }, ...asked(ask) } },
     status,
     step,
     createdAt: timestampNow(),

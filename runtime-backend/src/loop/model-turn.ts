@@ -1,9 +1,9 @@
 import { create } from "@bufbuild/protobuf";
 import { Code, ConnectError } from "@connectrpc/connect";
-import { type AgentMessage, MessageStatus, SessionStatus, type StepResponse, type ToolcallResult } from "@baton/gen/baton/v1/agent_pb";
+import { type AgentMessage, MessageStatus, SessionStatus, type StepResponse, type ToolcallResult, type ToolError, ToolErrorCode } from "@baton/gen/baton/v1/agent_pb";
 import { toolCatalog } from "@baton/gen/baton/v1/tools_baton";
 import { ToolcallResultSchema } from "@baton/gen/baton/v1/descriptors";
-import { callRisk, encodeToolError, parseToolCall, type ToolSpec } from "@baton/sdk/contract";
+import { callRisk, encodeToolError, pageActionClass, parseToolCall, toolError, type ToolSpec } from "@baton/sdk/contract";
 import { applyTurn } from "../context/fold.js";
 import { buildPrompt } from "../context/prompt.js";
 import { parseTags, VisibleStream } from "../context/tags.js";
@@ -14,6 +14,7 @@ import type { SessionRow } from "../store/sessions.js";
 import { stepResponse } from "../store/stored-response.js";
 import type { TraceRow } from "../store/traces.js";
 import type { PendingWrites } from "./apply-input.js";
+import { CallGate, type Gate } from "./call-gate.js";
 import { nextCalls } from "./call-order.js";
 import { type LoopDeps, leaseUntil, type StepEvent } from "./deps.js";
 import { finish, stoppedText } from "./finish.js";
@@ -22,16 +23,28 @@ import { costOf } from "./pricing.js";
 import { FairShare } from "./fair-share.js";
 import { promptImages } from "./screenshots.js";
 
+/** The error of a call the gate refused, or of one closed unrun after an earlier refusal in its turn. */
+function refusal(tool: string, g: Gate | undefined, earlier: string | undefined): ToolError {
+  if (g?.kind === "refuse") return toolError(g.code, g.message, { tool });
+  return toolError(ToolErrorCode.DENIED, `This call was not run: an earlier call of the same turn (${earlier}) was refused by the user's remembered decision, and this one came after it. Check the page before deciding what to do next.`, { tool });
+}
+
 /** One per process: fairness is about the one event loop every session shares. */
 const afterModel = new FairShare(8);
 
 /** Every tool of the catalog, offered to the model on each turn. */
 export const allTools: readonly ToolSpec[] = Object.values(toolCatalog.tools);
 
-/** Per-drive state the caller keeps: the stop controller and the event sink. */
+/** Per-drive state the caller keeps: the stop controller, the event sink and where the client's page is. */
 export interface DriveHooks {
   readonly abort: AbortController;
   readonly emit: (e: StepEvent) => void;
+  /**
+   * The URL of the page the client's next call acts on, as the step's request said
+   * (`StepRequest.page_url`): the site of the turn's calls for read-only sites and remembered
+   * approvals. Unset when the client did not say.
+   */
+  readonly pageUrl?: string;
 }
 
 /** The results of a step's calls, by toolcall id, as the model reads them. */
@@ -115,42 +128,55 @@ export async function modelTurn(
   if (turn.reasoning) fresh.push(reasoningMessage(step, ++n, turn.reasoning));
   if (tags.visible) fresh.push(textMessage(step, ++n, tags.visible));
   const callRows: CallRow[] = [];
-  const invalidResults: ToolcallResult[] = [];
+  // Results the loop gives calls itself (invalid, refused, closed after a refusal): the model reads them next turn.
+  const closedResults: ToolcallResult[] = [];
+  const close = (row: Omit<CallRow, "state" | "output">, err: ToolError) => {
+    callRows.push({ ...row, state: "done", output: encodeToolError(err) });
+    closedResults.push(create(ToolcallResultSchema, { toolcallId: row.toolcallId, outcome: { case: "error", value: err } }));
+  };
+  const gate = new CallGate(deps, s, hooks.pageUrl);
+  // Set once a call is refused by the user's remembered "never": the calls after it were planned on its outcome.
+  let refusedEarlier: string | undefined;
   for (const [i, mc] of turn.calls.entries()) {
     const toolcallId = `call_${step}_${i}`;
     const declared = s.clientTools.find((t) => t.name === mc.name);
     if (declared) {
       // The client reads the arguments with its own catalog and answers any mistake as a ToolError.
-      const awaiting = deps.approval.needsApproval(declared.name, declared.risk);
-      const status = awaiting ? MessageStatus.AWAITING_APPROVAL : MessageStatus.COMPLETED;
-      const m = extensionCallMessage(step, ++n, toolcallId, declared.name, mc.arguments, status);
+      const g = refusedEarlier ? undefined : await gate.check(declared.name, declared.risk, undefined);
+      const awaiting = g?.kind === "ask";
+      const m = extensionCallMessage(step, ++n, toolcallId, declared.name, mc.arguments, awaiting ? MessageStatus.AWAITING_APPROVAL : MessageStatus.COMPLETED, g?.kind === "ask" ? g : undefined);
       fresh.push(m);
-      callRows.push({ toolcallId, step, ord: i, name: declared.name, arguments: mc.arguments, side: "client", state: awaiting ? "awaiting_approval" : "pending", message: m, output: null });
+      const row = { toolcallId, step, ord: i, name: declared.name, arguments: mc.arguments, side: "client" as const, message: m };
+      if (!g || g.kind === "refuse") {
+        close(row, refusal(declared.name, g, refusedEarlier));
+        if (g?.closeRest) refusedEarlier ??= declared.name;
+        continue;
+      }
+      callRows.push({ ...row, state: awaiting ? "awaiting_approval" : "pending", output: null });
       continue;
     }
     const parsed = parseToolCall(toolCatalog, mc.name, mc.arguments);
     if (!parsed.ok) {
-      const output = encodeToolError(parsed.error);
       errors.push(`${mc.name}: ${parsed.error.message.slice(0, 300)}`);
-      callRows.push({ toolcallId, step, ord: i, name: mc.name, arguments: mc.arguments, side: "invalid", state: "done", message: undefined, output });
-      invalidResults.push(create(ToolcallResultSchema, { toolcallId, outcome: { case: "error", value: parsed.error } }));
+      close({ toolcallId, step, ord: i, name: mc.name, arguments: mc.arguments, side: "invalid", message: undefined }, parsed.error);
       continue;
     }
     const selected = parsed.call.tool;
-    const awaiting = selected.value !== undefined && deps.approval.needsApproval(parsed.tool.name, callRisk(parsed.tool, selected.value));
-    const m = callMessage(step, ++n, toolcallId, parsed.call, awaiting ? MessageStatus.AWAITING_APPROVAL : MessageStatus.COMPLETED);
+    const g =
+      selected.value === undefined || refusedEarlier
+        ? undefined
+        : await gate.check(parsed.tool.name, callRisk(parsed.tool, selected.value), pageActionClass(parsed.tool, selected.value));
+    const awaiting = g?.kind === "ask";
+    const m = callMessage(step, ++n, toolcallId, parsed.call, awaiting ? MessageStatus.AWAITING_APPROVAL : MessageStatus.COMPLETED, g?.kind === "ask" ? g : undefined);
     fresh.push(m);
-    callRows.push({
-      toolcallId,
-      step,
-      ord: i,
-      name: parsed.tool.name,
-      arguments: mc.arguments,
-      side: parsed.tool.side,
-      state: awaiting ? "awaiting_approval" : "pending",
-      message: m,
-      output: null,
-    });
+    const row = { toolcallId, step, ord: i, name: parsed.tool.name, arguments: mc.arguments, side: parsed.tool.side, message: m };
+    if ((selected.value !== undefined && !g) || g?.kind === "refuse") {
+      errors.push(`${parsed.tool.name}: refused (${g?.kind === "refuse" ? ToolErrorCode[g.code] : "after a refused call"})`);
+      close(row, refusal(parsed.tool.name, g, refusedEarlier));
+      if (g?.closeRest) refusedEarlier ??= parsed.tool.name;
+      continue;
+    }
+    callRows.push({ ...row, state: awaiting ? "awaiting_approval" : "pending", output: null });
   }
   const context = applyTurn(
     s.context,
@@ -174,7 +200,7 @@ export async function modelTurn(
   const now = new Set(next.calls.map((c) => c.message?.id));
   const held = new Set(callRows.flatMap((c) => (c.message && !now.has(c.message.id) ? [c.message.id] : [])));
   messages.push(...fresh.filter((m) => !held.has(m.id)));
-  const history = [...(pending?.history ?? []), ...fresh.map(agentEntry), ...invalidResults.map((r) => resultEntry(step, r))];
+  const history = [...(pending?.history ?? []), ...fresh.map(agentEntry), ...closedResults.map((r) => resultEntry(step, r))];
   // The step ends here when the client must act, or when the model only talked.
   const final =
     next.actor === "client"

@@ -3,11 +3,12 @@ import { createServer, type IncomingMessage, type ServerResponse } from "node:ht
 import type { AddressInfo } from "node:net";
 import { resolve } from "node:path";
 import { ChromiumNotFoundError, chromiumMissingExitCode, ensureChromium } from "@baton/sdk/node";
-import { type UrlPolicy, urlPolicyFromLists } from "@baton/sdk/policy";
+import type { UrlPolicy } from "@baton/sdk/policy";
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
 import { sameSecret } from "../base/same-secret.js";
 import { flag, hostList, onlyKnownFlags, type Parsed, UsageError } from "../cli/args.js";
+import { policyFlagNames, policyFromArgs } from "../cli/policy-args.js";
 import type { Io } from "../cli/io.js";
 import { failedToStart } from "../cli/start-failure.js";
 import { createRedactor, envSecrets } from "../log/redact.js";
@@ -21,7 +22,8 @@ export const mcpUsage = `baton mcp — Baton's browser tools for any MCP client
 
   baton mcp [--http PORT [--host 127.0.0.1] [--token TOKEN] [--allowed-hosts LIST]]
             [--headed | --cdp-url URL] [--viewport 1280x800]
-            [--allowed-origins LIST] [--blocked-origins LIST] [--allow-irreversible] [--upload-dir DIR]
+            [--policy FILE] [--allowed-origins LIST] [--blocked-origins LIST] [--read-only-origins LIST]
+            [--allow-irreversible] [--upload-dir DIR]
 
   (stdio)                   the default: an MCP client starts this command and talks over stdin/stdout
   --http PORT               serve Streamable HTTP on http://HOST:PORT/mcp instead (0 picks a free port)
@@ -34,8 +36,11 @@ export const mcpUsage = `baton mcp — Baton's browser tools for any MCP client
   --headed                  show the browser window (needs a display)
   --cdp-url URL             drive a running Chromium (ws://… or http://host:9222) instead of launching one
   --viewport WxH            page size (default 1280x800)
+  --policy FILE             a site policy (JSON or YAML): "allowed", "blocked" and "read_only" lists
+                            of origins and hosts; the three flags below add to it (docs/trust.md)
   --allowed-origins LIST    only these origins or hosts, ";"-separated (https://example.com;*.example.org)
   --blocked-origins LIST    never these (wins over --allowed-origins)
+  --read-only-origins LIST  pages there load and can be read, but nothing is clicked, typed or submitted
   --allow-irreversible      run irreversible actions (paying, deleting, sending) without asking;
                             otherwise the user is asked through MCP elicitation, or they are refused
   --upload-dir DIR          the directory upload_file may take files from (default: the working directory)
@@ -60,7 +65,7 @@ interface McpArgs {
 }
 
 function parse(p: Parsed, env: NodeJS.ProcessEnv): McpArgs {
-  const known = new Set(["http", "host", "token", "allowed-hosts", "headed", "cdp-url", "viewport", "allowed-origins", "blocked-origins", "allow-irreversible", "upload-dir", "help"]);
+  const known = new Set(["http", "host", "token", "allowed-hosts", "headed", "cdp-url", "viewport", ...policyFlagNames, "allow-irreversible", "upload-dir", "help"]);
   onlyKnownFlags(p, known);
   if (p.positional.length > 0) throw new UsageError(`unexpected argument ${p.positional[0]}`);
   const httpFlag = flag(p, "http");
@@ -80,12 +85,7 @@ function parse(p: Parsed, env: NodeJS.ProcessEnv): McpArgs {
   const cdpUrl = flag(p, "cdp-url");
   if (p.flags.has("cdp-url") && !cdpUrl) throw new UsageError("--cdp-url needs a ws:// or http:// URL");
   if (cdpUrl && p.flags.has("headed")) throw new UsageError("--headed and --cdp-url do not go together: an attached browser shows itself");
-  let policy: UrlPolicy;
-  try {
-    policy = urlPolicyFromLists({ allowed: flag(p, "allowed-origins"), blocked: flag(p, "blocked-origins") }, { allowed: "--allowed-origins", blocked: "--blocked-origins" });
-  } catch (e) {
-    throw new UsageError((e as Error).message);
-  }
+  const policy = policyFromArgs(p);
   return {
     ...(port !== undefined
       ? {

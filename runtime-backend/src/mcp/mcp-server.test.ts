@@ -282,3 +282,29 @@ describe("baton mcp --blocked-origins localhost", () => {
     expect(textOf(await call(client, "take_snapshot"))).not.toContain("Notes");
   });
 });
+
+describe("baton mcp --policy (a read-only site)", () => {
+  let client: Client;
+  const dir = mkdtempSync(join(tmpdir(), "baton-mcp-policy-"));
+  const policy = join(dir, "policy.yaml");
+  beforeAll(async () => {
+    writeFileSync(policy, `read_only:\n  - ${site.url}\n`);
+    client = await stdioClient(["--policy", policy]);
+  });
+  afterAll(async () => {
+    await client?.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it("loads and reads the page, but typing there is refused with the site and the file named", async () => {
+    expect(textOf(await call(client, "navigate", { url: `${site.url}/index.html` }))).not.toMatch(/^Error/);
+    const snapshot = textOf(await call(client, "take_snapshot"));
+    expect(snapshot).toContain("Notes");
+    const typed = await call(client, "type_text", { ref: refOf(snapshot, /textbox "Name"/), text: "Ada" });
+    expect(typed.isError).toBe(true);
+    expect(textOf(typed)).toContain(`${site.url} is a read-only site (--policy ${policy}: read-only ${site.url})`);
+    const saved = await call(client, "click", { ref: refOf(snapshot, /"Save"/) });
+    expect(saved.isError).toBe(true);
+    expect(textOf(await call(client, "take_snapshot"))).not.toContain("Saved: Ada");
+  });
+});

@@ -10,6 +10,8 @@ import { tokenRevokedChannel } from "../store/tokens.js";
 import { SessionStore } from "../store/session-store.js";
 import { startUpkeep } from "../store/upkeep.js";
 import { QuotaGuard } from "../loop/quota.js";
+import { type ApprovalMemory, storeTrust } from "../loop/trust.js";
+import type { UrlPolicy } from "@baton/sdk/policy";
 import { linkBase } from "./allowed-hosts.js";
 import { bearerAuth } from "./auth.js";
 import { consoleAuth, requestAuth } from "./console-auth.js";
@@ -50,6 +52,10 @@ export interface BackendOptions extends StoreLocation {
   readonly allowedHosts?: readonly string[];
   /** How long a one-time sign-in link works (default 24 hours). */
   readonly signInLinkMs?: number;
+  /** A site policy every session is held to besides the store's (`baton run --policy FILE`). */
+  readonly sitePolicy?: UrlPolicy;
+  /** Keep remembered approval decisions here instead of the store (`baton run`'s file). */
+  readonly approvals?: ApprovalMemory;
 }
 
 /** A running backend: its server, store and agent. */
@@ -86,6 +92,7 @@ export async function startBackend(o: BackendOptions): Promise<Backend> {
       ...(o.defaultModel ? { defaultModel: o.defaultModel } : {}),
       ...(o.defaultMaxSteps ? { defaultMaxSteps: o.defaultMaxSteps } : {}),
       approval: riskPolicy(o.approval),
+      trust: storeTrust(db, { ...(o.sitePolicy ? { extraPolicy: () => o.sitePolicy as UrlPolicy } : {}), ...(o.approvals ? { approvals: o.approvals } : {}) }),
       ...(o.logger ? { logger: o.logger } : {}),
       ...(o.fold ? { fold: o.fold } : {}),
       redact: o.redact ?? createRedactor(envSecrets(process.env)),

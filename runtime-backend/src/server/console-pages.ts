@@ -24,7 +24,7 @@ const types: Record<string, string> = {
 };
 
 /** The console's routes that are the single page (the page's own router shows the right view). */
-const pagePaths = /^\/(?:|sign-in|sessions(?:\/[\w-]{1,64})?|playbooks(?:\/[\w.-]{1,100})?|memory|usage|devices|users|link\/[\w-]{1,64})$/;
+const pagePaths = /^\/(?:|sign-in|sessions(?:\/[\w-]{1,64})?|playbooks(?:\/[\w.-]{1,100})?|memory|usage|trust|devices|users|link\/[\w-]{1,64})$/;
 
 /**
  * The console's page is the whole defence against being framed (clickjacking the approval of a

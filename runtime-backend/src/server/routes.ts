@@ -3,6 +3,7 @@ import type { ConnectRouter, HandlerContext } from "@connectrpc/connect";
 import { type StreamStepResponse } from "@baton/gen/baton/v1/agent_pb";
 import { AgentService, StreamStepResponseSchema } from "@baton/gen/baton/v1/descriptors";
 import type { Agent } from "../loop/agent.js";
+import { getSitePolicy, listApprovalRules, putSitePolicy, revokeApprovalRule } from "../loop/trust-rpc.js";
 import type { Authenticator } from "./auth.js";
 import { progressOf } from "./progress.js";
 import { rpcLogger } from "./rpc-log.js";
@@ -87,6 +88,22 @@ export function agentRoutes(agent: Agent, auth: Authenticator): (router: Connect
         },
         async listPlaybooks(_req, ctx) {
           return { playbooks: await agent.listPlaybooks(await user(ctx)) };
+        },
+        async decideApproval(req, ctx) {
+          return { session: await agent.decideApproval(await user(ctx), req.sessionId, req.toolcallId, req.approval) };
+        },
+        async listApprovalRules(_req, ctx) {
+          return { rules: await listApprovalRules(agent.deps, await user(ctx)) };
+        },
+        async revokeApprovalRule(req, ctx) {
+          await revokeApprovalRule(agent.deps, await user(ctx), req.id);
+          return {};
+        },
+        async getSitePolicy(_req, ctx) {
+          return getSitePolicy(agent.deps, agent.deps.store.db, await user(ctx));
+        },
+        async setSitePolicy(req, ctx) {
+          return { policies: await putSitePolicy(agent.deps, agent.deps.store.db, await user(ctx), req.policy, req.team) };
         },
       },
       { interceptors },

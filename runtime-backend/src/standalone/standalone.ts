@@ -3,6 +3,8 @@ import type { LogSink } from "../log/log-sink.js";
 import { createRedactor } from "../log/redact.js";
 import { Agent } from "../loop/agent.js";
 import type { ModelResolver } from "../loop/deps.js";
+import { type ApprovalMemory, storeTrust } from "../loop/trust.js";
+import type { UrlPolicy } from "@baton/sdk/policy";
 import { agentRoutes } from "../server/routes.js";
 import { migrate } from "../store/migrations.js";
 import { openPgliteDb } from "../store/pglite-db.js";
@@ -10,6 +12,7 @@ import { SessionStore } from "../store/session-store.js";
 import { ensureUser } from "../store/users.js";
 
 export { type UserModelKey, userModelResolver } from "./user-models.js";
+export type { ApprovalMemory } from "../loop/trust.js";
 
 /** Options of {@link startStandalone}. */
 export interface StandaloneOptions {
@@ -20,6 +23,10 @@ export interface StandaloneOptions {
   /** The user's own secrets (their model key): masked in provider errors before anything is stored or shown. */
   readonly secrets?: readonly string[];
   readonly logger?: LogSink;
+  /** The site policy sessions are held to (the extension's settings), asked before each model turn's calls. */
+  readonly sitePolicy?: () => UrlPolicy | Promise<UrlPolicy>;
+  /** Keep remembered approval decisions here (the extension's storage) instead of the store. */
+  readonly approvals?: ApprovalMemory;
 }
 
 /** The agent service running in this page or process, and the transport its clients use. */
@@ -59,6 +66,8 @@ export async function startStandalone(o: StandaloneOptions): Promise<Standalone>
     ...(o.defaultModel ? { defaultModel: o.defaultModel } : {}),
     ...(o.logger ? { logger: o.logger } : {}),
     redact: createRedactor(o.secrets ?? []),
+    // The settings can change while the panel is open: read at each turn that needs them.
+    trust: storeTrust(db, { ...(o.sitePolicy ? { extraPolicy: o.sitePolicy } : {}), ...(o.approvals ? { approvals: o.approvals } : {}), policyCacheMs: 0 }),
   });
   const transport = createRouterTransport(agentRoutes(agent, async () => standaloneUser));
   return { transport, agent, close: () => db.close() };

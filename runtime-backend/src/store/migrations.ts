@@ -346,6 +346,32 @@ create index device_links_expiry on device_links (expires_at)`,
     sql: `alter table sessions add column verdict smallint not null default 0;
 alter table sessions add column verdict_reason text not null default ''`,
   },
+  {
+    version: 19,
+    // Trust a person configures (`trust.ts`): the approval decisions a user asked to have
+    // remembered, one per site and action class (a new decision replaces the old one), and the
+    // site policies — the team's (scope "team") and each user's ("user:<id>") — as their lists.
+    name: "remembered approvals and site policies",
+    sql: `create table approval_rules (
+  id text primary key,
+  user_id text not null references users(id),
+  site text not null,
+  risk text not null,
+  allow boolean not null,
+  tool text not null default '',
+  created_at timestamptz not null default now(),
+  expires_at timestamptz
+);
+create unique index approval_rules_site on approval_rules (user_id, site, risk);
+create table site_policies (
+  scope text primary key,
+  allowed jsonb not null default '[]'::jsonb,
+  blocked jsonb not null default '[]'::jsonb,
+  read_only jsonb not null default '[]'::jsonb,
+  updated_by text not null default '',
+  updated_at timestamptz not null default now()
+)`,
+  },
 ];
 
 /**

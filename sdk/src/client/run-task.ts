@@ -25,9 +25,13 @@ import {
   type ToolRoute,
   toolByCase,
   toolError,
+  toolRiskOf,
   type TypingScope,
 } from "../contract/index.js";
+import { type ApprovalDecision, type ApprovalRequest, approvalResult, decidedElsewhere, type ExtensionCallInfo } from "./approvals.js";
 import type { BatonClient } from "./create-client.js";
+
+export type { ApprovalDecision, ApprovalRequest, ExtensionCallInfo };
 import type { CallJournal } from "./journal.js";
 import { maskText, type Secret, type SecretPage, secretsNote, withSecrets } from "./secrets.js";
 import { backoffMs, defaultRetry, isRetryable, type RetryOptions, sleep } from "./retry.js";
@@ -45,11 +49,6 @@ export interface RunContext extends TypingScope {
   readonly signal: AbortSignal;
 }
 
-/** A call to a client-declared tool: its name and the model's raw arguments. */
-export interface ExtensionCallInfo {
-  readonly name: string;
-  readonly argumentsJson: string;
-}
 
 /**
  * The client's own tools: a protoc-gen-baton catalog, a handler per client-side tool, and how
@@ -65,22 +64,6 @@ export interface ExtensionTools {
   readonly encode: (result: Message) => string;
 }
 
-/** A call waiting for the user's approval. */
-export interface ApprovalRequest {
-  readonly toolcallId: string;
-  readonly tool: ToolRoute;
-  /** The typed call; empty (no case) for a client-declared tool, see `extension`. */
-  readonly call: ToolCall;
-  /** Set for a call to a client-declared tool. */
-  readonly extension?: ExtensionCallInfo;
-}
-
-/** The user's decision on an {@link ApprovalRequest}. */
-export interface ApprovalDecision {
-  readonly approved: boolean;
-  /** Why; shown to the model on denial. */
-  readonly reason?: string;
-}
 
 /** Progress of a run, for a UI that must never look frozen. */
 export type RunEvent =
@@ -115,6 +98,8 @@ export type RunEvent =
       readonly ms: number;
     }
   | { readonly type: "approval"; readonly toolcallId: string; readonly tool: ToolRoute; readonly decision: ApprovalDecision }
+  /** A call awaiting approval was decided elsewhere (the console) while this run asked. */
+  | { readonly type: "approval_elsewhere"; readonly toolcallId: string; readonly tool: ToolRoute }
   /** A call the journal already knew: its recorded result, or an INTERRUPTED error, is sent without running it. */
   | { readonly type: "tool_replayed"; readonly toolcallId: string; readonly result: ToolcallResult }
   | { readonly type: "retry"; readonly attempt: number; readonly delayMs: number; readonly error: string }
@@ -150,7 +135,11 @@ export interface RunTaskOptions {
   /** The client's own tools, declared to the model for this session (see examples/custom-tool). */
   readonly extensions?: ExtensionTools;
   readonly onEvent?: (event: RunEvent) => void;
-  /** Decides calls awaiting approval. Without it, they are denied ("no one to approve"). */
+  /**
+   * Decides calls awaiting approval. Without it, they are denied ("no one to approve"). While
+   * it waits, the session is read every few seconds: a call decided elsewhere (the console)
+   * aborts the request's signal, and the run goes on with that decision.
+   */
   readonly onApproval?: (request: ApprovalRequest) => ApprovalDecision | Promise<ApprovalDecision>;
   /** Aborting stops the run: no further tool runs or results, and the session's stop flag is set. */
   readonly signal?: AbortSignal;
@@ -172,7 +161,11 @@ export interface RunTaskOptions {
    * before it leaves this client. See {@link withSecrets}.
    */
   readonly secrets?: readonly Secret[];
-  /** How the secrets layer reads the page: required when a secret is scoped to origins. */
+  /**
+   * How the run reads the agent's page: its URL goes with every step (`page_url`: the backend's
+   * read-only sites and remembered approvals key on its site), and the secrets layer checks a
+   * secret's origins against it (required when a secret is scoped to origins).
+   */
   readonly page?: SecretPage;
 }
 
@@ -351,7 +344,8 @@ export async function runTask(client: BatonClient, options: RunTaskOptions): Pro
       : answer({ case: "error", value: out.error });
   }
 
-  async function decide(message: AgentMessage): Promise<ToolcallResult | undefined> {
+  /** The user's answer to a call awaiting approval; undefined when it was decided elsewhere meanwhile. */
+  async function decide(sessionId: string, message: AgentMessage): Promise<ToolcallResult | undefined> {
     const fc = message.content.case === "functionCall" ? message.content.value : undefined;
     if (!fc) return undefined;
     const ext = fc.extension;
@@ -367,14 +361,35 @@ export async function runTask(client: BatonClient, options: RunTaskOptions): Pro
       });
     }
     const call = fc.call ?? create(ToolCallSchema);
-    const decision: ApprovalDecision = o.onApproval
-      ? await o.onApproval({ toolcallId: fc.toolcallId, tool: spec, call, ...(ext ? { extension: ext } : {}) })
-      : { approved: false, reason: "No one is available to approve this action." };
-    emit({ type: "approval", toolcallId: fc.toolcallId, tool: spec, decision });
-    return create(ToolcallResultSchema, {
-      toolcallId: fc.toolcallId,
-      outcome: { case: "approval", value: { approved: decision.approved, reason: decision.reason ?? "" } },
-    });
+    if (!o.onApproval) {
+      const decision: ApprovalDecision = { approved: false, reason: "No one is available to approve this action." };
+      emit({ type: "approval", toolcallId: fc.toolcallId, tool: spec, decision });
+      return approvalResult(fc.toolcallId, decision);
+    }
+    // The question closes when the call is decided elsewhere (the console) or the run stops.
+    const asking = new AbortController();
+    const onStop = () => asking.abort(signal.reason);
+    signal.addEventListener("abort", onStop, { once: true });
+    const elsewhere = decidedElsewhere(client, sessionId, fc.toolcallId, asking.signal).then(
+      () => "elsewhere" as const,
+      () => "elsewhere" as const,
+    );
+    try {
+      const request: ApprovalRequest = { toolcallId: fc.toolcallId, tool: spec, call, ...(ext ? { extension: ext } : {}), site: fc.site, risk: toolRiskOf(fc.risk), signal: asking.signal };
+      const answered = Promise.resolve(o.onApproval(request));
+      const first = await Promise.race([answered, elsewhere]);
+      if (first === "elsewhere") {
+        if (signal.aborted) return undefined;
+        answered.catch(() => undefined);
+        emit({ type: "approval_elsewhere", toolcallId: fc.toolcallId, tool: spec });
+        return undefined;
+      }
+      emit({ type: "approval", toolcallId: fc.toolcallId, tool: spec, decision: first });
+      return approvalResult(fc.toolcallId, first);
+    } finally {
+      signal.removeEventListener("abort", onStop);
+      asking.abort();
+    }
   }
 
   // Create or resume.
@@ -431,7 +446,8 @@ export async function runTask(client: BatonClient, options: RunTaskOptions): Pro
     if (signal.aborted) return stopRun(session, "stopped by the user");
     let res: StepResponse;
     try {
-      const req = create(StepRequestSchema, { sessionId: session.id, input });
+      const pageUrl = o.page ? await o.page.url().catch(() => "") : "";
+      const req = create(StepRequestSchema, { sessionId: session.id, input, pageUrl: pageUrl.slice(0, 4096) });
       res = await withRetry(() => stepOnce(req));
     } catch (e) {
       if (signal.aborted) return stopRun(session, "stopped by the user");
@@ -474,10 +490,11 @@ export async function runTask(client: BatonClient, options: RunTaskOptions): Pro
     const answers: ToolcallResult[] = [];
     for (const m of calls) {
       if (signal.aborted) return stopRun(session, "stopped by the user");
-      const answer = m.status === MessageStatus.AWAITING_APPROVAL ? await decide(m) : await runCall(session.id, m);
+      const answer = m.status === MessageStatus.AWAITING_APPROVAL ? await decide(session.id, m) : await runCall(session.id, m);
       if (signal.aborted) return stopRun(session, "stopped by the user");
       if (answer) answers.push(answer);
     }
-    input = { case: "toolResults", value: { results: answers } };
+    // Nothing to send when the only call was decided elsewhere: ask where the session stands.
+    input = answers.length > 0 ? { case: "toolResults", value: { results: answers } } : { case: undefined };
   }
 }

@@ -26,6 +26,11 @@ export interface ToolRoute {
   readonly result: DescMessage;
   /** A bool params field (snake_case) that, when true, makes the call irreversible. */
   readonly irreversibleFlag?: string;
+  /**
+   * The tool opens, leaves or closes pages rather than acting inside one (navigate, open_tab…):
+   * where it goes is the URL policy's question, and a read-only site does not refuse it.
+   */
+  readonly navigation?: boolean;
 }
 
 /** One tool of a generated catalog (`toolCatalog.tools.<name>` in a `*_baton.ts` file). */
@@ -94,4 +99,15 @@ export function callRisk(tool: ToolRoute, params: Message): ToolRisk {
     return "irreversible";
   }
   return tool.risk;
+}
+
+/**
+ * The action class of a call on the page it acts on: its risk (`callRisk`), or undefined for a
+ * call that acts inside no page — a backend tool, or a navigation tool (navigate, open_tab…),
+ * whose destination the URL policy decides instead. Read-only sites and remembered approvals
+ * key on it.
+ */
+export function pageActionClass(tool: ToolRoute, params: Message): ToolRisk | undefined {
+  if (tool.side !== "client" || tool.navigation) return undefined;
+  return callRisk(tool, params);
 }

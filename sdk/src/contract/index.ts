@@ -3,8 +3,8 @@
  * a typed handler, and encode results and errors for the model. Works for Baton's catalog and
  * for any catalog protoc-gen-baton generates.
  */
-export { type Catalog, callRisk, findTool, type RouteCatalog, toolByCase, type ToolRisk, type ToolRoute, type ToolSide, type ToolSpec } from "./catalog.js";
-export { clientToolsOf } from "./client-tools.js";
+export { type Catalog, callRisk, findTool, pageActionClass, type RouteCatalog, toolByCase, type ToolRisk, type ToolRoute, type ToolSide, type ToolSpec } from "./catalog.js";
+export { clientToolsOf, riskEnum, toolRiskOf } from "./client-tools.js";
 export {
   anthropicTool,
   type DeclaredTool,

@@ -1,5 +1,8 @@
-import type { ClientToolCase, ClientToolHandlers } from "@baton/gen/baton/v1/tools_baton";
-import { typingOrigins } from "../contract/index.js";
+import type { Message } from "@bufbuild/protobuf";
+import { type ClientToolCase, type ClientToolHandlers, toolRoutes } from "@baton/gen/baton/v1/tools_baton";
+import { pageActionClass, toolByCase, type ToolRoute, ToolErrorCode, ToolFailure, typingOrigins } from "../contract/index.js";
+import { decideAction } from "../policy/site-policy.js";
+import { openUrlPolicy } from "../policy/url-policy.js";
 import { drag, click, hover } from "./actions/pointer.js";
 import { pressKeys, typeText } from "./actions/keyboard.js";
 import { scroll, selectOption, uploadFile } from "./actions/forms.js";
@@ -17,10 +20,52 @@ export type EngineToolCase = Exclude<ClientToolCase, "askUser">;
 export type EngineHandlers<Ctx = void> = Pick<ClientToolHandlers<Ctx>, EngineToolCase>;
 
 /**
+ * The URLs a call acts on: the page's top document, and the frame of the element it names
+ * (a read-only site may be embedded in a page that is not).
+ */
+function actedOn(engine: Engine, params: Message): (string | undefined)[] {
+  const urls = [engine.page.mainFrame()?.url];
+  const ref = (params as { ref?: unknown }).ref;
+  const entry = typeof ref === "string" ? engine.refs.get(ref) : undefined;
+  if (entry) urls.push(engine.page.frames.get(entry.frameId)?.url);
+  return urls;
+}
+
+/**
+ * Holds every handler whose call could change a page to the site policy (`decideAction`):
+ * on a read-only site (or a page the policy would not load) the call fails with
+ * PERMISSION_DENIED before it touches the page, naming the site and the rule. Navigation tools
+ * and reading calls pass; where they may go is the URL policy's question.
+ */
+function siteGuarded<Ctx>(engine: Engine, handlers: EngineHandlers<Ctx>): EngineHandlers<Ctx> {
+  const out: Record<string, unknown> = {};
+  for (const [c, handler] of Object.entries(handlers) as [string, (p: Message, ctx: Ctx) => Promise<unknown>][]) {
+    const tool: ToolRoute | undefined = toolByCase(toolRoutes, c);
+    out[c] =
+      !tool || tool.navigation || (tool.risk === "read_only" && !tool.irreversibleFlag)
+        ? handler
+        : async (params: Message, ctx: Ctx) => {
+            const policy = engine.options.urlPolicy ?? openUrlPolicy;
+            for (const url of actedOn(engine, params)) {
+              const d = decideAction(policy, url, pageActionClass(tool, params));
+              if (!d.allow) throw new ToolFailure(ToolErrorCode.PERMISSION_DENIED, `Refused, nothing was done: ${d.reason}`);
+            }
+            return handler(params, ctx);
+          };
+  }
+  return out as EngineHandlers<Ctx>;
+}
+
+/**
  * The engine as tool handlers, ready for `dispatchToolCall(toolCatalog, call, handlers, ctx)`.
- * Spread them with an `askUser` handler to get a full `ClientToolHandlers`.
+ * Spread them with an `askUser` handler to get a full `ClientToolHandlers`. A call that would
+ * change a page on a read-only site of the engine's policy fails before it runs.
  */
 export function engineHandlers<Ctx = void>(engine: Engine): EngineHandlers<Ctx> {
+  return siteGuarded(engine, pageHandlers<Ctx>(engine));
+}
+
+function pageHandlers<Ctx>(engine: Engine): EngineHandlers<Ctx> {
   let tabs: TabSet | undefined;
   const tabSet = (): TabSet => {
     tabs ??= new TabSet(engine);

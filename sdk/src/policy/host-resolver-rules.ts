@@ -45,6 +45,8 @@ const target = (f: HostForm): string => withPort(f, f.v6 ? `[${f.host}]` : f.hos
 
 /** The host forms of a pattern: every spelling of this machine from `loopback`, or the name with and without its trailing dot. */
 function forms(p: SitePattern, loopback: readonly [string, boolean][]): HostForm[] {
+  // The pattern of an allow list that allows nothing (`mergeUrlPolicies`) names no host.
+  if (p.host.name === "") return [];
   const v6 = p.host.name.startsWith("[");
   const hosts: [string, boolean][] = p.host.loopback ? [...loopback] : v6 ? [[p.host.name.slice(1, -1), true]] : [[p.host.name, false], [`${p.host.name}.`, false]];
   return hosts.map(([host, isV6]) => ({ host, v6: isV6, port: p.port }));
@@ -67,7 +69,7 @@ export function hostResolverRules(policy: UrlPolicy): string | undefined {
   const rules: string[] = [];
   for (const p of policy.blocked) {
     for (const f of forms(p, loopbackToBlock)) rules.push(`MAP ${pattern(f)} ~NOTFOUND`);
-    if (p.subdomains && !p.host.loopback) for (const f of [`*.${p.host.name}`, `*.${p.host.name}.`]) rules.push(`MAP ${f} ~NOTFOUND`);
+    if (p.subdomains && !p.host.loopback && p.host.name) for (const f of [`*.${p.host.name}`, `*.${p.host.name}.`]) rules.push(`MAP ${f} ~NOTFOUND`);
   }
   if (policy.allowed.length > 0) {
     for (const p of policy.allowed) {

@@ -1,12 +1,24 @@
 /**
- * Trust rules written once and asked by every surface (the engine, `baton mcp`, `baton run`,
- * `baton eval`, the extension): which URLs may be opened or loaded, and which files may be
- * uploaded. Runtime-neutral.
+ * Trust rules written once and asked by every surface (the engine, the backend's loop,
+ * `baton mcp`, `baton run`, `baton eval`, the extension): which URLs may be opened or loaded,
+ * where the agent may only read, which files may be uploaded, and the approvals a person asked
+ * to have remembered. Runtime-neutral.
  */
 export { guardBrowser } from "./browser-guard.js";
 export { type CanonicalHost, canonicalHost, hostMatches } from "./hosts.js";
 export { hostResolverRules } from "./host-resolver-rules.js";
-export { parseSiteList, type SitePattern, siteMatches } from "./site-list.js";
+export { declarativeNetRequestRules, type NetRule } from "./net-request-rules.js";
+export { decisionLive, refusedByDecision, type RememberedDecision, rememberedFor, siteOf, withDecision } from "./remembered.js";
+export { parseSiteList, siteCovers, type SitePattern, siteMatches } from "./site-list.js";
+export {
+  type ActionDecision,
+  decideAction,
+  mergeUrlPolicies,
+  type SiteLists,
+  siteListsOf,
+  sitePolicyFromLists,
+  sitePolicyFromObject,
+} from "./site-policy.js";
 export {
   foldersInWords,
   guardUploads,
@@ -24,7 +36,9 @@ export {
 } from "./upload-rule.js";
 export {
   decideUrl,
+  describeSites,
   hasSiteLists,
+  type ListNames,
   openUrlPolicy,
   type RefusalRule,
   type UrlDecision,

@@ -15,6 +15,8 @@ export interface SitePattern {
   readonly host: CanonicalHost;
   /** `*.example.com`: subdomains match too. */
   readonly subdomains: boolean;
+  /** Where the entry came from (a flag, a policy file, "your policy"), named in refusals. */
+  readonly from?: string;
 }
 
 /** A WebSocket connects to the origin of its http(s) twin: `ws://h:1` belongs to `http://h:1`. */
@@ -25,7 +27,7 @@ function effectivePort(url: URL, scheme: "http:" | "https:"): string {
   return url.port || (scheme === "https:" ? "443" : "80");
 }
 
-function parseEntry(entry: string): SitePattern | undefined {
+function parseEntry(entry: string): Omit<SitePattern, "from"> | undefined {
   if (entry.includes("://")) {
     let u: URL;
     try {
@@ -52,17 +54,30 @@ function parseEntry(entry: string): SitePattern | undefined {
 }
 
 /**
- * Parses a `;`- or `,`-separated site list (the value of `--allowed-origins` or
- * `--blocked-origins`); throws an Error naming `listName` on an entry that is neither an
- * http(s) origin nor a host.
+ * Parses a site list: a `;`- or `,`-separated string (the value of `--allowed-origins` or
+ * `--blocked-origins`) or a list of entries (a policy file's). Throws an Error naming
+ * `listName` on an entry that is neither an http(s) origin nor a host; each pattern records
+ * `listName` as where it came from.
  */
-export function parseSiteList(list: string | undefined, listName: string): SitePattern[] {
-  const entries = (list ?? "").split(/[;,]/).map((e) => e.trim()).filter(Boolean);
+export function parseSiteList(list: string | readonly string[] | undefined, listName: string): SitePattern[] {
+  const entries = (typeof list === "string" || list === undefined ? (list ?? "").split(/[;,]/) : list).map((e) => e.trim()).filter(Boolean);
   return entries.map((e) => {
     const p = parseEntry(e);
     if (!p) throw new Error(`${listName}: ${JSON.stringify(e)} is neither an origin (https://example.com) nor a host (example.com, *.example.com)`);
-    return p;
+    return { ...p, from: listName };
   });
+}
+
+/**
+ * Whether every URL `inner` matches is matched by `outer` too. Two patterns either nest or
+ * share no URL (hosts form a tree, and a pattern names one scheme and port or all of them), so
+ * the URLs both match are exactly those of the one the other covers.
+ */
+export function siteCovers(outer: SitePattern, inner: SitePattern): boolean {
+  if (outer.scheme && (outer.scheme !== inner.scheme || outer.port !== inner.port)) return false;
+  if (outer.host.loopback || inner.host.loopback) return outer.host.loopback && inner.host.loopback;
+  if (inner.host.name === outer.host.name) return outer.subdomains || !inner.subdomains;
+  return outer.subdomains && inner.host.name.endsWith(`.${outer.host.name}`);
 }
 
 /** Whether an http(s) or ws(s) URL belongs to the site `pattern` names. */

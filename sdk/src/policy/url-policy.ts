@@ -18,23 +18,26 @@ import { parseSiteList, type SitePattern, siteMatches } from "./site-list.js";
 export type UrlKind = "page" | "tab" | "frame" | "resource" | "websocket";
 
 /**
- * The URL policy: which URLs may be opened or loaded. The site lists come from the user
- * (`--allowed-origins` / `--blocked-origins`); an empty policy still holds every kind to its
- * schemes. A later site policy (read-only sites) extends this value and `decideUrl`'s answer.
+ * The site policy: which URLs may be opened or loaded, and where the agent may only read. The
+ * site lists come from the user (`--allowed-origins` / `--blocked-origins`, a `--policy` file,
+ * the extension's settings, the console's per-user and team policies; `mergeUrlPolicies`
+ * combines them); an empty policy still holds every kind of URL to its schemes. Each pattern
+ * says where it came from (`SitePattern.from`), and refusals name it.
  */
 export interface UrlPolicy {
   /** With entries, only these sites (and content with no network origin) may load. */
   readonly allowed: readonly SitePattern[];
   /** Never these sites; wins over `allowed`. */
   readonly blocked: readonly SitePattern[];
-  /** Where `allowed` came from, named in refusals (such as "--allowed-origins"). */
-  readonly allowedFrom?: string;
-  /** Where `blocked` came from, named in refusals (such as "--blocked-origins"). */
-  readonly blockedFrom?: string;
+  /**
+   * These sites load and can be read, but no call that would change something on their pages
+   * runs there (`decideAction`). Loading them is `allowed`'s and `blocked`'s question.
+   */
+  readonly readOnly: readonly SitePattern[];
 }
 
 /** The policy without site lists: only the schemes are checked. */
-export const openUrlPolicy: UrlPolicy = { allowed: [], blocked: [] };
+export const openUrlPolicy: UrlPolicy = { allowed: [], blocked: [], readOnly: [] };
 
 /** Why a URL was refused. */
 export type RefusalRule = "invalid" | "scheme" | "blocked" | "not-allowed";
@@ -48,23 +51,39 @@ const sockets = new Set(["ws:", "wss:"]);
 /** Content a page makes itself or Chromium shows: nothing is read from the network or the disk. */
 const local = new Set(["about:", "data:", "blob:", "chrome-error:"]);
 
-/** Whether the policy has site lists (a launched browser then checks every request against them). */
+/** Whether the policy has lists that limit what loads (a launched browser then checks every request against them). */
 export function hasSiteLists(policy: UrlPolicy): boolean {
   return policy.allowed.length > 0 || policy.blocked.length > 0;
 }
 
+/** Names of the lists, as refusals and errors name them (the flags or settings that carried them). */
+export interface ListNames {
+  readonly allowed: string;
+  readonly blocked: string;
+  readonly readOnly?: string;
+}
+
 /**
- * A policy from the user's lists (`;`- or `,`-separated origins and hosts); throws an Error
- * naming the list on an entry that is neither. `names` are how refusals and errors name the
- * lists (the flags that carried them).
+ * A policy from the user's lists (`;`- or `,`-separated origins and hosts, or lists of them);
+ * throws an Error naming the list on an entry that is neither. `names` are how refusals and
+ * errors name the lists (the flags that carried them).
  */
-export function urlPolicyFromLists(lists: { allowed?: string | undefined; blocked?: string | undefined }, names: { allowed: string; blocked: string }): UrlPolicy {
+export function urlPolicyFromLists(
+  lists: { allowed?: string | readonly string[] | undefined; blocked?: string | readonly string[] | undefined; readOnly?: string | readonly string[] | undefined },
+  names: ListNames,
+): UrlPolicy {
   return {
     allowed: parseSiteList(lists.allowed, names.allowed),
     blocked: parseSiteList(lists.blocked, names.blocked),
-    allowedFrom: names.allowed,
-    blockedFrom: names.blocked,
+    readOnly: parseSiteList(lists.readOnly, names.readOnly ?? "read-only sites"),
   };
+}
+
+/** `a;b (from)` per source of the patterns, for a refusal that lists them. */
+export function describeSites(patterns: readonly SitePattern[]): string {
+  const bySource = new Map<string, string[]>();
+  for (const p of patterns) bySource.set(p.from ?? "", [...(bySource.get(p.from ?? "") ?? []), p.text]);
+  return [...bySource].map(([from, texts]) => `${from ? `${from} ` : ""}${texts.join(";")}`).join(", ");
 }
 
 function schemeRefusal(kind: UrlKind, protocol: string): UrlDecision {
@@ -78,15 +97,15 @@ function schemeRefusal(kind: UrlKind, protocol: string): UrlDecision {
 }
 
 function siteDecision(policy: UrlPolicy, url: URL): UrlDecision {
-  if (policy.blocked.some((p) => siteMatches(p, url))) {
-    return { allow: false, rule: "blocked", reason: `${url.origin} is blocked${policy.blockedFrom ? ` (${policy.blockedFrom})` : ""}. Use another site, or ask the user.` };
+  const blocked = policy.blocked.find((p) => siteMatches(p, url));
+  if (blocked) {
+    return { allow: false, rule: "blocked", reason: `${url.origin} is blocked${blocked.from ? ` (${blocked.from})` : ""}. Use another site, or ask the user.` };
   }
   if (policy.allowed.length > 0 && !policy.allowed.some((p) => siteMatches(p, url))) {
-    const list = policy.allowed.map((p) => p.text).join(";");
     return {
       allow: false,
       rule: "not-allowed",
-      reason: `${url.origin} is not an allowed site (${policy.allowedFrom ? `${policy.allowedFrom} ` : ""}${list}). Use a page on an allowed site, or ask the user.`,
+      reason: `${url.origin} is not an allowed site (${describeSites(policy.allowed)}). Use a page on an allowed site, or ask the user.`,
     };
   }
   return allow;

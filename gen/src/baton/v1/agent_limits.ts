@@ -95,6 +95,9 @@ export const fieldLimits: { readonly [message: string]: { readonly [field: strin
     },
     "idempotency_key": {
       "maxLength": 200
+    },
+    "page_url": {
+      "maxLength": 4096
     }
   },
   "baton.v1.StopRequest": {
@@ -147,6 +150,33 @@ export const fieldLimits: { readonly [message: string]: { readonly [field: strin
   "baton.v1.ReportVerdictRequest": {
     "session_id": {
       "maxLength": 64
+    }
+  },
+  "baton.v1.DecideApprovalRequest": {
+    "session_id": {
+      "maxLength": 64
+    },
+    "toolcall_id": {
+      "maxLength": 128
+    }
+  },
+  "baton.v1.RevokeApprovalRuleRequest": {
+    "id": {
+      "maxLength": 64
+    }
+  },
+  "baton.v1.SitePolicy": {
+    "allowed": {
+      "maxLength": 300,
+      "maxItems": 500
+    },
+    "blocked": {
+      "maxLength": 300,
+      "maxItems": 500
+    },
+    "read_only": {
+      "maxLength": 300,
+      "maxItems": 500
     }
   },
   "baton.v1.Playbook": {
@@ -248,5 +278,40 @@ export const methodLimits: { readonly [method: string]: MethodLimits } = {
   },
   "baton.v1.AgentService.ReportVerdict": {
     "maxRequestBytes": 65536
+  },
+  "baton.v1.AgentService.DecideApproval": {
+    "maxRequestBytes": 65536,
+    "access": [
+      1,
+      2
+    ]
+  },
+  "baton.v1.AgentService.ListApprovalRules": {
+    "maxRequestBytes": 1024,
+    "access": [
+      1,
+      2
+    ]
+  },
+  "baton.v1.AgentService.RevokeApprovalRule": {
+    "maxRequestBytes": 1024,
+    "access": [
+      1,
+      2
+    ]
+  },
+  "baton.v1.AgentService.GetSitePolicy": {
+    "maxRequestBytes": 1024,
+    "access": [
+      1,
+      2
+    ]
+  },
+  "baton.v1.AgentService.SetSitePolicy": {
+    "maxRequestBytes": 262144,
+    "access": [
+      1,
+      2
+    ]
   }
 };

@@ -16,7 +16,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file baton/v1/agent.proto.
  */
 export const file_baton_v1_agent: GenFile = /*@__PURE__*/
-  fileDesc("ChRiYXRvbi92MS9hZ2VudC5wcm90bxIIYmF0b24udjEihwIKDEFnZW50TWVzc2FnZRIKCgJpZBgBIAEoCRIeCgR0ZXh0GAIgASgLMg4uYmF0b24udjEuVGV4dEgAEigKCXJlYXNvbmluZxgDIAEoCzITLmJhdG9uLnYxLlJlYXNvbmluZ0gAEi8KDWZ1bmN0aW9uX2NhbGwYBCABKAsyFi5iYXRvbi52MS5GdW5jdGlvbkNhbGxIABInCgZzdGF0dXMYBSABKA4yFy5iYXRvbi52MS5NZXNzYWdlU3RhdHVzEgwKBHN0ZXAYBiABKA0SLgoKY3JlYXRlZF9hdBgHIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXBCCQoHY29udGVudCIUCgRUZXh0EgwKBHRleHQYASABKAkiGQoJUmVhc29uaW5nEgwKBHRleHQYASABKAkicQoMRnVuY3Rpb25DYWxsEhMKC3Rvb2xjYWxsX2lkGAEgASgJEiAKBGNhbGwYAiABKAsyEi5iYXRvbi52MS5Ub29sQ2FsbBIqCglleHRlbnNpb24YAyABKAsyFy5iYXRvbi52MS5FeHRlbnNpb25DYWxsIjUKDUV4dGVuc2lvbkNhbGwSDAoEbmFtZRgBIAEoCRIWCg5hcmd1bWVudHNfanNvbhgCIAEoCSImCg9FeHRlbnNpb25SZXN1bHQSEwoLcmVzdWx0X2pzb24YASABKAkiZgoKQ2xpZW50VG9vbBIMCgRuYW1lGAEgASgJEhMKC2Rlc2NyaXB0aW9uGAIgASgJEhcKD3BhcmFtZXRlcnNfanNvbhgDIAEoCRIcCgRyaXNrGAQgASgOMg4uYmF0b24udjEuUmlzayLdAQoOVG9vbGNhbGxSZXN1bHQSEwoLdG9vbGNhbGxfaWQYASABKAkSJgoGcmVzdWx0GAIgASgLMhQuYmF0b24udjEuVG9vbFJlc3VsdEgAEiQKBWVycm9yGAMgASgLMhMuYmF0b24udjEuVG9vbEVycm9ySAASJgoIYXBwcm92YWwYBCABKAsyEi5iYXRvbi52MS5BcHByb3ZhbEgAEjUKEGV4dGVuc2lvbl9yZXN1bHQYBSABKAsyGS5iYXRvbi52MS5FeHRlbnNpb25SZXN1bHRIAEIJCgdvdXRjb21lIiwKCEFwcHJvdmFsEhAKCGFwcHJvdmVkGAEgASgIEg4KBnJlYXNvbhgCIAEoCSKQAQoJVG9vbEVycm9yEiUKBGNvZGUYASABKA4yFy5iYXRvbi52MS5Ub29sRXJyb3JDb2RlEg8KB21lc3NhZ2UYAiABKAkSDAoEdG9vbBgDIAEoCRINCgVmaWVsZBgEIAEoCRIuCghzbmFwc2hvdBgFIAEoCzIcLmJhdG9uLnYxLlRha2VTbmFwc2hvdFJlc3VsdCJdCgVVc2FnZRIUCgxpbnB1dF90b2tlbnMYASABKAQSFQoNb3V0cHV0X3Rva2VucxgCIAEoBBIVCg1jYWNoZWRfdG9rZW5zGAMgASgEEhAKCGNvc3RfdXNkGAQgASgBIuACCgdTZXNzaW9uEgoKAmlkGAEgASgJEicKBnN0YXR1cxgCIAEoDjIXLmJhdG9uLnYxLlNlc3Npb25TdGF0dXMSDAoEdGFzaxgDIAEoCRIMCgRnb2FsGAQgASgJEg0KBW1vZGVsGAUgASgJEgwKBHN0ZXAYBiABKA0SEQoJbWF4X3N0ZXBzGAcgASgNEh4KBXVzYWdlGAggASgLMg8uYmF0b24udjEuVXNhZ2USEAoIcGxheWJvb2sYCSABKAkSLgoKY3JlYXRlZF9hdBgKIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASLgoKdXBkYXRlZF9hdBgLIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASDgoGYW5zd2VyGAwgASgJEg4KBnJlYXNvbhgNIAEoCRIiCgd2ZXJkaWN0GA4gASgLMhEuYmF0b24udjEuVmVyZGljdCIpCgdWZXJkaWN0Eg4KBnBhc3NlZBgBIAEoCBIOCgZyZWFzb24YAiABKAkinQEKFENyZWF0ZVNlc3Npb25SZXF1ZXN0EgwKBHRhc2sYASABKAkSDQoFbW9kZWwYAiABKAkSEAoIcGxheWJvb2sYAyABKAkSEQoJbWF4X3N0ZXBzGAQgASgNEhcKD2lkZW1wb3RlbmN5X2tleRgFIAEoCRIqCgxjbGllbnRfdG9vbHMYBiADKAsyFC5iYXRvbi52MS5DbGllbnRUb29sIjsKFUNyZWF0ZVNlc3Npb25SZXNwb25zZRIiCgdzZXNzaW9uGAEgASgLMhEuYmF0b24udjEuU2Vzc2lvbiI8Cg9Ub29sY2FsbFJlc3VsdHMSKQoHcmVzdWx0cxgBIAMoCzIYLmJhdG9uLnYxLlRvb2xjYWxsUmVzdWx0IhsKC1VzZXJNZXNzYWdlEgwKBHRleHQYASABKAkipQEKC1N0ZXBSZXF1ZXN0EhIKCnNlc3Npb25faWQYASABKAkSLQoMdXNlcl9tZXNzYWdlGAIgASgLMhUuYmF0b24udjEuVXNlck1lc3NhZ2VIABIxCgx0b29sX3Jlc3VsdHMYAyABKAsyGS5iYXRvbi52MS5Ub29sY2FsbFJlc3VsdHNIABIXCg9pZGVtcG90ZW5jeV9rZXkYBCABKAlCBwoFaW5wdXQiXAoMU3RlcFJlc3BvbnNlEigKCG1lc3NhZ2VzGAEgAygLMhYuYmF0b24udjEuQWdlbnRNZXNzYWdlEiIKB3Nlc3Npb24YAiABKAsyES5iYXRvbi52MS5TZXNzaW9uIjgKEVN0cmVhbVN0ZXBSZXF1ZXN0EiMKBHN0ZXAYASABKAsyFS5iYXRvbi52MS5TdGVwUmVxdWVzdCJZCghQcm9ncmVzcxIeCgVwaGFzZRgBIAEoDjIPLmJhdG9uLnYxLlBoYXNlEgwKBHRvb2wYAiABKAkSDgoGZGV0YWlsGAMgASgJEg8KB2F0dGVtcHQYBCABKA0ingEKElN0cmVhbVN0ZXBSZXNwb25zZRImCghwcm9ncmVzcxgBIAEoCzISLmJhdG9uLnYxLlByb2dyZXNzSAASFAoKdGV4dF9kZWx0YRgCIAEoCUgAEiYKBGRvbmUYAyABKAsyFi5iYXRvbi52MS5TdGVwUmVzcG9uc2VIABIZCg9yZWFzb25pbmdfZGVsdGEYBCABKAlIAEIHCgVldmVudCIxCgtTdG9wUmVxdWVzdBISCgpzZXNzaW9uX2lkGAEgASgJEg4KBnJlYXNvbhgCIAEoCSIyCgxTdG9wUmVzcG9uc2USIgoHc2Vzc2lvbhgBIAEoCzIRLmJhdG9uLnYxLlNlc3Npb24itgEKDEhpc3RvcnlFbnRyeRIMCgRzdGVwGAEgASgNEi0KDHVzZXJfbWVzc2FnZRgCIAEoCzIVLmJhdG9uLnYxLlVzZXJNZXNzYWdlSAASLwoNYWdlbnRfbWVzc2FnZRgDIAEoCzIWLmJhdG9uLnYxLkFnZW50TWVzc2FnZUgAEi8KC3Rvb2xfcmVzdWx0GAQgASgLMhguYmF0b24udjEuVG9vbGNhbGxSZXN1bHRIAEIHCgVlbnRyeSKVAQoJU3RlcFRyYWNlEgwKBHN0ZXAYASABKA0SDQoFbW9kZWwYAiABKAkSEgoKbGF0ZW5jeV9tcxgDIAEoDRIeCgV1c2FnZRgEIAEoCzIPLmJhdG9uLnYxLlVzYWdlEhIKCnRvb2xfY2FsbHMYBSADKAkSDgoGZXJyb3JzGAYgAygJEhMKC3NjcmVlbnNob3RzGAcgAygJIicKEUdldFNlc3Npb25SZXF1ZXN0EhIKCnNlc3Npb25faWQYASABKAki1wEKEkdldFNlc3Npb25SZXNwb25zZRIiCgdzZXNzaW9uGAEgASgLMhEuYmF0b24udjEuU2Vzc2lvbhInCgdoaXN0b3J5GAIgAygLMhYuYmF0b24udjEuSGlzdG9yeUVudHJ5Ei0KDXBlbmRpbmdfY2FsbHMYAyADKAsyFi5iYXRvbi52MS5BZ2VudE1lc3NhZ2USIwoGdHJhY2VzGAQgAygLMhMuYmF0b24udjEuU3RlcFRyYWNlEiAKBGxvZ3MYBSADKAsyEi5iYXRvbi52MS5Mb2dFbnRyeSKEAgoITG9nRW50cnkSIQoFbGV2ZWwYASABKA4yEi5iYXRvbi52MS5Mb2dMZXZlbBIPCgdtZXNzYWdlGAIgASgJEgwKBHN0ZXAYAyABKA0SDAoEdG9vbBgEIAEoCRITCgt0b29sY2FsbF9pZBgFIAEoCRIoCgR0aW1lGAYgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBI2CgphdHRyaWJ1dGVzGAcgAygLMiIuYmF0b24udjEuTG9nRW50cnkuQXR0cmlidXRlc0VudHJ5GjEKD0F0dHJpYnV0ZXNFbnRyeRILCgNrZXkYASABKAkSDQoFdmFsdWUYAiABKAk6AjgBIksKEFJlcG9ydExvZ1JlcXVlc3QSEgoKc2Vzc2lvbl9pZBgBIAEoCRIjCgdlbnRyaWVzGAIgAygLMhIuYmF0b24udjEuTG9nRW50cnkiIwoRUmVwb3J0TG9nUmVzcG9uc2USDgoGc3RvcmVkGAEgASgNIkEKFEdldFNjcmVlbnNob3RSZXF1ZXN0EhIKCnNlc3Npb25faWQYASABKAkSFQoNc2NyZWVuc2hvdF9pZBgCIAEoCSJOChRSZXBvcnRWZXJkaWN0UmVxdWVzdBISCgpzZXNzaW9uX2lkGAEgASgJEiIKB3ZlcmRpY3QYAiABKAsyES5iYXRvbi52MS5WZXJkaWN0IjsKFVJlcG9ydFZlcmRpY3RSZXNwb25zZRIiCgdzZXNzaW9uGAEgASgLMhEuYmF0b24udjEuU2Vzc2lvbiJaChVHZXRTY3JlZW5zaG90UmVzcG9uc2USHgoFaW1hZ2UYASABKAsyDy5iYXRvbi52MS5JbWFnZRIMCgRzdGVwGAIgASgNEhMKC3Rvb2xjYWxsX2lkGAMgASgJIqwBCghQbGF5Ym9vaxIMCgRuYW1lGAEgASgJEg8KB3ZlcnNpb24YAiABKA0SEwoLZGVzY3JpcHRpb24YAyABKAkSFAoMaW5zdHJ1Y3Rpb25zGAQgASgJEhAKCGtleXdvcmRzGAUgAygJEhQKDHVybF9wYXR0ZXJucxgGIAMoCRIuCgpjcmVhdGVkX2F0GAcgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcCI9ChVDcmVhdGVQbGF5Ym9va1JlcXVlc3QSJAoIcGxheWJvb2sYASABKAsyEi5iYXRvbi52MS5QbGF5Ym9vayI+ChZDcmVhdGVQbGF5Ym9va1Jlc3BvbnNlEiQKCHBsYXlib29rGAEgASgLMhIuYmF0b24udjEuUGxheWJvb2siPQoVVXBkYXRlUGxheWJvb2tSZXF1ZXN0EiQKCHBsYXlib29rGAEgASgLMhIuYmF0b24udjEuUGxheWJvb2siPgoWVXBkYXRlUGxheWJvb2tSZXNwb25zZRIkCghwbGF5Ym9vaxgBIAEoCzISLmJhdG9uLnYxLlBsYXlib29rIjMKEkdldFBsYXlib29rUmVxdWVzdBIMCgRuYW1lGAEgASgJEg8KB3ZlcnNpb24YAiABKA0iOwoTR2V0UGxheWJvb2tSZXNwb25zZRIkCghwbGF5Ym9vaxgBIAEoCzISLmJhdG9uLnYxLlBsYXlib29rIhYKFExpc3RQbGF5Ym9va3NSZXF1ZXN0Ij4KFUxpc3RQbGF5Ym9va3NSZXNwb25zZRIlCglwbGF5Ym9va3MYASADKAsyEi5iYXRvbi52MS5QbGF5Ym9vayqvAQoNTWVzc2FnZVN0YXR1cxIeChpNRVNTQUdFX1NUQVRVU19VTlNQRUNJRklFRBAAEhwKGE1FU1NBR0VfU1RBVFVTX0NPTVBMRVRFRBABEhoKFk1FU1NBR0VfU1RBVFVTX1NUT1BQRUQQAhIkCiBNRVNTQUdFX1NUQVRVU19BV0FJVElOR19BUFBST1ZBTBADEh4KGk1FU1NBR0VfU1RBVFVTX0lOX1BST0dSRVNTEAQqlQQKDVRvb2xFcnJvckNvZGUSHwobVE9PTF9FUlJPUl9DT0RFX1VOU1BFQ0lGSUVEEAASJQohVE9PTF9FUlJPUl9DT0RFX0lOVkFMSURfQVJHVU1FTlRTEAESIAocVE9PTF9FUlJPUl9DT0RFX1VOS05PV05fVE9PTBACEh8KG1RPT0xfRVJST1JfQ09ERV9VTktOT1dOX1JFRhADEh0KGVRPT0xfRVJST1JfQ09ERV9TVEFMRV9SRUYQBBIiCh5UT09MX0VSUk9SX0NPREVfTk9UX0FDVElPTkFCTEUQBRIdChlUT09MX0VSUk9SX0NPREVfTkFWSUdBVEVEEAYSGwoXVE9PTF9FUlJPUl9DT0RFX1RJTUVPVVQQBxIfChtUT09MX0VSUk9SX0NPREVfVEFSR0VUX0dPTkUQCBIdChlUT09MX0VSUk9SX0NPREVfTk9UX0ZPVU5EEAkSJQohVE9PTF9FUlJPUl9DT0RFX1BFUk1JU1NJT05fREVOSUVEEAoSGgoWVE9PTF9FUlJPUl9DT0RFX0RFTklFRBALEhsKF1RPT0xfRVJST1JfQ09ERV9TVE9QUEVEEAwSHAoYVE9PTF9FUlJPUl9DT0RFX0lOVEVSTkFMEA0SHwobVE9PTF9FUlJPUl9DT0RFX0lOVEVSUlVQVEVEEA4SGwoXVE9PTF9FUlJPUl9DT0RFX05PVF9SVU4QDyqCAgoNU2Vzc2lvblN0YXR1cxIeChpTRVNTSU9OX1NUQVRVU19VTlNQRUNJRklFRBAAEhcKE1NFU1NJT05fU1RBVFVTX0lETEUQARIaChZTRVNTSU9OX1NUQVRVU19SVU5OSU5HEAISIQodU0VTU0lPTl9TVEFUVVNfQVdBSVRJTkdfVE9PTFMQAxIkCiBTRVNTSU9OX1NUQVRVU19BV0FJVElOR19BUFBST1ZBTBAEEhwKGFNFU1NJT05fU1RBVFVTX0NPTVBMRVRFRBAFEhoKFlNFU1NJT05fU1RBVFVTX1NUT1BQRUQQBhIZChVTRVNTSU9OX1NUQVRVU19GQUlMRUQQBypbCgVQaGFzZRIVChFQSEFTRV9VTlNQRUNJRklFRBAAEhIKDlBIQVNFX1RISU5LSU5HEAESFwoTUEhBU0VfVEFLSU5HX0FDVElPThACEg4KClBIQVNFX0lETEUQAyp3CghMb2dMZXZlbBIZChVMT0dfTEVWRUxfVU5TUEVDSUZJRUQQABITCg9MT0dfTEVWRUxfREVCVUcQARISCg5MT0dfTEVWRUxfSU5GTxACEhIKDkxPR19MRVZFTF9XQVJOEAMSEwoPTE9HX0xFVkVMX0VSUk9SEAQylAcKDEFnZW50U2VydmljZRJQCg1DcmVhdGVTZXNzaW9uEh4uYmF0b24udjEuQ3JlYXRlU2Vzc2lvblJlcXVlc3QaHy5iYXRvbi52MS5DcmVhdGVTZXNzaW9uUmVzcG9uc2USNQoEU3RlcBIVLmJhdG9uLnYxLlN0ZXBSZXF1ZXN0GhYuYmF0b24udjEuU3RlcFJlc3BvbnNlEkkKClN0cmVhbVN0ZXASGy5iYXRvbi52MS5TdHJlYW1TdGVwUmVxdWVzdBocLmJhdG9uLnYxLlN0cmVhbVN0ZXBSZXNwb25zZTABEjUKBFN0b3ASFS5iYXRvbi52MS5TdG9wUmVxdWVzdBoWLmJhdG9uLnYxLlN0b3BSZXNwb25zZRJHCgpHZXRTZXNzaW9uEhsuYmF0b24udjEuR2V0U2Vzc2lvblJlcXVlc3QaHC5iYXRvbi52MS5HZXRTZXNzaW9uUmVzcG9uc2USRAoJUmVwb3J0TG9nEhouYmF0b24udjEuUmVwb3J0TG9nUmVxdWVzdBobLmJhdG9uLnYxLlJlcG9ydExvZ1Jlc3BvbnNlElMKDkNyZWF0ZVBsYXlib29rEh8uYmF0b24udjEuQ3JlYXRlUGxheWJvb2tSZXF1ZXN0GiAuYmF0b24udjEuQ3JlYXRlUGxheWJvb2tSZXNwb25zZRJTCg5VcGRhdGVQbGF5Ym9vaxIfLmJhdG9uLnYxLlVwZGF0ZVBsYXlib29rUmVxdWVzdBogLmJhdG9uLnYxLlVwZGF0ZVBsYXlib29rUmVzcG9uc2USSgoLR2V0UGxheWJvb2sSHC5iYXRvbi52MS5HZXRQbGF5Ym9va1JlcXVlc3QaHS5iYXRvbi52MS5HZXRQbGF5Ym9va1Jlc3BvbnNlElAKDUxpc3RQbGF5Ym9va3MSHi5iYXRvbi52MS5MaXN0UGxheWJvb2tzUmVxdWVzdBofLmJhdG9uLnYxLkxpc3RQbGF5Ym9va3NSZXNwb25zZRJQCg1HZXRTY3JlZW5zaG90Eh4uYmF0b24udjEuR2V0U2NyZWVuc2hvdFJlcXVlc3QaHy5iYXRvbi52MS5HZXRTY3JlZW5zaG90UmVzcG9uc2USUAoNUmVwb3J0VmVyZGljdBIeLmJhdG9uLnYxLlJlcG9ydFZlcmRpY3RSZXF1ZXN0Gh8uYmF0b24udjEuUmVwb3J0VmVyZGljdFJlc3BvbnNlYgZwcm90bzM", [file_baton_v1_options, file_baton_v1_tools, file_google_protobuf_timestamp]);
+  fileDesc("ChRiYXRvbi92MS9hZ2VudC5wcm90bxIIYmF0b24udjEihwIKDEFnZW50TWVzc2FnZRIKCgJpZBgBIAEoCRIeCgR0ZXh0GAIgASgLMg4uYmF0b24udjEuVGV4dEgAEigKCXJlYXNvbmluZxgDIAEoCzITLmJhdG9uLnYxLlJlYXNvbmluZ0gAEi8KDWZ1bmN0aW9uX2NhbGwYBCABKAsyFi5iYXRvbi52MS5GdW5jdGlvbkNhbGxIABInCgZzdGF0dXMYBSABKA4yFy5iYXRvbi52MS5NZXNzYWdlU3RhdHVzEgwKBHN0ZXAYBiABKA0SLgoKY3JlYXRlZF9hdBgHIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXBCCQoHY29udGVudCIUCgRUZXh0EgwKBHRleHQYASABKAkiGQoJUmVhc29uaW5nEgwKBHRleHQYASABKAkinQEKDEZ1bmN0aW9uQ2FsbBITCgt0b29sY2FsbF9pZBgBIAEoCRIgCgRjYWxsGAIgASgLMhIuYmF0b24udjEuVG9vbENhbGwSKgoJZXh0ZW5zaW9uGAMgASgLMhcuYmF0b24udjEuRXh0ZW5zaW9uQ2FsbBIMCgRzaXRlGAQgASgJEhwKBHJpc2sYBSABKA4yDi5iYXRvbi52MS5SaXNrIjUKDUV4dGVuc2lvbkNhbGwSDAoEbmFtZRgBIAEoCRIWCg5hcmd1bWVudHNfanNvbhgCIAEoCSImCg9FeHRlbnNpb25SZXN1bHQSEwoLcmVzdWx0X2pzb24YASABKAkiZgoKQ2xpZW50VG9vbBIMCgRuYW1lGAEgASgJEhMKC2Rlc2NyaXB0aW9uGAIgASgJEhcKD3BhcmFtZXRlcnNfanNvbhgDIAEoCRIcCgRyaXNrGAQgASgOMg4uYmF0b24udjEuUmlzayLdAQoOVG9vbGNhbGxSZXN1bHQSEwoLdG9vbGNhbGxfaWQYASABKAkSJgoGcmVzdWx0GAIgASgLMhQuYmF0b24udjEuVG9vbFJlc3VsdEgAEiQKBWVycm9yGAMgASgLMhMuYmF0b24udjEuVG9vbEVycm9ySAASJgoIYXBwcm92YWwYBCABKAsyEi5iYXRvbi52MS5BcHByb3ZhbEgAEjUKEGV4dGVuc2lvbl9yZXN1bHQYBSABKAsyGS5iYXRvbi52MS5FeHRlbnNpb25SZXN1bHRIAEIJCgdvdXRjb21lIoQBCghBcHByb3ZhbBIQCghhcHByb3ZlZBgBIAEoCBIOCgZyZWFzb24YAiABKAkSJgoFc2NvcGUYAyABKA4yFy5iYXRvbi52MS5BcHByb3ZhbFNjb3BlEi4KCmV4cGlyZXNfYXQYBCABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wIsMBCgxBcHByb3ZhbFJ1bGUSCgoCaWQYASABKAkSDAoEc2l0ZRgCIAEoCRIcCgRyaXNrGAMgASgOMg4uYmF0b24udjEuUmlzaxINCgVhbGxvdxgEIAEoCBIMCgR0b29sGAUgASgJEi4KCmNyZWF0ZWRfYXQYBiABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEi4KCmV4cGlyZXNfYXQYByABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wIpABCglUb29sRXJyb3ISJQoEY29kZRgBIAEoDjIXLmJhdG9uLnYxLlRvb2xFcnJvckNvZGUSDwoHbWVzc2FnZRgCIAEoCRIMCgR0b29sGAMgASgJEg0KBWZpZWxkGAQgASgJEi4KCHNuYXBzaG90GAUgASgLMhwuYmF0b24udjEuVGFrZVNuYXBzaG90UmVzdWx0Il0KBVVzYWdlEhQKDGlucHV0X3Rva2VucxgBIAEoBBIVCg1vdXRwdXRfdG9rZW5zGAIgASgEEhUKDWNhY2hlZF90b2tlbnMYAyABKAQSEAoIY29zdF91c2QYBCABKAEi4AIKB1Nlc3Npb24SCgoCaWQYASABKAkSJwoGc3RhdHVzGAIgASgOMhcuYmF0b24udjEuU2Vzc2lvblN0YXR1cxIMCgR0YXNrGAMgASgJEgwKBGdvYWwYBCABKAkSDQoFbW9kZWwYBSABKAkSDAoEc3RlcBgGIAEoDRIRCgltYXhfc3RlcHMYByABKA0SHgoFdXNhZ2UYCCABKAsyDy5iYXRvbi52MS5Vc2FnZRIQCghwbGF5Ym9vaxgJIAEoCRIuCgpjcmVhdGVkX2F0GAogASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIuCgp1cGRhdGVkX2F0GAsgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIOCgZhbnN3ZXIYDCABKAkSDgoGcmVhc29uGA0gASgJEiIKB3ZlcmRpY3QYDiABKAsyES5iYXRvbi52MS5WZXJkaWN0IikKB1ZlcmRpY3QSDgoGcGFzc2VkGAEgASgIEg4KBnJlYXNvbhgCIAEoCSKdAQoUQ3JlYXRlU2Vzc2lvblJlcXVlc3QSDAoEdGFzaxgBIAEoCRINCgVtb2RlbBgCIAEoCRIQCghwbGF5Ym9vaxgDIAEoCRIRCgltYXhfc3RlcHMYBCABKA0SFwoPaWRlbXBvdGVuY3lfa2V5GAUgASgJEioKDGNsaWVudF90b29scxgGIAMoCzIULmJhdG9uLnYxLkNsaWVudFRvb2wiOwoVQ3JlYXRlU2Vzc2lvblJlc3BvbnNlEiIKB3Nlc3Npb24YASABKAsyES5iYXRvbi52MS5TZXNzaW9uIjwKD1Rvb2xjYWxsUmVzdWx0cxIpCgdyZXN1bHRzGAEgAygLMhguYmF0b24udjEuVG9vbGNhbGxSZXN1bHQiGwoLVXNlck1lc3NhZ2USDAoEdGV4dBgBIAEoCSK3AQoLU3RlcFJlcXVlc3QSEgoKc2Vzc2lvbl9pZBgBIAEoCRItCgx1c2VyX21lc3NhZ2UYAiABKAsyFS5iYXRvbi52MS5Vc2VyTWVzc2FnZUgAEjEKDHRvb2xfcmVzdWx0cxgDIAEoCzIZLmJhdG9uLnYxLlRvb2xjYWxsUmVzdWx0c0gAEhcKD2lkZW1wb3RlbmN5X2tleRgEIAEoCRIQCghwYWdlX3VybBgFIAEoCUIHCgVpbnB1dCJcCgxTdGVwUmVzcG9uc2USKAoIbWVzc2FnZXMYASADKAsyFi5iYXRvbi52MS5BZ2VudE1lc3NhZ2USIgoHc2Vzc2lvbhgCIAEoCzIRLmJhdG9uLnYxLlNlc3Npb24iOAoRU3RyZWFtU3RlcFJlcXVlc3QSIwoEc3RlcBgBIAEoCzIVLmJhdG9uLnYxLlN0ZXBSZXF1ZXN0IlkKCFByb2dyZXNzEh4KBXBoYXNlGAEgASgOMg8uYmF0b24udjEuUGhhc2USDAoEdG9vbBgCIAEoCRIOCgZkZXRhaWwYAyABKAkSDwoHYXR0ZW1wdBgEIAEoDSKeAQoSU3RyZWFtU3RlcFJlc3BvbnNlEiYKCHByb2dyZXNzGAEgASgLMhIuYmF0b24udjEuUHJvZ3Jlc3NIABIUCgp0ZXh0X2RlbHRhGAIgASgJSAASJgoEZG9uZRgDIAEoCzIWLmJhdG9uLnYxLlN0ZXBSZXNwb25zZUgAEhkKD3JlYXNvbmluZ19kZWx0YRgEIAEoCUgAQgcKBWV2ZW50IjEKC1N0b3BSZXF1ZXN0EhIKCnNlc3Npb25faWQYASABKAkSDgoGcmVhc29uGAIgASgJIjIKDFN0b3BSZXNwb25zZRIiCgdzZXNzaW9uGAEgASgLMhEuYmF0b24udjEuU2Vzc2lvbiK2AQoMSGlzdG9yeUVudHJ5EgwKBHN0ZXAYASABKA0SLQoMdXNlcl9tZXNzYWdlGAIgASgLMhUuYmF0b24udjEuVXNlck1lc3NhZ2VIABIvCg1hZ2VudF9tZXNzYWdlGAMgASgLMhYuYmF0b24udjEuQWdlbnRNZXNzYWdlSAASLwoLdG9vbF9yZXN1bHQYBCABKAsyGC5iYXRvbi52MS5Ub29sY2FsbFJlc3VsdEgAQgcKBWVudHJ5IpUBCglTdGVwVHJhY2USDAoEc3RlcBgBIAEoDRINCgVtb2RlbBgCIAEoCRISCgpsYXRlbmN5X21zGAMgASgNEh4KBXVzYWdlGAQgASgLMg8uYmF0b24udjEuVXNhZ2USEgoKdG9vbF9jYWxscxgFIAMoCRIOCgZlcnJvcnMYBiADKAkSEwoLc2NyZWVuc2hvdHMYByADKAkiJwoRR2V0U2Vzc2lvblJlcXVlc3QSEgoKc2Vzc2lvbl9pZBgBIAEoCSLXAQoSR2V0U2Vzc2lvblJlc3BvbnNlEiIKB3Nlc3Npb24YASABKAsyES5iYXRvbi52MS5TZXNzaW9uEicKB2hpc3RvcnkYAiADKAsyFi5iYXRvbi52MS5IaXN0b3J5RW50cnkSLQoNcGVuZGluZ19jYWxscxgDIAMoCzIWLmJhdG9uLnYxLkFnZW50TWVzc2FnZRIjCgZ0cmFjZXMYBCADKAsyEy5iYXRvbi52MS5TdGVwVHJhY2USIAoEbG9ncxgFIAMoCzISLmJhdG9uLnYxLkxvZ0VudHJ5IoQCCghMb2dFbnRyeRIhCgVsZXZlbBgBIAEoDjISLmJhdG9uLnYxLkxvZ0xldmVsEg8KB21lc3NhZ2UYAiABKAkSDAoEc3RlcBgDIAEoDRIMCgR0b29sGAQgASgJEhMKC3Rvb2xjYWxsX2lkGAUgASgJEigKBHRpbWUYBiABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEjYKCmF0dHJpYnV0ZXMYByADKAsyIi5iYXRvbi52MS5Mb2dFbnRyeS5BdHRyaWJ1dGVzRW50cnkaMQoPQXR0cmlidXRlc0VudHJ5EgsKA2tleRgBIAEoCRINCgV2YWx1ZRgCIAEoCToCOAEiSwoQUmVwb3J0TG9nUmVxdWVzdBISCgpzZXNzaW9uX2lkGAEgASgJEiMKB2VudHJpZXMYAiADKAsyEi5iYXRvbi52MS5Mb2dFbnRyeSIjChFSZXBvcnRMb2dSZXNwb25zZRIOCgZzdG9yZWQYASABKA0iQQoUR2V0U2NyZWVuc2hvdFJlcXVlc3QSEgoKc2Vzc2lvbl9pZBgBIAEoCRIVCg1zY3JlZW5zaG90X2lkGAIgASgJIk4KFFJlcG9ydFZlcmRpY3RSZXF1ZXN0EhIKCnNlc3Npb25faWQYASABKAkSIgoHdmVyZGljdBgCIAEoCzIRLmJhdG9uLnYxLlZlcmRpY3QiOwoVUmVwb3J0VmVyZGljdFJlc3BvbnNlEiIKB3Nlc3Npb24YASABKAsyES5iYXRvbi52MS5TZXNzaW9uIloKFUdldFNjcmVlbnNob3RSZXNwb25zZRIeCgVpbWFnZRgBIAEoCzIPLmJhdG9uLnYxLkltYWdlEgwKBHN0ZXAYAiABKA0SEwoLdG9vbGNhbGxfaWQYAyABKAkiZgoVRGVjaWRlQXBwcm92YWxSZXF1ZXN0EhIKCnNlc3Npb25faWQYASABKAkSEwoLdG9vbGNhbGxfaWQYAiABKAkSJAoIYXBwcm92YWwYAyABKAsyEi5iYXRvbi52MS5BcHByb3ZhbCI8ChZEZWNpZGVBcHByb3ZhbFJlc3BvbnNlEiIKB3Nlc3Npb24YASABKAsyES5iYXRvbi52MS5TZXNzaW9uIhoKGExpc3RBcHByb3ZhbFJ1bGVzUmVxdWVzdCJCChlMaXN0QXBwcm92YWxSdWxlc1Jlc3BvbnNlEiUKBXJ1bGVzGAEgAygLMhYuYmF0b24udjEuQXBwcm92YWxSdWxlIicKGVJldm9rZUFwcHJvdmFsUnVsZVJlcXVlc3QSCgoCaWQYASABKAkiHAoaUmV2b2tlQXBwcm92YWxSdWxlUmVzcG9uc2UiQQoKU2l0ZVBvbGljeRIPCgdhbGxvd2VkGAEgAygJEg8KB2Jsb2NrZWQYAiADKAkSEQoJcmVhZF9vbmx5GAMgAygJIhYKFEdldFNpdGVQb2xpY3lSZXF1ZXN0Ip8BChVHZXRTaXRlUG9saWN5UmVzcG9uc2USIgoEdGVhbRgBIAEoCzIULmJhdG9uLnYxLlNpdGVQb2xpY3kSIgoEdXNlchgCIAEoCzIULmJhdG9uLnYxLlNpdGVQb2xpY3kSJwoJZWZmZWN0aXZlGAMgASgLMhQuYmF0b24udjEuU2l0ZVBvbGljeRIVCg1jYW5fZWRpdF90ZWFtGAQgASgIIkoKFFNldFNpdGVQb2xpY3lSZXF1ZXN0EiQKBnBvbGljeRgBIAEoCzIULmJhdG9uLnYxLlNpdGVQb2xpY3kSDAoEdGVhbRgCIAEoCCJKChVTZXRTaXRlUG9saWN5UmVzcG9uc2USMQoIcG9saWNpZXMYASABKAsyHy5iYXRvbi52MS5HZXRTaXRlUG9saWN5UmVzcG9uc2UirAEKCFBsYXlib29rEgwKBG5hbWUYASABKAkSDwoHdmVyc2lvbhgCIAEoDRITCgtkZXNjcmlwdGlvbhgDIAEoCRIUCgxpbnN0cnVjdGlvbnMYBCABKAkSEAoIa2V5d29yZHMYBSADKAkSFAoMdXJsX3BhdHRlcm5zGAYgAygJEi4KCmNyZWF0ZWRfYXQYByABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wIj0KFUNyZWF0ZVBsYXlib29rUmVxdWVzdBIkCghwbGF5Ym9vaxgBIAEoCzISLmJhdG9uLnYxLlBsYXlib29rIj4KFkNyZWF0ZVBsYXlib29rUmVzcG9uc2USJAoIcGxheWJvb2sYASABKAsyEi5iYXRvbi52MS5QbGF5Ym9vayI9ChVVcGRhdGVQbGF5Ym9va1JlcXVlc3QSJAoIcGxheWJvb2sYASABKAsyEi5iYXRvbi52MS5QbGF5Ym9vayI+ChZVcGRhdGVQbGF5Ym9va1Jlc3BvbnNlEiQKCHBsYXlib29rGAEgASgLMhIuYmF0b24udjEuUGxheWJvb2siMwoSR2V0UGxheWJvb2tSZXF1ZXN0EgwKBG5hbWUYASABKAkSDwoHdmVyc2lvbhgCIAEoDSI7ChNHZXRQbGF5Ym9va1Jlc3BvbnNlEiQKCHBsYXlib29rGAEgASgLMhIuYmF0b24udjEuUGxheWJvb2siFgoUTGlzdFBsYXlib29rc1JlcXVlc3QiPgoVTGlzdFBsYXlib29rc1Jlc3BvbnNlEiUKCXBsYXlib29rcxgBIAMoCzISLmJhdG9uLnYxLlBsYXlib29rKq8BCg1NZXNzYWdlU3RhdHVzEh4KGk1FU1NBR0VfU1RBVFVTX1VOU1BFQ0lGSUVEEAASHAoYTUVTU0FHRV9TVEFUVVNfQ09NUExFVEVEEAESGgoWTUVTU0FHRV9TVEFUVVNfU1RPUFBFRBACEiQKIE1FU1NBR0VfU1RBVFVTX0FXQUlUSU5HX0FQUFJPVkFMEAMSHgoaTUVTU0FHRV9TVEFUVVNfSU5fUFJPR1JFU1MQBCphCg1BcHByb3ZhbFNjb3BlEh4KGkFQUFJPVkFMX1NDT1BFX1VOU1BFQ0lGSUVEEAASFwoTQVBQUk9WQUxfU0NPUEVfT05DRRABEhcKE0FQUFJPVkFMX1NDT1BFX1NJVEUQAiqVBAoNVG9vbEVycm9yQ29kZRIfChtUT09MX0VSUk9SX0NPREVfVU5TUEVDSUZJRUQQABIlCiFUT09MX0VSUk9SX0NPREVfSU5WQUxJRF9BUkdVTUVOVFMQARIgChxUT09MX0VSUk9SX0NPREVfVU5LTk9XTl9UT09MEAISHwobVE9PTF9FUlJPUl9DT0RFX1VOS05PV05fUkVGEAMSHQoZVE9PTF9FUlJPUl9DT0RFX1NUQUxFX1JFRhAEEiIKHlRPT0xfRVJST1JfQ09ERV9OT1RfQUNUSU9OQUJMRRAFEh0KGVRPT0xfRVJST1JfQ09ERV9OQVZJR0FURUQQBhIbChdUT09MX0VSUk9SX0NPREVfVElNRU9VVBAHEh8KG1RPT0xfRVJST1JfQ09ERV9UQVJHRVRfR09ORRAIEh0KGVRPT0xfRVJST1JfQ09ERV9OT1RfRk9VTkQQCRIlCiFUT09MX0VSUk9SX0NPREVfUEVSTUlTU0lPTl9ERU5JRUQQChIaChZUT09MX0VSUk9SX0NPREVfREVOSUVEEAsSGwoXVE9PTF9FUlJPUl9DT0RFX1NUT1BQRUQQDBIcChhUT09MX0VSUk9SX0NPREVfSU5URVJOQUwQDRIfChtUT09MX0VSUk9SX0NPREVfSU5URVJSVVBURUQQDhIbChdUT09MX0VSUk9SX0NPREVfTk9UX1JVThAPKoICCg1TZXNzaW9uU3RhdHVzEh4KGlNFU1NJT05fU1RBVFVTX1VOU1BFQ0lGSUVEEAASFwoTU0VTU0lPTl9TVEFUVVNfSURMRRABEhoKFlNFU1NJT05fU1RBVFVTX1JVTk5JTkcQAhIhCh1TRVNTSU9OX1NUQVRVU19BV0FJVElOR19UT09MUxADEiQKIFNFU1NJT05fU1RBVFVTX0FXQUlUSU5HX0FQUFJPVkFMEAQSHAoYU0VTU0lPTl9TVEFUVVNfQ09NUExFVEVEEAUSGgoWU0VTU0lPTl9TVEFUVVNfU1RPUFBFRBAGEhkKFVNFU1NJT05fU1RBVFVTX0ZBSUxFRBAHKlsKBVBoYXNlEhUKEVBIQVNFX1VOU1BFQ0lGSUVEEAASEgoOUEhBU0VfVEhJTktJTkcQARIXChNQSEFTRV9UQUtJTkdfQUNUSU9OEAISDgoKUEhBU0VfSURMRRADKncKCExvZ0xldmVsEhkKFUxPR19MRVZFTF9VTlNQRUNJRklFRBAAEhMKD0xPR19MRVZFTF9ERUJVRxABEhIKDkxPR19MRVZFTF9JTkZPEAISEgoOTE9HX0xFVkVMX1dBUk4QAxITCg9MT0dfTEVWRUxfRVJST1IQBDLMCgoMQWdlbnRTZXJ2aWNlElAKDUNyZWF0ZVNlc3Npb24SHi5iYXRvbi52MS5DcmVhdGVTZXNzaW9uUmVxdWVzdBofLmJhdG9uLnYxLkNyZWF0ZVNlc3Npb25SZXNwb25zZRI1CgRTdGVwEhUuYmF0b24udjEuU3RlcFJlcXVlc3QaFi5iYXRvbi52MS5TdGVwUmVzcG9uc2USSQoKU3RyZWFtU3RlcBIbLmJhdG9uLnYxLlN0cmVhbVN0ZXBSZXF1ZXN0GhwuYmF0b24udjEuU3RyZWFtU3RlcFJlc3BvbnNlMAESNQoEU3RvcBIVLmJhdG9uLnYxLlN0b3BSZXF1ZXN0GhYuYmF0b24udjEuU3RvcFJlc3BvbnNlEkcKCkdldFNlc3Npb24SGy5iYXRvbi52MS5HZXRTZXNzaW9uUmVxdWVzdBocLmJhdG9uLnYxLkdldFNlc3Npb25SZXNwb25zZRJECglSZXBvcnRMb2cSGi5iYXRvbi52MS5SZXBvcnRMb2dSZXF1ZXN0GhsuYmF0b24udjEuUmVwb3J0TG9nUmVzcG9uc2USUwoOQ3JlYXRlUGxheWJvb2sSHy5iYXRvbi52MS5DcmVhdGVQbGF5Ym9va1JlcXVlc3QaIC5iYXRvbi52MS5DcmVhdGVQbGF5Ym9va1Jlc3BvbnNlElMKDlVwZGF0ZVBsYXlib29rEh8uYmF0b24udjEuVXBkYXRlUGxheWJvb2tSZXF1ZXN0GiAuYmF0b24udjEuVXBkYXRlUGxheWJvb2tSZXNwb25zZRJKCgtHZXRQbGF5Ym9vaxIcLmJhdG9uLnYxLkdldFBsYXlib29rUmVxdWVzdBodLmJhdG9uLnYxLkdldFBsYXlib29rUmVzcG9uc2USUAoNTGlzdFBsYXlib29rcxIeLmJhdG9uLnYxLkxpc3RQbGF5Ym9va3NSZXF1ZXN0Gh8uYmF0b24udjEuTGlzdFBsYXlib29rc1Jlc3BvbnNlElAKDUdldFNjcmVlbnNob3QSHi5iYXRvbi52MS5HZXRTY3JlZW5zaG90UmVxdWVzdBofLmJhdG9uLnYxLkdldFNjcmVlbnNob3RSZXNwb25zZRJQCg1SZXBvcnRWZXJkaWN0Eh4uYmF0b24udjEuUmVwb3J0VmVyZGljdFJlcXVlc3QaHy5iYXRvbi52MS5SZXBvcnRWZXJkaWN0UmVzcG9uc2USUwoORGVjaWRlQXBwcm92YWwSHy5iYXRvbi52MS5EZWNpZGVBcHByb3ZhbFJlcXVlc3QaIC5iYXRvbi52MS5EZWNpZGVBcHByb3ZhbFJlc3BvbnNlElwKEUxpc3RBcHByb3ZhbFJ1bGVzEiIuYmF0b24udjEuTGlzdEFwcHJvdmFsUnVsZXNSZXF1ZXN0GiMuYmF0b24udjEuTGlzdEFwcHJvdmFsUnVsZXNSZXNwb25zZRJfChJSZXZva2VBcHByb3ZhbFJ1bGUSIy5iYXRvbi52MS5SZXZva2VBcHByb3ZhbFJ1bGVSZXF1ZXN0GiQuYmF0b24udjEuUmV2b2tlQXBwcm92YWxSdWxlUmVzcG9uc2USUAoNR2V0U2l0ZVBvbGljeRIeLmJhdG9uLnYxLkdldFNpdGVQb2xpY3lSZXF1ZXN0Gh8uYmF0b24udjEuR2V0U2l0ZVBvbGljeVJlc3BvbnNlElAKDVNldFNpdGVQb2xpY3kSHi5iYXRvbi52MS5TZXRTaXRlUG9saWN5UmVxdWVzdBofLmJhdG9uLnYxLlNldFNpdGVQb2xpY3lSZXNwb25zZWIGcHJvdG8z", [file_baton_v1_options, file_baton_v1_tools, file_google_protobuf_timestamp]);
 
 /**
  * One message from the agent.
@@ -159,6 +159,23 @@ export type FunctionCall = Message<"baton.v1.FunctionCall"> & {
    * @generated from field: baton.v1.ExtensionCall extension = 3;
    */
   extension?: ExtensionCall | undefined;
+
+  /**
+   * On a call awaiting approval: the site it acts on, the origin of the client's page when the
+   * model made the call (StepRequest.page_url); empty when the backend was not told. A decision
+   * remembered on this call covers this site.
+   *
+   * @generated from field: string site = 4;
+   */
+  site: string;
+
+  /**
+   * On a call awaiting approval: its action class, the tool's risk raised by the call's
+   * irreversible flag. A decision remembered on this call covers this class.
+   *
+   * @generated from field: baton.v1.Risk risk = 5;
+   */
+  risk: Risk;
 };
 
 /**
@@ -341,6 +358,22 @@ export type Approval = Message<"baton.v1.Approval"> & {
    * @generated from field: string reason = 2;
    */
   reason: string;
+
+  /**
+   * How far the decision reaches: this call only, or every call of its action class on its
+   * site from now on (remembered as an ApprovalRule).
+   *
+   * @generated from field: baton.v1.ApprovalScope scope = 3;
+   */
+  scope: ApprovalScope;
+
+  /**
+   * With APPROVAL_SCOPE_SITE: when the remembered decision stops applying; unset, until it is
+   * revoked. Must be in the future.
+   *
+   * @generated from field: google.protobuf.Timestamp expires_at = 4;
+   */
+  expiresAt?: Timestamp | undefined;
 };
 
 /**
@@ -349,6 +382,70 @@ export type Approval = Message<"baton.v1.Approval"> & {
  */
 export const ApprovalSchema: GenMessage<Approval> = /*@__PURE__*/
   messageDesc(file_baton_v1_agent, 8);
+
+/**
+ * A decision the user asked to have remembered: every call of one action class on one site
+ * runs without asking (allow) or is refused without asking, until it expires or is revoked.
+ *
+ * @generated from message baton.v1.ApprovalRule
+ */
+export type ApprovalRule = Message<"baton.v1.ApprovalRule"> & {
+  /**
+   * The rule's id, for RevokeApprovalRule.
+   *
+   * @generated from field: string id = 1;
+   */
+  id: string;
+
+  /**
+   * The site: an http(s) origin, such as "https://shop.example".
+   *
+   * @generated from field: string site = 2;
+   */
+  site: string;
+
+  /**
+   * The action class it covers.
+   *
+   * @generated from field: baton.v1.Risk risk = 3;
+   */
+  risk: Risk;
+
+  /**
+   * True: such calls run without asking; false: they are refused without asking.
+   *
+   * @generated from field: bool allow = 4;
+   */
+  allow: boolean;
+
+  /**
+   * The tool of the call it was decided on (snake_case).
+   *
+   * @generated from field: string tool = 5;
+   */
+  tool: string;
+
+  /**
+   * When it was decided.
+   *
+   * @generated from field: google.protobuf.Timestamp created_at = 6;
+   */
+  createdAt?: Timestamp | undefined;
+
+  /**
+   * When it stops applying; unset: until revoked.
+   *
+   * @generated from field: google.protobuf.Timestamp expires_at = 7;
+   */
+  expiresAt?: Timestamp | undefined;
+};
+
+/**
+ * Describes the message baton.v1.ApprovalRule.
+ * Use `create(ApprovalRuleSchema)` to create a new message.
+ */
+export const ApprovalRuleSchema: GenMessage<ApprovalRule> = /*@__PURE__*/
+  messageDesc(file_baton_v1_agent, 9);
 
 /**
  * A tool failure, returned to the model as data.
@@ -397,7 +494,7 @@ export type ToolError = Message<"baton.v1.ToolError"> & {
  * Use `create(ToolErrorSchema)` to create a new message.
  */
 export const ToolErrorSchema: GenMessage<ToolError> = /*@__PURE__*/
-  messageDesc(file_baton_v1_agent, 9);
+  messageDesc(file_baton_v1_agent, 10);
 
 /**
  * Token and cost accounting.
@@ -439,7 +536,7 @@ export type Usage = Message<"baton.v1.Usage"> & {
  * Use `create(UsageSchema)` to create a new message.
  */
 export const UsageSchema: GenMessage<Usage> = /*@__PURE__*/
-  messageDesc(file_baton_v1_agent, 10);
+  messageDesc(file_baton_v1_agent, 11);
 
 /**
  * A session's summary.
@@ -552,7 +649,7 @@ export type Session = Message<"baton.v1.Session"> & {
  * Use `create(SessionSchema)` to create a new message.
  */
 export const SessionSchema: GenMessage<Session> = /*@__PURE__*/
-  messageDesc(file_baton_v1_agent, 11);
+  messageDesc(file_baton_v1_agent, 12);
 
 /**
  * A client's verdict on a finished session's work.
@@ -580,7 +677,7 @@ export type Verdict = Message<"baton.v1.Verdict"> & {
  * Use `create(VerdictSchema)` to create a new message.
  */
 export const VerdictSchema: GenMessage<Verdict> = /*@__PURE__*/
-  messageDesc(file_baton_v1_agent, 12);
+  messageDesc(file_baton_v1_agent, 13);
 
 /**
  * Request for CreateSession.
@@ -636,7 +733,7 @@ export type CreateSessionRequest = Message<"baton.v1.CreateSessionRequest"> & {
  * Use `create(CreateSessionRequestSchema)` to create a new message.
  */
 export const CreateSessionRequestSchema: GenMessage<CreateSessionRequest> = /*@__PURE__*/
-  messageDesc(file_baton_v1_agent, 13);
+  messageDesc(file_baton_v1_agent, 14);
 
 /**
  * Response for CreateSession.
@@ -657,7 +754,7 @@ export type CreateSessionResponse = Message<"baton.v1.CreateSessionResponse"> & 
  * Use `create(CreateSessionResponseSchema)` to create a new message.
  */
 export const CreateSessionResponseSchema: GenMessage<CreateSessionResponse> = /*@__PURE__*/
-  messageDesc(file_baton_v1_agent, 14);
+  messageDesc(file_baton_v1_agent, 15);
 
 /**
  * Tool results for a step.
@@ -678,7 +775,7 @@ export type ToolcallResults = Message<"baton.v1.ToolcallResults"> & {
  * Use `create(ToolcallResultsSchema)` to create a new message.
  */
 export const ToolcallResultsSchema: GenMessage<ToolcallResults> = /*@__PURE__*/
-  messageDesc(file_baton_v1_agent, 15);
+  messageDesc(file_baton_v1_agent, 16);
 
 /**
  * A user message.
@@ -699,7 +796,7 @@ export type UserMessage = Message<"baton.v1.UserMessage"> & {
  * Use `create(UserMessageSchema)` to create a new message.
  */
 export const UserMessageSchema: GenMessage<UserMessage> = /*@__PURE__*/
-  messageDesc(file_baton_v1_agent, 16);
+  messageDesc(file_baton_v1_agent, 17);
 
 /**
  * Request for Step.
@@ -744,6 +841,14 @@ export type StepRequest = Message<"baton.v1.StepRequest"> & {
    * @generated from field: string idempotency_key = 4;
    */
   idempotencyKey: string;
+
+  /**
+   * The URL of the page the client's next tool call acts on (its agent's current tab), when it
+   * has one. The site policy's read-only sites and remembered approvals key on its site.
+   *
+   * @generated from field: string page_url = 5;
+   */
+  pageUrl: string;
 };
 
 /**
@@ -751,7 +856,7 @@ export type StepRequest = Message<"baton.v1.StepRequest"> & {
  * Use `create(StepRequestSchema)` to create a new message.
  */
 export const StepRequestSchema: GenMessage<StepRequest> = /*@__PURE__*/
-  messageDesc(file_baton_v1_agent, 17);
+  messageDesc(file_baton_v1_agent, 18);
 
 /**
  * Response for Step.
@@ -781,7 +886,7 @@ export type StepResponse = Message<"baton.v1.StepResponse"> & {
  * Use `create(StepResponseSchema)` to create a new message.
  */
 export const StepResponseSchema: GenMessage<StepResponse> = /*@__PURE__*/
-  messageDesc(file_baton_v1_agent, 18);
+  messageDesc(file_baton_v1_agent, 19);
 
 /**
  * Request for StreamStep.
@@ -802,7 +907,7 @@ export type StreamStepRequest = Message<"baton.v1.StreamStepRequest"> & {
  * Use `create(StreamStepRequestSchema)` to create a new message.
  */
 export const StreamStepRequestSchema: GenMessage<StreamStepRequest> = /*@__PURE__*/
-  messageDesc(file_baton_v1_agent, 19);
+  messageDesc(file_baton_v1_agent, 20);
 
 /**
  * A progress report during a streamed step.
@@ -845,7 +950,7 @@ export type Progress = Message<"baton.v1.Progress"> & {
  * Use `create(ProgressSchema)` to create a new message.
  */
 export const ProgressSchema: GenMessage<Progress> = /*@__PURE__*/
-  messageDesc(file_baton_v1_agent, 20);
+  messageDesc(file_baton_v1_agent, 21);
 
 /**
  * One event of a streamed step.
@@ -899,7 +1004,7 @@ export type StreamStepResponse = Message<"baton.v1.StreamStepResponse"> & {
  * Use `create(StreamStepResponseSchema)` to create a new message.
  */
 export const StreamStepResponseSchema: GenMessage<StreamStepResponse> = /*@__PURE__*/
-  messageDesc(file_baton_v1_agent, 21);
+  messageDesc(file_baton_v1_agent, 22);
 
 /**
  * Request for Stop.
@@ -927,7 +1032,7 @@ export type StopRequest = Message<"baton.v1.StopRequest"> & {
  * Use `create(StopRequestSchema)` to create a new message.
  */
 export const StopRequestSchema: GenMessage<StopRequest> = /*@__PURE__*/
-  messageDesc(file_baton_v1_agent, 22);
+  messageDesc(file_baton_v1_agent, 23);
 
 /**
  * Response for Stop.
@@ -948,7 +1053,7 @@ export type StopResponse = Message<"baton.v1.StopResponse"> & {
  * Use `create(StopResponseSchema)` to create a new message.
  */
 export const StopResponseSchema: GenMessage<StopResponse> = /*@__PURE__*/
-  messageDesc(file_baton_v1_agent, 23);
+  messageDesc(file_baton_v1_agent, 24);
 
 /**
  * One entry of a session's history.
@@ -1000,7 +1105,7 @@ export type HistoryEntry = Message<"baton.v1.HistoryEntry"> & {
  * Use `create(HistoryEntrySchema)` to create a new message.
  */
 export const HistoryEntrySchema: GenMessage<HistoryEntry> = /*@__PURE__*/
-  messageDesc(file_baton_v1_agent, 24);
+  messageDesc(file_baton_v1_agent, 25);
 
 /**
  * Per-step trace: what the model call cost and did.
@@ -1065,7 +1170,7 @@ export type StepTrace = Message<"baton.v1.StepTrace"> & {
  * Use `create(StepTraceSchema)` to create a new message.
  */
 export const StepTraceSchema: GenMessage<StepTrace> = /*@__PURE__*/
-  messageDesc(file_baton_v1_agent, 25);
+  messageDesc(file_baton_v1_agent, 26);
 
 /**
  * Request for GetSession.
@@ -1086,7 +1191,7 @@ export type GetSessionRequest = Message<"baton.v1.GetSessionRequest"> & {
  * Use `create(GetSessionRequestSchema)` to create a new message.
  */
 export const GetSessionRequestSchema: GenMessage<GetSessionRequest> = /*@__PURE__*/
-  messageDesc(file_baton_v1_agent, 26);
+  messageDesc(file_baton_v1_agent, 27);
 
 /**
  * Response for GetSession.
@@ -1136,7 +1241,7 @@ export type GetSessionResponse = Message<"baton.v1.GetSessionResponse"> & {
  * Use `create(GetSessionResponseSchema)` to create a new message.
  */
 export const GetSessionResponseSchema: GenMessage<GetSessionResponse> = /*@__PURE__*/
-  messageDesc(file_baton_v1_agent, 27);
+  messageDesc(file_baton_v1_agent, 28);
 
 /**
  * A client-side log entry.
@@ -1199,7 +1304,7 @@ export type LogEntry = Message<"baton.v1.LogEntry"> & {
  * Use `create(LogEntrySchema)` to create a new message.
  */
 export const LogEntrySchema: GenMessage<LogEntry> = /*@__PURE__*/
-  messageDesc(file_baton_v1_agent, 28);
+  messageDesc(file_baton_v1_agent, 29);
 
 /**
  * Request for ReportLog.
@@ -1227,7 +1332,7 @@ export type ReportLogRequest = Message<"baton.v1.ReportLogRequest"> & {
  * Use `create(ReportLogRequestSchema)` to create a new message.
  */
 export const ReportLogRequestSchema: GenMessage<ReportLogRequest> = /*@__PURE__*/
-  messageDesc(file_baton_v1_agent, 29);
+  messageDesc(file_baton_v1_agent, 30);
 
 /**
  * Response for ReportLog.
@@ -1248,7 +1353,7 @@ export type ReportLogResponse = Message<"baton.v1.ReportLogResponse"> & {
  * Use `create(ReportLogResponseSchema)` to create a new message.
  */
 export const ReportLogResponseSchema: GenMessage<ReportLogResponse> = /*@__PURE__*/
-  messageDesc(file_baton_v1_agent, 30);
+  messageDesc(file_baton_v1_agent, 31);
 
 /**
  * Request for GetScreenshot.
@@ -1276,7 +1381,7 @@ export type GetScreenshotRequest = Message<"baton.v1.GetScreenshotRequest"> & {
  * Use `create(GetScreenshotRequestSchema)` to create a new message.
  */
 export const GetScreenshotRequestSchema: GenMessage<GetScreenshotRequest> = /*@__PURE__*/
-  messageDesc(file_baton_v1_agent, 31);
+  messageDesc(file_baton_v1_agent, 32);
 
 /**
  * Request for ReportVerdict.
@@ -1304,7 +1409,7 @@ export type ReportVerdictRequest = Message<"baton.v1.ReportVerdictRequest"> & {
  * Use `create(ReportVerdictRequestSchema)` to create a new message.
  */
 export const ReportVerdictRequestSchema: GenMessage<ReportVerdictRequest> = /*@__PURE__*/
-  messageDesc(file_baton_v1_agent, 32);
+  messageDesc(file_baton_v1_agent, 33);
 
 /**
  * Response for ReportVerdict.
@@ -1325,7 +1430,7 @@ export type ReportVerdictResponse = Message<"baton.v1.ReportVerdictResponse"> & 
  * Use `create(ReportVerdictResponseSchema)` to create a new message.
  */
 export const ReportVerdictResponseSchema: GenMessage<ReportVerdictResponse> = /*@__PURE__*/
-  messageDesc(file_baton_v1_agent, 33);
+  messageDesc(file_baton_v1_agent, 34);
 
 /**
  * Response for GetScreenshot.
@@ -1360,7 +1465,279 @@ export type GetScreenshotResponse = Message<"baton.v1.GetScreenshotResponse"> & 
  * Use `create(GetScreenshotResponseSchema)` to create a new message.
  */
 export const GetScreenshotResponseSchema: GenMessage<GetScreenshotResponse> = /*@__PURE__*/
-  messageDesc(file_baton_v1_agent, 34);
+  messageDesc(file_baton_v1_agent, 35);
+
+/**
+ * Request for DecideApproval.
+ *
+ * @generated from message baton.v1.DecideApprovalRequest
+ */
+export type DecideApprovalRequest = Message<"baton.v1.DecideApprovalRequest"> & {
+  /**
+   * The session.
+   *
+   * @generated from field: string session_id = 1;
+   */
+  sessionId: string;
+
+  /**
+   * The call awaiting approval.
+   *
+   * @generated from field: string toolcall_id = 2;
+   */
+  toolcallId: string;
+
+  /**
+   * The decision.
+   *
+   * @generated from field: baton.v1.Approval approval = 3;
+   */
+  approval?: Approval | undefined;
+};
+
+/**
+ * Describes the message baton.v1.DecideApprovalRequest.
+ * Use `create(DecideApprovalRequestSchema)` to create a new message.
+ */
+export const DecideApprovalRequestSchema: GenMessage<DecideApprovalRequest> = /*@__PURE__*/
+  messageDesc(file_baton_v1_agent, 36);
+
+/**
+ * Response for DecideApproval.
+ *
+ * @generated from message baton.v1.DecideApprovalResponse
+ */
+export type DecideApprovalResponse = Message<"baton.v1.DecideApprovalResponse"> & {
+  /**
+   * The session after the decision.
+   *
+   * @generated from field: baton.v1.Session session = 1;
+   */
+  session?: Session | undefined;
+};
+
+/**
+ * Describes the message baton.v1.DecideApprovalResponse.
+ * Use `create(DecideApprovalResponseSchema)` to create a new message.
+ */
+export const DecideApprovalResponseSchema: GenMessage<DecideApprovalResponse> = /*@__PURE__*/
+  messageDesc(file_baton_v1_agent, 37);
+
+/**
+ * Request for ListApprovalRules.
+ *
+ * @generated from message baton.v1.ListApprovalRulesRequest
+ */
+export type ListApprovalRulesRequest = Message<"baton.v1.ListApprovalRulesRequest"> & {
+};
+
+/**
+ * Describes the message baton.v1.ListApprovalRulesRequest.
+ * Use `create(ListApprovalRulesRequestSchema)` to create a new message.
+ */
+export const ListApprovalRulesRequestSchema: GenMessage<ListApprovalRulesRequest> = /*@__PURE__*/
+  messageDesc(file_baton_v1_agent, 38);
+
+/**
+ * Response for ListApprovalRules.
+ *
+ * @generated from message baton.v1.ListApprovalRulesResponse
+ */
+export type ListApprovalRulesResponse = Message<"baton.v1.ListApprovalRulesResponse"> & {
+  /**
+   * The rules in force, newest first.
+   *
+   * @generated from field: repeated baton.v1.ApprovalRule rules = 1;
+   */
+  rules: ApprovalRule[];
+};
+
+/**
+ * Describes the message baton.v1.ListApprovalRulesResponse.
+ * Use `create(ListApprovalRulesResponseSchema)` to create a new message.
+ */
+export const ListApprovalRulesResponseSchema: GenMessage<ListApprovalRulesResponse> = /*@__PURE__*/
+  messageDesc(file_baton_v1_agent, 39);
+
+/**
+ * Request for RevokeApprovalRule.
+ *
+ * @generated from message baton.v1.RevokeApprovalRuleRequest
+ */
+export type RevokeApprovalRuleRequest = Message<"baton.v1.RevokeApprovalRuleRequest"> & {
+  /**
+   * The rule's id.
+   *
+   * @generated from field: string id = 1;
+   */
+  id: string;
+};
+
+/**
+ * Describes the message baton.v1.RevokeApprovalRuleRequest.
+ * Use `create(RevokeApprovalRuleRequestSchema)` to create a new message.
+ */
+export const RevokeApprovalRuleRequestSchema: GenMessage<RevokeApprovalRuleRequest> = /*@__PURE__*/
+  messageDesc(file_baton_v1_agent, 40);
+
+/**
+ * Response for RevokeApprovalRule.
+ *
+ * @generated from message baton.v1.RevokeApprovalRuleResponse
+ */
+export type RevokeApprovalRuleResponse = Message<"baton.v1.RevokeApprovalRuleResponse"> & {
+};
+
+/**
+ * Describes the message baton.v1.RevokeApprovalRuleResponse.
+ * Use `create(RevokeApprovalRuleResponseSchema)` to create a new message.
+ */
+export const RevokeApprovalRuleResponseSchema: GenMessage<RevokeApprovalRuleResponse> = /*@__PURE__*/
+  messageDesc(file_baton_v1_agent, 41);
+
+/**
+ * Which sites the agent may load, and where it may only read. Entries are origins
+ * ("https://shop.example", "http://localhost:3000") or hosts ("example.com"; "*.example.com"
+ * with its subdomains); every spelling of this machine is one host.
+ *
+ * @generated from message baton.v1.SitePolicy
+ */
+export type SitePolicy = Message<"baton.v1.SitePolicy"> & {
+  /**
+   * With entries, only these sites (and pages with no network origin) load.
+   *
+   * @generated from field: repeated string allowed = 1;
+   */
+  allowed: string[];
+
+  /**
+   * Never loaded: pages, frames, subresources and WebSockets. Wins over allowed.
+   *
+   * @generated from field: repeated string blocked = 2;
+   */
+  blocked: string[];
+
+  /**
+   * Pages load and can be read, but no mutating or irreversible action runs there.
+   *
+   * @generated from field: repeated string read_only = 3;
+   */
+  readOnly: string[];
+};
+
+/**
+ * Describes the message baton.v1.SitePolicy.
+ * Use `create(SitePolicySchema)` to create a new message.
+ */
+export const SitePolicySchema: GenMessage<SitePolicy> = /*@__PURE__*/
+  messageDesc(file_baton_v1_agent, 42);
+
+/**
+ * Request for GetSitePolicy.
+ *
+ * @generated from message baton.v1.GetSitePolicyRequest
+ */
+export type GetSitePolicyRequest = Message<"baton.v1.GetSitePolicyRequest"> & {
+};
+
+/**
+ * Describes the message baton.v1.GetSitePolicyRequest.
+ * Use `create(GetSitePolicyRequestSchema)` to create a new message.
+ */
+export const GetSitePolicyRequestSchema: GenMessage<GetSitePolicyRequest> = /*@__PURE__*/
+  messageDesc(file_baton_v1_agent, 43);
+
+/**
+ * Response for GetSitePolicy (and SetSitePolicy).
+ *
+ * @generated from message baton.v1.GetSitePolicyResponse
+ */
+export type GetSitePolicyResponse = Message<"baton.v1.GetSitePolicyResponse"> & {
+  /**
+   * The team's policy (every user of this backend); set by admins.
+   *
+   * @generated from field: baton.v1.SitePolicy team = 1;
+   */
+  team?: SitePolicy | undefined;
+
+  /**
+   * The user's own.
+   *
+   * @generated from field: baton.v1.SitePolicy user = 2;
+   */
+  user?: SitePolicy | undefined;
+
+  /**
+   * What the user's sessions are held to: every blocked and read-only site of both, and only
+   * the sites both allow lists allow.
+   *
+   * @generated from field: baton.v1.SitePolicy effective = 3;
+   */
+  effective?: SitePolicy | undefined;
+
+  /**
+   * Whether the caller may change the team's policy.
+   *
+   * @generated from field: bool can_edit_team = 4;
+   */
+  canEditTeam: boolean;
+};
+
+/**
+ * Describes the message baton.v1.GetSitePolicyResponse.
+ * Use `create(GetSitePolicyResponseSchema)` to create a new message.
+ */
+export const GetSitePolicyResponseSchema: GenMessage<GetSitePolicyResponse> = /*@__PURE__*/
+  messageDesc(file_baton_v1_agent, 44);
+
+/**
+ * Request for SetSitePolicy.
+ *
+ * @generated from message baton.v1.SetSitePolicyRequest
+ */
+export type SetSitePolicyRequest = Message<"baton.v1.SetSitePolicyRequest"> & {
+  /**
+   * The new policy (replaces the old one whole).
+   *
+   * @generated from field: baton.v1.SitePolicy policy = 1;
+   */
+  policy?: SitePolicy | undefined;
+
+  /**
+   * True to set the team's policy (admins only); false for the caller's own.
+   *
+   * @generated from field: bool team = 2;
+   */
+  team: boolean;
+};
+
+/**
+ * Describes the message baton.v1.SetSitePolicyRequest.
+ * Use `create(SetSitePolicyRequestSchema)` to create a new message.
+ */
+export const SetSitePolicyRequestSchema: GenMessage<SetSitePolicyRequest> = /*@__PURE__*/
+  messageDesc(file_baton_v1_agent, 45);
+
+/**
+ * Response for SetSitePolicy.
+ *
+ * @generated from message baton.v1.SetSitePolicyResponse
+ */
+export type SetSitePolicyResponse = Message<"baton.v1.SetSitePolicyResponse"> & {
+  /**
+   * The policies after the change.
+   *
+   * @generated from field: baton.v1.GetSitePolicyResponse policies = 1;
+   */
+  policies?: GetSitePolicyResponse | undefined;
+};
+
+/**
+ * Describes the message baton.v1.SetSitePolicyResponse.
+ * Use `create(SetSitePolicyResponseSchema)` to create a new message.
+ */
+export const SetSitePolicyResponseSchema: GenMessage<SetSitePolicyResponse> = /*@__PURE__*/
+  messageDesc(file_baton_v1_agent, 46);
 
 /**
  * A versioned, structured workflow that guides the agent; it goes into the system instruction.
@@ -1423,7 +1800,7 @@ export type Playbook = Message<"baton.v1.Playbook"> & {
  * Use `create(PlaybookSchema)` to create a new message.
  */
 export const PlaybookSchema: GenMessage<Playbook> = /*@__PURE__*/
-  messageDesc(file_baton_v1_agent, 35);
+  messageDesc(file_baton_v1_agent, 47);
 
 /**
  * Request for CreatePlaybook.
@@ -1444,7 +1821,7 @@ export type CreatePlaybookRequest = Message<"baton.v1.CreatePlaybookRequest"> & 
  * Use `create(CreatePlaybookRequestSchema)` to create a new message.
  */
 export const CreatePlaybookRequestSchema: GenMessage<CreatePlaybookRequest> = /*@__PURE__*/
-  messageDesc(file_baton_v1_agent, 36);
+  messageDesc(file_baton_v1_agent, 48);
 
 /**
  * Response for CreatePlaybook.
@@ -1465,7 +1842,7 @@ export type CreatePlaybookResponse = Message<"baton.v1.CreatePlaybookResponse"> 
  * Use `create(CreatePlaybookResponseSchema)` to create a new message.
  */
 export const CreatePlaybookResponseSchema: GenMessage<CreatePlaybookResponse> = /*@__PURE__*/
-  messageDesc(file_baton_v1_agent, 37);
+  messageDesc(file_baton_v1_agent, 49);
 
 /**
  * Request for UpdatePlaybook.
@@ -1486,7 +1863,7 @@ export type UpdatePlaybookRequest = Message<"baton.v1.UpdatePlaybookRequest"> & 
  * Use `create(UpdatePlaybookRequestSchema)` to create a new message.
  */
 export const UpdatePlaybookRequestSchema: GenMessage<UpdatePlaybookRequest> = /*@__PURE__*/
-  messageDesc(file_baton_v1_agent, 38);
+  messageDesc(file_baton_v1_agent, 50);
 
 /**
  * Response for UpdatePlaybook.
@@ -1507,7 +1884,7 @@ export type UpdatePlaybookResponse = Message<"baton.v1.UpdatePlaybookResponse"> 
  * Use `create(UpdatePlaybookResponseSchema)` to create a new message.
  */
 export const UpdatePlaybookResponseSchema: GenMessage<UpdatePlaybookResponse> = /*@__PURE__*/
-  messageDesc(file_baton_v1_agent, 39);
+  messageDesc(file_baton_v1_agent, 51);
 
 /**
  * Request for GetPlaybook.
@@ -1535,7 +1912,7 @@ export type GetPlaybookRequest = Message<"baton.v1.GetPlaybookRequest"> & {
  * Use `create(GetPlaybookRequestSchema)` to create a new message.
  */
 export const GetPlaybookRequestSchema: GenMessage<GetPlaybookRequest> = /*@__PURE__*/
-  messageDesc(file_baton_v1_agent, 40);
+  messageDesc(file_baton_v1_agent, 52);
 
 /**
  * Response for GetPlaybook.
@@ -1556,7 +1933,7 @@ export type GetPlaybookResponse = Message<"baton.v1.GetPlaybookResponse"> & {
  * Use `create(GetPlaybookResponseSchema)` to create a new message.
  */
 export const GetPlaybookResponseSchema: GenMessage<GetPlaybookResponse> = /*@__PURE__*/
-  messageDesc(file_baton_v1_agent, 41);
+  messageDesc(file_baton_v1_agent, 53);
 
 /**
  * Request for ListPlaybooks.
@@ -1571,7 +1948,7 @@ export type ListPlaybooksRequest = Message<"baton.v1.ListPlaybooksRequest"> & {
  * Use `create(ListPlaybooksRequestSchema)` to create a new message.
  */
 export const ListPlaybooksRequestSchema: GenMessage<ListPlaybooksRequest> = /*@__PURE__*/
-  messageDesc(file_baton_v1_agent, 42);
+  messageDesc(file_baton_v1_agent, 54);
 
 /**
  * Response for ListPlaybooks.
@@ -1592,7 +1969,7 @@ export type ListPlaybooksResponse = Message<"baton.v1.ListPlaybooksResponse"> & 
  * Use `create(ListPlaybooksResponseSchema)` to create a new message.
  */
 export const ListPlaybooksResponseSchema: GenMessage<ListPlaybooksResponse> = /*@__PURE__*/
-  messageDesc(file_baton_v1_agent, 43);
+  messageDesc(file_baton_v1_agent, 55);
 
 /**
  * Where a message or session stands.
@@ -1641,6 +2018,41 @@ export enum MessageStatus {
  */
 export const MessageStatusSchema: GenEnum<MessageStatus> = /*@__PURE__*/
   enumDesc(file_baton_v1_agent, 0);
+
+/**
+ * How far a decision on a call awaiting approval reaches.
+ *
+ * @generated from enum baton.v1.ApprovalScope
+ */
+export enum ApprovalScope {
+  /**
+   * This call only.
+   *
+   * @generated from enum value: APPROVAL_SCOPE_UNSPECIFIED = 0;
+   */
+  UNSPECIFIED = 0,
+
+  /**
+   * This call only (the same as unspecified, said explicitly).
+   *
+   * @generated from enum value: APPROVAL_SCOPE_ONCE = 1;
+   */
+  ONCE = 1,
+
+  /**
+   * This call and, from now on, every call of the same action class (FunctionCall.risk) on the
+   * same site (FunctionCall.site): allowed ("always") or refused ("never") without asking.
+   *
+   * @generated from enum value: APPROVAL_SCOPE_SITE = 2;
+   */
+  SITE = 2,
+}
+
+/**
+ * Describes the enum baton.v1.ApprovalScope.
+ */
+export const ApprovalScopeSchema: GenEnum<ApprovalScope> = /*@__PURE__*/
+  enumDesc(file_baton_v1_agent, 1);
 
 /**
  * Why a tool call failed.
@@ -1766,7 +2178,7 @@ export enum ToolErrorCode {
  * Describes the enum baton.v1.ToolErrorCode.
  */
 export const ToolErrorCodeSchema: GenEnum<ToolErrorCode> = /*@__PURE__*/
-  enumDesc(file_baton_v1_agent, 1);
+  enumDesc(file_baton_v1_agent, 2);
 
 /**
  * Lifecycle of a session.
@@ -1835,7 +2247,7 @@ export enum SessionStatus {
  * Describes the enum baton.v1.SessionStatus.
  */
 export const SessionStatusSchema: GenEnum<SessionStatus> = /*@__PURE__*/
-  enumDesc(file_baton_v1_agent, 2);
+  enumDesc(file_baton_v1_agent, 3);
 
 /**
  * What the agent is doing.
@@ -1876,7 +2288,7 @@ export enum Phase {
  * Describes the enum baton.v1.Phase.
  */
 export const PhaseSchema: GenEnum<Phase> = /*@__PURE__*/
-  enumDesc(file_baton_v1_agent, 3);
+  enumDesc(file_baton_v1_agent, 4);
 
 /**
  * Log severity.
@@ -1924,7 +2336,7 @@ export enum LogLevel {
  * Describes the enum baton.v1.LogLevel.
  */
 export const LogLevelSchema: GenEnum<LogLevel> = /*@__PURE__*/
-  enumDesc(file_baton_v1_agent, 4);
+  enumDesc(file_baton_v1_agent, 5);
 
 /**
  * The agent loop, request-response: the client sends a user message or tool results, the
@@ -2055,6 +2467,59 @@ export const AgentService: GenService<{
     methodKind: "unary";
     input: typeof ReportVerdictRequestSchema;
     output: typeof ReportVerdictResponseSchema;
+  },
+  /**
+   * Decide a call awaiting approval from anywhere the user is signed in (the console): the
+   * same decision as an Approval result in Step. The client running the session sees the call
+   * decided and goes on.
+   *
+   * @generated from rpc baton.v1.AgentService.DecideApproval
+   */
+  decideApproval: {
+    methodKind: "unary";
+    input: typeof DecideApprovalRequestSchema;
+    output: typeof DecideApprovalResponseSchema;
+  },
+  /**
+   * The calling user's remembered approval decisions still in force, newest first.
+   *
+   * @generated from rpc baton.v1.AgentService.ListApprovalRules
+   */
+  listApprovalRules: {
+    methodKind: "unary";
+    input: typeof ListApprovalRulesRequestSchema;
+    output: typeof ListApprovalRulesResponseSchema;
+  },
+  /**
+   * Forget a remembered decision: the next such call asks again.
+   *
+   * @generated from rpc baton.v1.AgentService.RevokeApprovalRule
+   */
+  revokeApprovalRule: {
+    methodKind: "unary";
+    input: typeof RevokeApprovalRuleRequestSchema;
+    output: typeof RevokeApprovalRuleResponseSchema;
+  },
+  /**
+   * The site policy the calling user's sessions are held to: the team's, the user's own, and
+   * the two merged.
+   *
+   * @generated from rpc baton.v1.AgentService.GetSitePolicy
+   */
+  getSitePolicy: {
+    methodKind: "unary";
+    input: typeof GetSitePolicyRequestSchema;
+    output: typeof GetSitePolicyResponseSchema;
+  },
+  /**
+   * Replace the user's own site policy, or (admins only) the team's.
+   *
+   * @generated from rpc baton.v1.AgentService.SetSitePolicy
+   */
+  setSitePolicy: {
+    methodKind: "unary";
+    input: typeof SetSitePolicyRequestSchema;
+    output: typeof SetSitePolicyResponseSchema;
   },
 }> = /*@__PURE__*/
   serviceDesc(file_baton_v1_agent, 0);

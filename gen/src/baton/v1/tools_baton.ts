@@ -607,6 +607,7 @@ export const toolRoutes = {
       risk: "mutating",
       params: NavigateParamsSchema,
       result: NavigateResultSchema,
+      navigation: true,
     },
     go_back: {
       name: "go_back",
@@ -616,6 +617,7 @@ export const toolRoutes = {
       risk: "mutating",
       params: GoBackParamsSchema,
       result: GoBackResultSchema,
+      navigation: true,
     },
     take_snapshot: {
       name: "take_snapshot",
@@ -718,6 +720,7 @@ export const toolRoutes = {
       risk: "mutating",
       params: OpenTabParamsSchema,
       result: OpenTabResultSchema,
+      navigation: true,
     },
     switch_tab: {
       name: "switch_tab",
@@ -727,6 +730,7 @@ export const toolRoutes = {
       risk: "read_only",
       params: SwitchTabParamsSchema,
       result: SwitchTabResultSchema,
+      navigation: true,
     },
     close_tab: {
       name: "close_tab",
@@ -736,6 +740,7 @@ export const toolRoutes = {
       risk: "mutating",
       params: CloseTabParamsSchema,
       result: CloseTabResultSchema,
+      navigation: true,
     },
     list_tabs: {
       name: "list_tabs",
@@ -840,6 +845,7 @@ export const toolCatalog = {
       params: NavigateParamsSchema,
       result: NavigateResultSchema,
       parameters: navigateParameters,
+      navigation: true,
     },
     go_back: {
       name: "go_back",
@@ -851,6 +857,7 @@ export const toolCatalog = {
       params: GoBackParamsSchema,
       result: GoBackResultSchema,
       parameters: goBackParameters,
+      navigation: true,
     },
     take_snapshot: {
       name: "take_snapshot",
@@ -975,6 +982,7 @@ export const toolCatalog = {
       params: OpenTabParamsSchema,
       result: OpenTabResultSchema,
       parameters: openTabParameters,
+      navigation: true,
     },
     switch_tab: {
       name: "switch_tab",
@@ -986,6 +994,7 @@ export const toolCatalog = {
       params: SwitchTabParamsSchema,
       result: SwitchTabResultSchema,
       parameters: switchTabParameters,
+      navigation: true,
     },
     close_tab: {
       name: "close_tab",
@@ -997,6 +1006,7 @@ export const toolCatalog = {
       params: CloseTabParamsSchema,
       result: CloseTabResultSchema,
       parameters: closeTabParameters,
+      navigation: true,
     },
     list_tabs: {
       name: "list_tabs",

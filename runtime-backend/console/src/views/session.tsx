@@ -1,12 +1,13 @@
 /** One session, live: its timeline (messages, tool calls with evidence and screenshots), its trace, and stop. */
 import type { AgentMessage, HistoryEntry, LogEntry, Progress, Session, StepTrace, ToolcallResult } from "@baton/gen/baton/v1/agent_pb";
-import { Phase, SessionStatus } from "@baton/gen/baton/v1/agent_pb";
+import { MessageStatus, Phase, SessionStatus } from "@baton/gen/baton/v1/agent_pb";
 import type { Image, ToolCall } from "@baton/gen/baton/v1/tools_pb";
 import { useEffect, useState } from "preact/hooks";
 import { describeCall, type ElementLabel } from "@baton/sdk/client";
 import { agentApi, consoleApi, errorText } from "../client.js";
 import { count, duration, failureOf, isActive, money, outcomeOf, when } from "../format.js";
 import { ErrorNote, PageHeader, Stat, StatusPill } from "../ui.js";
+import { ApprovalCard } from "./approval-card.js";
 
 /** Everything the watch has said so far. */
 interface Watched {
@@ -105,6 +106,16 @@ function ToolCard(p: { call: ToolCall | undefined; name: string; result: Toolcal
   );
 }
 
+/** Roles and names of the refs of every snapshot in the history, the latest winning. */
+function snapshotLabels(history: HistoryEntry[]): Map<string, ElementLabel> {
+  const labels = new Map<string, ElementLabel>();
+  for (const h of history) {
+    const r = h.entry.case === "toolResult" ? h.entry.value : undefined;
+    if (r?.outcome.case === "result" && r.outcome.value.tool.case === "takeSnapshot") refsOf(r.outcome.value.tool.value.text, labels);
+  }
+  return labels;
+}
+
 function Timeline(p: { w: Watched; sessionId: string }) {
   const results = new Map<string, ToolcallResult>();
   for (const h of p.w.history) if (h.entry.case === "toolResult") results.set(h.entry.value.toolcallId, h.entry.value);
@@ -194,7 +205,8 @@ function TraceTable(p: { traces: StepTrace[] }) {
 /** What the agent is doing right now, as the watch reports it. */
 function LiveLine(p: { w: Watched }) {
   const s = p.w.session;
-  if (!s || !isActive(s.status)) return null;
+  // A call awaiting approval has its own card; the session waits for the user, not the browser.
+  if (!s || !isActive(s.status) || s.status === SessionStatus.AWAITING_APPROVAL) return null;
   const pr = p.w.progress;
   const text = pr?.phase === Phase.TAKING_ACTION ? pr.detail || pr.tool : pr?.phase === Phase.THINKING ? "Thinking…" : "Waiting for the browser…";
   return (
@@ -297,6 +309,11 @@ export function SessionPage(p: { id: string }) {
             <Stat label="Started" value={when(s.createdAt)} hint={s.playbook ? `playbook ${s.playbook}` : undefined} />
           </div>
           <LiveLine w={w} />
+          {w.pending
+            .filter((m) => m.status === MessageStatus.AWAITING_APPROVAL)
+            .map((m) => (
+              <ApprovalCard key={m.id} sessionId={s.id} message={m} labels={snapshotLabels(w.history)} onError={setError} />
+            ))}
           <div class="columns">
             <div class="card grow">
               <h2>Timeline</h2>

@@ -31,6 +31,9 @@ export function terminalAsk(input: NodeJS.ReadableStream & { isTTY?: boolean } =
   };
 }
 
+/** How long an "always" or "never" answered at the terminal is remembered (in the run's store). */
+export const rememberDays = 30;
+
 /** Why a call is denied when there is no terminal to ask on: tells the user what to pass. */
 export const noTtyDenial =
   "Denied: baton run has no terminal to ask for approval on. Run it in a terminal, or pass --yes to approve such actions.";
@@ -40,14 +43,23 @@ const saidYes = (answer: string): boolean => /^\s*y(es)?\s*$/i.test(answer);
 
 /**
  * The approval callback of `baton run`: `--yes` approves; otherwise the person at the terminal
- * answers y/n; with no terminal the call is denied with a reason naming --yes.
+ * answers yes or no for this call, or always or never for this action class on the call's site
+ * (remembered in the run's store, so later runs on that site are not asked); with no terminal
+ * the call is denied with a reason naming --yes.
  */
 export function approvalPrompt(yes: boolean, ask: Ask, describe: (r: ApprovalRequest) => string, before: () => void): (r: ApprovalRequest) => Promise<ApprovalDecision> {
   return async (r) => {
     if (yes) return { approved: true, reason: "approved with --yes" };
     before();
-    const answer = await ask(`\n⚠ Needs your approval: ${terminalText(describe(r))}\n  Allow it? [y/N] `);
+    // "Always" and "never" need the site the call acts on: without one only this call is decided.
+    const site = r.site ? terminalText(r.site) : "";
+    const choices = site ? `  [y] yes, once · [a] always on ${site} · [n] no · [v] never on ${site}  (a and v hold for ${rememberDays} days) [y/a/n/v, default n] ` : "  Allow it? [y/N] ";
+    const answer = await ask(`\n⚠ Needs your approval: ${terminalText(describe(r))}\n${choices}`);
     if (answer === undefined) return { approved: false, reason: noTtyDenial };
+    const a = answer.trim().toLowerCase();
+    const until = Date.now() + rememberDays * 24 * 3600_000;
+    if (site && /^(a|always)$/.test(a)) return { approved: true, reason: "approved by the user, always on this site", scope: "site", expiresAt: until };
+    if (site && /^(v|never)$/.test(a)) return { approved: false, reason: `The user never allows this kind of action on ${r.site}.`, scope: "site", expiresAt: until };
     return saidYes(answer)
       ? { approved: true, reason: "approved by the user" }
       : { approved: false, reason: "The user declined this action at the terminal." };

@@ -1,6 +1,7 @@
 import { access } from "node:fs/promises";
 import type { Engine } from "@baton/sdk/engine";
 import { browserWebSocketUrl, type GuardedChromium, launchGuardedChromium, openPage, WebSocketTransport } from "@baton/sdk/node";
+import type { UrlPolicy } from "@baton/sdk/policy";
 
 /** The browser page a run acts on. */
 export interface RunBrowser {
@@ -10,17 +11,19 @@ export interface RunBrowser {
 
 /**
  * Opens a fresh page: in a Chromium this run launches (headless unless `headed`, throwaway
- * profile, held to the URL policy for every tab, frame, redirect and request:
+ * profile, held to the site policy for every tab, frame, redirect, request and WebSocket:
  * `launchGuardedChromium`) or in a running browser at `cdpUrl` (the engine holds what it
- * opens). Closing closes the page, and the browser only when this run launched it.
+ * opens). Either way the engine refuses a page-changing call on a read-only site. Closing
+ * closes the page, and the browser only when this run launched it.
  */
-export async function openRunBrowser(o: { cdpUrl?: string; headed?: boolean; executablePath?: string }): Promise<RunBrowser> {
+export async function openRunBrowser(o: { cdpUrl?: string; headed?: boolean; executablePath?: string; policy?: UrlPolicy }): Promise<RunBrowser> {
   let browser: GuardedChromium | undefined;
-  const launch = { headless: !o.headed, ...(o.executablePath ? { executablePath: o.executablePath } : {}) };
+  const launch = { headless: !o.headed, ...(o.policy ? { policy: o.policy } : {}), ...(o.executablePath ? { executablePath: o.executablePath } : {}) };
   try {
     const transport = o.cdpUrl ? await WebSocketTransport.connect(await browserWebSocketUrl(o.cdpUrl)) : (browser = await launchGuardedChromium(launch)).transport;
     const engine = await openPage(transport, {
       viewport: { width: 1280, height: 800 },
+      ...(o.policy ? { urlPolicy: o.policy } : {}),
       fileExists: (p) => access(p).then(() => true, () => false),
     });
     return {

@@ -5,11 +5,12 @@ import type { ClientToolHandlers } from "@baton/gen/baton/v1/tools_baton";
 import { type BatonClient, createBatonClient, describeCall, maskText, placeholder, type RefLookup, type RunContext, runTask, type Secret, type TaskOutcome } from "@baton/sdk/client";
 import { engineHandlers, type Engine } from "@baton/sdk/engine";
 import { ChromiumNotFoundError, ensureChromium, type FoundChromium, nodeTransport } from "@baton/sdk/node";
-import { guardUploads } from "@baton/sdk/policy";
+import { guardUploads, type UrlPolicy } from "@baton/sdk/policy";
 import { checkExpectations, engineProbe, type RecordingPage, ScriptFileError, ScriptRecorder, scriptGoal } from "@baton/sdk/script";
 import type { Env } from "../../providers/registry.js";
 import { flag, parseArgs, type Parsed, UsageError } from "../args.js";
 import { savedLogin } from "../credentials.js";
+import { policyFromArgs } from "../policy-args.js";
 import { missingKeysHelp } from "./model-choice.js";
 import { createProgress, type Progress, type ProgressMode } from "./progress.js";
 import { type Ask, approvalPrompt, askUserHandler, uploadPrompt } from "./prompts.js";
@@ -115,8 +116,10 @@ export async function runCommand(argv: readonly string[], given: RunDeps): Promi
     }
     let startUrl: string | undefined;
     let secrets: Secret[];
+    let policy: UrlPolicy;
     let uploadDirs: string[];
     try {
+      policy = policyFromArgs(p);
       startUrl = startUrlOf(p, site);
       secrets = secretsFromArgs(p, deps.env, startUrl);
       uploadDirs = uploadDirsOf(p);
@@ -174,6 +177,7 @@ export async function runCommand(argv: readonly string[], given: RunDeps): Promi
         ...(flag(p, "cdp-url") ? { cdpUrl: flag(p, "cdp-url") as string } : {}),
         ...(chromium ? { executablePath: chromium.path } : {}),
         headed: p.flags.has("headed"),
+        policy,
       });
     } catch (e) {
       return fail(`could not open a browser: ${e instanceof Error ? e.message : String(e)}`, exitCodes.unavailable);
@@ -267,7 +271,9 @@ export async function runCommand(argv: readonly string[], given: RunDeps): Promi
         onEvent: (e) => out.event(e),
         onApproval,
         signal: stop.signal,
-        ...(secrets.length ? { secrets, page: probe } : {}),
+        // The page: its URL goes with every step (the site policy and remembered approvals ask it).
+        page: probe,
+        ...(secrets.length ? { secrets } : {}),
       });
     } catch (e) {
       return unreachable(e);

@@ -3,6 +3,7 @@ import { basename, dirname, resolve } from "node:path";
 import { parseScriptFile, type ScriptFile } from "@baton/sdk/script";
 import type { Env } from "../../providers/registry.js";
 import { flag, httpUrl, maxStepsLimit, onlyKnownFlags, type Parsed, UsageError, wholeNumber } from "../args.js";
+import { policyFlagNames, policyUsage } from "../policy-args.js";
 import { chooseModel } from "./model-choice.js";
 
 /** `baton run --help`. */
@@ -30,7 +31,7 @@ export const runUsage = `baton run "<task>" [options]
   --upload-dir DIR      upload_file takes files from DIR without asking (repeatable); any other
                         file is asked about at the terminal, showing its full path (default: none
                         named, so every upload asks; without a terminal, refused)
-  --yes                 approve irreversible actions without asking (not uploads)
+${policyUsage}  --yes                 approve irreversible actions without asking (not uploads)
   --json                print progress as JSON lines
 
 Exit codes: 0 done, 1 failed/stopped/expectation broken, 2 bad usage or no model, 3 backend or
@@ -39,7 +40,7 @@ browser unavailable, 130 interrupted (Ctrl-C).
 
 const KNOWN = new Set([
   "start-url", "serve", "script", "model", "backend", "token", "data-dir", "max-steps", "headed", "cdp-url", "yes", "json", "help",
-  "secret", "secret-origin", "heal", "save-script", "save-playbook", "upload-dir",
+  "secret", "secret-origin", "heal", "save-script", "save-playbook", "upload-dir", ...policyFlagNames,
 ]);
 
 

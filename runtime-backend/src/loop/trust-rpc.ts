@@ -1,0 +1,71 @@
+import { create } from "@bufbuild/protobuf";
+import { timestampFromMs } from "@bufbuild/protobuf/wkt";
+import { Code, ConnectError } from "@connectrpc/connect";
+import type { ApprovalRule, GetSitePolicyResponse, SitePolicy } from "@baton/gen/baton/v1/agent_pb";
+import { ApprovalRuleSchema, GetSitePolicyResponseSchema, SitePolicySchema } from "@baton/gen/baton/v1/descriptors";
+import { riskEnum } from "@baton/sdk/contract";
+import { type RememberedDecision, type SiteLists, siteListsOf, urlPolicyFromLists } from "@baton/sdk/policy";
+import { getAccount } from "../store/accounts.js";
+import type { Queryable } from "../store/db.js";
+import { setSitePolicy, sitePoliciesFor } from "../store/trust.js";
+import type { LoopDeps } from "./deps.js";
+import { policyNames } from "./trust.js";
+
+/** A remembered decision as the proto's ApprovalRule. */
+export function approvalRuleMessage(d: RememberedDecision): ApprovalRule {
+  return create(ApprovalRuleSchema, {
+    id: d.id,
+    site: d.site,
+    risk: riskEnum(d.risk),
+    allow: d.allow,
+    tool: d.tool,
+    createdAt: timestampFromMs(d.createdAt),
+    ...(d.expiresAt !== undefined ? { expiresAt: timestampFromMs(d.expiresAt) } : {}),
+  });
+}
+
+/** The user's remembered decisions still in force, newest first. */
+export async function listApprovalRules(deps: LoopDeps, userId: string): Promise<ApprovalRule[]> {
+  return (await deps.trust.decisions(userId)).map(approvalRuleMessage);
+}
+
+/** Forgets one of the user's remembered decisions; NotFound when they have none with that id. */
+export async function revokeApprovalRule(deps: LoopDeps, userId: string, id: string): Promise<void> {
+  if (!id) throw new ConnectError("id is required", Code.InvalidArgument);
+  if (!(await deps.trust.revoke(userId, id))) throw new ConnectError(`you have no remembered decision ${id}`, Code.NotFound);
+  deps.logger.info({ userId, rule: id }, "remembered approval revoked");
+}
+
+const listsMessage = (l: SiteLists): SitePolicy => create(SitePolicySchema, { allowed: [...l.allowed], blocked: [...l.blocked], readOnly: [...l.readOnly] });
+
+/** The team's policy, the user's, what their sessions are held to, and whether they may edit the team's. */
+export async function getSitePolicy(deps: LoopDeps, db: Queryable, userId: string): Promise<GetSitePolicyResponse> {
+  const [stored, effective, account] = await Promise.all([sitePoliciesFor(db, userId), deps.trust.sitePolicy(userId), getAccount(db, userId)]);
+  return create(GetSitePolicyResponseSchema, {
+    team: listsMessage(stored.team),
+    user: listsMessage(stored.user),
+    effective: listsMessage(siteListsOf(effective)),
+    canEditTeam: account?.admin ?? false,
+  });
+}
+
+/**
+ * Replaces the user's own policy, or the team's (admins only: PermissionDenied otherwise).
+ * Every entry is checked first: one that is neither an origin nor a host is InvalidArgument
+ * naming it, and nothing is stored.
+ */
+export async function putSitePolicy(deps: LoopDeps, db: Queryable, userId: string, policy: SitePolicy | undefined, team: boolean): Promise<GetSitePolicyResponse> {
+  if (team && !(await getAccount(db, userId))?.admin) throw new ConnectError("only an admin may change the team's site policy", Code.PermissionDenied);
+  const trim = (l: readonly string[]) => l.map((e) => e.trim()).filter(Boolean);
+  const lists: SiteLists = { allowed: trim(policy?.allowed ?? []), blocked: trim(policy?.blocked ?? []), readOnly: trim(policy?.readOnly ?? []) };
+  try {
+    urlPolicyFromLists(lists, { allowed: "policy.allowed", blocked: "policy.blocked", readOnly: "policy.read_only" });
+  } catch (e) {
+    throw new ConnectError(e instanceof Error ? e.message : String(e), Code.InvalidArgument);
+  }
+  await setSitePolicy(db, team ? { team: true } : { userId }, lists, userId);
+  // The team's policy holds every user's sessions.
+  deps.trust.forget?.(team ? undefined : userId);
+  deps.logger.info({ userId, scope: team ? policyNames.team : policyNames.user, ...lists }, "site policy changed");
+  return getSitePolicy(deps, db, userId);
+}

@@ -1,0 +1,99 @@
+/**
+ * The engine holds actions to the site policy's read-only sites (real headless Chromium): a
+ * page there can be read and left, but no click, typing or key press reaches it, in its top
+ * document or in a frame of it embedded elsewhere.
+ */
+import { create } from "@bufbuild/protobuf";
+import { ClickParamsSchema, NavigateParamsSchema, PressKeysParamsSchema, TakeSnapshotParamsSchema, TypeTextParamsSchema } from "@baton/gen/baton/v1/tools_pb";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startTestSite, type TestSite } from "../../testing/test-site.js";
+import { ToolErrorCode, ToolFailure } from "../contract/index.js";
+import { launchChromium, type LaunchedChromium } from "../node/launch-chromium.js";
+import { openPage } from "../node/open-page.js";
+import { WebSocketTransport } from "../node/ws-transport.js";
+import { sitePolicyFromObject } from "../policy/site-policy.js";
+import type { Engine } from "./engine.js";
+import { type EngineHandlers, engineHandlers } from "./handlers.js";
+
+let browser: LaunchedChromium;
+let transport: WebSocketTransport;
+let bank: TestSite;
+let shop: TestSite;
+const form = `<h1>Transfer</h1><p>Balance: 1,024.00</p>
+  <form method="post" action="/send"><label>Amount <input name="amount"></label><button>Send money</button></form>`;
+beforeAll(async () => {
+  browser = await launchChromium();
+  transport = await WebSocketTransport.connect(browser.wsEndpoint);
+  const sink = (req: import("node:http").IncomingMessage, res: import("node:http").ServerResponse) => res.writeHead(200, { "content-type": "text/html" }).end("<h1>Sent</h1>");
+  bank = await startTestSite({ "/": form, "/send": sink });
+  shop = await startTestSite({ "/": `<h1>Shop</h1><button onclick="document.title='bought'">Buy</button><iframe title="bank" src="${bank.origin}/" width="600" height="300"></iframe>` });
+});
+afterAll(async () => {
+  await transport?.close();
+  await browser?.close();
+  await bank?.close();
+  await shop?.close();
+});
+
+const failure = (p: Promise<unknown>) =>
+  p.then(
+    () => undefined,
+    (e: unknown) => (e instanceof ToolFailure ? { code: e.code, message: e.message } : { code: -1, message: String(e) }),
+  );
+
+async function withEngine(fn: (tools: EngineHandlers, engine: Engine) => Promise<void>): Promise<void> {
+  const engine = await openPage(transport, { urlPolicy: sitePolicyFromObject({ read_only: [bank.origin] }, "--policy trust.json") });
+  try {
+    await fn(engineHandlers(engine), engine);
+  } finally {
+    engine.dispose();
+    await transport.send("Target.closeTarget", { targetId: engine.page.targetId }).catch(() => undefined);
+  }
+}
+
+/** The ref of the first element of the latest snapshot's text with this role and name. */
+function refOf(text: string, role: string, name: string): string {
+  const m = new RegExp(`\\[(e\\d+)\\] ${role} "${name}"`).exec(text);
+  if (!m?.[1]) throw new Error(`no ${role} "${name}" in:\n${text}`);
+  return m[1];
+}
+
+describe("read-only sites", () => {
+  it("can be read, but a click, typing or keys there are refused with the site and rule named, and nothing reaches the site", async () => {
+    await withEngine(async (tools) => {
+      await tools.navigate(create(NavigateParamsSchema, { url: `${bank.origin}/` }));
+      const snap = { text: String((await tools.takeSnapshot(create(TakeSnapshotParamsSchema, {}))).text) };
+      expect(snap.text).toContain("Balance: 1,024.00");
+      const typed = await failure(tools.typeText(create(TypeTextParamsSchema, { ref: refOf(snap.text, "textbox", "Amount"), text: "500", pressEnter: true })));
+      expect(typed?.code).toBe(ToolErrorCode.PERMISSION_DENIED);
+      expect(typed?.message).toContain(`${bank.origin} is a read-only site (--policy trust.json: read-only ${bank.origin})`);
+      expect(typed?.message).toContain("nothing was done");
+      const clicked = await failure(tools.click(create(ClickParamsSchema, { ref: refOf(snap.text, "button", "Send money") })));
+      expect(clicked?.code).toBe(ToolErrorCode.PERMISSION_DENIED);
+      const keys = await failure(tools.pressKeys(create(PressKeysParamsSchema, { keys: ["Enter"] })));
+      expect(keys?.code).toBe(ToolErrorCode.PERMISSION_DENIED);
+      expect(bank.requests.filter((r) => r.endsWith("/send"))).toEqual([]);
+      // Leaving is not acting on the page: navigate goes elsewhere.
+      const away = await tools.navigate(create(NavigateParamsSchema, { url: `${shop.origin}/` }));
+      expect(away.url).toContain(shop.origin);
+    });
+  });
+
+  it("holds a frame of a read-only site embedded in a page that is not", async () => {
+    await withEngine(async (tools, engine) => {
+      await tools.navigate(create(NavigateParamsSchema, { url: `${shop.origin}/` }));
+      const read = async () => ({ text: String((await tools.takeSnapshot(create(TakeSnapshotParamsSchema, {}))).text) });
+      let snap = await read();
+      for (let i = 0; i < 20 && !snap.text.includes("Send money"); i++) {
+        await new Promise((r) => setTimeout(r, 100));
+        snap = await read();
+      }
+      const inFrame = await failure(tools.click(create(ClickParamsSchema, { ref: refOf(snap.text, "button", "Send money") })));
+      expect(inFrame?.code).toBe(ToolErrorCode.PERMISSION_DENIED);
+      expect(bank.requests.filter((r) => r.endsWith("/send"))).toEqual([]);
+      // The page around it is not read-only.
+      await tools.click(create(ClickParamsSchema, { ref: refOf(snap.text, "button", "Buy") }));
+      expect(await engine.page.send<{ result: { value: string } }>("Runtime.evaluate", { expression: "document.title", returnByValue: true }).then((r) => r.result.value)).toBe("bought");
+    });
+  });
+});

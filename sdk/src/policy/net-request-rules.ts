@@ -1,0 +1,81 @@
+import type { SitePattern } from "./site-list.js";
+import type { UrlPolicy } from "./url-policy.js";
+
+/**
+ * A `chrome.declarativeNetRequest` session rule, as plain data (the SDK knows no `chrome.*`
+ * types): block or allow the requests of some tabs whose URL matches `regexFilter`.
+ */
+export interface NetRule {
+  readonly id: number;
+  readonly priority: number;
+  readonly action: { readonly type: "block" | "allow" };
+  readonly condition: {
+    readonly regexFilter: string;
+    readonly tabIds: number[];
+    readonly resourceTypes: string[];
+  };
+}
+
+/**
+ * Every kind of request a page makes, the page's own navigation included: frames,
+ * subresources and WebSockets are held like the page.
+ */
+const allTypes = [
+  "main_frame",
+  "sub_frame",
+  "stylesheet",
+  "script",
+  "image",
+  "font",
+  "object",
+  "xmlhttprequest",
+  "ping",
+  "csp_report",
+  "media",
+  "websocket",
+  "webtransport",
+  "webbundle",
+  "other",
+];
+
+/**
+ * Every spelling of this machine, as Chromium writes a URL's host (RE2): `localhost` and its
+ * subdomains, 127.0.0.0/8, `0.0.0.0`, `[::1]`, `[::]` and the IPv4-mapped and -compatible
+ * forms — the class `canonicalHost` calls loopback.
+ */
+const loopbackHost = String.raw`(?:localhost|[^/:?#]+\.localhost|127\.\d+\.\d+\.\d+|0\.0\.0\.0|\[::1?\]|\[::(?:ffff:)?7f[0-9a-f]{2}:[0-9a-f]{1,4}\]|\[::ffff:0:0\])`;
+
+const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+
+/**
+ * A regular expression for the URLs (pages, requests, WebSockets) of a site pattern. Chromium
+ * drops a default port and keeps a trailing dot, so both are optional where they can appear.
+ */
+function patternRegex(p: SitePattern): string {
+  const scheme = p.scheme === "http:" ? "(?:http|ws)" : p.scheme === "https:" ? "(?:https|wss)" : "(?:https?|wss?)";
+  const host = p.host.loopback ? loopbackHost : `${p.subdomains ? "(?:[^/:?#]+\\.)?" : ""}${escape(p.host.name)}\\.?`;
+  const defaultPort = p.scheme === "https:" ? "443" : "80";
+  const port = p.port === undefined ? "(?::\\d+)?" : p.port === defaultPort ? `(?::${defaultPort})?` : `:${p.port}`;
+  return `^${scheme}://${host}${port}/`;
+}
+
+/**
+ * The session rules that hold the given tabs to the policy's site lists in the user's own
+ * browser, where the extension cannot intercept requests through DevTools: every request of
+ * those tabs — the page, its frames, subresources and WebSockets — to a blocked site is
+ * blocked, and with an allow list every request to an http(s) or ws(s) URL outside it. Ids
+ * start at `firstId`. Empty when the policy has no lists that limit loading, or no tabs.
+ */
+export function declarativeNetRequestRules(policy: UrlPolicy, tabIds: readonly number[], firstId: number): NetRule[] {
+  if (tabIds.length === 0) return [];
+  const rules: NetRule[] = [];
+  const add = (type: "block" | "allow", priority: number, regexFilter: string) =>
+    rules.push({ id: firstId + rules.length, priority, action: { type }, condition: { regexFilter, tabIds: [...tabIds], resourceTypes: [...allTypes] } });
+  // Priorities: a blocked site wins over an allowed one, which wins over "nothing else".
+  for (const p of policy.blocked) if (p.host.name) add("block", 3, patternRegex(p));
+  if (policy.allowed.length > 0) {
+    for (const p of policy.allowed) if (p.host.name) add("allow", 2, patternRegex(p));
+    add("block", 1, "^(?:https?|wss?)://");
+  }
+  return rules;
+}
