@@ -1,5 +1,5 @@
 import type { ClientToolCase, ClientToolHandlers } from "@baton/gen/baton/v1/tools_baton";
-import { typingOrigins } from "../contract/index.js";
+import { screenMaskOf, typingOrigins } from "../contract/index.js";
 import { drag, click, hover } from "./actions/pointer.js";
 import { pressKeys, typeText } from "./actions/keyboard.js";
 import { scroll, selectOption, uploadFile } from "./actions/forms.js";
@@ -29,9 +29,11 @@ export function engineHandlers<Ctx = void>(engine: Engine): EngineHandlers<Ctx> 
   return {
     navigate: (p) => navigate(engine, p),
     goBack: (p) => goBack(engine, p),
-    takeSnapshot: (p) =>
+    // The secrets layer's mask rides on the context (`MaskScope`): secrets are painted over in every screenshot.
+    takeSnapshot: (p, ctx) =>
       engine.guard(() =>
         engine.snapshot({
+          screenMask: screenMaskOf(ctx),
           offset: p.offset,
           includeScreenshot: p.includeScreenshot,
           includeOffscreen: p.includeOffscreen,
@@ -49,7 +51,7 @@ export function engineHandlers<Ctx = void>(engine: Engine): EngineHandlers<Ctx> 
     drag: (p) => drag(engine, p),
     uploadFile: (p) => uploadFile(engine, p),
     waitFor: (p) => waitFor(engine, p),
-    screenshot: (p) => screenshot(engine, p),
+    screenshot: (p, ctx) => screenshot(engine, p, screenMaskOf(ctx)),
     extract: (p) => extract(engine, p),
     setValue: (p) => setValue(engine, p),
     selectText: (p) => selectText(engine, p),
