@@ -24,7 +24,8 @@ export const runUsage = `baton run "<task>" [options]
   --headed              show the browser window (needs a display)
   --cdp-url URL         drive a running Chromium (ws://… or http://host:9222) instead of launching one
   --secret NAME=@FILE   a secret the model types as <secret>NAME</secret> without seeing it
-                        (NAME=env:VAR reads it from the environment; repeatable)
+                        (NAME=env:VAR reads it from the environment; NAME=totp:@FILE
+                        or totp:env:VAR a TOTP seed, whose current code is typed; repeatable)
   --secret-origin NAME=ORIGIN  where NAME may be typed (default: the --start-url's origin;
                         NAME=* for anywhere; repeatable)
   --yes                 approve irreversible actions without asking
