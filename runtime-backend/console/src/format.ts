@@ -54,6 +54,7 @@ export const statusLabel: Record<SessionStatus, [string, string]> = {
   [SessionStatus.COMPLETED]: ["Completed", "ok"],
   [SessionStatus.STOPPED]: ["Stopped", "muted"],
   [SessionStatus.FAILED]: ["Failed", "bad"],
+  [SessionStatus.BUDGET_EXHAUSTED]: ["Budget reached", "warn"],
 };
 
 /** True while a session may still take steps (stop applies). */

@@ -21,6 +21,8 @@ export {
   type RunContext,
   type RunEvent,
   type RunTaskOptions,
+  endedStatus,
   runTask,
+  type TaskBudget,
   type TaskOutcome,
 } from "./run-task.js";

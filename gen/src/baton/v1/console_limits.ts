@@ -346,5 +346,11 @@ export const methodLimits: { readonly [method: string]: MethodLimits } = {
     "access": [
       2
     ]
+  },
+  "baton.v1.ConsoleService.SetDefaultBudget": {
+    "maxRequestBytes": 1024,
+    "access": [
+      2
+    ]
   }
 };

@@ -12,6 +12,7 @@ const filters: [string, SessionStatus[]][] = [
   ["Completed", [SessionStatus.COMPLETED]],
   ["Failed", [SessionStatus.FAILED]],
   ["Stopped", [SessionStatus.STOPPED]],
+  ["Budget reached", [SessionStatus.BUDGET_EXHAUSTED]],
   ["Idle", [SessionStatus.IDLE]],
 ];
 
@@ -117,7 +118,7 @@ export function SessionsPage() {
                   </td>
                   <td class="task">
                     <a href={`/sessions/${s.id}`}>{s.task || s.goal || s.id}</a>
-                    {s.reason && s.status === SessionStatus.FAILED ? <div class="reason">{s.reason}</div> : null}
+                    {s.reason && (s.status === SessionStatus.FAILED || s.status === SessionStatus.BUDGET_EXHAUSTED) ? <div class="reason">{s.reason}</div> : null}
                   </td>
                   <td class="mono">{s.model}</td>
                   <td class="num">
