@@ -1,5 +1,5 @@
 import { Code, ConnectError } from "@connectrpc/connect";
-import type { Budget } from "@baton/gen/baton/v1/agent_pb";
+import type { Budget, Session } from "@baton/gen/baton/v1/agent_pb";
 import { money } from "../base/money.js";
 import type { BudgetLimits, SessionRow } from "../store/sessions.js";
 
@@ -59,6 +59,20 @@ function measures(b: BudgetLimits, spent: Spent): Measure[] {
 export function budgetReached(s: Pick<SessionRow, "budget" | "usage" | "createdAt">, now: number): string | undefined {
   const over = measures(s.budget, spentOf(s, now)).filter((m) => m.spent >= m.limit);
   return over.length ? `Budget reached: ${over.map((m) => m.used).join(", ")}.` : undefined;
+}
+
+/** What the session spent against each ceiling of its budget ("2,200 of 5,000 tokens used, 12 s of 10 min used"); "" without a budget. */
+export function spendLine(b: BudgetLimits, spent: Spent): string {
+  return measures(b, spent)
+    .map((m) => m.used)
+    .join(", ");
+}
+
+/** A session from the wire, measured as its budget is: its ceiling and what it spent by `now` (ms). */
+export function wireSpend(s: Session, now: number): { budget: BudgetLimits; spent: Spent } {
+  const u = s.usage;
+  const createdAt = new Date(Number(s.createdAt?.seconds ?? 0n) * 1000);
+  return { budget: budgetOf(s.budget), spent: spentOf({ usage: { input: Number(u?.inputTokens ?? 0n), output: Number(u?.outputTokens ?? 0n), cached: 0, cost: u?.costUsd ?? 0 }, createdAt }, now) };
 }
 
 /**
