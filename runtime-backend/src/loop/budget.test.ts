@@ -4,11 +4,12 @@
  * is left, and the end at the ceiling with its own status, before a model call and after every
  * tool result the client sent is recorded.
  */
-import { Code, ConnectError, createClient } from "@connectrpc/connect";
+import { Code, createClient } from "@connectrpc/connect";
 import { createConnectTransport } from "@connectrpc/connect-node";
 import { AgentService, SessionStatus } from "@baton/gen/baton/v1/agent_pb";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { consoleClient } from "../testing/console-client.js";
+import { refusal } from "../testing/refusal.js";
 import { RecordingProvider } from "../testing/harness.js";
 import { ScriptProvider, type ScriptTurn } from "../providers/script.js";
 import type { ModelRequest } from "../providers/types.js";
@@ -49,15 +50,6 @@ async function agentOf(user: string) {
     AgentService,
     createConnectTransport({ baseUrl: backend.server.url, httpVersion: "1.1", interceptors: [(next) => (req) => (req.header.set("authorization", `Bearer ${token}`), next(req))] }),
   );
-}
-
-async function refusal(p: Promise<unknown>): Promise<ConnectError> {
-  try {
-    await p;
-  } catch (e) {
-    return ConnectError.from(e);
-  }
-  throw new Error("expected a refusal");
 }
 
 beforeAll(async () => {
