@@ -10,3 +10,5 @@ export type { Provider } from "./providers/types.js";
 export type { ModelResolver } from "./loop/deps.js";
 export { createToken, ensureUser } from "./store/users.js";
 export { type BackendProcess, startBackendProcess } from "./testing/backend-process.js";
+export { recordSpan, spanAttr } from "./log/spans.js";
+export { sessionTraceId, traceIds } from "./log/trace-ids.js";

@@ -3,7 +3,11 @@
  * opened as a tab beside the fixture shop, a real `baton serve` replaying script files. Each
  * test saves screenshots of the panel at its key moments under `runtime-extension/.artefacts/`.
  */
-import { readdirSync, readFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { fileURLToPath } from "node:url";
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
 import { join } from "node:path";
 import { createBatonClient } from "@baton/sdk/client";
 import { afterAll, beforeAll, beforeEach, describe, expect, it, onTestFailed } from "vitest";
@@ -11,6 +15,9 @@ import { SessionStatus } from "@baton/gen/baton/v1/agent_pb";
 import { runInPanel } from "../testing/launch.js";
 import { type Panel, startWorld, until, type WebTab, type World } from "./harness.js";
 import { Target } from "../testing/launch.js";
+
+/** Screenshots the docs show. */
+const docsImg = fileURLToPath(new URL("../../docs/img/", import.meta.url));
 
 let world: World;
 let open: { close(): Promise<void> }[] = [];
@@ -55,6 +62,16 @@ async function lastSession(): Promise<string> {
 /** The backend's record of a session. */
 function backendSession(sessionId: string) {
   return createBatonClient({ baseUrl: world.backend.url, token: world.token }).getSession({ sessionId });
+}
+
+/** The user adds the secret "password" in Settings, scoped to the shop's origin, and sees it listed. */
+async function addSecret(panel: Panel, value: string): Promise<void> {
+  await panel.click("button", "Settings");
+  await panel.type("textbox", "Name", "password");
+  await panel.type("textbox", "Value", value);
+  await panel.type("textbox", "Allowed origins", new URL(world.shop.url).origin);
+  await panel.click("button", "Add secret");
+  await until("the secret in the list", async () => (await panel.snapshot()).includes('button "Delete password"'));
 }
 
 /** Opens the shop in a tab and the panel beside it. */
@@ -570,13 +587,7 @@ describe("the Baton extension", () => {
       }),
     );
     const { tab, panel } = await shopAndPanel("/login");
-    // The user adds the secret in Settings, scoped to the shop's origin.
-    await panel.click("button", "Settings");
-    await panel.type("textbox", "Name", "password");
-    await panel.type("textbox", "Value", value);
-    await panel.type("textbox", "Allowed origins", new URL(world.shop.url).origin);
-    await panel.click("button", "Add secret");
-    await until("the secret in the list", async () => (await panel.snapshot()).includes('button "Delete password"'));
+    await addSecret(panel, value);
     const settingsText = await panel.eval<string>("document.body.innerText");
     expect(settingsText).toContain(new URL(world.shop.url).origin);
     expect(settingsText).not.toContain(value);
@@ -606,6 +617,130 @@ describe("the Baton extension", () => {
     await panel.click("button", "Delete password");
     await until("the secret to go", async () => !(await panel.snapshot()).includes("Delete password"));
     expect(await world.control.eval(`chrome.storage.local.get("secrets").then((s) => s.secrets)`)).toEqual([]);
+  });
+
+  it("keeps its storage from the content script: in the agent's tab no key, token or secret can be read, while the panel reads them", async () => {
+    const modelKey = "sk-e2e-model-key-0123456789";
+    const secret = "Hunter2-storage-s3cret";
+    await world.signIn(
+      world.script("storage.json", {
+        turns: [
+          { text: "<goal>Look at the shop</goal>", calls: [{ name: "take_snapshot" }] },
+          { calls: [{ name: "done", args: { answer: "Looked." } }] },
+        ],
+      }),
+      { modelKey },
+    );
+    await world.control.eval(`chrome.storage.local.set({ secrets: [{ name: "password", value: ${JSON.stringify(secret)}, origins: [] }] })`);
+    const { tab, panel } = await shopAndPanel("/");
+    await panel.run("Look at the shop");
+    expect((await panel.outcome()).state).toBe("completed");
+    // In the content script's own world (the panel injected it for the mask): storage refuses.
+    const fromContent = await world.control.eval<{ content: boolean; read: string }>(`chrome.scripting
+      .executeScript({ target: { tabId: ${tab.tabId} }, func: async () => ({
+        content: globalThis.__batonContent !== undefined,
+        read: await chrome.storage.local.get(null).then((all) => JSON.stringify(all), (e) => "refused: " + e.message),
+      }) })
+      .then(([frame]) => frame.result)`);
+    expect(fromContent.content).toBe(true);
+    expect(fromContent.read).toMatch(/^refused: /);
+    for (const kept of [modelKey, world.token, secret]) expect(fromContent.read).not.toContain(kept);
+    // The panel, a trusted context, still reads all of it.
+    const inPanel = JSON.stringify(await panel.eval("chrome.storage.local.get(null)"));
+    for (const kept of [modelKey, world.token, secret]) expect(inPanel).toContain(kept);
+    await world.control.eval(`chrome.storage.local.remove("secrets")`);
+  });
+
+  it("uploads from the upload folder without asking, and asks with the full path about any other file: Deny keeps it out, Approve lets it in", async () => {
+    const root = realpathSync(mkdtempSync(join(tmpdir(), "baton-ext-uploads-")));
+    const folder = join(root, "Uploads");
+    mkdirSync(folder);
+    writeFileSync(join(folder, "receipt.txt"), "receipt #1042");
+    writeFileSync(join(root, "private.txt"), "not for the shop");
+    const files = `document.getElementById("receipt").files`;
+    try {
+      await world.control.eval(`chrome.storage.local.set({ uploadFolder: ${JSON.stringify(folder)} })`);
+      await world.signIn(
+        world.script("uploads.json", {
+          turns: [
+            { text: "<goal>Attach the receipt</goal>", calls: [{ name: "take_snapshot" }] },
+            { calls: [{ name: "upload_file", args: { ref: { role: "button", name: "Receipt" }, paths: ["receipt.txt"] } }, { name: "take_snapshot" }] },
+            { calls: [{ name: "upload_file", args: { ref: { role: "button", name: "Receipt" }, paths: ["../private.txt"] } }, { name: "take_snapshot" }] },
+            { calls: [{ name: "upload_file", args: { ref: { role: "button", name: "Receipt" }, paths: [join(root, "private.txt")] } }, { name: "take_snapshot" }] },
+            { calls: [{ name: "done", args: { answer: "Attached." } }] },
+          ],
+        }),
+      );
+      const { tab, panel } = await shopAndPanel("/returns");
+      await panel.run("Attach my receipt");
+      // The file inside the folder went in without a card; the ".." escape is asked about by its full path.
+      const card = await panel.waitFor("the upload card", (e) => e.kind === "approval" && e.state === "pending");
+      expect(await tab.eval<string>(`${files}[0]?.name ?? ""`)).toBe("receipt.txt");
+      expect(card.text).toContain("Allow this upload? The file is outside your upload folder");
+      expect(card.text).toContain(join(root, "private.txt"));
+      expect(card.text).toContain(`Upload folder: ${folder}`);
+      await panel.screenshot("extension-upload-approval", docsImg);
+      await panel.click("button", "Deny");
+      await until("the second upload card", async () => (await panel.timeline()).filter((e) => e.kind === "approval").map((e) => e.state).join() === "denied,pending");
+      expect(await tab.eval<string>(`${files}[0]?.name ?? ""`)).toBe("receipt.txt");
+      await panel.click("button", "Approve");
+      expect((await panel.outcome()).state).toBe("completed");
+      const uploads = (await panel.timeline()).filter((e) => e.tool === "upload_file");
+      expect(uploads.map((e) => e.state)).toEqual(["done", "failed", "done"]);
+      expect(uploads[1]?.text).toContain(`The user did not allow uploading ${JSON.stringify(join(root, "private.txt"))} from outside the upload folder ${folder}`);
+      expect(await tab.eval<string>(`${files}[0]?.name ?? ""`)).toBe("private.txt");
+    } finally {
+      await world.control.eval(`chrome.storage.local.remove("uploadFolder")`);
+      rmSync(root, { recursive: true, force: true });
+    }
+  });
+
+  it("refuses to type a secret into another origin's frame on the page it is scoped to, and types it into the page's own field", async () => {
+    const value = "Frame-e2e-s3cret-value";
+    // Another origin (127.0.0.1 on another port) framed by the sign-in page, recording every character its field gets.
+    const got: string[] = [];
+    const partner = createServer((req, res) => {
+      if (req.url === "/got") {
+        let b = "";
+        req.on("data", (c: Buffer) => (b += c.toString()));
+        req.on("end", () => (got.push(b), res.end()));
+        return;
+      }
+      res.writeHead(200, { "content-type": "text/html" }).end(
+        `<!doctype html><title>Partner</title><label>Partner password <input type="password"></label><script>document.querySelector("input").addEventListener("input", (e) => fetch("/got", { method: "POST", body: e.target.value }));</script>`,
+      );
+    });
+    await new Promise<void>((r) => partner.listen(0, "127.0.0.1", r));
+    const partnerUrl = `http://127.0.0.1:${(partner.address() as AddressInfo).port}/`;
+    try {
+      await world.signIn(
+        world.script("secret-frame.json", {
+          turns: [
+            { text: "<goal>Sign in</goal>", calls: [{ name: "take_snapshot" }] },
+            { calls: [{ name: "type_text", args: { ref: { role: "textbox", name: "Partner password" }, text: "<secret>password</secret>" } }] },
+            { calls: [{ name: "type_text", args: { ref: { role: "textbox", name: "Password" }, text: "<secret>password</secret>" } }] },
+            { calls: [{ name: "done", args: { answer: "Typed the password into the sign-in form." } }] },
+          ],
+        }),
+      );
+      const { tab, panel } = await shopAndPanel(`/login?frame=${encodeURIComponent(partnerUrl)}`);
+      await addSecret(panel, value);
+      await panel.click("button", "Back to the task");
+      await panel.run("Sign in to the shop");
+      expect((await panel.outcome()).state).toBe("completed");
+      // The frame's field was refused, with the reason in the timeline; the shop's own field got the value.
+      const typed = (await panel.timeline()).filter((e) => e.tool === "type_text");
+      expect(typed.map((e) => e.state)).toEqual(["failed", "done"]);
+      expect(typed[0]?.text).toContain(`is in a frame on ${partnerUrl.slice(0, -1)}; this text may only be typed on ${new URL(world.shop.url).origin}`);
+      expect(await tab.eval<string>(`document.getElementById("password").value`)).toBe(value);
+      await new Promise((r) => setTimeout(r, 300));
+      expect(got).toEqual([]);
+      await panel.click("button", "Settings");
+      await panel.click("button", "Delete password");
+      await until("the secret to go", async () => !(await panel.snapshot()).includes("Delete password"));
+    } finally {
+      partner.close();
+    }
   });
 
   it("signs in with the console (device link, PKCE), runs a task with the linked token, and shows signed out once it is revoked", async () => {

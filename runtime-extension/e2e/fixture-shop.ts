@@ -109,12 +109,20 @@ async function body(req: IncomingMessage): Promise<string> {
   return s;
 }
 
-/** A sign-in form: the secrets test types a password here. */
-const loginPage = page(
-  "Sign in · Mugshop",
-  `<h1>Sign in</h1><form id="login"><label for="user">Email</label><input id="user" name="user" type="email" autocomplete="username">
+/** A sign-in form: the secrets tests type a password here; `frame` embeds another site's page beside it (an ad, a widget). */
+const loginPage = (frame: string | null) =>
+  page(
+    "Sign in · Mugshop",
+    `<h1>Sign in</h1><form id="login"><label for="user">Email</label><input id="user" name="user" type="email" autocomplete="username">
 <label for="password">Password</label><input id="password" name="password" type="password" autocomplete="current-password">
-<button type="submit">Sign in</button></form>`,
+<button type="submit">Sign in</button></form>${frame?.startsWith("http://127.0.0.1:") ? `<iframe src="${frame}" title="Partner offer" width="440" height="120"></iframe>` : ""}`,
+    0,
+  );
+
+/** A returns form with a file input: the upload tests attach a receipt here. */
+const returnsPage = page(
+  "Returns · Mugshop",
+  `<h1>Return an item</h1><form id="returns"><label for="receipt">Receipt</label><input id="receipt" type="file"></form>`,
   0,
 );
 
@@ -124,13 +132,15 @@ export async function startShop(): Promise<Shop> {
   let orders: { id: number; email: string; items: string[] }[] = [];
   let notesWrites = 0;
   const server: Server = createServer(async (req, res) => {
-    const path = (req.url ?? "/").split("?")[0];
+    const url = new URL(req.url ?? "/", "http://x");
+    const path = url.pathname;
     const html = (s: string) => res.writeHead(200, { "content-type": "text/html; charset=utf-8" }).end(s);
     const json = (v: unknown) => res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify(v));
     if (path === "/") return html(shopPage(cart.length));
     if (path === "/checkout") return html(checkoutPage(cart));
     if (path === "/notes") return html(notesPage);
-    if (path === "/login") return html(loginPage);
+    if (path === "/returns") return html(returnsPage);
+    if (path === "/login") return html(loginPage(url.searchParams.get("frame")));
     if (path === "/api/cart" && req.method === "POST") {
       const { sku } = JSON.parse(await body(req)) as { sku: string };
       cart.push(sku);

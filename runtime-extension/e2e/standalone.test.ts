@@ -1,16 +1,17 @@
 /**
  * The standalone mode end to end: no backend anywhere. The extension built with rollup and loaded
  * in headless Chromium, its settings filled in through the panel (a model, the user's own key and
- * the base URL of a fake OpenAI-compatible server on 127.0.0.1), the AgentService running in the
- * panel's page on PGlite over IndexedDB. The fake model reads the page snapshots the panel sends
+ * the base URL of a fake OpenAI-compatible server on 127.0.0.1, and of a fake Anthropic Messages
+ * server), the AgentService running in the panel's page on PGlite over IndexedDB. The fake model reads the page snapshots the panel sends
  * and acts on the fixture shop by their refs, as a real model does. Screenshots go to
  * `runtime-extension/.artefacts/`.
  */
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { chatWire, type FakeReply, FakeLlmServer } from "@baton/backend/testing/fake-llm-server";
-import { findTarget, latestSnapshotText, snapshotRefs } from "@baton/sdk/script";
+import { anthropicWire, chatWire, type FakeReply, FakeLlmServer } from "@baton/backend/testing/fake-llm-server";
+import { latestSnapshot } from "@baton/backend/testing/sent-prompt";
+import { findTarget, snapshotRefs } from "@baton/sdk/script";
 import { afterAll, beforeAll, describe, expect, it, onTestFailed } from "vitest";
 import { type ExtensionBrowser, launchWithExtension, type Panel, until, type WebTab } from "../testing/launch.js";
 import { type Shop, startShop } from "./fixture-shop.js";
@@ -21,15 +22,17 @@ const work = mkdtempSync(join(tmpdir(), "baton-ext-standalone-"));
 let ext: ExtensionBrowser;
 let shop: Shop;
 const llm = new FakeLlmServer(chatWire, undefined, { cors: true });
+const claude = new FakeLlmServer(anthropicWire, undefined, { cors: true });
 
 beforeAll(async () => {
-  [shop, ext] = await Promise.all([startShop(), launchWithExtension({ dir: join(work, "dist") }), llm.start()]).then(([s, e]) => [s, e] as const);
+  [shop, ext] = await Promise.all([startShop(), launchWithExtension({ dir: join(work, "dist") }), llm.start(), claude.start()]).then(([s, e]) => [s, e] as const);
 }, 180_000);
 
 afterAll(async () => {
   await ext?.close();
   await shop?.close();
   await llm.stop();
+  await claude.stop();
   rmSync(work, { recursive: true, force: true });
 });
 
@@ -44,18 +47,10 @@ function text(content: unknown): string {
   return "";
 }
 
-/** The tool results the model was sent, as JSON text (unwrapped from the page-data fence). */
-function toolOutputs(body: unknown): string[] {
-  return (body as ChatBody).messages.filter((m) => m.role === "tool").map((m) => {
-    const t = text(m.content);
-    return t.slice(t.indexOf("{"), t.lastIndexOf("}") + 1);
-  });
-}
-
-/** A model turn that acts on an element of the latest snapshot it was sent, found by role and name, as a model reads it. */
+/** A model turn that acts on an element of the latest snapshot it was sent (any wire), found by role and name, as a model reads it. */
 function act(name: string, target: { role: string; name: string }, extra: Record<string, unknown> = {}, also: string[] = []) {
   return (body: unknown): FakeReply => {
-    const snapshot = latestSnapshotText(toolOutputs(body));
+    const snapshot = latestSnapshot(body);
     const ref = snapshot ? findTarget(snapshotRefs(snapshot), target) : undefined;
     if (!ref) throw new Error(`the fake model found no ${target.role} "${target.name}" in the snapshot it was sent:\n${snapshot}`);
     return { kind: "calls", calls: [{ name, args: JSON.stringify({ ref, ...extra }) }, ...also.map((n) => ({ name: n, args: "{}" }))] };
@@ -72,7 +67,7 @@ async function shopAndPanel(): Promise<{ tab: WebTab; panel: Panel }> {
   onTestFailed(async () => {
     await panel.screenshot("standalone-failed").catch(() => undefined);
     console.error("panel timeline at failure:", JSON.stringify(await panel.timeline().catch(() => []), null, 1));
-    console.error("model requests:", llm.bodies.length);
+    console.error("model requests:", llm.bodies.length, "(Anthropic:", claude.bodies.length, ")");
   });
   return { tab, panel };
 }
@@ -190,6 +185,34 @@ describe("the extension in standalone mode (no backend: the agent in the panel, 
     expect(outcome.text).toContain("Reached the step limit (2).");
     expect(llm.bodies).toHaveLength(2);
     expect((await panel.timeline()).filter((e) => e.kind === "step")).toHaveLength(2);
+    await panel.close();
+    await tab.close();
+  }, 300_000);
+
+  it("runs a task with the user's Anthropic key: the Anthropic SDK in the panel's page, calling the API as a browser may", async () => {
+    shop.reset();
+    const own = "sk-ant-user-own-key-5b2e7f90";
+    await ext.configure({ backendUrl: "", token: "", model: "anthropic:claude-haiku-4-5", modelKey: own, modelBaseUrl: claude.url });
+    claude.script(
+      { kind: "calls", calls: [{ name: "take_snapshot", args: "{}" }], reasoning: "First, read the shop." },
+      act("click", { role: "button", name: "Add Blue mug to cart" }),
+      done("The blue mug is in the cart."),
+    );
+    const { tab, panel } = await shopAndPanel();
+    await panel.run("Put the blue mug in the cart");
+    const outcome = await panel.outcome(120_000);
+    expect(outcome.state, outcome.text).toBe("completed");
+    expect(outcome.text).toContain("The blue mug is in the cart.");
+    // The model finished right after the click: the shop's server may get the cart a moment later.
+    await until("the cart on the shop's server", async () => shop.state().cart.length > 0);
+    expect(shop.state().cart).toEqual(["mug-blue"]);
+    // Three calls to the Messages API from the page, with the user's key (the SDK sends it as a
+    // bearer token) and the header Anthropic requires of a browser; the first turn's thinking came
+    // back with its call.
+    expect(claude.paths).toEqual(["/v1/messages", "/v1/messages", "/v1/messages"]);
+    expect(claude.headers.map((h) => [h.authorization, h["anthropic-dangerous-direct-browser-access"]])).toEqual(Array(3).fill([`Bearer ${own}`, "true"]));
+    expect(JSON.stringify(claude.bodies[1])).toContain('{"type":"thinking","thinking":"First, read the shop.","signature":"sig-thinking-0"}');
+    expect(JSON.stringify(claude.bodies)).not.toContain(own);
     await panel.close();
     await tab.close();
   }, 300_000);

@@ -10,7 +10,8 @@ export const permissions = {
   scripting:
     "injects the mask, the highlight and the DOM fallback into the agent's tabs (only those), where the debugger cannot attach",
   tabGroups: "groups the agent's tabs as Task(<id>), so you see which tabs it may touch",
-  storage: "keeps your settings, your secrets (never synced, never sent to the backend), the run in progress and its call journal (so a reopened panel never repeats a step) in this browser",
+  storage:
+    "keeps your settings, your secrets (never synced, never sent to the backend), the run in progress and its call journal (so a reopened panel never repeats a step) in this browser, readable by the extension's own pages and worker only",
   offscreen: "keeps the service worker awake while a task runs",
   alarms: "checks your sign-in token periodically",
 } as const;
@@ -37,8 +38,9 @@ export function manifest(version: string): chrome.runtime.ManifestV3 {
     short_name: "Baton",
     description: "An AI agent that works in your own browser tabs, in plain sight, and asks before anything irreversible.",
     version,
-    // chrome.debugger flat sessions (out-of-process iframes) need 125; the side panel API 116.
-    minimum_chrome_version: "125",
+    // Closing chrome.storage.local to content scripts (storage-access.ts) needs 140; the
+    // debugger's flat sessions (out-of-process iframes) 125, the side panel API 116.
+    minimum_chrome_version: "140",
     action: { default_title: "Open Baton", default_icon: { "16": "icons/16.png", "32": "icons/32.png" } },
     icons: { "16": "icons/16.png", "32": "icons/32.png", "48": "icons/48.png", "128": "icons/128.png" },
     side_panel: { default_path: "panel.html" },

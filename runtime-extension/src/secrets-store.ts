@@ -1,6 +1,6 @@
 /**
- * The user's named secrets, kept in `chrome.storage.local` only: never synced, never sent to the
- * backend. The panel hands them to `runTask({ secrets })`, which types a value where the model
+ * The user's named secrets, kept in `chrome.storage.local` only (closed to the content script:
+ * `storage-access.ts`): never synced, never sent to the backend. The panel hands them to `runTask({ secrets })`, which types a value where the model
  * wrote `<secret>name</secret>` and masks it in everything that leaves the browser.
  */
 import { checkSecrets, type Secret } from "@baton/sdk/client";

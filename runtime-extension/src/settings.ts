@@ -1,8 +1,8 @@
 /**
- * The user's settings, kept in `chrome.storage.local` (readable by this extension only): the
- * backend, the sign-in token, the model (and, with no backend, the user's own model key and base
- * URL), the approval policy and whether diagnostics are collected. One reader and one writer for
- * every context.
+ * The user's settings, kept in `chrome.storage.local` (readable by this extension's pages and
+ * worker, not by its content script: `storage-access.ts`): the backend, the sign-in token, the
+ * model (and, with no backend, the user's own model key and base URL), the approval policy and
+ * whether diagnostics are collected. One reader and one writer for every context.
  */
 
 /** Which calls the panel asks the user about before they run. */

@@ -1,5 +1,5 @@
 /**
- * Proves the README's "How to add a tool" walkthrough: its proto blocks are applied to a copy of
+ * Proves the "How to add a tool" walkthrough of docs/contract.md: its proto blocks are applied to a copy of
  * proto/, the real `buf generate` runs, and the new tool appears in every generated artefact —
  * including the handler-map type, which then rejects a map without it.
  */
@@ -13,12 +13,12 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type TempGen, repoRoot, tempGen } from "./generate-in-temp.js";
 
 const run = promisify(execFile);
-const readme = readFileSync(join(repoRoot, "README.md"), "utf8");
+const readme = readFileSync(join(repoRoot, "docs/contract.md"), "utf8");
 
-/** The fenced block following `<!-- walkthrough:NAME -->` in the README. */
+/** The fenced block following `<!-- walkthrough:NAME -->` in docs/contract.md. */
 function block(name: string): string {
   const m = readme.match(new RegExp(`<!-- walkthrough:${name} -->\\s*\`\`\`proto\\n([\\s\\S]*?)\`\`\``));
-  if (!m?.[1]) throw new Error(`README has no walkthrough:${name} block`);
+  if (!m?.[1]) throw new Error(`docs/contract.md has no walkthrough:${name} block`);
   return m[1];
 }
 
@@ -30,7 +30,7 @@ function addCase(proto: string, message: string, text: string): string {
   return `${proto.slice(0, close)}\n${text.trimEnd()}${proto.slice(close)}`;
 }
 
-describe("README walkthrough: adding a tool", () => {
+describe("docs/contract.md walkthrough: adding a tool", () => {
   let gen: TempGen;
   // biome-ignore lint: the module's shape is what the test asserts.
   let mod: any;

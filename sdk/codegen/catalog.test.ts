@@ -11,6 +11,7 @@ import { AgentService, file_baton_v1_agent } from "@baton/gen/baton/v1/agent_pb"
 import { fieldLimits as agentFieldLimits, methodLimits } from "@baton/gen/baton/v1/agent_limits";
 import { fieldLimits as toolFieldLimits } from "@baton/gen/baton/v1/tools_limits";
 import {
+  anthropicTools,
   geminiFunctionDeclarations,
   mcpTools,
   openAiChatTools,
@@ -82,6 +83,7 @@ describe("generated tool catalog", () => {
     expect(Object.keys(toolCatalog.tools)).toEqual(names);
     expect(openAiResponsesTools.map((t) => t.name)).toEqual(names);
     expect(openAiChatTools.map((t) => t.function.name)).toEqual(names);
+    expect(anthropicTools.map((t) => t.name)).toEqual(names);
     expect(geminiFunctionDeclarations.map((t) => t.name)).toEqual(names);
     expect(mcpTools.map((t) => t.name)).toEqual(names);
     expect(Object.keys(toolCases)).toEqual(names);
@@ -158,7 +160,7 @@ describe("generated tool catalog", () => {
     expect(mcpTools.find((t) => t.name === "take_snapshot")!.annotations).toEqual({ title: "Read page", readOnlyHint: true });
   });
 
-  it("gives OpenAI and Gemini the same parameters in their own shapes", () => {
+  it("gives OpenAI, Anthropic and Gemini the same parameters in their own shapes", () => {
     const gemini = new Map(geminiFunctionDeclarations.map((d) => [d.name, d]));
     const lower = (g: unknown): unknown => {
       if (Array.isArray(g)) return g.map(lower);
@@ -172,6 +174,8 @@ describe("generated tool catalog", () => {
     for (const [i, t] of tools.entries()) {
       expect(openAiResponsesTools[i]!.parameters).toBe(t.parameters);
       expect(openAiChatTools[i]!.function.parameters).toBe(t.parameters);
+      expect(anthropicTools[i]!.input_schema).toBe(t.parameters);
+      expect(anthropicTools[i]!.description).toBe(t.description);
       expect(openAiResponsesTools[i]!.description).toBe(t.description);
       const g = gemini.get(t.name)!;
       expect(g.description).toBe(t.description);

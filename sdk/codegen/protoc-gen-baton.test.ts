@@ -96,11 +96,15 @@ describe("protoc-gen-baton on acme/v1/shop.proto", () => {
     ]);
   });
 
-  it("emits OpenAI Responses, Chat Completions and Gemini declarations", () => {
+  it("emits OpenAI Responses, Chat Completions, Anthropic and Gemini declarations", () => {
     const params = mod.toolCatalog.tools.checkout.parameters;
     const description = "Pay for everything in the cart. Cannot be undone.";
     expect(mod.openAiResponsesTools[1]).toEqual({ type: "function", name: "checkout", description, parameters: params, strict: false });
     expect(mod.openAiChatTools[1]).toEqual({ type: "function", function: { name: "checkout", description, parameters: params } });
+    // Anthropic's tool shape: the same JSON Schema object (not a copy) as its input_schema.
+    expect(mod.anthropicTools.map((t: { name: string }) => t.name)).toEqual(["add_to_cart", "checkout"]);
+    expect(mod.anthropicTools[1]).toEqual({ name: "checkout", description, input_schema: params });
+    expect(mod.anthropicTools[1].input_schema).toBe(params);
     expect(mod.geminiFunctionDeclarations[0]).toEqual({
       name: "add_to_cart",
       description: "Add an item to the cart. Quantities add up.",

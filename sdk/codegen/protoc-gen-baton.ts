@@ -6,8 +6,8 @@
  * (carrying `option (baton.v1.tool)`), and the message named by `catalog.results` has a oneof
  * with a result per tool under the same case name. For each proto file holding a catalog the
  * plugin emits `<file>_baton.ts`: the catalog data, JSON Schemas, OpenAI (Responses and Chat
- * Completions) tools, Gemini function declarations, MCP tools, the snake_case↔camelCase maps and handler
- * map types derived from the oneof. With the option `docs` it emits `<file>.md` instead.
+ * Completions) tools, Anthropic Messages tools, Gemini function declarations, MCP tools, the
+ * snake_case↔camelCase maps and handler map types derived from the oneof. With the option `docs` it emits `<file>.md` instead.
  *
  * For each file whose fields or RPCs carry `(baton.v1.field)` or `(baton.v1.method)` it also emits
  * `<file>_limits.ts`: those options as plain data, so runtime code reads the limits without the
@@ -431,6 +431,13 @@ function generateCatalogTs(f: GeneratedFile, catalog: CatalogModel, descriptors:
   f.print(f.export("const", "openAiChatTools"), " = [");
   for (const t of tools) {
     f.print("  { type: \"function\", function: { name: ", f.string(t.name), ", description: ", f.string(t.description), ", parameters: ", camel(t), "Parameters } },");
+  }
+  f.print("] as const;");
+  f.print();
+  f.print(f.jsDoc("Client tools for Anthropic's Messages API (`messages.create({ tools })`): the parameters as `input_schema`."));
+  f.print(f.export("const", "anthropicTools"), " = [");
+  for (const t of tools) {
+    f.print("  { name: ", f.string(t.name), ", description: ", f.string(t.description), ", input_schema: ", camel(t), "Parameters },");
   }
   f.print("] as const;");
   f.print();

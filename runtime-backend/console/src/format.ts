@@ -1,6 +1,6 @@
 /** How the console writes numbers, times and states. */
 import type { Timestamp } from "@bufbuild/protobuf/wkt";
-import { SessionStatus } from "@baton/gen/baton/v1/agent_pb";
+import { type Session, SessionStatus } from "@baton/gen/baton/v1/agent_pb";
 
 /** A timestamp as a Date (epoch when unset). */
 export function dateOf(t: Timestamp | undefined): Date {
@@ -60,4 +60,18 @@ export const statusLabel: Record<SessionStatus, [string, string]> = {
 /** True while a session may still take steps (stop applies). */
 export function isActive(s: SessionStatus): boolean {
   return s === SessionStatus.RUNNING || s === SessionStatus.AWAITING_TOOLS || s === SessionStatus.AWAITING_APPROVAL;
+}
+
+/**
+ * The outcome a person would call a session: its status, except that a session whose client
+ * checked the work and found it wanting (its verdict) has failed, whatever the agent claimed.
+ */
+export function outcomeOf(s: Session): SessionStatus {
+  return s.verdict && !s.verdict.passed ? SessionStatus.FAILED : s.status;
+}
+
+/** Why a session failed or ended at its budget, in words: its client's verdict, else the backend's reason. */
+export function failureOf(s: Session): string {
+  if (s.verdict && !s.verdict.passed) return `Checked by the client: ${s.verdict.reason || "its checks did not hold"}`;
+  return s.status === SessionStatus.FAILED || s.status === SessionStatus.BUDGET_EXHAUSTED ? s.reason : "";
 }

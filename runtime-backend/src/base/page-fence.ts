@@ -12,3 +12,10 @@ const fenced = new RegExp(`^<${pageDataTag} fence="([0-9a-f]+)"[^>\\n]*>\\n([\\s
 export function unfence(output: string): string {
   return fenced.exec(output)?.[2] ?? output;
 }
+
+const anyFence = new RegExp(`<${pageDataTag} fence="([0-9a-f]+)"[^>\\n]*>\\n[\\s\\S]*?\\n</${pageDataTag} fence="\\1">`, "g");
+
+/** The text with every fenced region cut out (each marked `‹fenced›`): what a model reads as trusted. */
+export function outsideFences(text: string): string {
+  return text.replace(anyFence, "‹fenced›");
+}

@@ -62,7 +62,7 @@ describe("baton doctor", () => {
     expect(code).toBe(1);
     expect(out).toMatch(/^✗ Chromium +BATON_CHROMIUM is ".*no-chromium", which is not an executable file/m);
     expect(out).toMatch(/^✗ Store +Postgres at postgres:\/\/127\.0\.0\.1:9\/baton: .*unset it to use the embedded store$/m);
-    expect(out).toMatch(/^! Model +no model is configured: export OPENAI_API_KEY/m);
+    expect(out).toMatch(/^! Model +no model is configured: export OPENAI_API_KEY, GEMINI_API_KEY or ANTHROPIC_API_KEY \(or BATON_CHAT_BASE_URL/m);
     expect(out).toMatch(new RegExp(`^! Backend +none at ${closed} \\(.*\\): start one with \`baton serve\` \\(\`npm start\` in a clone\\)`, "m"));
     expect(out).not.toContain("hunter2");
   });

@@ -7,7 +7,7 @@ import pg from "pg";
 import type { Env } from "../providers/registry.js";
 import { flag, type Parsed, unknownFlag } from "./args.js";
 import type { Io } from "./io.js";
-import { chooseModel } from "./run/model-choice.js";
+import { chooseModel, modelKeyNames } from "./run/model-choice.js";
 import { defaultRunStore } from "./run/store-dir.js";
 import { databaseWhere, notADatabaseUrl } from "./start-failure.js";
 
@@ -110,7 +110,7 @@ function modelCheck(p: Parsed, env: Env): Check {
   return {
     status: "warn",
     what: "Model",
-    detail: `${first.replace(/\. Set one of these and run again:$/, "")}: export OPENAI_API_KEY or GEMINI_API_KEY (or BATON_CHAT_BASE_URL, OLLAMA_BASE_URL); \`baton run --script\` needs none`,
+    detail: `${first.replace(/\. Set one of these and run again:$/, "")}: export ${modelKeyNames.join(", ").replace(/, ([^,]*)$/, " or $1")} (or BATON_CHAT_BASE_URL, OLLAMA_BASE_URL); \`baton run --script\` needs none`,
   };
 }
 

@@ -79,6 +79,6 @@ describe("a fresh machine without Chromium", () => {
     expect(r.code).toBe(1);
     expect(r.stdout).toMatch(/^✓ Node +v\d+/m);
     expect(r.stdout).toMatch(/^✗ Chromium +no Chromium found .*apt-get install chromium/m);
-    expect(r.stdout).toMatch(/^✓ Store +embedded, in /m);
+    expect(r.stdout).toMatch(/^· Store +not created yet \(created on first start\): embedded, in /m);
   });
 });

@@ -7,6 +7,7 @@ import { type Io, processIo } from "./io.js";
 import { doctorCommand } from "./doctor-command.js";
 import { serveCommand, serveUsage } from "./serve-command.js";
 import { failedToStart, storeOf } from "./start-failure.js";
+import { withTelemetry } from "./telemetry.js";
 import { providerHelp } from "../providers/registry.js";
 
 const usage = `baton — the Baton backend
@@ -80,12 +81,16 @@ async function snapshotCommand(argv: string[], io: Io): Promise<number> {
   return mod.snapshotCommand(argv, io);
 }
 
-/** Runs the CLI; resolves to the exit code. */
+/**
+ * Runs the CLI; resolves to the exit code. The commands that run sessions or tools (serve, run,
+ * eval, mcp) export traces when the OTEL_* environment asks for them (`telemetry.ts`).
+ */
 export async function main(argv: string[], io: Io = processIo): Promise<number> {
   const [command, ...rest] = argv;
+  const traced = (run: () => Promise<number>) => withTelemetry(command as string, (line) => io.stderr(`${line}\n`), run);
   switch (command) {
     case "serve":
-      return serveCommand(parseArgs(rest), io);
+      return traced(() => serveCommand(parseArgs(rest), io));
     case "token":
       return tokenCommand(rest, io);
     case "user":
@@ -95,17 +100,17 @@ export async function main(argv: string[], io: Io = processIo): Promise<number> 
     case "run": {
       // Loaded lazily: only run needs the browser tooling.
       const [{ runCommand }, { processRunDeps }] = await Promise.all([import("./run/run-command.js"), import("./run/process-deps.js")]);
-      return runCommand(rest, processRunDeps());
+      return traced(() => runCommand(rest, processRunDeps()));
     }
     case "eval": {
       // Loaded lazily, like run: only eval needs the harness and the browser tooling.
       const [{ evalCommand }, { processRunDeps }] = await Promise.all([import("../eval/eval-command.js"), import("./run/process-deps.js")]);
-      return evalCommand(rest, processRunDeps());
+      return traced(() => evalCommand(rest, processRunDeps()));
     }
     case "snapshot":
       return snapshotCommand(rest, io);
     case "mcp":
-      return (await import("../mcp/mcp-command.js")).mcpCommand(parseArgs(rest), io);
+      return traced(async () => (await import("../mcp/mcp-command.js")).mcpCommand(parseArgs(rest), io));
     case "doctor":
       return doctorCommand(parseArgs(rest), io);
     case undefined:

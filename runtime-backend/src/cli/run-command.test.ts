@@ -1,6 +1,7 @@
 /**
  * `baton run`: the real binary on a local page (exit codes and output), broken expectations,
- * approvals without a terminal, Ctrl-C, the missing-keys message, and the progress wording.
+ * a model-driven run through the Anthropic SDK against a fake Messages server, approvals without
+ * a terminal, Ctrl-C, the missing-keys message, and the progress wording.
  * Browser runs use real headless Chromium and the in-process backend on a temp data directory.
  */
 import { execFile } from "node:child_process";
@@ -13,6 +14,9 @@ import { toolCatalog } from "@baton/gen/baton/v1/tools_baton";
 import { SessionSchema } from "@baton/gen/baton/v1/descriptors";
 import { afterAll, describe, expect, it } from "vitest";
 import { startBackendProcess } from "../testing/backend-process.js";
+import { anthropicWire, FakeLlmServer } from "../testing/fake-llm-server.js";
+import { latestSnapshot } from "../testing/sent-prompt.js";
+import { shopModel, shopTask } from "../testing/shop-model.js";
 import { describeCall } from "@baton/sdk/client";
 import { createProgress, displayText } from "./run/progress.js";
 import { approvalPrompt, askUserHandler, noTtyDenial } from "./run/prompts.js";
@@ -117,6 +121,43 @@ describe("baton run --secret", browserRun, () => {
   });
 });
 
+describe("baton run --model anthropic:…", browserRun, () => {
+  it("drives the Mugshop to a placed order through the Anthropic SDK against a fake Messages server, its thinking carried from step to step", async () => {
+    const fake = await new FakeLlmServer(anthropicWire).start();
+    try {
+      // The stand-in model reads each request's latest snapshot; it thinks before each turn.
+      const model = shopModel();
+      fake.script((body) => {
+        const r = model(body);
+        return r.kind === "calls" ? { ...r, reasoning: `Step ${fake.bodies.length}: read the page, then act.` } : r;
+      });
+      const key = "sk-ant-e2e-never-printed-0123456789";
+      const r = await baton(
+        [shopTask, "--serve", "examples/replay/shop", "--start-url", "/index.html", "--data-dir", dataDir, "--model", "anthropic:claude-haiku-4-5", "--json"],
+        { ANTHROPIC_API_KEY: key, ANTHROPIC_BASE_URL: fake.url },
+      );
+      expect(r.stderr).toBe("");
+      expect(r.code).toBe(0);
+      const events = r.stdout.trim().split("\n").map((l) => JSON.parse(l) as Record<string, unknown>);
+      expect(events.find((e) => e.type === "done")).toMatchObject({ status: "completed", answer: "Ordered two large blue mugs, express delivery." });
+      expect(r.stdout + r.stderr).not.toContain(key);
+      // Every model call went over Anthropic's wire; the page the model saw last is the confirmation.
+      expect(fake.paths.length).toBeGreaterThanOrEqual(12);
+      expect(new Set(fake.paths)).toEqual(new Set(["/v1/messages"]));
+      expect(latestSnapshot(fake.bodies.at(-1))).toContain('heading[1] "Order confirmed"');
+      // Each later call answered the last turn with its thinking block (and signature) in front of its calls.
+      for (const body of fake.bodies.slice(1) as { thinking?: unknown; messages: { role: string; content: { type: string; signature?: string }[] }[] }[]) {
+        expect(body.thinking).toEqual({ type: "enabled", budget_tokens: 4096 });
+        const turn = body.messages.find((m) => m.role === "assistant");
+        expect(turn?.content[0]).toMatchObject({ type: "thinking", signature: "sig-thinking-0" });
+        expect(turn?.content.some((c) => c.type === "tool_use")).toBe(true);
+      }
+    } finally {
+      await fake.stop();
+    }
+  });
+});
+
 describe("baton run (in process)", browserRun, () => {
   const shop = join(dir, "shop");
   mkdirSync(shop, { recursive: true });
@@ -196,7 +237,7 @@ describe("baton run (in process)", browserRun, () => {
   it("says exactly what to set when no model key is configured, before starting anything", async () => {
     const deps = fakeDeps({});
     expect(await runCommand(["Find the opening hours"], deps)).toBe(exitCodes.usage);
-    for (const v of ["OPENAI_API_KEY", "GEMINI_API_KEY", "BATON_CHAT_BASE_URL", "--script"]) expect(deps.errors()).toContain(v);
+    for (const v of ["OPENAI_API_KEY", "GEMINI_API_KEY", "ANTHROPIC_API_KEY", "BATON_CHAT_BASE_URL", "--script"]) expect(deps.errors()).toContain(v);
     const named = fakeDeps({});
     expect(await runCommand(["x", "--model", "gemini:gemini-2.5-flash"], named)).toBe(exitCodes.usage);
     expect(named.errors()).toContain("set GEMINI_API_KEY or GOOGLE_API_KEY");

@@ -137,7 +137,7 @@ export async function serveCommand(p: Parsed, io: Io, env: NodeJS.ProcessEnv = p
   const { port, host, store, risks, maxSteps, contextTokens, publicUrl, allowedHosts, publicRateLimit } = o;
   // The operator's keys never reach a log, a stored row or another user.
   const redact = createRedactor(envSecrets(env));
-  const logger = createLogger({ redact, ...(logFormatFor(o.logFormat, isTTY) === "text" ? { destination: textDestination(Boolean(isTTY)) } : {}) });
+  const logger = createLogger({ redact, ...(logFormatFor(o.logFormat, isTTY) === "text" ? { destination: await textDestination(Boolean(isTTY)) } : {}) });
   let backend: Awaited<ReturnType<typeof startBackend>>;
   try {
     backend = await startBackend({

@@ -4,11 +4,11 @@
  * table inside the window with no sideways scrolling, and a filter that matches nothing saying
  * so. Screenshots of each width go to `.artifacts/console/` (the README's come from there).
  */
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { copyFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { create } from "@bufbuild/protobuf";
-import { createClient } from "@connectrpc/connect";
+import { Code, ConnectError, createClient } from "@connectrpc/connect";
 import { createConnectTransport } from "@connectrpc/connect-node";
 import { AgentService, SessionStatus } from "@baton/gen/baton/v1/agent_pb";
 import { NavigateParamsSchema } from "@baton/gen/baton/v1/tools_pb";
@@ -20,8 +20,11 @@ import { createModelResolver } from "../providers/registry.js";
 import { type Backend, startBackend } from "../server/app.js";
 import { createSignInCode } from "../store/accounts.js";
 import { ensureUser, issueToken } from "../store/users.js";
+import { exitCodes, runCommand } from "../cli/run/run-command.js";
 
-const artifacts = resolve(import.meta.dirname, "../../../.artifacts/console");
+const root = resolve(import.meta.dirname, "../../..");
+const artifacts = join(root, ".artifacts/console");
+let wrongPassword = "";
 let backend: Backend;
 let scripts = "";
 let browser: LaunchedChromium;
@@ -57,9 +60,25 @@ beforeAll(async () => {
     const r = await agent.step({ sessionId: session?.id ?? "" });
     expect(r.session?.status).toBe(model.includes("wrong") ? SessionStatus.FAILED : SessionStatus.COMPLETED);
   }
+  // The README's example of a run whose expectations fail, run by `baton run` against this backend.
+  copyFileSync(join(root, "examples/scripts/login-wrong-password.json"), join(scripts, "login-wrong-password.json"));
+  let out = "";
+  let err = "";
+  const code = await runCommand(
+    ["Sign in as ada@example.com", "--serve", join(root, "examples/scripts/site"), "--start-url", "/login.html", "--script", join(scripts, "login-wrong-password.json"), "--backend", backend.server.url, "--token", token, "--json"],
+    { out: { write: (t: string) => void (out += t) }, err: { write: (t: string) => void (err += t) }, env: {}, ask: async () => undefined, onInterrupt: () => () => undefined },
+  );
+  expect(code, out + err).toBe(exitCodes.failed);
+  expect(err).toContain("3 expectation(s) of the script did not hold");
+  const events = out.trim().split("\n").map((l) => JSON.parse(l) as { type: string; sessionId?: string });
+  wrongPassword = String(events.find((e) => e.type === "session")?.sessionId);
+  // A verdict is for finished work only.
+  const { session: idle } = await agent.createSession({ task: "Not started" });
+  const early = await agent.reportVerdict({ sessionId: idle?.id ?? "", verdict: { passed: true } }).catch((e: unknown) => ConnectError.from(e));
+  expect(early).toMatchObject({ code: Code.FailedPrecondition });
   browser = await launchChromium();
   transport = await WebSocketTransport.connect(browser.wsEndpoint);
-}, 120_000);
+}, 180_000);
 
 afterAll(async () => {
   await transport?.close();
@@ -73,7 +92,10 @@ async function signedIn(width: number): Promise<Engine> {
   const engine = await openPage(transport, { viewport: { width, height: 800 } });
   const { code } = await createSignInCode(backend.db, "local", 60_000);
   await engineHandlers(engine).navigate(create(NavigateParamsSchema, { url: `${backend.server.url}/sign-in#${code}` }), undefined);
-  await until(engine, "the sessions list", `document.querySelectorAll("table.table tbody tr").length === 4`);
+  // A sign-in link trades its code only on a click that names the account.
+  await until(engine, "the sign-in button", `[...document.querySelectorAll("button")].some((b) => /^(Sign in as |Go to the console)/.test(b.textContent))`);
+  await engineProbe(engine).evaluate(`[...document.querySelectorAll("button")].find((b) => /^(Sign in as |Go to the console)/.test(b.textContent)).click()`);
+  await until(engine, "the sessions list", `document.querySelectorAll("table.table tbody tr").length === 6`);
   return engine;
 }
 
@@ -111,12 +133,30 @@ describe("the sessions list at the widths people use", { timeout: 120_000 }, () 
       expect(await overflow(engine)).toEqual({ page: 0, table: 0 });
       await shot(engine, `sessions-${width}`);
 
+      // The run whose expectations failed: failed, saying what did not hold, under the Failed filter too.
+      const row = `[...document.querySelectorAll("tbody tr")].find((r) => r.querySelector("a").getAttribute("href") === "/sessions/${wrongPassword}")`;
+      expect(await engineProbe(engine).evaluate(`${row}.querySelector(".pill").textContent`)).toBe("Failed");
+      expect(String(await engineProbe(engine).evaluate(`${row}.querySelector(".reason").textContent`))).toMatch(/^Checked by the client: 3 expectation\(s\) of the script did not hold: expected text "Welcome back, Ada"/);
+      await engineProbe(engine).evaluate(`[...document.querySelectorAll(".segmented button")].find((b) => b.textContent === "Failed").click()`);
+      await until(engine, "the Failed list", `document.querySelectorAll("table.table tbody tr").length === 2`);
+      expect(await engineProbe(engine).evaluate(`!!${row}`)).toBe(true);
+
       await engineProbe(engine).evaluate(`[...document.querySelectorAll(".segmented button")].find((b) => b.textContent === "Stopped").click()`);
       await until(engine, "the empty Stopped list", `!document.querySelector("table.table") && !!document.querySelector(".empty")`);
       const empty = String(await engineProbe(engine).evaluate(`document.querySelector(".empty").textContent`));
       expect(empty).not.toContain("No sessions yet");
       expect(empty).toContain("No stopped sessions");
       expect(await overflow(engine)).toEqual({ page: 0, table: 0 });
+
+      // The failed run's own page: failed, what did not hold, and the agent's claim as its claim.
+      await engineHandlers(engine).navigate(create(NavigateParamsSchema, { url: `${backend.server.url}/sessions/${wrongPassword}` }), undefined);
+      await until(engine, "the failed session", `!!document.querySelector(".banner-bad") && !!document.querySelector(".tool")`);
+      expect(await engineProbe(engine).evaluate(`document.querySelector(".page-header h1").textContent`)).toBe("Sign in as ada@example.com");
+      expect(await engineProbe(engine).evaluate(`document.querySelector(".page-header .pill").textContent`)).toBe("Failed");
+      expect(String(await engineProbe(engine).evaluate(`document.querySelector(".banner-bad").textContent`))).toContain("did not hold");
+      expect(await engineProbe(engine).evaluate(`document.querySelector(".banner-ok")`)).toBe(null);
+      expect((await overflow(engine)).page).toBe(0);
+      await shot(engine, `session-failed-${width}`);
       await transport.send("Target.closeTarget", { targetId: engine.page.targetId });
     });
   }

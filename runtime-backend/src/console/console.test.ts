@@ -228,6 +228,8 @@ describe("tokens", () => {
     expect((await refusal(bob.agent.getSession({ sessionId: session?.id ?? "" }))).code).toBe(Code.PermissionDenied);
     const memory = await saveMemory(backend.db, "alice", "Alice's secret", []);
     expect((await refusal(bob.console.deleteMemory({ memoryId: memory }))).code).toBe(Code.PermissionDenied);
+    expect((await refusal(bob.console.pinMemory({ memoryId: memory, pinned: true }))).code).toBe(Code.PermissionDenied);
+    expect((await refusal(bob.console.pinMemory({ memoryId: "mem_none", pinned: true }))).code).toBe(Code.NotFound);
     expect((await bob.console.listMemories({ query: "secret" })).records).toEqual([]);
     expect((await refusal(bob.console.listUsers({}))).code).toBe(Code.PermissionDenied);
     expect((await refusal(bob.console.setQuota({ userId: "bob", quota: { dailySteps: 1000 } }))).code).toBe(Code.PermissionDenied);
@@ -271,7 +273,17 @@ describe("sessions, playbooks and quotas", () => {
     expect(page1.nextPageToken).not.toBe("");
     const page2 = await alice.console.listSessions({ limit: 1, pageToken: page1.nextPageToken });
     expect(page2.sessions[0]?.id).not.toBe(page1.sessions[0]?.id);
-    expect((await alice.console.listMemories({ query: "window" })).records.map((r) => r.text)).toEqual(["Ada prefers window seats"]);
+    const [saved] = (await alice.console.listMemories({ query: "window" })).records;
+    expect(saved?.text).toBe("Ada prefers window seats");
+    // Saved by the agent in this session (no page was open): not the user's until pinned.
+    expect([saved?.sessionId, saved?.pageUrl, saved?.byUser, saved?.pinned]).toEqual([id, "", false, false]);
+    expect((await alice.console.pinMemory({ memoryId: saved?.id ?? "", pinned: true })).record).toMatchObject({ id: saved?.id, pinned: true });
+    expect((await alice.console.pinMemory({ memoryId: saved?.id ?? "", pinned: false })).record?.pinned).toBe(false);
+    // A record the user writes is theirs: pinned, no session or page.
+    const { record } = await alice.console.createMemory({ text: " Ada's seat is 14A ", tags: ["travel", " "] });
+    expect(record).toMatchObject({ text: "Ada's seat is 14A", tags: ["travel"], byUser: true, pinned: true, sessionId: "", pageUrl: "" });
+    expect((await refusal(alice.console.createMemory({ text: "   " }))).code).toBe(Code.InvalidArgument);
+    expect((await refusal(alice.console.createMemory({ text: "" }))).code).toBe(Code.InvalidArgument);
   });
 
   it("keeps playbook versions, diffs them, rolls back (as a new version) and tests the match rules", async () => {

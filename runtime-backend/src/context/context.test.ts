@@ -118,9 +118,9 @@ describe("folding", () => {
     expect(s).toMatchObject({ goal: "Book a table", isTask: true, micro: [], latest: turn(1) });
     s = applyTurn(s, "t", parseTags("<context>saw the form</context>"), turn(2), new Map(), o);
     expect(s.micro).toEqual(["step 1: saw the form"]);
-    // No note: a mechanical summary of the call and its result.
-    s = applyTurn(s, "t", parseTags(""), turn(3), new Map([["call_2_0", '{"title":"Form"}']]), o);
-    expect(s.micro[1]).toBe('step 2: take_snapshot({}) → {"title":"Form"}');
+    // No note: a mechanical summary of the call and its result (the page described, not quoted).
+    s = applyTurn(s, "t", parseTags(""), turn(3), new Map([["call_2_0", '{"url":"https://x.example/form?a=1","title":"Form","text":"[e1] button","ref_count":1}']]), o);
+    expect(s.micro[1]).toBe("step 2: take_snapshot({}) → ok at https://x.example/form; text 11 chars, ref_count 1");
     s = applyTurn(s, "t", parseTags("<context><fold>form found, date picked</fold></context>"), turn(4), new Map(), o);
     expect(s.macro).toEqual(["form found, date picked"]);
     expect(s.micro).toHaveLength(1);

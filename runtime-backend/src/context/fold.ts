@@ -1,4 +1,5 @@
 import { neutralizeMarkers } from "./page-data.js";
+import { resultSummary } from "./result-summary.js";
 import type { ContextState, LatestInteraction } from "./state.js";
 import type { ParsedTags } from "./tags.js";
 import { LineTally } from "./tokens.js";
@@ -25,7 +26,10 @@ export interface FoldOptions {
   readonly maxImages: number;
 }
 
-/** Defaults per seed 001: fold past 50% of an 8k-token budget or 20 summaries. */
+/**
+ * Defaults: fold past 50% of an 8k-token budget or 20 summaries, so the model is asked to fold
+ * while the budget still has room for the fold itself and for the latest interaction in full.
+ */
 export const defaultFoldOptions: FoldOptions = {
   tokenBudget: 8000,
   foldAtFraction: 0.5,
@@ -42,19 +46,20 @@ function clip(s: string, n: number): string {
 
 /**
  * A mechanical summary of an interaction, for when the model gave no `<context>` note:
- * what it said, what it called and how each call came out. Result excerpts are page text, so
- * any marker in them that could close the context block or open a fence is made inert.
+ * what it said, what it called and how each call came out. A browser tool's or a memory
+ * search's result is described, never quoted (`resultSummary`): the context block is outside
+ * every fence. What is quoted (the model's words, other tools' results) has any marker that
+ * could close the context block or open a fence made inert.
  */
 export function autoSummary(latest: LatestInteraction, outputs: ReadonlyMap<string, string>, max: number): string {
   const parts: string[] = [];
   if (latest.text) parts.push(clip(latest.text, 120));
   for (const c of latest.calls) {
-    const out = outputs.get(c.id) ?? "no result";
-    const page = neutralizeMarkers(out);
-    const status = page.startsWith('{"error"') ? `error ${clip(page, 100)}` : clip(page, 80);
+    const r = resultSummary(c.name, outputs.get(c.id));
+    const status = !r.quoted ? r.text : r.text.startsWith('{"error"') ? `error ${clip(r.text, 100)}` : clip(r.text, 80);
     parts.push(`${c.name}(${clip(c.arguments, 60)}) → ${status}`);
   }
-  return clip(`step ${latest.step}: ${parts.join("; ") || "no action"}`, max);
+  return clip(neutralizeMarkers(`step ${latest.step}: ${parts.join("; ") || "no action"}`), max);
 }
 
 function render(s: ContextState, task: string): string {
@@ -168,7 +173,7 @@ export function enforceBudget(s: ContextState, task: string, o: FoldOptions): Co
 }
 
 /**
- * Folds one model turn into the context (the flowchart of seed 001): a `<fold>` moves the
+ * Folds one model turn into the context: a `<fold>` moves the
  * micro summaries into one macro summary; the previous latest interaction becomes a micro
  * summary (the model's `<context>` note, or a mechanical one); the new turn becomes latest.
  * `outputs` are the results of the previous latest interaction's calls, by toolcall id.

@@ -1,7 +1,6 @@
-import { toolCatalog } from "@baton/gen/baton/v1/tools_baton";
 import type { ModelImage, ModelItem } from "../providers/types.js";
 import { type FoldOptions, renderContext, shouldFold } from "./fold.js";
-import { fencePageData, newFenceId, pageDataRule } from "./page-data.js";
+import { newFenceId, pageDataRule, promptOutput } from "./page-data.js";
 import type { ContextState } from "./state.js";
 
 /** What goes into one model call besides the tools. */
@@ -50,18 +49,11 @@ function systemInstruction(playbook: string, firstTurn: boolean, fold: "none" | 
 }
 
 /**
- * Tools whose results carry page content: the browser tools, every client-side tool of the
- * catalog but ask_user (the user's own answer). Their results are fenced as page data; the
- * backend's tools and a client's declared tools (the integrator's own data) are not.
- */
-const pageTools = new Set<string>(Object.values(toolCatalog.tools).filter((t) => t.side === "client" && t.name !== "ask_user").map((t) => t.name));
-
-/**
  * Builds the prompt of the next model call from the folded context: the system instruction
  * (base rules, the playbook, the context rules, the goal or fold instruction when due), the
  * context block, and the latest interaction replayed verbatim with its tool results, those
- * from the page fenced as untrusted data ({@link fencePageData}) under a fence id new to this
- * prompt. `outputs` holds the latest interaction's results by toolcall id; `images` their
+ * from the page (and memory the agent saved) fenced as untrusted data ({@link promptOutput})
+ * under a fence id new to this prompt. `outputs` holds the latest interaction's results by toolcall id; `images` their
  * screenshots, of which the prompt keeps the last `o.maxImages` (the others are named in a
  * note on their result). `note` (what is left of the session's budget, when it runs low) closes
  * the context block.
@@ -105,7 +97,7 @@ export function buildPrompt(
         output:
           output === undefined
             ? '{"error":{"code":"internal","message":"No result was recorded for this call."}}'
-            : (pageTools.has(c.name) ? fencePageData(c.name, output, fence) : output) + dropped,
+            : promptOutput(c.name, output, fence) + dropped,
         ...(shots?.keep.length ? { images: shots.keep } : {}),
       });
     }

@@ -21,7 +21,7 @@ export interface LatestInteraction {
 }
 
 /**
- * The folded context of a session (seed 001): the goal, macro summaries (folded history),
+ * The folded context of a session: the goal, macro summaries (folded history),
  * micro summaries (one per recent step), the latest interaction, and the user's messages.
  * Stored as JSON in the session row and rebuilt into every prompt.
  */

@@ -18,7 +18,7 @@ const contextRe = /<context>([\s\S]*?)<\/context>/gi;
 const foldRe = /<fold>([\s\S]*?)<\/fold>/i;
 
 /**
- * Reads the control tags of seed 001 out of a model's text: `<goal>`/`<non-task>` on the first
+ * Reads the control tags the prompt asks for out of a model's text: `<goal>`/`<non-task>` on the first
  * turn and `<context>` (with an optional `<fold>`) on every turn. Tolerates a missing closing
  * tag at the very end (a truncated reply) by taking the rest of the text.
  */

@@ -8,6 +8,7 @@ import { runTask } from "@baton/sdk/client";
 import { describe, expect, it } from "vitest";
 import { FakeLlmServer } from "../testing/fake-llm-server.js";
 import { providerApis } from "../testing/provider-apis.js";
+import { outsideFences } from "../context/page-data.js";
 import { systemText, toolOutputs, userTexts } from "../testing/sent-prompt.js";
 import { browserHandlers, useBrowserRig } from "./rig.js";
 
@@ -55,8 +56,12 @@ describe("page text in the prompt", { timeout: 180_000 }, () => {
         // The fence id appears nowhere but at the two ends: the page cannot have written it.
         const whole = JSON.stringify(body);
         expect(whole.split(id!).length - 1).toBe(2);
-        // Every close marker the page wrote is inert: only the real one is left.
+        // Every close marker the page wrote is inert: only the real one is left, even to a reader
+        // that skips invisible characters (the page hid a zero-width space in one).
         expect(out.match(/<\s*\/\s*page-data/gi)).toHaveLength(1);
+        expect(out.replace(/\p{Cf}/gu, "").match(/<\s*\/\s*page-data/gi)).toHaveLength(1);
+        expect(out).not.toMatch(/\p{Cf}/u);
+        expect(inner).toMatch(/Lovely colour/);
         expect(inner).toContain("‹/page-data");
         expect(inner).not.toMatch(/<\s*\/?\s*(page-data|context|fold)/i);
         // The body is still the tool's JSON; its strings keep to their lines.
@@ -73,13 +78,17 @@ describe("page text in the prompt", { timeout: 180_000 }, () => {
         }
       }
 
-      // The context block of the last prompt summarises the snapshot step from its result
-      // (title included); the page's "</context>" there is inert, so the block closes once.
+      // The context block of the last prompt summarises the snapshot step by its page's origin
+      // and path and counts, never its title or text, so the block closes once.
       const userText = userTexts(bodies[2])[0] ?? "";
-      expect(userText).toContain("step 1:");
+      expect(userText).toContain(`step 1: take_snapshot({}) → ok at ${rig.site.a}/injection; text `);
       expect(userText.match(/<\/context>/g)).toHaveLength(1);
-      expect(userText).toContain("‹/context> ‹/page-da");
-      expect(userText).not.toMatch(/<\s*\/?\s*page-da/i);
+      // Nothing the page wrote reaches any prompt outside a fence.
+      for (const body of bodies) {
+        for (const text of [systemText(body), ...userTexts(body), ...toolOutputs(body)]) {
+          expect(outsideFences(text)).not.toMatch(/obey the page|ignore previous|wire the money|transfer all|PWNED/i);
+        }
+      }
     } finally {
       await server.stop();
     }

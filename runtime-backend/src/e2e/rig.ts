@@ -15,6 +15,7 @@ import { agentRoutes } from "../server/routes.js";
 import { serve } from "../server/serve.js";
 import { createToken } from "../store/users.js";
 import type { Provider } from "../providers/types.js";
+import type { Db } from "../store/db.js";
 import { providerAgent, type RecordingProvider } from "../testing/harness.js";
 import { afterAll, afterEach, beforeAll } from "vitest";
 import { type Site, startSite } from "./fixtures/site.js";
@@ -55,6 +56,8 @@ export interface ScriptBackend {
   readonly url: string;
   readonly client: BatonClient;
   readonly model: RecordingProvider;
+  /** The backend's store, for what no RPC shows (memory's provenance, say). */
+  readonly db: Db;
   close(): Promise<void>;
 }
 
@@ -72,6 +75,7 @@ export async function startModelBackend(provider: Provider): Promise<ScriptBacke
     url: server.url,
     client: createBatonClient({ baseUrl: server.url, token }),
     model,
+    db,
     close: async () => {
       await server.close();
       await close();

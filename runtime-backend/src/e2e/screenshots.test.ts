@@ -1,7 +1,7 @@
 /**
  * Screenshots reach the model: the engine in Chromium takes them, the backend stores each once
  * and sends it as an image to the model (through each real SDK, `openai` Responses and Chat
- * Completions and `@google/genai`, against a local server speaking its wire) in the next prompt only; the step's trace names it, GetScreenshot serves it, and the
+ * Completions, `@anthropic-ai/sdk` and `@google/genai`, against a local server speaking its wire) in the next prompt only; the step's trace names it, GetScreenshot serves it, and the
  * tokens it cost are in the step's usage and cost.
  */
 import { mkdirSync, writeFileSync } from "node:fs";

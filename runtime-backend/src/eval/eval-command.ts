@@ -6,6 +6,7 @@ import type { Env } from "../providers/registry.js";
 import { flag, onlyKnownFlags, parseArgs, type Parsed, UsageError, wholeNumber } from "../cli/args.js";
 import { chooseModel } from "../cli/run/model-choice.js";
 import { terminalStream } from "../cli/run/terminal-text.js";
+import { uploadDirsOf } from "../cli/run/upload-dirs.js";
 import type { RunDeps } from "../cli/run/run-command.js";
 import { BackendUnavailable, type RunBackend, startLocalBackend } from "../cli/run/run-backend.js";
 import { defaultRunStore, withRunStore } from "../cli/run/store-dir.js";
@@ -54,6 +55,8 @@ baton eval compare a.jsonl b.jsonl [--fail-on-regression]
   --filter GLOBS        only tasks whose name matches one of these (comma-separated; * and ?)
   --out FILE            the JSONL report, one row per run (default eval-reports/eval-<time>.jsonl)
   --html FILE           also write a self-contained HTML report with each final page
+  --upload-dir DIR      upload_file may also take files from DIR (repeatable); a task always may
+                        from its suite's files/ folder, and any other file is refused
   --data-dir DIR        the embedded store (default ~/.cache/baton/run-store, as baton run)
   --headed              show the browsers (needs a display)
   --list                list the suite's tasks and exit
@@ -63,7 +66,7 @@ Exit codes: 0 every run passed, 1 a run did not pass (compare: a regression with
 unavailable, 130 interrupted (Ctrl-C).
 `;
 
-const KNOWN = new Set(["model", "via", "extension", "repeat", "concurrency", "filter", "out", "html", "data-dir", "headed", "list", "help"]);
+const KNOWN = new Set(["model", "via", "extension", "repeat", "concurrency", "filter", "out", "html", "data-dir", "headed", "list", "help", "upload-dir"]);
 
 function count(p: Parsed, name: string, fallback: number, max: number): number {
   return wholeNumber(`--${name}`, flag(p, name), 1, max) ?? fallback;
@@ -147,6 +150,7 @@ export async function evalCommand(argv: readonly string[], given: EvalDeps): Pro
     if (extensionDir !== undefined && viaName !== "extension") throw new UsageError("--extension goes with --via extension");
     via = viaFor(viaName, {
       headed: p.flags.has("headed"),
+      uploadDirs: uploadDirsOf(p),
       ...(deps.wrapHandlers ? { wrapHandlers: deps.wrapHandlers } : {}),
       ...(extensionDir ? { dir: resolve(extensionDir) } : {}),
     });

@@ -13,7 +13,12 @@ export interface ExtensionViaOptions {
   readonly dir?: string;
   /** Show the browser windows (needs a display). */
   readonly headed?: boolean;
+  /** Folders uploads may come from besides the suite's files/ (`--upload-dir`). */
+  readonly uploadDirs?: readonly string[];
 }
+
+/** The heading of the panel's card for an upload from outside the upload folders (`timeline-view.tsx`). */
+const uploadCard = /Allow this upload\?/;
 
 /** The repository's build of the extension, where `npm run build -w runtime-extension` writes it. */
 export const defaultExtensionDir = distDir;
@@ -60,8 +65,10 @@ async function tabTarget(ext: ExtensionBrowser, tabId: number): Promise<Target> 
  * profile). An attempt signs the panel in to the harness's backend with the task's model, opens
  * the start page in a window of its own and Chrome's side panel beside it, and runs the goal
  * from the panel's task box: the agent loop runs in the backend, the tools in the extension
- * over `chrome.debugger`, exactly as for a user (relative upload paths resolve in the suite's
- * `files/`: the extension's upload folder). The checks then read the window's active tab.
+ * over `chrome.debugger`, exactly as for a user (the extension's upload folders are the suite's
+ * `files/`, where relative paths resolve, and the `--upload-dir` folders; the card asking about
+ * a file from anywhere else is denied, as baton eval asks no one). The checks then read the
+ * window's active tab.
  * The panel is worked by the extension's own driver (`runInPanel`). The panel does not send a step limit, so the task's `max_steps` is the backend's default here.
  */
 export function extensionVia(o: ExtensionViaOptions = {}): Via {
@@ -91,12 +98,13 @@ export function extensionVia(o: ExtensionViaOptions = {}): Via {
           };
           try {
             await ext.configure({ backendUrl: job.backend.baseUrl, token: job.backend.token, model: job.model });
-            // Relative upload_file paths resolve in the suite's files/, as via headless.
-            await ext.control.eval(`chrome.storage.local.set({ [${JSON.stringify(uploadFolderKey)}]: ${JSON.stringify(job.filesDir)} })`);
+            // Uploads come from the suite's files/ (relative paths resolve there) and --upload-dir, as via headless.
+            const folders = [job.filesDir, ...(o.uploadDirs ?? [])];
+            await ext.control.eval(`chrome.storage.local.set({ [${JSON.stringify(uploadFolderKey)}]: ${JSON.stringify(folders)} })`);
             run = await runInPanel(ext, {
               startUrl: job.startUrl,
               task: job.goal,
-              onApproval: () => job.onApproval().approved,
+              onApproval: (card) => !uploadCard.test(card.text) && job.onApproval().approved,
               userReply: job.userReply ?? "The user is not available to answer. Continue without the answer if you can.",
               signal: job.signal,
             });

@@ -1,4 +1,8 @@
+import { randomUUID } from "node:crypto";
 import type { BatonClient } from "@baton/sdk/client";
+import { redactText } from "../log/redact.js";
+import { recordSpan, spanAttr } from "../log/spans.js";
+import { sessionTraceId } from "../log/trace-ids.js";
 import type { ReportRow } from "./report.js";
 import { runAttempt } from "./run-attempt.js";
 import type { EvalTask } from "./task.js";
@@ -50,6 +54,7 @@ export async function runEval(o: EvalOptions): Promise<ReportRow[]> {
     while (next < jobs.length && !o.signal?.aborted) {
       const job = jobs[next++] as (typeof jobs)[number];
       o.listener?.started(job.task.name, job.attempt);
+      const start = Date.now();
       const row = await runAttempt({
         task: job.task,
         attempt: job.attempt,
@@ -61,6 +66,7 @@ export async function runEval(o: EvalOptions): Promise<ReportRow[]> {
         lane,
         ...(o.signal ? { stop: o.signal } : {}),
       });
+      traceRow(row, start);
       rows.push(row);
       o.listener?.finished(row);
     }
@@ -75,4 +81,29 @@ export async function runEval(o: EvalOptions): Promise<ReportRow[]> {
     await Promise.all(lanes.map((l) => l.close().catch(() => undefined)));
   }
   return rows;
+}
+
+/**
+ * An `eval_task {task}` span in the trace of the run's session (beside the backend's spans of
+ * that session), from the run's start to its row: the task, the attempt, the verdict and the
+ * check that failed (never the reason's text, which may quote the page).
+ */
+function traceRow(row: ReportRow, start: number): void {
+  recordSpan({
+    traceId: sessionTraceId(row.session_id || `eval_${randomUUID()}`),
+    name: `eval_task ${row.task}`,
+    start,
+    attributes: {
+      "baton.eval.task": row.task,
+      "baton.eval.attempt": row.attempt,
+      "baton.eval.via": row.via,
+      "baton.eval.verdict": row.verdict,
+      ...(row.failed_check ? { "baton.eval.failed_check": row.failed_check } : {}),
+      ...(row.session_id ? { [spanAttr.conversation]: row.session_id } : {}),
+      "baton.eval.model": row.model,
+    },
+    redact: redactText,
+    outcome: row.verdict,
+    errorType: row.verdict === "pass" ? undefined : (row.failed_check ?? row.verdict),
+  });
 }

@@ -1,9 +1,10 @@
 import { access } from "node:fs/promises";
-import { isAbsolute, join } from "node:path";
 import { type RunContext, runTask } from "@baton/sdk/client";
 import { type Engine, type EngineHandlers, engineHandlers } from "@baton/sdk/engine";
 import { launchGuardedChromium, openPage } from "@baton/sdk/node";
+import { guardUploads } from "@baton/sdk/policy";
 import { engineProbe } from "@baton/sdk/script";
+import { nodeUploadRule, refuseOutside } from "../cli/run/upload-dirs.js";
 import { viewportJpeg } from "./page-shot.js";
 import type { Attempt, AttemptJob, Lane, Via } from "./via.js";
 
@@ -15,7 +16,13 @@ export interface HeadlessOptions {
   /** Show the browser windows (needs a display). */
   readonly headed?: boolean;
   readonly wrapHandlers?: HandlerWrapper;
+  /** Folders uploads may come from besides the suite's files/ (`--upload-dir`). */
+  readonly uploadDirs?: readonly string[];
 }
+
+/** Why baton eval refuses a file outside its folders. */
+export const evalUploadRefusal =
+  "and baton eval asks no one: a suite's tasks upload from its files/ folder, or from a folder named with --upload-dir.";
 
 interface TargetInfo {
   readonly targetId: string;
@@ -52,11 +59,11 @@ export function headlessVia(o: HeadlessOptions = {}): Via {
           };
           try {
             const base = engineHandlers<RunContext>(engine);
-            const own: EngineHandlers<RunContext> = {
-              ...base,
-              // Relative paths name the suite's own files, for models and scripts alike.
-              uploadFile: (p, ctx) => base.uploadFile({ ...p, paths: p.paths.map((f) => (isAbsolute(f) ? f : join(job.filesDir, f))) }, ctx),
-            };
+            // Uploads come from the suite's files/ (where relative paths resolve, for models and
+            // scripts alike) and the --upload-dir folders; any other file is refused.
+            const folders = [job.filesDir, ...(o.uploadDirs ?? [])];
+            const outside = async (files: Parameters<typeof refuseOutside>[0]) => refuseOutside(files, folders, evalUploadRefusal);
+            const own: EngineHandlers<RunContext> = { ...base, uploadFile: guardUploads(base.uploadFile, { rule: nodeUploadRule(folders, job.filesDir), outside }) };
             const handlers = o.wrapHandlers ? o.wrapHandlers(own, engine) : own;
             const outcome = await runTask(job.client, {
               task: job.goal,

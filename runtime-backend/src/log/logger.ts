@@ -1,5 +1,4 @@
 import { type DestinationStream, type Logger, pino } from "pino";
-import pinoPretty from "pino-pretty";
 import { type Redact, redactText } from "./redact.js";
 
 export type { Logger };
@@ -80,7 +79,9 @@ export function logFormatFor(asked: LogFormat | undefined, isTTY: boolean | unde
  * (as pino's own destination is), coloured on a terminal. Redaction happened before: pino
  * hands this stream the record it would have printed as JSON.
  */
-export function textDestination(colorize: boolean): DestinationStream {
+export async function textDestination(colorize: boolean): Promise<DestinationStream> {
+  // Loaded only for a person's terminal: JSON output and `baton run` never pay for it.
+  const { default: pinoPretty } = await import("pino-pretty");
   return pinoPretty({ sync: true, destination: 1, colorize, singleLine: true, translateTime: "SYS:HH:MM:ss", ignore: "pid,hostname,service" });
 }
 

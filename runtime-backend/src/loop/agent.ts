@@ -3,12 +3,13 @@ import { readClientTools } from "./client-tools.js";
 import { create } from "@bufbuild/protobuf";
 import { fieldLimits } from "@baton/gen/baton/v1/agent_limits";
 import { Code, ConnectError } from "@connectrpc/connect";
-import { type CreateSessionRequest, type GetScreenshotResponse, type GetSessionResponse, type LogEntry, type Playbook, type Session, SessionStatus, type StepRequest, type StepResponse } from "@baton/gen/baton/v1/agent_pb";
+import { type CreateSessionRequest, type GetScreenshotResponse, type GetSessionResponse, type LogEntry, type Playbook, type Session, SessionStatus, type StepRequest, type StepResponse, type Verdict } from "@baton/gen/baton/v1/agent_pb";
 import { GetPlaybookRequestSchema, GetScreenshotResponseSchema, GetSessionResponseSchema } from "@baton/gen/baton/v1/descriptors";
 import { emptyContext } from "../context/state.js";
 import { defaultFoldOptions } from "../context/fold.js";
 import { type LogSink, silentSink } from "../log/log-sink.js";
 import { redactAttributes, redactText } from "../log/redact.js";
+import { traceAgentStep } from "../log/spans.js";
 import { newId } from "../store/ids.js";
 import { SessionConflict } from "../store/session-store.js";
 import { type SessionRow, sessionMessage } from "../store/sessions.js";
@@ -175,7 +176,11 @@ export class Agent {
       onEvent?.(e);
       this.events.publish(s0.id, e);
     };
-    const done = this.process(s0.id, req, key, abort, emit);
+    const done = traceAgentStep(
+      { sessionId: s0.id, input: inputName[req.input.case ?? "resume"], redact: this.deps.redact },
+      () => this.process(s0.id, req, key, abort, emit),
+      (r) => ({ status: SessionStatus[r.session?.status ?? SessionStatus.UNSPECIFIED]?.toLowerCase() ?? "unspecified", step: r.session?.step ?? 0 }),
+    );
     this.running.set(s0.id, { key, abort, done });
     try {
       return await done;
@@ -280,6 +285,24 @@ export class Agent {
     return sessionMessage(after ?? s);
   }
 
+  /**
+   * Records the client's verdict on a finished session: what its own checks found after the
+   * agent finished. A session still running has no verdict yet (FailedPrecondition).
+   */
+  async reportVerdict(userId: string, sessionId: string, verdict: Verdict | undefined): Promise<Session> {
+    if (!verdict) throw new ConnectError("verdict is required", Code.InvalidArgument);
+    const s = await this.owned(userId, sessionId);
+    if (this.running.has(s.id) || ![SessionStatus.COMPLETED, SessionStatus.FAILED, SessionStatus.STOPPED].includes(s.status)) {
+      throw new ConnectError(`session ${s.id} has not finished: report a verdict once it is completed, failed or stopped`, Code.FailedPrecondition);
+    }
+    this.deps.cache?.delete(s.id);
+    // Client text, stored and shown as a log message is: the operator's secrets masked.
+    await this.deps.store.setVerdict(s.id, { passed: verdict.passed, reason: this.deps.redact(verdict.reason) });
+    this.events.publish(s.id, { kind: "changed" });
+    const after = await this.deps.store.readSession(s.id);
+    return sessionMessage(after ?? s);
+  }
+
   /** True while a step of the session runs in this process (its status may not say so yet). */
   isRunning(sessionId: string): boolean {
     return this.running.has(sessionId);
@@ -355,6 +378,9 @@ export class Agent {
     return this.deps.store.playbooks(userId);
   }
 }
+
+/** A step request's input, as its span names it. */
+const inputName: Readonly<Record<NonNullable<StepRequest["input"]["case"]> | "resume", string>> = { userMessage: "user_message", toolResults: "tool_results", resume: "resume" };
 
 /** A 53-bit hash of a text (cyrb53), as hex: tells two messages under one idempotency key apart. */
 function textHash(text: string): string {

@@ -5,6 +5,7 @@ import { toolCatalog } from "@baton/gen/baton/v1/tools_baton";
 import { AgentMessageSchema } from "@baton/gen/baton/v1/descriptors";
 import { encodeToolError, encodeToolResult, toolError } from "@baton/sdk/contract";
 import { applyUserMessage } from "../context/fold.js";
+import { clientToolSpan, type ToolOutcome } from "../log/spans.js";
 import type { CallRow } from "../store/records.js";
 import type { SessionRow } from "../store/sessions.js";
 import type { CallUpdate } from "../store/session-store.js";
@@ -132,6 +133,7 @@ async function toolResults(deps: LoopDeps, s: SessionRow, stepCalls: CallRow[], 
           { tool: call.name },
         );
         const output = encodeToolError(err);
+        traceClientCall(deps, s, call, { ok: false, code: ToolErrorCode[ToolErrorCode.DENIED], denied: true });
         callUpdates.push({ id: call.toolcallId, step: call.step, state: "done", output });
         updated.set(call.toolcallId, { ...call, state: "done", output });
         history.push(resultEntry(call.step, r));
@@ -157,6 +159,7 @@ async function toolResults(deps: LoopDeps, s: SessionRow, stepCalls: CallRow[], 
           : encodeToolError(
             r.outcome.case === "error" ? r.outcome.value : toolError(ToolErrorCode.INTERNAL, "The client sent no result.", { tool: call.name }),
           );
+    traceClientCall(deps, s, call, r.outcome.case === "error" ? { ok: false, code: ToolErrorCode[r.outcome.value.code] ?? "_OTHER" } : r.outcome.case === undefined ? { ok: false, code: "NO_RESULT" } : { ok: true });
     callUpdates.push({ id: call.toolcallId, step: call.step, state: "done", output });
     updated.set(call.toolcallId, { ...call, state: "done", output });
     history.push(resultEntry(call.step, r));
@@ -191,6 +194,14 @@ async function toolResults(deps: LoopDeps, s: SessionRow, stepCalls: CallRow[], 
     response: key ? { key, messages } : undefined,
   });
   return { kind: "response", response: stepResponse(after, messages) };
+}
+
+/**
+ * The span of a client call whose result (or denial) arrived: from the session's last commit,
+ * which handed the call out (or approved it), to now.
+ */
+function traceClientCall(deps: LoopDeps, s: SessionRow, call: CallRow, out: ToolOutcome): void {
+  clientToolSpan({ sessionId: s.id, name: call.name, toolcallId: call.toolcallId, step: call.step, side: "client", redact: deps.redact }, s.updatedAt, out);
 }
 
 /**

@@ -4,6 +4,7 @@ import type { ToolCall } from "@baton/gen/baton/v1/tools_pb";
 import { toolCatalog } from "@baton/gen/baton/v1/tools_baton";
 import { ToolcallResultSchema } from "@baton/gen/baton/v1/descriptors";
 import { dispatchToolCall, encodeToolError, encodeToolResult } from "@baton/sdk/contract";
+import { toolSpan } from "../log/spans.js";
 import type { CallRow } from "../store/records.js";
 import type { CallUpdate } from "../store/session-store.js";
 import type { SessionRow } from "../store/sessions.js";
@@ -68,7 +69,9 @@ async function runBackendCalls(deps: LoopDeps, s: SessionRow, stepCalls: readonl
     hooks.emit({ kind: "tool", tool: spec?.name ?? c.name, detail: progressDetail(call, spec?.title ?? c.name) });
     // A tool that writes does so under this call's id, so running it again after a crash
     // (before its result was committed) stores nothing twice.
+    const ended = toolSpan({ sessionId: s.id, name: spec?.name ?? c.name, toolcallId: c.toolcallId, step: c.step, side: "backend", redact: deps.redact });
     const d = await dispatchToolCall(toolCatalog, call, backendTools as never, { store: deps.store, userId: s.userId, sessionId: s.id, toolcallId: c.toolcallId });
+    ended(d.ok ? { ok: true } : { ok: false, code: ToolErrorCode[d.error.code] ?? "_OTHER" });
     const output = d.ok ? encodeToolResult(toolCatalog, d.result) : encodeToolError(d.error);
     const result = create(ToolcallResultSchema, { toolcallId: c.toolcallId, outcome: d.ok ? { case: "result", value: d.result } : { case: "error", value: d.error } });
     if (d.ok && call.tool.case === "done") return { answer: call.tool.value.answer, writes: completionWrites(c, output, result, stepCalls) };

@@ -7,6 +7,7 @@ import { callRisk, encodeToolError, parseToolCall, type ToolSpec } from "@baton/
 import { applyTurn } from "../context/fold.js";
 import { buildPrompt } from "../context/prompt.js";
 import { parseTags, VisibleStream } from "../context/tags.js";
+import { chatSpan } from "../log/spans.js";
 import { type ModelTurn, ProviderError } from "../providers/types.js";
 import type { CallRow } from "../store/records.js";
 import type { SessionRow } from "../store/sessions.js";
@@ -67,6 +68,7 @@ export async function modelTurn(
   const step = s.step + 1;
   hooks.emit({ kind: "thinking", attempt: 1 });
   const t0 = performance.now();
+  const span = chatSpan({ sessionId: s.id, model: s.model, step, redact: deps.redact });
   let turn: ModelTurn;
   let visible = new VisibleStream();
   try {
@@ -96,11 +98,14 @@ export async function modelTurn(
     // logged, stored in the trace, or becomes the session's reason.
     const raw = e instanceof ProviderError ? e : new ProviderError("server", e instanceof Error ? e.message : String(e));
     const err = new ProviderError(raw.kind, deps.redact(raw.message), raw.status, raw.attempts);
+    span.failed(err.kind);
     deps.logger.warn({ sessionId: s.id, step, kind: err.kind, status: err.status, attempts: err.attempts }, `model call failed: ${err.message}`);
     const trace = { step, model: s.model, latencyMs: performance.now() - t0, usage: { input: 0, output: 0, cached: 0, cost: 0 }, toolCalls: [], errors: [`${err.kind}: ${err.message}`] };
     return { failed: err, trace };
   }
   const latencyMs = performance.now() - t0;
+  const usage = { ...turn.usage, cost: costOf(model, turn.usage, deps.prices) };
+  span.ok(usage, usage.cost, turn.calls.length);
   // Model answers that land together (timers, a burst of HTTP responses) are worked on a few
   // per event-loop turn, so commits finishing and requests arriving are served in between.
   await afterModel.pass();
@@ -163,7 +168,6 @@ export async function modelTurn(
     outputs,
     deps.fold,
   );
-  const usage = { ...turn.usage, cost: costOf(model, turn.usage, deps.prices) };
   // Calls run in the model's order: the response carries only the calls that go ahead now;
   // the rest (behind the backend's calls, or behind a call awaiting approval) are handed out
   // when their turn comes. History keeps them all.

@@ -7,6 +7,10 @@ describe("pricing", () => {
     expect(priceOf("gpt-4o-mini-2024-07-18")).toEqual(priceOf("gpt-4o-mini"));
     expect(priceOf("models/gemini-2.5-flash")).toEqual(priceOf("gemini-2.5-flash"));
     expect(priceOf("llama3.1:8b")).toBeUndefined();
+    // Claude's dated names, and a minor version never priced as its major one.
+    expect(priceOf("claude-sonnet-4-5-20250929")).toEqual(priceOf("claude-sonnet-4-5"));
+    expect(priceOf("claude-sonnet-5-5")).toEqual([2, 0.1, 10]);
+    expect(priceOf("claude-sonnet-5")).toEqual([2, 0.2, 10]);
   });
 
   it("bills cached input at the cached rate", () => {

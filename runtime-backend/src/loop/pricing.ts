@@ -18,6 +18,17 @@ export const defaultPrices: Readonly<Record<string, Price>> = {
   "gemini-2.5-pro": [1.25, 0.31, 10],
   "gemini-2.5-flash": [0.3, 0.075, 2.5],
   "gemini-2.5-flash-lite": [0.1, 0.025, 0.4],
+  "claude-sonnet-5-5": [2, 0.1, 10],
+  "claude-sonnet-5": [2, 0.2, 10],
+  "claude-sonnet-4-6": [3, 0.3, 15],
+  "claude-sonnet-4-5": [3, 0.3, 15],
+  "claude-haiku-5-5": [0.1, 0.01, 0.5],
+  "claude-haiku-4-5": [1, 0.1, 5],
+  "claude-opus-5": [5, 0.5, 25],
+  "claude-opus-4-8": [5, 0.5, 25],
+  "claude-opus-4-7": [5, 0.5, 25],
+  "claude-opus-4-6": [5, 0.5, 25],
+  "claude-opus-4-5": [5, 0.5, 25],
 };
 
 /**

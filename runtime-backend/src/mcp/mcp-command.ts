@@ -10,6 +10,7 @@ import { sameSecret } from "../base/same-secret.js";
 import { flag, hostList, onlyKnownFlags, type Parsed, UsageError } from "../cli/args.js";
 import type { Io } from "../cli/io.js";
 import { failedToStart } from "../cli/start-failure.js";
+import { createRedactor, envSecrets } from "../log/redact.js";
 import { hostGuard, isLoopbackListener } from "../server/allowed-hosts.js";
 import { bearerToken } from "../server/auth.js";
 import { type McpBrowser, startMcpBrowser } from "./mcp-browser.js";
@@ -54,7 +55,7 @@ interface HttpArgs {
 
 interface McpArgs {
   readonly http?: HttpArgs;
-  readonly session: Omit<McpSessionOptions, "openPage">;
+  readonly session: Omit<McpSessionOptions, "openPage" | "sessionId">;
   readonly browser: { cdpUrl?: string; headed: boolean; viewport: { width: number; height: number }; policy: UrlPolicy };
 }
 
@@ -96,7 +97,7 @@ function parse(p: Parsed, env: NodeJS.ProcessEnv): McpArgs {
           },
         }
       : {}),
-    session: { allowIrreversible: p.flags.has("allow-irreversible"), uploadDir: resolve(flag(p, "upload-dir", ".") as string) },
+    session: { allowIrreversible: p.flags.has("allow-irreversible"), uploadDir: resolve(flag(p, "upload-dir", ".") as string), redact: createRedactor(envSecrets(env)) },
     browser: { ...(cdpUrl ? { cdpUrl } : {}), headed: p.flags.has("headed"), viewport: { width: Number(vp[1]), height: Number(vp[2]) }, policy },
   };
 }
@@ -173,7 +174,7 @@ async function serveHttp(browser: McpBrowser, args: McpArgs & { http: HttpArgs }
         if (!s) return jsonRpcError(res, 404, "Session not found: initialize a new session");
         return s.transport.handleRequest(req, res);
       }
-      const session = createMcpSession({ ...args.session, openPage: () => browser.openPage() });
+      const session = createMcpSession({ ...args.session, openPage: () => browser.openPage(), sessionId: () => transport.sessionId });
       const transport = new StreamableHTTPServerTransport({
         sessionIdGenerator: () => randomUUID(),
         onsessioninitialized: (sid) => void sessions.set(sid, { transport, session }),

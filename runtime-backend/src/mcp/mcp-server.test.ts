@@ -2,7 +2,7 @@
  * `baton mcp` through the official MCP client, over stdio and Streamable HTTP, on real
  * Chromium and app-like pages served on loopback.
  */
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { request } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -166,14 +166,34 @@ describe("baton mcp asks the user through elicitation", () => {
 
 describe("baton mcp over Streamable HTTP", () => {
   let server: HttpServerProcess;
-  const uploads = mkdtempSync(join(tmpdir(), "baton-mcp-uploads-"));
+  const outside = realpathSync(mkdtempSync(join(tmpdir(), "baton-mcp-private-")));
+  const uploads = join(outside, "uploads");
   beforeAll(async () => {
+    mkdirSync(uploads);
     writeFileSync(join(uploads, "note.txt"), "hello");
+    writeFileSync(join(outside, "id_rsa"), "private key");
+    symlinkSync(join(outside, "id_rsa"), join(uploads, "innocent.txt"));
     server = await httpServer(["--allowed-origins", site.url, "--upload-dir", uploads]);
   });
   afterAll(async () => {
     await server?.stop();
-    rmSync(uploads, { recursive: true, force: true });
+    rmSync(outside, { recursive: true, force: true });
+  });
+
+  it("takes uploads only from --upload-dir: a .. escape, a symlink leading out and an absolute path elsewhere are refused, naming the folder", async () => {
+    const client = await server.connect();
+    try {
+      await call(client, "navigate", { url: `${site.url}/index.html` });
+      const ref = refOf(textOf(await call(client, "take_snapshot")), /Attachment/);
+      for (const path of ["../id_rsa", "innocent.txt", join(outside, "id_rsa"), `${uploads}/../id_rsa`]) {
+        const refused = textOf(await call(client, "upload_file", { ref, paths: [path] }));
+        expect(refused, path).toContain(`Error permission_denied (paths): ${JSON.stringify(join(outside, "id_rsa"))} is outside the directory this server uploads from (${uploads})`);
+      }
+      // A file inside it is uploaded, by a relative path.
+      expect(JSON.parse(textOf(await call(client, "upload_file", { ref, paths: ["note.txt"] }))).files).toEqual(["note.txt"]);
+    } finally {
+      await client.close();
+    }
   });
 
   it("gives each client session its own page", async () => {

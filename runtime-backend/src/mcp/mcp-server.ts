@@ -1,12 +1,19 @@
-import { realpathSync } from "node:fs";
-import { isAbsolute, relative, resolve, sep } from "node:path";
+import { randomUUID } from "node:crypto";
 import { toolCatalog, mcpTools } from "@baton/gen/baton/v1/tools_baton";
 import type { ToolCall } from "@baton/gen/baton/v1/tools_pb";
+import type { ToolError } from "@baton/gen/baton/v1/agent_pb";
+import { ToolErrorSchema } from "@baton/gen/baton/v1/descriptors";
+import { isMessage } from "@bufbuild/protobuf";
 import { callRisk, dispatchToolCall, parseToolCall, ToolErrorCode, toolError } from "@baton/sdk/contract";
-import { type Engine, engineHandlers } from "@baton/sdk/engine";
+import { type Engine, type EngineHandlers, engineHandlers } from "@baton/sdk/engine";
+import { nodePathResolver } from "@baton/sdk/node";
+import { guardUploads } from "@baton/sdk/policy";
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import { CallToolRequestSchema, type CallToolResult, ListToolsRequestSchema, type Tool } from "@modelcontextprotocol/sdk/types.js";
 import { describeCall, type RefLookup } from "@baton/sdk/client";
+import { type Redact, redactText } from "../log/redact.js";
+import { recordSpan, spanAttr } from "../log/spans.js";
+import { sessionTraceId } from "../log/trace-ids.js";
 import { batonVersion } from "../version.js";
 import { errorResult, resultContent } from "./mcp-content.js";
 
@@ -24,6 +31,10 @@ export interface McpSessionOptions {
   readonly allowIrreversible: boolean;
   /** The directory uploads may come from (`--upload-dir`, default the working directory). */
   readonly uploadDir: string;
+  /** The MCP session id once the transport has one (Streamable HTTP): its trace is derived from it. */
+  readonly sessionId?: () => string | undefined;
+  /** Masks the operator's secrets in span attributes, as in the logs (default: credential-shaped text). */
+  readonly redact?: Redact;
 }
 
 /** One MCP client's session: the protocol server and what closes its page. */
@@ -45,16 +56,20 @@ const instructions =
   "for each element you can act on; pass refs to click, type_text, select_option and the other actions. An action returns " +
   "evidence (URL, title, focus, refs added and removed), not a new snapshot: take one when you need to read the page again.";
 
-/** The real path of `path` (symlinks resolved) when it is inside `dir`; undefined otherwise. */
-function insideDir(dir: string, path: string): string | undefined {
-  let real: string;
-  try {
-    real = realpathSync(resolve(dir, path));
-  } catch {
-    real = resolve(dir, path); // missing: the engine reports it
-  }
-  const rel = relative(realpathSync(dir), real);
-  return rel !== "" && rel !== ".." && !rel.startsWith(`..${sep}`) && !isAbsolute(rel) ? real : undefined;
+/**
+ * The engine's handlers for one session, uploads behind the upload rule: files from
+ * `--upload-dir` only (relative paths resolve there), anything else refused with the folder
+ * named — the MCP client's user is not here to approve a path.
+ */
+function sessionHandlers(engine: Engine, uploadDir: string): EngineHandlers {
+  const handlers = engineHandlers(engine);
+  const rule = { folders: [uploadDir], relativeTo: uploadDir, resolver: nodePathResolver };
+  const outside = async (files: readonly { path: string }[]) => ({
+    approved: false as const,
+    code: ToolErrorCode.PERMISSION_DENIED,
+    reason: `${files.map((f) => JSON.stringify(f.path)).join(", ")} ${files.length > 1 ? "are" : "is"} outside the directory this server uploads from (${uploadDir}). Use a file inside it, or ask the user to put the file there (or to restart baton mcp with --upload-dir naming its folder).`,
+  });
+  return { ...handlers, uploadFile: guardUploads(handlers.uploadFile, { rule, outside }) };
 }
 
 function refLookup(engine: Engine): RefLookup {
@@ -74,12 +89,15 @@ function refLookup(engine: Engine): RefLookup {
 export function createMcpSession(o: McpSessionOptions): McpSession {
   const server = new Server({ name: "baton", title: "Baton", version: batonVersion }, { capabilities: { tools: {} }, instructions });
   // The page and its handler map, made once: the handlers keep the session's tabs.
-  let page: Promise<McpPage & { handlers: ReturnType<typeof engineHandlers> }> | undefined;
+  let page: Promise<McpPage & { handlers: EngineHandlers }> | undefined;
   let closed = false;
 
-  const refuse = (message: string, tool: string): CallToolResult => errorResult(toolError(ToolErrorCode.PERMISSION_DENIED, message, { tool }));
+  // Each client session is one trace: keyed by its MCP session id (HTTP), or by an id of its own (stdio).
+  const ownKey = `mcp_${randomUUID()}`;
 
-  async function confirmIrreversible(call: ToolCall, engine: Engine, tool: string): Promise<CallToolResult | undefined> {
+  const refuse = (message: string, tool: string): ToolError => toolError(ToolErrorCode.PERMISSION_DENIED, message, { tool });
+
+  async function confirmIrreversible(call: ToolCall, engine: Engine, tool: string): Promise<ToolError | undefined> {
     if (o.allowIrreversible) return undefined;
     const what = describeCall(call, refLookup(engine));
     if (server.getClientCapabilities()?.elicitation) {
@@ -90,7 +108,7 @@ export function createMcpSession(o: McpSessionOptions): McpSession {
           requestedSchema: { type: "object", properties: {} },
         });
         if (answer.action === "accept") return undefined;
-        return errorResult(toolError(ToolErrorCode.DENIED, `The user did not allow this irreversible action (${what}). Do not retry it; ask the user what to do.`, { tool }));
+        return toolError(ToolErrorCode.DENIED, `The user did not allow this irreversible action (${what}). Do not retry it; ask the user what to do.`, { tool });
       } catch {
         // The client could not ask: refuse as below.
       }
@@ -104,30 +122,22 @@ export function createMcpSession(o: McpSessionOptions): McpSession {
 
   server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: [...servedTools] }));
 
-  server.setRequestHandler(CallToolRequestSchema, async (request): Promise<CallToolResult> => {
-    const name = request.params.name;
+  /** Runs one call: its result, or the ToolError that goes back to the client's model. */
+  async function callTool(name: string, args: Record<string, unknown>): Promise<CallToolResult | ToolError> {
     if (!served.has(name)) {
-      return errorResult(toolError(ToolErrorCode.UNKNOWN_TOOL, `There is no tool "${name}". Use one of: ${[...served].join(", ")}.`, { tool: name }));
+      return toolError(ToolErrorCode.UNKNOWN_TOOL, `There is no tool "${name}". Use one of: ${[...served].join(", ")}.`, { tool: name });
     }
-    const parsed = parseToolCall(toolCatalog, name, request.params.arguments ?? {});
-    if (!parsed.ok) return errorResult(parsed.error);
-    if (parsed.call.tool.case === "uploadFile") {
-      const upload = parsed.call.tool.value;
-      const outside = upload.paths.find((p) => insideDir(o.uploadDir, p) === undefined);
-      if (outside !== undefined) {
-        return refuse(`${JSON.stringify(outside)} is outside the directory this server uploads from (${o.uploadDir}). Use a file inside it, or ask the user.`, name);
-      }
-      upload.paths = upload.paths.map((p) => insideDir(o.uploadDir, p) as string);
-    }
+    const parsed = parseToolCall(toolCatalog, name, args);
+    if (!parsed.ok) return parsed.error;
     if (closed) return refuse("This session is closed.", name);
-    page ??= o.openPage().then((p) => ({ ...p, close: () => p.close(), handlers: engineHandlers(p.engine) }));
+    page ??= o.openPage().then((p) => ({ ...p, close: () => p.close(), handlers: sessionHandlers(p.engine, o.uploadDir) }));
     let opened: Awaited<typeof page>;
     try {
       opened = await page;
     } catch (e) {
       page = undefined; // the next call tries again
       const why = e instanceof Error ? e.message : String(e);
-      return errorResult(toolError(ToolErrorCode.TARGET_GONE, `Could not open a browser page: ${why}. Try again; if it persists, restart baton mcp.`, { tool: name }));
+      return toolError(ToolErrorCode.TARGET_GONE, `Could not open a browser page: ${why}. Try again; if it persists, restart baton mcp.`, { tool: name });
     }
     const { engine, handlers } = opened;
     if (callRisk(parsed.tool, parsed.call.tool.value as never) === "irreversible") {
@@ -135,9 +145,26 @@ export function createMcpSession(o: McpSessionOptions): McpSession {
       if (refused) return refused;
     }
     const out = await dispatchToolCall(toolCatalog, parsed.call, handlers, undefined);
-    if (!out.ok) return errorResult(out.error);
+    if (!out.ok) return out.error;
     const value = out.result.tool.value;
     return { content: value ? resultContent(parsed.tool.result, value) : [] };
+  }
+
+  server.setRequestHandler(CallToolRequestSchema, async (request): Promise<CallToolResult> => {
+    const name = request.params.name;
+    const start = Date.now();
+    const out = await callTool(name, request.params.arguments ?? {});
+    const failed = isMessage(out, ToolErrorSchema) ? out : undefined;
+    const key = o.sessionId?.() ?? ownKey;
+    recordSpan({
+      traceId: sessionTraceId(key),
+      name: `execute_tool ${served.has(name) ? name : "unknown"}`,
+      start,
+      attributes: { [spanAttr.operation]: "execute_tool", [spanAttr.toolName]: served.has(name) ? name : "unknown", [spanAttr.toolType]: "function", [spanAttr.toolSide]: "client", "mcp.session.id": key, "mcp.method.name": "tools/call" },
+      redact: o.redact ?? redactText,
+      ...(failed ? { outcome: failed.code === ToolErrorCode.DENIED ? "denied" : "error", errorType: ToolErrorCode[failed.code] ?? "_OTHER" } : { outcome: "ok" }),
+    });
+    return failed ? errorResult(failed) : (out as CallToolResult);
   });
 
   return {

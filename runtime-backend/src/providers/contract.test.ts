@@ -1,12 +1,17 @@
 /**
- * The provider contract (seed 004's behavioural Liskov test): one suite, every provider, each
+ * The provider contract (the loop must be able to use any provider in place of another): one
+ * suite, every provider, each
  * through a local server speaking that API's real wire format with the real SDK pointed at it.
- * Same inputs, same shaped outputs, same error semantics.
+ * Same inputs, same shaped outputs, same error semantics. Chrome's built-in model, chat only,
+ * runs the chat half of it against a stand-in with the Prompt API's interface.
  */
 import { toolCatalog } from "@baton/gen/baton/v1/tools_baton";
 import { parseToolCall, type ToolSpec } from "@baton/sdk/contract";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { chatJsonWire, chatWire, FakeLlmServer, geminiWire, responsesWire, type WireFormat } from "../testing/fake-llm-server.js";
+import { anthropicWire, chatJsonWire, chatWire, FakeLlmServer, geminiWire, responsesWire, type WireFormat } from "../testing/fake-llm-server.js";
+import { promptApiStandIn, type StandInState, standInTokens } from "../testing/prompt-api-stand-in.js";
+import { AnthropicProvider } from "./anthropic.js";
+import { type BuiltInOptions, BuiltInProvider, promptTooLong } from "./built-in.js";
 import { GeminiProvider } from "./gemini.js";
 import { OpenAiChatProvider } from "./openai-chat.js";
 import { OpenAiResponsesProvider } from "./openai-responses.js";
@@ -35,6 +40,12 @@ const base64Of = (url: string | undefined) => (url ?? "").replace(/^data:[^;]+;b
 const chatImages = (b: unknown) =>
   ((b as { messages: { content: unknown }[] }).messages ?? []).flatMap((m) =>
     Array.isArray(m.content) ? (m.content as { type: string; image_url?: { url: string } }[]).filter((p) => p.type === "image_url").map((p) => base64Of(p.image_url?.url)) : [],
+  );
+
+/** Anthropic's `tool_result` blocks in the user messages of a Messages request. */
+const anthropicResults = (b: unknown) =>
+  ((b as { messages: { role: string; content: unknown }[] }).messages ?? []).flatMap((m) =>
+    m.role === "user" && Array.isArray(m.content) ? (m.content as { type: string; content?: unknown }[]).filter((p) => p.type === "tool_result") : [],
   );
 
 /** A message's text, whether it is a string or a list of parts. */
@@ -71,6 +82,17 @@ const subjects: Subject[] = [
         .map((m) => (m.role === "user" ? textOfContent(m.content) : ""))
         .filter((t) => t.startsWith("Tool results:")),
     sentImages: chatImages,
+  },
+  {
+    name: "anthropic",
+    wire: anthropicWire,
+    make: (url, r, stream, vision) => new AnthropicProvider({ apiKey: "sk-ant-test", baseURL: url, retry: r, stream, ...(vision === undefined ? {} : { vision: () => vision }) }),
+    reasoning: { model: "claude-haiku-4-5", asked: (b) => (b as { thinking?: { type?: string } }).thinking?.type },
+    sentOutputs: (b) => anthropicResults(b).map((r) => (typeof r.content === "string" ? r.content : textOfContent(r.content))),
+    sentImages: (b) =>
+      anthropicResults(b).flatMap((r) =>
+        Array.isArray(r.content) ? (r.content as { type: string; source?: { data: string } }[]).filter((p) => p.type === "image").map((p) => p.source?.data ?? "") : [],
+      ),
   },
   {
     name: "gemini",
@@ -213,8 +235,10 @@ for (const { subject, stream } of variants) {
     if (reasoning) {
       it("asks a reasoning model for its reasoning summary, and not other models", async () => {
         server.script({ kind: "text", text: "ok" });
-        await provider.generate(request(undefined, undefined, reasoning.model));
-        await provider.generate(request());
+        // A session's first call: no earlier turn whose setting the call must keep (Anthropic's tool loops).
+        const first = (model?: string): ModelRequest => ({ ...request(undefined, undefined, model), items: [{ type: "user", text: "Open example.com" }] });
+        await provider.generate(first(reasoning.model));
+        await provider.generate(first());
         expect(reasoning.asked(server.bodies[0])).toBeTruthy();
         expect(reasoning.asked(server.bodies[1])).toBeFalsy();
       });
@@ -388,5 +412,104 @@ describe("openai reasoning summaries", () => {
     } finally {
       await server.stop();
     }
+  });
+});
+
+// Chrome's built-in model answers questions and never drives the agent: the contract's chat half
+// (text, streaming, images refused as notes, stop, timeout, usage), through a stand-in with the
+// Prompt API's interface (headless Chromium has no model to run).
+describe("provider contract: Chrome's built-in model (Prompt API stand-in), chat only", () => {
+  for (const stream of [true, false]) {
+    describe(stream ? "streamed" : "whole", () => {
+      const make = (state: Partial<StandInState> = {}, o: BuiltInOptions = {}) => {
+        const api = promptApiStandIn({ answer: () => "Hello there", ...state });
+        return { ...api, provider: new BuiltInProvider({ languageModel: api.LanguageModel, stream, ...o }) };
+      };
+
+      it("returns a text-only answer as text with no calls; the conversation went out with the earlier tool result in it", async () => {
+        const { provider, state } = make();
+        const t = await provider.generate(request());
+        expect(t.text).toBe("Hello there");
+        expect(t.calls).toEqual([]);
+        expect(t.reasoning).toBe("");
+        const sent = JSON.stringify(state.log.prompts[0]?.messages);
+        expect(sent).toContain("Example Domain");
+        expect(state.log.created[0]?.initialPrompts?.[0]).toEqual({ role: "system", content: "You are a test." });
+      });
+
+      it(`asks the model for ${stream ? "a stream" : "a whole answer"}`, async () => {
+        const { provider, state } = make();
+        await provider.generate(request());
+        expect(state.log.prompts.map((p) => p.streamed)).toEqual([stream]);
+      });
+
+      it("gives one line per screenshot instead of images (it reads the page's text)", async () => {
+        const { provider, state } = make();
+        await provider.generate(withScreenshots());
+        const sent = JSON.stringify(state.log.prompts[0]?.messages);
+        expect(sent).toContain("[screenshot shot_call_1_0_0 (1280×800 image/jpeg) not shown: this model does not read images; use the snapshot text]");
+        expect(sent).not.toContain(Buffer.from(jpeg).toString("base64"));
+      });
+
+      it("stops during a call when the session's signal aborts", async () => {
+        const { provider } = make({ chunkDelayMs: 10_000 });
+        const ctl = new AbortController();
+        setTimeout(() => ctl.abort(), 100);
+        const t0 = performance.now();
+        const e = await provider.generate(request(ctl.signal)).catch((x: unknown) => x);
+        expect(e).toBeInstanceOf(ProviderError);
+        expect((e as ProviderError).kind).toBe("aborted");
+        expect(performance.now() - t0).toBeLessThan(5_000);
+      });
+
+      it("times out an answer that does not come, and reports a timeout", async () => {
+        const { provider } = make({ chunkDelayMs: 10_000 }, { timeoutMs: 300 });
+        const e = await provider.generate(request()).catch((x: unknown) => x);
+        expect((e as ProviderError).kind).toBe("timeout");
+      });
+
+      it("reports usage counts from the session's context usage", async () => {
+        const { provider, state } = make();
+        const t = await provider.generate(request());
+        const [system, ...earlier] = state.log.created[0]?.initialPrompts ?? [];
+        const prompt = state.log.prompts[0]!.messages.slice(1 + earlier.length);
+        expect(t.usage).toEqual({ input: standInTokens([system!, ...earlier]) + standInTokens(prompt), output: standInTokens("Hello there"), cached: 0 });
+      });
+    });
+  }
+
+  it("streams the answer as it is written; the turn is exactly what streamed", async () => {
+    const { LanguageModel } = promptApiStandIn({ answer: () => "Hello there, this answer streams in pieces.", chunkDelayMs: 5 });
+    const seen: StreamDelta[] = [];
+    const t = await new BuiltInProvider({ languageModel: LanguageModel }).generate(request(undefined, (d) => seen.push(d)));
+    expect(seen.length).toBeGreaterThan(2);
+    expect(seen.every((d) => d.kind === "text")).toBe(true);
+    expect(seen.map((d) => (d.kind === "text" ? d.delta : "")).join("")).toBe(t.text);
+    expect(t.text).toBe("Hello there, this answer streams in pieces.");
+  });
+
+  it("never hands the model the tools, and returns no calls however it answers", async () => {
+    const { LanguageModel, state } = promptApiStandIn({ answer: () => '{"tool":"click","args":{"ref":"e1"}}' });
+    const t = await new BuiltInProvider({ languageModel: LanguageModel }).generate(request());
+    expect(t.calls).toEqual([]);
+    expect(JSON.stringify(state.log.created)).not.toContain("take_snapshot");
+  });
+
+  it("says what is wrong when the model is not ready, or the browser has none", async () => {
+    for (const availability of ["unavailable", "downloadable", "downloading"] as const) {
+      const { LanguageModel, state } = promptApiStandIn({ availability });
+      const e = await new BuiltInProvider({ languageModel: LanguageModel }).generate(request()).catch((x: unknown) => x);
+      expect(e, availability).toMatchObject({ kind: "bad_request", message: expect.stringContaining(`Chrome's built-in model is ${availability}`) });
+      // Nothing was created: a download needs the user's gesture in the panel, not a model call.
+      expect(state.log.created).toEqual([]);
+    }
+    const none = await new BuiltInProvider().generate(request()).catch((x: unknown) => x);
+    expect(none).toMatchObject({ kind: "bad_request", message: expect.stringContaining("this browser has no built-in model") });
+  });
+
+  it("fails a prompt longer than the context window as too long (413), saying so", async () => {
+    const { LanguageModel } = promptApiStandIn({ contextWindow: 35 });
+    const e = await new BuiltInProvider({ languageModel: LanguageModel }).generate(request()).catch((x: unknown) => x);
+    expect(e).toMatchObject({ kind: "bad_request", status: promptTooLong, message: expect.stringContaining("longer than Chrome's built-in model can read") });
   });
 });

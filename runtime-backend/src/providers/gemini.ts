@@ -2,7 +2,7 @@ import { ApiError, type Content, type FunctionDeclaration, type GenerateContentP
 import { geminiFunctionDeclaration } from "@baton/sdk/contract";
 import { type AttemptFailure, defaultRetry, kindForStatus, parseRetryAfter, type RetryOptions, withRetries } from "./retry.js";
 import type { ModelCall, ModelRequest, ModelTurn, Provider } from "./types.js";
-import { acceptsImages, imageLabel, resultFor } from "./vision.js";
+import { acceptsImages, base64Of, imageLabel, resultFor } from "./vision.js";
 
 /** Options of the Gemini provider. */
 export interface GeminiOptions {
@@ -68,7 +68,7 @@ export function toGeminiContents(req: ModelRequest, vision = true): Content[] {
       if (last?.role === "user" && last.parts?.every((p) => p.functionResponse)) last.parts.push(part);
       else out.push({ role: "user", parts: [part] });
       for (const img of r.images) {
-        images.push({ text: imageLabel(img, it.name, it.callId) }, { inlineData: { mimeType: img.mimeType, data: Buffer.from(img.data).toString("base64") } });
+        images.push({ text: imageLabel(img, it.name, it.callId) }, { inlineData: { mimeType: img.mimeType, data: base64Of(img.data) } });
       }
     }
   }

@@ -1,6 +1,6 @@
 /**
- * JSON-in-text decisions, for servers without native tool calling (seed 004's parse
- * hardening): a grammar-aware balanced-bracket walker, a bounded string-aware repair, a
+ * JSON-in-text decisions, for servers without native tool calling, hardened because small
+ * models' JSON is often broken: a grammar-aware balanced-bracket walker, a bounded string-aware repair, a
  * decision-shape gate, multi-root rejection, and a reason for every failure so the retry
  * reminder can tell the model what went wrong.
  */

@@ -2,7 +2,7 @@ import { type Env, hostedProvider, prefixResolver } from "./hosted.js";
 import { ScriptDirProvider } from "./script.js";
 import type { ModelResolver, Provider } from "./types.js";
 
-export { type Env, providerHelp } from "./hosted.js";
+export { autoModel, type Env, providerHelp, providerTable } from "./hosted.js";
 
 /**
  * Resolves "provider:model" strings to providers configured from the environment. Providers

@@ -25,6 +25,8 @@ export function acceptsImages(prefix: string, model: string, env: Readonly<Recor
   if (matches(env.BATON_VISION_MODELS, model)) return true;
   if (prefix === "gemini") return true;
   if (prefix === "openai") return !textOnlyOpenAi.test(model);
+  // Every Claude since the 3 family reads images; the 2 and Instant models did not.
+  if (prefix === "anthropic") return !/^claude-(2|instant)/i.test(model);
   return visionFamilies.test(model);
 }
 
@@ -46,9 +48,20 @@ export function imageTokens(width: number, height: number): number {
   return 85 + 170 * Math.ceil(w / 512) * Math.ceil(h / 512);
 }
 
+/**
+ * Bytes as base64, without Node's Buffer: the providers also run in an extension page
+ * (standalone mode), where there is none. `btoa` takes a binary string, built a chunk at a time
+ * so a large screenshot never becomes one huge argument list.
+ */
+export function base64Of(data: Uint8Array): string {
+  let binary = "";
+  for (let i = 0; i < data.length; i += 0x8000) binary += String.fromCharCode(...data.subarray(i, i + 0x8000));
+  return btoa(binary);
+}
+
 /** The image as a `data:` URL (OpenAI's image inputs). */
 export function dataUrl(img: ModelImage): string {
-  return `data:${img.mimeType};base64,${Buffer.from(img.data).toString("base64")}`;
+  return `data:${img.mimeType};base64,${base64Of(img.data)}`;
 }
 
 /** The one line a model that does not read images gets instead of one. */

@@ -30,7 +30,7 @@ export interface BackendOptions extends StoreLocation {
   readonly approval?: RiskPolicyOptions;
   readonly cors?: CorsOptions;
   readonly logger?: Logger;
-  /** Context folding budgets; seed 001's defaults when unset. */
+  /** Context folding budgets; `defaultFoldOptions` when unset. */
   readonly fold?: FoldOptions;
   /**
    * Masks the operator's secrets in provider errors and client logs before they are stored or

@@ -4,7 +4,7 @@ import { Code, ConnectError, type ConnectRouter, type HandlerContext } from "@co
 import { accountOf, createUser, listUsers, newSignInLink } from "../console/accounts.js";
 import type { ConsoleDeps } from "../console/deps.js";
 import { decideDeviceLink, exchangeDeviceCode, pollDeviceLink, showDeviceLink, startDeviceLink } from "../console/device-link.js";
-import { listMemories, removeMemory } from "../console/memory.js";
+import { listMemories, removeMemory, setMemoryPinned, writeMemory } from "../console/memory.js";
 import { diffVersions, matchPlaybooks, rollBack, versionsOf } from "../console/playbooks.js";
 import { listUserSessions, watchSession } from "../console/sessions.js";
 import { createApiToken, renameApiToken, revokeApiToken } from "../console/tokens.js";
@@ -110,6 +110,12 @@ export function consoleRoutes(deps: ConsoleDeps, auth: Authenticator): (router: 
         async deleteMemory(req, ctx) {
           await removeMemory(deps, await user(ctx), req.memoryId);
           return {};
+        },
+        async pinMemory(req, ctx) {
+          return { record: await setMemoryPinned(deps, await user(ctx), req.memoryId, req.pinned) };
+        },
+        async createMemory(req, ctx) {
+          return { record: await writeMemory(deps, await user(ctx), req.text, req.tags) };
         },
         async getUsage(req, ctx) {
           return usageOf(deps, await user(ctx), req.days || 30);

@@ -158,7 +158,13 @@ function guard(h: UniversalHandler, o: EdgeOptions): UniversalHandler {
   const guarded = (req: UniversalServerRequest) => {
     if (typeof req.body !== "object" || req.body === null || !(Symbol.asyncIterator in req.body)) return h(req);
     const early = refuseEarly((n) => req.header.get(n), limit, h.method) ?? overLimit(o, h.method, req.contextValues);
-    return h({ ...req, body: body(req, h.method, o, limit, early) });
+    if (!early) return h({ ...req, body: body(req, h.method, o, limit, early) });
+    // Connect refuses a declared length past its own limit before it reads the body, which would
+    // answer an unauthenticated bomb as ResourceExhausted: it does not see the length of a
+    // request the edge refuses, so the edge's reason is the answer.
+    const header = new Headers(req.header);
+    header.delete("content-length");
+    return h({ ...req, header, body: body(req, h.method, o, limit, early) });
   };
   return Object.assign(guarded, {
     service: h.service,

@@ -70,6 +70,9 @@ export function agentRoutes(agent: Agent, auth: Authenticator): (router: Connect
         async getScreenshot(req, ctx) {
           return agent.getScreenshot(await user(ctx), req.sessionId, req.screenshotId);
         },
+        async reportVerdict(req, ctx) {
+          return { session: await agent.reportVerdict(await user(ctx), req.sessionId, req.verdict) };
+        },
         async reportLog(req, ctx) {
           return { stored: await agent.reportLog(await user(ctx), req.sessionId, req.entries) };
         },

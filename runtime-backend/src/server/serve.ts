@@ -84,8 +84,8 @@ export async function serve(o: ServeOptions): Promise<RunningServer> {
   const h2 = http2.createServer(handler);
   const sockets = new Set<net.Socket>();
   // TCP_NODELAY here: this server accepts the sockets, so Node's HTTP server never sets it on
-  // them, and with Nagle on, each streamed step's later messages waited ≥ 40 ms for the client's
-  // delayed ACK (server.test.ts; read-only steps in `npm run bench:client` 45.6 → 8.2 ms).
+  // them, and with Nagle on, each streamed step's later messages waited for the client's
+  // delayed ACK (server.test.ts).
   const front = net.createServer({ noDelay: true }, (socket) => {
     sockets.add(socket);
     socket.on("close", () => sockets.delete(socket));

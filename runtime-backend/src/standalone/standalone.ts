@@ -34,7 +34,7 @@ export interface Standalone {
 export const standaloneUser = "local";
 
 /**
- * The AgentService without a server (the extension's standalone mode, seed 002): the same
+ * The AgentService without a server (the extension's standalone mode): the same
  * loop, context folding, providers and store face as `baton serve`, on PGlite in this thread
  * (on IndexedDB in a browser page), served through Connect's in-memory router transport, so a
  * client speaks the same contract as to a backend. Nothing here needs Node: no worker thread,

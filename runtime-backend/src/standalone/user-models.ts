@@ -1,4 +1,4 @@
-import { hostedProvider, prefixResolver } from "../providers/hosted.js";
+import { hostedProvider, prefixResolver, providerTable } from "../providers/hosted.js";
 import type { ModelResolver } from "../providers/types.js";
 
 /** The user's own model account, as the extension's settings hold it. */
@@ -11,7 +11,7 @@ export interface UserModelKey {
 
 /**
  * The standalone mode's model resolver: "provider:model" (openai, chat, chat-json, openrouter,
- * ollama, gemini) built from the user's one key and base URL, the same providers `baton serve`
+ * ollama, gemini, anthropic) built from the user's one key and base URL, the same providers `baton serve`
  * builds from its environment. Script models read files: not here.
  */
 export function userModelResolver(user: UserModelKey): ModelResolver {
@@ -23,14 +23,16 @@ export function userModelResolver(user: UserModelKey): ModelResolver {
     OPENROUTER_API_KEY: key,
     OLLAMA_API_KEY: key,
     GEMINI_API_KEY: key,
+    ANTHROPIC_API_KEY: key,
     OPENAI_BASE_URL: base,
     BATON_CHAT_BASE_URL: base,
     OLLAMA_BASE_URL: base,
     GEMINI_BASE_URL: base,
+    ANTHROPIC_BASE_URL: base,
   };
   return prefixResolver((prefix) => {
     if (prefix === "script") throw new Error("script models replay files on a backend; in the extension, choose a provider such as openai, chat or gemini");
-    if (!key && prefix !== "ollama") throw new Error(`add your ${prefix} API key in Baton's settings`);
+    if (!key && !providerTable.find((e) => e.prefix === prefix)?.keyless) throw new Error(`add your ${prefix} API key in Baton's settings`);
     return hostedProvider(prefix, env);
   });
 }

@@ -25,9 +25,8 @@ export function leaseFreeSql(alias: string, owner: string): string {
 
 // Sessions are looked up by `id = any(array(…))`, not by joining the recordset alone: the planner
 // takes a recordset for 100 rows, and against a table of a few thousand sessions it then hashes
-// the recordset and scans every session, a cost that grows with the store (a 1-turn write took
-// 1.3–1.5 ms at 1,300 sessions and 2.5–2.7 ms at 5,000; by key, 0.9–1.3 ms at either size:
-// `npm run bench:turn-write`).
+// the recordset and scans every session, a cost per turn that grows with the store. By key, a
+// turn costs the same however many sessions the store holds (the store suite checks the plan).
 
 /** `$1`: `[{id, key}]` → each session with its stored response to `key` and its current step's calls. */
 export const readStepSql = `

@@ -317,6 +317,16 @@ insert into commit_journal default values`,
     sql: "drop table if exists commit_journal",
   },
   {
+    version: 15,
+    // Where each memory record came from: the page the agent was on when it saved it (the
+    // session is already there), or the user; and whether the user vouches for it (pinned),
+    // which alone lets the model read it outside the untrusted-data fence.
+    name: "memory provenance",
+    sql: `alter table memories add column page_url text not null default '';
+alter table memories add column by_user boolean not null default false;
+alter table memories add column pinned boolean not null default false`,
+  },
+  {
     version: 16,
     // What a sign-in link is for: "start" marks the operator's link that `baton serve` prints
     // at each start, which the next start retires (it is in logs and scrollback); links made with
@@ -327,6 +337,14 @@ insert into commit_journal default values`,
 create index sign_in_links_expiry on sign_in_links (expires_at);
 create index console_sessions_expiry on console_sessions (expires_at);
 create index device_links_expiry on device_links (expires_at)`,
+  },
+  {
+    version: 17,
+    // The client's verdict on a finished session (ReportVerdict): 0 none reported, 1 passed,
+    // 2 did not pass, and what did not hold.
+    name: "session verdicts",
+    sql: `alter table sessions add column verdict smallint not null default 0;
+alter table sessions add column verdict_reason text not null default ''`,
   },
   {
     version: 18,

@@ -4,10 +4,10 @@ import { runPrepared } from "./pglite-prepared.js";
 
 /**
  * Settings for the embedded engine. It has one process and no replicas, so WAL needs only
- * what crash recovery uses (wal_level minimal) — 2.5× cheaper writes. Full-page images only
- * guard against torn pages on power loss or an OS crash; a killed process cannot tear a page
- * (the SIGKILL fault test proves recovery), so they are off. Deployments that must survive
- * power loss use Postgres.
+ * what crash recovery uses (wal_level minimal), which makes every write cheaper. Full-page
+ * images only guard against torn pages on power loss or an OS crash; a killed process cannot
+ * tear a page (the SIGKILL fault test proves recovery), so they are off. Deployments that must
+ * survive power loss use Postgres.
  */
 export const embeddedConf: readonly string[] = ["wal_level = minimal", "max_wal_senders = 0", "full_page_writes = off", "wal_buffers = 4MB"];
 

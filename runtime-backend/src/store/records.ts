@@ -60,3 +60,18 @@ export async function callsById(q: Queryable, sessionId: string, ids: readonly s
   const rows = await q.query("select * from calls where session_id = $1 and toolcall_id = any($2)", [sessionId, ids]);
   return new Map(rows.map((r) => [String(r.toolcall_id), callFromRow(r)]));
 }
+
+/** A client call's result, as {@link recentClientResults} reads it. */
+export interface ClientResult {
+  readonly name: string;
+  readonly output: string;
+}
+
+/** The session's latest client calls that have a result, newest first (the model's order within a step). */
+export async function recentClientResults(q: Queryable, sessionId: string, limit: number): Promise<ClientResult[]> {
+  const rows = await q.query<{ name: string; output: string }>(
+    "select name, output from calls where session_id = $1 and side = 'client' and state = 'done' and output is not null order by step desc, ord desc limit $2",
+    [sessionId, limit],
+  );
+  return rows.map((r) => ({ name: String(r.name), output: String(r.output) }));
+}

@@ -3,7 +3,7 @@ import { type HistoryEntry, type Session, type SessionStatus } from "@baton/gen/
 import { HistoryEntrySchema } from "@baton/gen/baton/v1/descriptors";
 import type { Queryable, Row } from "./db.js";
 import { parseJson } from "./records.js";
-import { sessionMessage, summaryColumns, summaryFromRow } from "./sessions.js";
+import { outcomeSql, sessionMessage, summaryColumns, summaryFromRow } from "./sessions.js";
 
 /**
  * The console's reads of sessions: a user's sessions, filtered and paged, and what a watched
@@ -17,6 +17,7 @@ function summary(r: Row): Session {
 
 /** Filters of {@link listSessions}. */
 export interface SessionFilter {
+  /** The outcome a person would call it ({@link outcomeSql}): a failed verdict is a failure. */
   readonly statuses: readonly SessionStatus[];
   /** Text in the task, the goal or the id (case-insensitive). */
   readonly query: string;
@@ -37,7 +38,7 @@ export async function listSessions(q: Queryable, userId: string, f: SessionFilte
   const params: unknown[] = [userId];
   if (f.statuses.length > 0) {
     params.push(f.statuses);
-    where.push(`status = any($${params.length}::int[])`);
+    where.push(`${outcomeSql} = any($${params.length}::int[])`);
   }
   if (f.query) {
     params.push(likeLiteral(f.query));

@@ -6,11 +6,11 @@ import { defaultBudget } from "./budgets.js";
 import type { Db, Row } from "./db.js";
 import { Grouper } from "./group.js";
 import { countLogs, insertLogs, readLogs } from "./logs.js";
-import { saveMemory, searchMemory } from "./memory.js";
+import { type MemorySource, saveMemory, searchMemory } from "./memory.js";
 import { getPlaybook, listPlaybooks, savePlaybookVersion } from "./playbooks.js";
-import { type CallRow, callFromRow, callsById, callsOfStep, readHistory } from "./records.js";
+import { type CallRow, type ClientResult, callFromRow, callsById, callsOfStep, readHistory, recentClientResults } from "./records.js";
 import { commitParams, type CommitRows, commitRows, type SessionCommit } from "./session-commit.js";
-import { type BudgetLimits, clearLeases, getSessionRow, insertSession, type NewSession, requestStop, type SessionRow, sessionAfter, sessionFromRow } from "./sessions.js";
+import { type BudgetLimits, clearLeases, getSessionRow, insertSession, type NewSession, requestStop, type SessionRow, sessionAfter, type SessionVerdict, sessionFromRow, setVerdict } from "./sessions.js";
 import { storedResponse } from "./stored-response.js";
 import { deleteScreenshots, insertScreenshots, readScreenshot, readScreenshots, type StoredScreenshot } from "./screenshots.js";
 import { readTraces } from "./traces.js";
@@ -139,6 +139,11 @@ export class SessionStore {
     return requestStop(this.db, id, reason);
   }
 
+  /** Records the client's verdict on a finished session (ReportVerdict). */
+  setVerdict(id: string, verdict: SessionVerdict): Promise<void> {
+    return setVerdict(this.db, id, verdict);
+  }
+
   /** Settles a stop for a session no step holds (its lease free or expired): its status becomes STOPPED. */
   async settleStop(id: string, stopped: number): Promise<void> {
     await this.db.query(`update sessions t set status = $2, updated_at = now() where t.id = $1 and ${leaseFreeSql("t", "''")}`, [id, stopped]);
@@ -209,9 +214,14 @@ export class SessionStore {
 
   // ---- a user's memory and playbooks ----
 
-  /** Saves a memory record; `key` (a session's toolcall) makes a retried save a no-op. Returns its id. */
-  saveMemory(userId: string, text: string, tags: readonly string[], sessionId: string, key: string): Promise<string> {
-    return saveMemory(this.db, userId, text, tags, sessionId, key);
+  /** Saves a memory record with where it came from; `from.key` (a session's toolcall) makes a retried save a no-op. Returns its id. */
+  saveMemory(userId: string, text: string, tags: readonly string[], from: MemorySource): Promise<string> {
+    return saveMemory(this.db, userId, text, tags, from);
+  }
+
+  /** A session's latest client calls that have a result, newest first: where the agent's browser was. */
+  recentClientResults(id: string, limit: number): Promise<ClientResult[]> {
+    return recentClientResults(this.db, id, limit);
   }
 
   /** Full-text search over one user's memory, best first. */

@@ -1,7 +1,7 @@
 import { create } from "@bufbuild/protobuf";
 import { timestampFromDate } from "@bufbuild/protobuf/wkt";
 import { type Budget, type Session, SessionStatus } from "@baton/gen/baton/v1/agent_pb";
-import { BudgetSchema, SessionSchema, UsageSchema } from "@baton/gen/baton/v1/descriptors";
+import { BudgetSchema, SessionSchema, UsageSchema, VerdictSchema } from "@baton/gen/baton/v1/descriptors";
 import { type ContextState, readContext } from "../context/state.js";
 import { contextRowJson, microLinesSql } from "./context-lines.js";
 import type { DeclaredTool, ToolRisk } from "@baton/sdk/contract";
@@ -87,13 +87,31 @@ function usageFromRow(r: Row): UsageTotals {
 
 /** The columns {@link summaryFromRow} reads: a session's summary, never its context or history. */
 export const summaryColumns =
-  "id, status, task, goal, model, step, max_steps, playbook, input_tokens, output_tokens, cached_tokens, cost_usd, budget_tokens, budget_cost_usd, budget_seconds, answer, reason, created_at, updated_at";
+  "id, status, task, goal, model, step, max_steps, playbook, input_tokens, output_tokens, cached_tokens, cost_usd, answer, reason, created_at, updated_at, verdict, verdict_reason, budget_tokens, budget_cost_usd, budget_seconds";
+
+/** A client's verdict on a finished session (ReportVerdict). */
+export interface SessionVerdict {
+  readonly passed: boolean;
+  readonly reason: string;
+}
 
 /** A session's summary: what {@link sessionMessage} puts on the wire. */
 export type SessionSummary = Pick<
   SessionRow,
   "id" | "status" | "task" | "goal" | "model" | "step" | "maxSteps" | "playbook" | "usage" | "budget" | "answer" | "reason" | "createdAt" | "updatedAt"
->;
+> & {
+  /** Set once the client reported one; rows the loop builds itself have none. */
+  readonly verdict?: SessionVerdict | undefined;
+};
+
+/** How the verdict column encodes a verdict: 0 none, 1 passed, 2 did not pass. */
+const verdictCode = { none: 0, passed: 1, failed: 2 } as const;
+
+/**
+ * The outcome a person would call a session, as SQL over a sessions row: its status, except that
+ * a session whose client's verdict did not pass has failed (the agent's "done" was a claim).
+ */
+export const outcomeSql = `(case when verdict = ${verdictCode.failed} then ${SessionStatus.FAILED} else status end)`;
 
 /** The summary's columns a commit may change. */
 function changedSummary(r: Row): Pick<SessionSummary, "status" | "step" | "goal" | "usage" | "answer" | "reason" | "updatedAt"> {
@@ -105,6 +123,7 @@ function changedSummary(r: Row): Pick<SessionSummary, "status" | "step" | "goal"
     answer: String(r.answer),
     reason: String(r.reason),
     updatedAt: toDate(r.updated_at),
+    ...(Number(r.verdict ?? 0) === verdictCode.none ? {} : { verdict: { passed: Number(r.verdict) === verdictCode.passed, reason: String(r.verdict_reason ?? "") } }),
   };
 }
 
@@ -228,6 +247,12 @@ export async function getSessionRow(q: Queryable, id: string): Promise<SessionRo
 }
 
 /** Sets the stop flag; any replica sees it before its next model call or tool dispatch. */
+/** Records the client's verdict on a session (a later one replaces it). */
+export async function setVerdict(q: Queryable, id: string, v: SessionVerdict): Promise<void> {
+  await q.query("update sessions set verdict = $2, verdict_reason = $3 where id = $1", [id, v.passed ? verdictCode.passed : verdictCode.failed, v.passed ? "" : v.reason]);
+}
+
+/** Sets a session's stop flag and the reason it gives. */
 export async function requestStop(q: Queryable, id: string, reason: string): Promise<void> {
   await q.query("update sessions set stop_requested = true, reason = $2, updated_at = now() where id = $1", [id, reason]);
 }
@@ -263,5 +288,6 @@ export function sessionMessage(s: SessionSummary): Session {
     answer: s.answer,
     reason: s.reason,
     budget: budgetMessage(s.budget),
+    ...(s.verdict ? { verdict: create(VerdictSchema, s.verdict) } : {}),
   });
 }

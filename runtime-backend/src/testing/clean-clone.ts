@@ -17,10 +17,11 @@ export interface CleanClone {
  * plus new ones git does not ignore; no build output, no `.data`, no caches), and links the
  * installed dependencies in as `npm ci` would have left them: every package of `node_modules`
  * linked to the installed one, the workspace links (`node_modules/@baton/*`) and `.bin`
- * pointing into the copy, so the copy runs its own sources.
+ * pointing into the copy, so the copy runs its own sources. It is made in `parent` (a fresh
+ * folder of the system's temporary directory by default).
  */
-export function cleanClone(): CleanClone {
-  const dir = mkdtempSync(join(tmpdir(), "baton-clone-"));
+export function cleanClone(parent = tmpdir()): CleanClone {
+  const dir = mkdtempSync(join(parent, "baton-clone-"));
   const files = execFileSync("git", ["ls-files", "-z", "--cached", "--others", "--exclude-standard"], { cwd: repoRoot, encoding: "utf8" })
     .split("\0")
     .filter((f) => f && existsSync(join(repoRoot, f)) && statSync(join(repoRoot, f)).isFile());

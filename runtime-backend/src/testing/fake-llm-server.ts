@@ -2,13 +2,15 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import type { FakeAnswer, FakeUsage, WireFormat } from "./fake-llm-wire.js";
 
-export { chatJsonWire, chatWire, type FakeAnswer, type FakeUsage, geminiWire, pieces, responsesWire, type WireFormat } from "./fake-llm-wire.js";
+export { anthropicWire, chatJsonWire, chatWire, type FakeAnswer, type FakeUsage, geminiWire, pieces, responsesWire, type WireFormat } from "./fake-llm-wire.js";
 
 /** What the fake model should do for one request. */
 export type FakeReply =
   | FakeAnswer
   | { readonly kind: "status"; readonly status: number; readonly headers?: Record<string, string>; readonly message?: string }
   | { readonly kind: "hang" }
+  /** Starts streaming the answer, then sends the API's error event instead of the rest (wires that have one). */
+  | { readonly kind: "stream_error"; readonly status: number; readonly message?: string; readonly answer: FakeAnswer }
   /** Starts answering, then drops the connection: half the stream's events, or nothing unstreamed. */
   | { readonly kind: "cut"; readonly answer: FakeAnswer };
 
@@ -33,11 +35,13 @@ function wantsStream(path: string, body: unknown): boolean {
 /**
  * A local HTTP server that answers like a model API: each request takes the next scripted
  * reply (the last one repeats), rendered in the given wire format, whole or as server-sent
- * events when the request asks to stream. Records request bodies and paths.
+ * events when the request asks to stream. Records request bodies, paths and headers.
  */
 export class FakeLlmServer {
   readonly bodies: unknown[] = [];
   readonly paths: string[] = [];
+  /** Each request's headers (Node lower-cases their names). */
+  readonly headers: http.IncomingHttpHeaders[] = [];
   private replies: FakeStep[] = [];
   private readonly server: http.Server;
   private readonly hanging = new Set<http.ServerResponse>();
@@ -60,7 +64,10 @@ export class FakeLlmServer {
       }
       let raw = "";
       req.on("data", (c: Buffer) => (raw += c.toString()));
-      req.on("end", () => void this.answer(req.url ?? "", raw, res));
+      req.on("end", () => {
+        this.headers.push(req.headers);
+        void this.answer(req.url ?? "", raw, res);
+      });
     });
   }
 
@@ -80,13 +87,14 @@ export class FakeLlmServer {
       res.on("close", () => this.hanging.delete(res));
       return;
     }
-    if (reply.kind === "status") {
-      res.writeHead(reply.status, { "content-type": "application/json", ...reply.headers });
-      res.end(JSON.stringify({ error: { message: reply.message ?? `fake ${reply.status}`, type: "server_error", code: reply.status, status: "UNAVAILABLE" } }));
+    if (reply.kind === "status" || (reply.kind === "stream_error" && !wantsStream(path, body))) {
+      const message = reply.message ?? `fake ${reply.status}`;
+      res.writeHead(reply.status, { "content-type": "application/json", ...("headers" in reply ? reply.headers : {}) });
+      res.end(JSON.stringify(this.wire.error?.(reply.status, message) ?? { error: { message, type: "server_error", code: reply.status, status: "UNAVAILABLE" } }));
       return;
     }
     if (this.options.latencyMs) await new Promise((r) => setTimeout(r, this.options.latencyMs));
-    const answer = reply.kind === "cut" ? reply.answer : reply;
+    const answer = reply.kind === "cut" || reply.kind === "stream_error" ? reply.answer : reply;
     const usage = typeof this.usage === "function" ? this.usage(body) : this.usage;
     if (!wantsStream(path, body) || !this.wire.stream) {
       if (reply.kind === "cut") return void res.destroy();
@@ -95,7 +103,9 @@ export class FakeLlmServer {
       return;
     }
     const events = this.wire.stream(answer, usage);
-    const send = reply.kind === "cut" ? events.slice(0, Math.max(1, Math.floor(events.length / 2))) : events;
+    const half = events.slice(0, Math.max(1, Math.floor(events.length / 2)));
+    const send =
+      reply.kind === "cut" ? half : reply.kind === "stream_error" && this.wire.streamError ? [...half, this.wire.streamError(reply.status, reply.message ?? `fake ${reply.status}`)] : events;
     res.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache" });
     for (const e of send) {
       if (res.destroyed) return;
@@ -118,6 +128,7 @@ export class FakeLlmServer {
     this.replies = replies;
     this.bodies.length = 0;
     this.paths.length = 0;
+    this.headers.length = 0;
   }
 
   /** Stops the server (hanging requests are cut). */

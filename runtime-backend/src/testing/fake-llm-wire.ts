@@ -1,8 +1,8 @@
 /**
  * The wire formats the fake model servers speak: OpenAI Responses, Chat Completions (also
- * OpenRouter, Ollama, vLLM, llama.cpp), Chat Completions carrying JSON-in-text decisions, and
- * Gemini generateContent — each as a whole JSON body and, where the API streams, as the
- * server-sent events the real API sends (so the real SDKs parse them).
+ * OpenRouter, Ollama, vLLM, llama.cpp), Chat Completions carrying JSON-in-text decisions,
+ * Anthropic Messages and Gemini generateContent — each as a whole JSON body and, where the API
+ * streams, as the server-sent events the real API sends (so the real SDKs parse them).
  */
 
 /** What the fake model answers with: text, tool calls, or both, with an optional reasoning summary. */
@@ -28,6 +28,10 @@ export interface WireFormat {
   readonly body: (r: FakeAnswer, usage: FakeUsage) => unknown;
   /** The answer as server-sent events, each a complete `event:`/`data:` block. */
   readonly stream?: (r: FakeAnswer, usage: FakeUsage) => string[];
+  /** The body of an HTTP error, where the API has its own shape (a generic one otherwise). */
+  readonly error?: (status: number, message: string) => unknown;
+  /** An error the API sends inside a stream that had started well (Anthropic's `event: error`). */
+  readonly streamError?: (status: number, message: string) => string;
 }
 
 function callId(i: number): string {
@@ -225,4 +229,96 @@ export const geminiWire: WireFormat = {
     out.push(chunk(calls, true));
     return out;
   },
+};
+
+/** Anthropic's error type for an HTTP status, as its error bodies and stream error events name it. */
+function anthropicErrorType(status: number): string {
+  const types: Record<number, string> = {
+    400: "invalid_request_error",
+    401: "authentication_error",
+    402: "billing_error",
+    403: "permission_error",
+    404: "not_found_error",
+    413: "request_too_large",
+    429: "rate_limit_error",
+    504: "timeout_error",
+    529: "overloaded_error",
+  };
+  return types[status] ?? (status >= 500 ? "api_error" : "invalid_request_error");
+}
+
+function anthropicError(status: number, message: string) {
+  return { type: "error", error: { type: anthropicErrorType(status), message }, request_id: "req_fake" };
+}
+
+/** Anthropic's tool input, an object on the wire: malformed arguments become the closest thing, a wrong-typed object. */
+function anthropicInput(args: string): unknown {
+  try {
+    return JSON.parse(args);
+  } catch {
+    return { url: 42 };
+  }
+}
+
+/** Anthropic usage: `input_tokens` counts only what was not read from the cache. */
+function anthropicUsage(u: FakeUsage) {
+  return { input_tokens: u.input - u.cached, output_tokens: u.output, cache_read_input_tokens: u.cached, cache_creation_input_tokens: 0 };
+}
+
+function anthropicStop(r: FakeAnswer): string {
+  return r.kind === "calls" ? "tool_use" : r.kind === "raw" && r.finish === "length" ? "max_tokens" : "end_turn";
+}
+
+/** The content blocks of an answer: a thinking block (with its signature), the text, the tool calls. */
+function anthropicContent(r: FakeAnswer): Record<string, unknown>[] {
+  const out: Record<string, unknown>[] = [];
+  if (reasoningOf(r)) out.push({ type: "thinking", thinking: reasoningOf(r), signature: "sig-thinking-0" });
+  const text = textOf(r);
+  if (text) out.push({ type: "text", text });
+  if (r.kind === "calls") r.calls.forEach((c, i) => out.push({ type: "tool_use", id: `toolu_fake_${i}`, name: c.name, input: anthropicInput(c.args) }));
+  return out;
+}
+
+function anthropicMessage(content: unknown[], stop: string | null, usage: Record<string, number>) {
+  return { id: "msg_fake_1", type: "message", role: "assistant", model: "fake", content, stop_reason: stop, stop_sequence: null, usage };
+}
+
+/**
+ * Anthropic Messages wire format (`POST /v1/messages`); streams the documented events:
+ * `message_start`, a `ping`, per content block `content_block_start`, its deltas (`thinking_delta`
+ * then `signature_delta`, `text_delta`, `input_json_delta` with the raw argument text) and
+ * `content_block_stop`, then `message_delta` (stop reason, output tokens) and `message_stop`.
+ * Errors have Anthropic's body (`{"type":"error","error":{"type":"overloaded_error",…}}`).
+ */
+export const anthropicWire: WireFormat = {
+  body: (r, u) => anthropicMessage(anthropicContent(r), anthropicStop(r), anthropicUsage(u)),
+  stream(r, u) {
+    const out: string[] = [];
+    const ev = (type: string, data: Record<string, unknown> = {}) => out.push(sse({ type, ...data }, type));
+    const usage = anthropicUsage(u);
+    ev("message_start", { message: anthropicMessage([], null, { ...usage, output_tokens: 1 }) });
+    ev("ping");
+    const blocks = anthropicContent(r);
+    blocks.forEach((block, index) => {
+      if (block.type === "thinking") {
+        ev("content_block_start", { index, content_block: { type: "thinking", thinking: "", signature: "" } });
+        for (const d of pieces(block.thinking as string)) ev("content_block_delta", { index, delta: { type: "thinking_delta", thinking: d } });
+        ev("content_block_delta", { index, delta: { type: "signature_delta", signature: block.signature } });
+      } else if (block.type === "text") {
+        ev("content_block_start", { index, content_block: { type: "text", text: "" } });
+        for (const d of pieces(block.text as string)) ev("content_block_delta", { index, delta: { type: "text_delta", text: d } });
+      } else {
+        ev("content_block_start", { index, content_block: { ...block, input: {} } });
+        // The arguments as the model wrote them, malformed or not: the raw text streams.
+        const call = r.kind === "calls" ? r.calls[blocks.slice(0, index).filter((b) => b.type === "tool_use").length] : undefined;
+        for (const d of pieces(call?.args ?? "{}")) ev("content_block_delta", { index, delta: { type: "input_json_delta", partial_json: d } });
+      }
+      ev("content_block_stop", { index });
+    });
+    ev("message_delta", { delta: { stop_reason: anthropicStop(r), stop_sequence: null }, usage: { output_tokens: u.output } });
+    ev("message_stop");
+    return out;
+  },
+  error: anthropicError,
+  streamError: (status, message) => sse(anthropicError(status, message), "error"),
 };

@@ -247,14 +247,19 @@ export function storeSuite(t: SuiteRunner, open: () => Promise<Db>): void {
     expect([log?.message, log?.tool, log?.attributes]).to.deep.equal(["click failed", "click", { api_key: "sk-live-123456789", ok: "fine" }]);
   });
 
-  it("searches memory by full text, per user, best match first; a save keyed by its call is stored once", async () => {
-    await store.saveMemory("u1", "Prefers window seats on long flights", ["travel"], "", "");
-    await store.saveMemory("u1", "Home address: 4 Privet Drive, Little Whinging", ["address"], "", "");
-    const id = await store.saveMemory("u1", "Shipping address for work: 221B Baker Street", ["address", "work"], "ses_1", "call_1_0");
-    expect(await store.saveMemory("u1", "Shipping address for work: 221B Baker Street", ["address", "work"], "ses_1", "call_1_0")).to.equal(id);
-    await store.saveMemory("u2", "Shipping address: somewhere else entirely", [], "", "");
+  it("searches memory by full text, per user, best match first; a save keyed by its call is stored once, with where it came from", async () => {
+    await store.saveMemory("u1", "Prefers window seats on long flights", ["travel"], { byUser: true });
+    await store.saveMemory("u1", "Home address: 4 Privet Drive, Little Whinging", ["address"], {});
+    const from = { sessionId: "ses_1", pageUrl: "https://shop.example/account", key: "call_1_0" };
+    const id = await store.saveMemory("u1", "Shipping address for work: 221B Baker Street", ["address", "work"], from);
+    expect(await store.saveMemory("u1", "Shipping address for work: 221B Baker Street", ["address", "work"], from)).to.equal(id);
+    await store.saveMemory("u2", "Shipping address: somewhere else entirely", [], {});
     const r = await store.searchMemory("u1", "what is my shipping address?", 5);
     expect(r.map((x) => x.text)).to.deep.equal(["Shipping address for work: 221B Baker Street", "Home address: 4 Privet Drive, Little Whinging"]);
+    // The agent's record names its session and page and is not the user's; the user's own is pinned.
+    expect([r[0]?.sessionId, r[0]?.pageUrl, r[0]?.byUser, r[0]?.pinned]).to.deep.equal(["ses_1", "https://shop.example/account", false, false]);
+    const [mine] = await store.searchMemory("u1", "window", 5);
+    expect([mine?.sessionId, mine?.pageUrl, mine?.byUser, mine?.pinned]).to.deep.equal(["", "", true, true]);
     expect((await store.searchMemory("u1", "flight", 5)).map((x) => x.text)).to.deep.equal(["Prefers window seats on long flights"]);
     expect(await store.searchMemory("u1", "?!", 5)).to.deep.equal([]);
   });

@@ -1,5 +1,6 @@
 /**
- * Keeps the service worker alive while a panel runs a turn (seed 004): each panel in a run
+ * Keeps the service worker alive while a panel runs a turn (Chrome stops an idle worker, and
+ * with it the relay the panel's turn depends on): each panel in a run
  * holds a port open to the worker; while at least one is open, an offscreen document pings the
  * worker every 20 s, which resets its idle timer (an idle worker is stopped after 30 s). The
  * count is the set of open ports itself, so it cannot drift: a worker that restarts has lost its

@@ -1,5 +1,6 @@
 /**
- * The service worker: a stateless relay (seed 002). It opens the side panel from the toolbar
+ * The service worker: a stateless relay (Chrome may stop it at any moment, so it keeps no
+ * state the run needs). It opens the side panel from the toolbar
  * button, keeps itself awake while a panel runs a turn (offscreen keepalive), checks the token
  * on an alarm, and cleans up after a panel that closed mid-run: the mask comes off the agent's
  * tabs and the debugger detaches, so the user gets their tabs back until the panel reopens and
@@ -8,7 +9,11 @@
 import { isWorkerMessage, keepalivePort, type ContentMessage } from "../messages.js";
 import { loadRun } from "../run-record.js";
 import { Keepalive } from "./keepalive.js";
+import { restrictStorage } from "../storage-access.js";
 import { checkToken, tokenAlarm } from "./token-check.js";
+
+// First, on every start of the worker: the content script may not read what storage holds.
+void restrictStorage().catch((e: unknown) => console.error("Baton could not close its storage to content scripts:", e));
 
 const keepalive = new Keepalive();
 

@@ -7,11 +7,20 @@ import { HistoryView } from "./history-view.js";
 import { Icon } from "./icons.js";
 import type { PanelModel, PanelState } from "./panel-model.js";
 import { StandaloneSetup } from "./model-fields.js";
+import { PageChatView } from "./page-chat-view.js";
 import { SecretsSection } from "./secrets-view.js";
 import { SettingsView, SignIn } from "./settings-view.js";
 import { TimelineView } from "./timeline-view.js";
 
-type View = "task" | "history" | "settings" | "diagnostics";
+type View = "task" | "history" | "settings" | "diagnostics" | "ask";
+
+/** The back bar's title of each view but the task. */
+const viewTitles: Record<Exclude<View, "task">, string> = {
+  history: "Past sessions",
+  settings: "Settings",
+  diagnostics: "Diagnostics",
+  ask: "About this page",
+};
 
 /** Re-renders on every change of the model. */
 function useModel(model: PanelModel): PanelState {
@@ -98,7 +107,7 @@ export function App({ model }: { model: PanelModel }) {
         ) : (
           <button type="button" class="icon-btn back" onClick={() => setView("task")} aria-label="Back to the task">
             <Icon name="back" />
-            <span>{view === "history" ? "Past sessions" : view === "settings" ? "Settings" : "Diagnostics"}</span>
+            <span>{viewTitles[view]}</span>
           </button>
         )}
         <span class={`status ${status.toLowerCase()}`} role="status">
@@ -139,8 +148,10 @@ export function App({ model }: { model: PanelModel }) {
           />
         ) : view === "diagnostics" ? (
           <DiagnosticsView />
+        ) : view === "ask" ? (
+          <PageChatView target={target} />
         ) : !signedIn ? (
-          standalone ? <StandaloneSetup settings={settings} /> : <SignIn settings={settings} />
+          standalone ? <StandaloneSetup settings={settings} onAsk={() => setView("ask")} /> : <SignIn settings={settings} />
         ) : state.items.length === 0 ? (
           <Welcome />
         ) : (
@@ -164,6 +175,7 @@ export function App({ model }: { model: PanelModel }) {
           onRun={(task) => target && void model.start(task, target.id)}
           onStop={() => model.stop()}
           onNew={() => model.newTask()}
+          onAsk={() => setView("ask")}
         />
       ) : null}
     </div>

@@ -25,6 +25,8 @@ export function Composer(p: {
   onRun(task: string): void;
   onStop(): void;
   onNew(): void;
+  /** Opens Ask about this page (Chrome's built-in model). */
+  onAsk(): void;
 }) {
   const [text, setText] = useState("");
   const box = useRef<HTMLTextAreaElement>(null);
@@ -45,6 +47,11 @@ export function Composer(p: {
           {p.running ? "Working in " : "In "}
           <strong>{p.target?.title || hostOf(p.target?.url ?? "") || "this tab"}</strong>
         </span>
+        {p.running ? null : (
+          <button type="button" class="link" onClick={() => p.onAsk()} title="Chrome’s built-in model answers questions about this page">
+            Ask about it
+          </button>
+        )}
         {p.followUp ? (
           <button type="button" class="link" onClick={() => p.onNew()}>
             New task

@@ -3,7 +3,7 @@ import { type DiagnosticsData, rows } from "../run/diagnostics.js";
 
 const key = "diagnostics";
 
-/** Per-provider, per-phase counts and success-only latencies (seed 004), when turned on in Settings. */
+/** Per-provider, per-phase counts and success-only latencies, when turned on in Settings. */
 export function DiagnosticsView() {
   const [data, setData] = useState<DiagnosticsData>({});
   useEffect(() => {

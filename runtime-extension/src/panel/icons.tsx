@@ -86,6 +86,8 @@ const paths: Record<string, JSX.Element> = {
   ),
   shield: <path d="M12 3 4 6v6c0 5 3.5 8 8 9 4.5-1 8-4 8-9V6z" />,
   replay: <path d="M4 12a8 8 0 1 0 2.3-5.7M4 4v4h4" />,
+  chat: <path d="M21 12a8 8 0 0 1-11.6 7.1L4 20l1-4.6A8 8 0 1 1 21 12zM8.5 12h.01M12 12h.01M15.5 12h.01" />,
+  download: <path d="M12 4v11m-5-5 5 5 5-5M5 20h14" />,
 };
 
 /** An icon by name. */

@@ -10,13 +10,14 @@ export function ModelField(p: { value: string; onInput: (v: string) => void; sta
       label="Model"
       help={
         p.standalone
-          ? '"provider:model": openai:gpt-5-mini, gemini:gemini-2.5-flash, chat:MODEL for any OpenAI-compatible server (with its base URL), ollama:qwen3 for a local Ollama.'
-          : '"provider:model", such as openai:gpt-5-mini or gemini:gemini-2.5-flash; script:NAME replays a script file from the backend’s --script-dir. Empty: the backend’s default.'
+          ? '"provider:model": openai:gpt-5-mini, anthropic:claude-sonnet-5-5, gemini:gemini-2.5-flash, chat:MODEL for any OpenAI-compatible server (with its base URL), ollama:qwen3 for a local Ollama.'
+          : '"provider:model", such as openai:gpt-5-mini, anthropic:claude-sonnet-5-5 or gemini:gemini-2.5-flash; script:NAME replays a script file from the backend’s --script-dir. Empty: the backend’s default.'
       }
     >
       <input id="set-model" value={p.value} onInput={(e) => p.onInput(e.currentTarget.value)} placeholder={p.standalone ? "openai:gpt-5-mini" : "Backend default"} spellcheck={false} list="models" />
       <datalist id="models">
         <option value="openai:gpt-5-mini" />
+        <option value="anthropic:claude-sonnet-5-5" />
         <option value="gemini:gemini-2.5-flash" />
         <option value="ollama:qwen3" />
       </datalist>
@@ -31,7 +32,7 @@ export function KeyFields(p: { draft: Settings; set: (change: Partial<Settings>)
       <Field id="set-key" label="API key" help="Your own key for this model’s provider: kept in this browser’s extension storage, sent only to the provider, masked in everything Baton stores or shows.">
         <input id="set-key" type="password" value={p.draft.modelKey} onInput={(e) => p.set({ modelKey: e.currentTarget.value })} autocomplete="off" spellcheck={false} />
       </Field>
-      <Field id="set-base" label="Base URL (optional)" help="Another endpoint than the provider’s own: an OpenAI-compatible server, a proxy, a local model server.">
+      <Field id="set-base" label="Base URL (optional)" help="Another endpoint than the provider’s own: an OpenAI-compatible server (its URL up to /v1), a proxy, a local model server. For Anthropic, the host alone: /v1/messages is added.">
         <input id="set-base" value={p.draft.modelBaseUrl} onInput={(e) => p.set({ modelBaseUrl: e.currentTarget.value })} placeholder="Provider default" spellcheck={false} />
       </Field>
     </>
@@ -45,9 +46,10 @@ export function trimmedModel(d: Settings): Partial<Settings> {
 
 /**
  * First run without a backend (or a setup left half done): says what is missing and takes the
- * model, the user's key and the base URL; or goes back to connecting a backend.
+ * model, the user's key and the base URL; or goes back to connecting a backend; or, with no key at
+ * all, asks Chrome's built-in model about the page instead (`onAsk`).
  */
-export function StandaloneSetup({ settings }: { settings: Settings }) {
+export function StandaloneSetup({ settings, onAsk }: { settings: Settings; onAsk: () => void }) {
   const [draft, setDraft] = useState(settings);
   const [url, setUrl] = useState("");
   const set = (change: Partial<Settings>) => setDraft({ ...draft, ...change });
@@ -63,6 +65,12 @@ export function StandaloneSetup({ settings }: { settings: Settings }) {
       <p>The agent runs here in the panel and calls the model with your own key. Sessions are kept in this browser.</p>
       <p class="setup-missing" role="alert">
         {missingSetup({ ...settings, backendUrl: "" })}
+      </p>
+      <p class="built-in-offer">
+        No key? Chrome’s built-in model answers questions about the page you have open, on this device.{" "}
+        <button type="button" class="link" onClick={onAsk}>
+          Ask Chrome’s built-in model
+        </button>
       </p>
       <ModelField value={draft.model} onInput={(model) => set({ model })} standalone />
       <KeyFields draft={draft} set={set} />

@@ -127,7 +127,7 @@ export class PanelModel {
           return this.#wait<string>(id, signal);
         },
         approve: (req, signal) => {
-          this.#push({ type: "approval_request", id: req.toolcallId, description: req.description, page: req.page, source: "policy" });
+          this.#push({ type: "approval_request", id: req.toolcallId, description: req.description, page: req.page, source: "policy", ...(req.upload ? { upload: req.upload } : {}) });
           return this.#wait<ApprovalDecision>(req.toolcallId, signal);
         },
         approveHeld: (req, signal) => this.#wait<ApprovalDecision>(req.toolcallId, signal),

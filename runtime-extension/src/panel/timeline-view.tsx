@@ -67,9 +67,33 @@ function Approval({ item, actions }: { item: Extract<TimelineItem, { kind: "appr
     <li class={`card approval ${pending ? "pending" : item.state}`} data-kind="approval" data-state={item.state}>
       <div class="card-head">
         <Icon name="shield" size={15} />
-        <h3 tabIndex={-1}>{pending ? (item.source === "backend" ? "Allow this action? It can't be undone" : "Allow this action?") : item.state === "approved" ? "Allowed" : "Not allowed"}</h3>
+        <h3 tabIndex={-1}>
+          {pending
+            ? item.upload
+              ? "Allow this upload? The file is outside your upload folder"
+              : item.source === "backend"
+                ? "Allow this action? It can't be undone"
+                : "Allow this action?"
+            : item.state === "approved"
+              ? "Allowed"
+              : "Not allowed"}
+        </h3>
       </div>
       <p class="card-main">{item.description}</p>
+      {item.upload ? (
+        <>
+          <ul class="paths" aria-label="Files to upload">
+            {item.upload.files.map((f) => (
+              <li key={f}>
+                <code>{f}</code>
+              </li>
+            ))}
+          </ul>
+          <p class="card-sub">
+            {item.upload.folders.length === 0 ? "No upload folder is set: every upload is asked about." : `Upload folder${item.upload.folders.length > 1 ? "s" : ""}: ${item.upload.folders.join(", ")}`}
+          </p>
+        </>
+      ) : null}
       {item.page.url || item.page.title ? (
         <p class="card-sub">
           on <strong>{item.page.title || hostOf(item.page.url)}</strong>

@@ -1,5 +1,5 @@
 /**
- * Runtime diagnostics (seed 004): counts and latencies per provider and per phase, with the
+ * Runtime diagnostics: counts and latencies per provider and per phase, with the
  * latency of successful events as the headline (failed ones are counted, not averaged: they
  * are noisy and unrepresentative). Collected only when the user turns diagnostics on.
  */

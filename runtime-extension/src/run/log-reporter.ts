@@ -16,8 +16,7 @@ export function redact(text: string): string {
 
 /**
  * Sends the panel's errors to the backend with `ReportLog`, under the session and step they
- * belong to (seed 000: "every tool execution error is reported to the backend with full
- * context"). What it sends is the panel's own words (a tool's error message, an exception's
+ * belong to, so an operator can see why a run went wrong without the user's machine. What it sends is the panel's own words (a tool's error message, an exception's
  * message and stack), never a call's parameters (typed text may be a password), and anything
  * that looks like a credential is masked. Batched: at most one request a second.
  */

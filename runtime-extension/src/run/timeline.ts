@@ -8,6 +8,12 @@ export interface PageRef {
   readonly url: string;
 }
 
+/** Files an upload would take from outside the upload folders, as the card shows them. */
+export interface UploadAsk {
+  readonly files: readonly string[];
+  readonly folders: readonly string[];
+}
+
 /** Events the panel adds to the run's own. */
 export type PanelEvent =
   | RunEvent
@@ -21,6 +27,8 @@ export type PanelEvent =
       readonly page: PageRef;
       /** Held by the backend (irreversible) or asked by the user's own policy (every change). */
       readonly source: "backend" | "policy";
+      /** An upload from outside the upload folders: the files' full paths and the folders. */
+      readonly upload?: UploadAsk;
     }
   | { readonly type: "approval_decided"; readonly id: string; readonly approved: boolean }
   | { readonly type: "question"; readonly id: string; readonly question: string; readonly choices: readonly string[] }
@@ -52,6 +60,7 @@ export type TimelineItem =
       readonly description: string;
       readonly page: PageRef;
       readonly source: "backend" | "policy";
+      readonly upload?: UploadAsk;
       readonly state: "pending" | "approved" | "denied";
     }
   | {
@@ -159,7 +168,7 @@ export function reduceTimeline(items: readonly TimelineItem[], e: PanelEvent, ct
     case "image":
       return update(items, "step", e.toolcallId, (s) => ({ ...s, images: [...s.images, e.src] }));
     case "approval_request": {
-      const card: TimelineItem = { kind: "approval", id: e.id, description: e.description, page: e.page, source: e.source, state: "pending" };
+      const card: TimelineItem = { kind: "approval", id: e.id, description: e.description, page: e.page, source: e.source, ...(e.upload ? { upload: e.upload } : {}), state: "pending" };
       const rest = withoutThinking(items);
       // The user's own policy asks from inside the call: the card goes before its step.
       const at = rest.findIndex((i) => i.kind === "step" && i.id === e.id);

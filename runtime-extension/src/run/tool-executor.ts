@@ -10,7 +10,8 @@ import type { AgentTabs } from "./agent-tabs.js";
 import { waitLoaded } from "./agent-tabs.js";
 import type { PauseGate } from "./pause-gate.js";
 import { type TabConnection, type TabDriver, withoutDebuggerReason } from "./tab-driver.js";
-import { resolveUploadPaths, uploadFolderKey } from "./upload-paths.js";
+import { foldersInWords, guardUploads, type UploadFile } from "@baton/sdk/policy";
+import { extensionUploadRule, uploadFolderKey, uploadFoldersOf } from "./upload-paths.js";
 
 /** Something the panel shows beside the timeline's steps. */
 export type Notice =
@@ -24,6 +25,8 @@ export interface ChangeApproval {
   readonly description: string;
   /** The page it happens on. */
   readonly page: { readonly title: string; readonly url: string };
+  /** An upload of files from outside the upload folders: their full paths, and the folders (none when unset). */
+  readonly upload?: { readonly files: readonly string[]; readonly folders: readonly string[] };
 }
 
 /** What the executor needs from the panel. */
@@ -56,12 +59,6 @@ const engineCases = Object.values(toolCatalog.tools)
 const tabCases = new Set<EngineToolCase>(["openTab", "switchTab", "closeTab", "listTabs"]);
 
 type AnyHandler = (params: object, ctx: RunContext) => Promise<unknown>;
-
-/** The folder relative upload paths resolve in, if one is set. */
-async function readUploadFolder(): Promise<string | undefined> {
-  const v = (await chrome.storage.local.get(uploadFolderKey))[uploadFolderKey];
-  return typeof v === "string" && v ? v : undefined;
-}
 
 /**
  * The run's tool handlers: each engine tool runs in the agent's active tab through that tab's
@@ -130,18 +127,36 @@ export function createExecutor(o: ExecutorOptions): { handlers: ClientToolHandle
         `This tab shows ${sanitizeUrl(conn.url) || "a browser page"}, which Chrome does not let extensions read or control. Open a web page in it with navigate, or ask the user to switch to a tab with a web page.`,
       );
     }
-    // A relative path would reach Chrome as it is and cost us the tab: resolve it or refuse it.
-    if (tool === "uploadFile") params = { ...params, paths: resolveUploadPaths((params as { paths: string[] }).paths, await readUploadFolder()) };
     if (conn.kind === "dom") notice({ kind: "dom-fallback", why: conn.why, byUser: conn.why.startsWith(withoutDebuggerReason) }, `dom:${driver.tabId}`);
     const spec = toolByCase(toolCatalog, tool);
     const call = create(toolCatalog.call, { tool: { case: tool, value: params } as never }) as ToolCall;
     const description = describeCall(call, lookup);
-    if (spec && o.askEveryChange() && callRisk(spec, params as never) === "mutating") {
+    const pageNow = async () => {
       const tab = await chrome.tabs.get(driver.tabId).catch(() => undefined);
-      const decision = await o.ui.approve(
-        { toolcallId: ctx.toolcallId, description, page: { title: tab?.title ?? "", url: sanitizeUrl(tab?.url ?? "") } },
-        ctx.signal,
-      );
+      return { title: tab?.title ?? "", url: sanitizeUrl(tab?.url ?? "") };
+    };
+    // The upload rule: files from the upload folders go ahead, any other waits for the user's
+    // card with its full path; what the rule resolved is what Chrome gets.
+    let asked = false;
+    // (Through the page, uploads are unavailable: the DOM fallback says so itself.)
+    if (tool === "uploadFile" && conn.kind === "debugger") {
+      const folders = uploadFoldersOf((await chrome.storage.local.get(uploadFolderKey))[uploadFolderKey]);
+      const outside = async (files: readonly UploadFile[]) => {
+        asked = true;
+        const upload = { files: files.map((f) => f.path), folders };
+        const decision = await o.ui.approve({ toolcallId: ctx.toolcallId, description, page: await pageNow(), upload }, ctx.signal);
+        return decision.approved
+          ? { approved: true as const }
+          : {
+              approved: false as const,
+              code: ToolErrorCode.DENIED,
+              reason: `The user did not allow uploading ${files.map((f) => JSON.stringify(f.path)).join(", ")} from outside ${foldersInWords(folders)}. Do not try another path; ask the user which file to upload.`,
+            };
+      };
+      params = await guardUploads(async (p: { paths: readonly string[] }) => p, { rule: extensionUploadRule(folders), outside })(params as { paths: readonly string[] }, ctx);
+    }
+    if (spec && !asked && o.askEveryChange() && callRisk(spec, params as never) === "mutating") {
+      const decision = await o.ui.approve({ toolcallId: ctx.toolcallId, description, page: await pageNow() }, ctx.signal);
       if (!decision.approved) {
         throw new ToolFailure(ToolErrorCode.DENIED, `The user did not allow this${decision.reason ? `: ${decision.reason}` : "."} Do not try it again another way; ask the user or finish.`);
       }

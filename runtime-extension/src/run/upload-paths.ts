@@ -1,41 +1,27 @@
 /**
- * Where upload_file's paths point. Chrome's `DOM.setFileInputFiles` takes paths on this
- * computer as they are: it does not resolve a relative one ("site-plan.pdf") against anything,
- * yet accepts it, gives the input an empty file of that name and grants the page's process
- * that bogus path, after which Chrome no longer lets the extension (or any DevTools client)
- * reach the tab. So a relative path is resolved in the upload folder, when one is set, and
- * otherwise refused before it reaches Chrome.
+ * upload_file in the extension, behind the upload rule of `@baton/sdk/policy`: files inside the
+ * upload folders go ahead; any other file waits for the user's approval in the panel, whose
+ * card shows each full path. The extension cannot read the file system, so a path is resolved
+ * by its `.` and `..` only: a symlink inside an upload folder is not followed (Chrome reads
+ * where it leads). Chrome's `DOM.setFileInputFiles` takes a relative path ("site-plan.pdf") as
+ * it is, gives the input an empty file of that name and then keeps the extension out of the tab,
+ * so a relative path resolves in the first upload folder and, with none set, is refused.
  */
-import { ToolErrorCode, ToolFailure } from "@baton/sdk/contract";
+import { lexicalResolver, type UploadRule } from "@baton/sdk/policy";
 
 /**
- * The `chrome.storage.local` key of the folder relative upload paths resolve in (a path on
- * this computer; unset: relative paths are refused). `baton eval --via extension` sets it to
- * the suite's `files/`.
+ * The `chrome.storage.local` key of the upload folders: a path on this computer, or a list of
+ * them (unset: every upload is asked about, and relative paths are refused). `baton eval --via
+ * extension` sets it to the suite's `files/` and the `--upload-dir` folders.
  */
 export const uploadFolderKey = "uploadFolder";
 
-/** Whether `path` is absolute on POSIX or Windows (`/a`, `C:\a`, `C:/a`, `\\server\share`). */
-export function isAbsolutePath(path: string): boolean {
-  return path.startsWith("/") || /^[A-Za-z]:[\\/]/.test(path) || path.startsWith("\\\\");
+/** The upload folders in what is stored under {@link uploadFolderKey} (one path, or a list). */
+export function uploadFoldersOf(stored: unknown): string[] {
+  return (Array.isArray(stored) ? stored : [stored]).filter((f): f is string => typeof f === "string" && f !== "");
 }
 
-/**
- * `paths` with each relative one joined to `folder`, in the folder's own separator; without a
- * folder, a relative path fails the call (INVALID_ARGUMENTS on `paths`) with what to do instead.
- */
-export function resolveUploadPaths(paths: readonly string[], folder: string | undefined): string[] {
-  return paths.map((path) => {
-    if (isAbsolutePath(path)) return path;
-    if (!folder || !isAbsolutePath(folder)) {
-      throw new ToolFailure(
-        ToolErrorCode.INVALID_ARGUMENTS,
-        `${JSON.stringify(path.slice(0, 300))} is not a full path. upload_file needs where the file is on this computer (like /home/ada/site-plan.pdf or C:\\Users\\Ada\\site-plan.pdf): ask the user for it.`,
-        { field: "paths" },
-      );
-    }
-    const sep = folder.includes("\\") && !folder.includes("/") ? "\\" : "/";
-    const base = folder.endsWith(sep) ? folder.slice(0, -1) : folder;
-    return `${base}${sep}${path.replace(/^\.[\\/]/, "")}`;
-  });
+/** The upload rule in the extension: those folders, relative paths in the first, `.` and `..` resolved. */
+export function extensionUploadRule(folders: readonly string[]): UploadRule {
+  return { folders, relativeTo: folders[0], resolver: lexicalResolver };
 }

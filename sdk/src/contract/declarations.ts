@@ -56,6 +56,11 @@ export function openAiChatTool(t: DeclaredTool) {
   return { type: "function" as const, function: { name: t.name, description: t.description, parameters: t.parameters } };
 }
 
+/** A client tool for Anthropic's Messages API (`messages.create({ tools })`): the parameters are its `input_schema`. */
+export function anthropicTool(t: DeclaredTool) {
+  return { name: t.name, description: t.description, input_schema: t.parameters };
+}
+
 /** A Gemini `FunctionDeclaration`. */
 export function geminiFunctionDeclaration(t: DeclaredTool) {
   return { name: t.name, description: t.description, parameters: toGeminiSchema(t.parameters) };

@@ -6,6 +6,7 @@
 export { type Catalog, callRisk, findTool, type RouteCatalog, toolByCase, type ToolRisk, type ToolRoute, type ToolSide, type ToolSpec } from "./catalog.js";
 export { clientToolsOf } from "./client-tools.js";
 export {
+  anthropicTool,
   type DeclaredTool,
   type GeminiSchema,
   geminiFunctionDeclaration,

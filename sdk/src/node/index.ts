@@ -19,4 +19,5 @@ export { defaultChromiumPath, type LaunchedChromium, type LaunchOptions, launchC
 export { type NodeTransportOptions, nodeTransport } from "./node-transport.js";
 export { type OpenPageOptions, openPage } from "./open-page.js";
 export { type CommandOutput, snapshotCommand } from "./snapshot-command.js";
+export { nodePathResolver } from "./upload-resolver.js";
 export { WebSocketTransport } from "./ws-transport.js";

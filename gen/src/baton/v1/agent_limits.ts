@@ -66,6 +66,11 @@ export const fieldLimits: { readonly [message: string]: { readonly [field: strin
       "maximum": 31536000
     }
   },
+  "baton.v1.Verdict": {
+    "reason": {
+      "maxLength": 4000
+    }
+  },
   "baton.v1.CreateSessionRequest": {
     "task": {
       "maxLength": 100000
@@ -149,6 +154,11 @@ export const fieldLimits: { readonly [message: string]: { readonly [field: strin
     },
     "screenshot_id": {
       "maxLength": 200
+    }
+  },
+  "baton.v1.ReportVerdictRequest": {
+    "session_id": {
+      "maxLength": 64
     }
   },
   "baton.v1.Playbook": {
@@ -247,5 +257,8 @@ export const methodLimits: { readonly [method: string]: MethodLimits } = {
       1,
       2
     ]
+  },
+  "baton.v1.AgentService.ReportVerdict": {
+    "maxRequestBytes": 65536
   }
 };

@@ -16,7 +16,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file baton/v1/agent.proto.
  */
 export const file_baton_v1_agent: GenFile = /*@__PURE__*/
-  fileDesc("ChRiYXRvbi92MS9hZ2VudC5wcm90bxIIYmF0b24udjEihwIKDEFnZW50TWVzc2FnZRIKCgJpZBgBIAEoCRIeCgR0ZXh0GAIgASgLMg4uYmF0b24udjEuVGV4dEgAEigKCXJlYXNvbmluZxgDIAEoCzITLmJhdG9uLnYxLlJlYXNvbmluZ0gAEi8KDWZ1bmN0aW9uX2NhbGwYBCABKAsyFi5iYXRvbi52MS5GdW5jdGlvbkNhbGxIABInCgZzdGF0dXMYBSABKA4yFy5iYXRvbi52MS5NZXNzYWdlU3RhdHVzEgwKBHN0ZXAYBiABKA0SLgoKY3JlYXRlZF9hdBgHIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXBCCQoHY29udGVudCIUCgRUZXh0EgwKBHRleHQYASABKAkiGQoJUmVhc29uaW5nEgwKBHRleHQYASABKAkicQoMRnVuY3Rpb25DYWxsEhMKC3Rvb2xjYWxsX2lkGAEgASgJEiAKBGNhbGwYAiABKAsyEi5iYXRvbi52MS5Ub29sQ2FsbBIqCglleHRlbnNpb24YAyABKAsyFy5iYXRvbi52MS5FeHRlbnNpb25DYWxsIjUKDUV4dGVuc2lvbkNhbGwSDAoEbmFtZRgBIAEoCRIWCg5hcmd1bWVudHNfanNvbhgCIAEoCSImCg9FeHRlbnNpb25SZXN1bHQSEwoLcmVzdWx0X2pzb24YASABKAkiZgoKQ2xpZW50VG9vbBIMCgRuYW1lGAEgASgJEhMKC2Rlc2NyaXB0aW9uGAIgASgJEhcKD3BhcmFtZXRlcnNfanNvbhgDIAEoCRIcCgRyaXNrGAQgASgOMg4uYmF0b24udjEuUmlzayLdAQoOVG9vbGNhbGxSZXN1bHQSEwoLdG9vbGNhbGxfaWQYASABKAkSJgoGcmVzdWx0GAIgASgLMhQuYmF0b24udjEuVG9vbFJlc3VsdEgAEiQKBWVycm9yGAMgASgLMhMuYmF0b24udjEuVG9vbEVycm9ySAASJgoIYXBwcm92YWwYBCABKAsyEi5iYXRvbi52MS5BcHByb3ZhbEgAEjUKEGV4dGVuc2lvbl9yZXN1bHQYBSABKAsyGS5iYXRvbi52MS5FeHRlbnNpb25SZXN1bHRIAEIJCgdvdXRjb21lIiwKCEFwcHJvdmFsEhAKCGFwcHJvdmVkGAEgASgIEg4KBnJlYXNvbhgCIAEoCSKQAQoJVG9vbEVycm9yEiUKBGNvZGUYASABKA4yFy5iYXRvbi52MS5Ub29sRXJyb3JDb2RlEg8KB21lc3NhZ2UYAiABKAkSDAoEdG9vbBgDIAEoCRINCgVmaWVsZBgEIAEoCRIuCghzbmFwc2hvdBgFIAEoCzIcLmJhdG9uLnYxLlRha2VTbmFwc2hvdFJlc3VsdCJdCgVVc2FnZRIUCgxpbnB1dF90b2tlbnMYASABKAQSFQoNb3V0cHV0X3Rva2VucxgCIAEoBBIVCg1jYWNoZWRfdG9rZW5zGAMgASgEEhAKCGNvc3RfdXNkGAQgASgBIjsKBkJ1ZGdldBIOCgZ0b2tlbnMYASABKAQSEAoIY29zdF91c2QYAiABKAESDwoHc2Vjb25kcxgDIAEoDSLeAgoHU2Vzc2lvbhIKCgJpZBgBIAEoCRInCgZzdGF0dXMYAiABKA4yFy5iYXRvbi52MS5TZXNzaW9uU3RhdHVzEgwKBHRhc2sYAyABKAkSDAoEZ29hbBgEIAEoCRINCgVtb2RlbBgFIAEoCRIMCgRzdGVwGAYgASgNEhEKCW1heF9zdGVwcxgHIAEoDRIeCgV1c2FnZRgIIAEoCzIPLmJhdG9uLnYxLlVzYWdlEhAKCHBsYXlib29rGAkgASgJEi4KCmNyZWF0ZWRfYXQYCiABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEi4KCnVwZGF0ZWRfYXQYCyABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEg4KBmFuc3dlchgMIAEoCRIOCgZyZWFzb24YDSABKAkSIAoGYnVkZ2V0GA4gASgLMhAuYmF0b24udjEuQnVkZ2V0Ir8BChRDcmVhdGVTZXNzaW9uUmVxdWVzdBIMCgR0YXNrGAEgASgJEg0KBW1vZGVsGAIgASgJEhAKCHBsYXlib29rGAMgASgJEhEKCW1heF9zdGVwcxgEIAEoDRIXCg9pZGVtcG90ZW5jeV9rZXkYBSABKAkSKgoMY2xpZW50X3Rvb2xzGAYgAygLMhQuYmF0b24udjEuQ2xpZW50VG9vbBIgCgZidWRnZXQYByABKAsyEC5iYXRvbi52MS5CdWRnZXQiOwoVQ3JlYXRlU2Vzc2lvblJlc3BvbnNlEiIKB3Nlc3Npb24YASABKAsyES5iYXRvbi52MS5TZXNzaW9uIjwKD1Rvb2xjYWxsUmVzdWx0cxIpCgdyZXN1bHRzGAEgAygLMhguYmF0b24udjEuVG9vbGNhbGxSZXN1bHQiGwoLVXNlck1lc3NhZ2USDAoEdGV4dBgBIAEoCSKlAQoLU3RlcFJlcXVlc3QSEgoKc2Vzc2lvbl9pZBgBIAEoCRItCgx1c2VyX21lc3NhZ2UYAiABKAsyFS5iYXRvbi52MS5Vc2VyTWVzc2FnZUgAEjEKDHRvb2xfcmVzdWx0cxgDIAEoCzIZLmJhdG9uLnYxLlRvb2xjYWxsUmVzdWx0c0gAEhcKD2lkZW1wb3RlbmN5X2tleRgEIAEoCUIHCgVpbnB1dCJcCgxTdGVwUmVzcG9uc2USKAoIbWVzc2FnZXMYASADKAsyFi5iYXRvbi52MS5BZ2VudE1lc3NhZ2USIgoHc2Vzc2lvbhgCIAEoCzIRLmJhdG9uLnYxLlNlc3Npb24iOAoRU3RyZWFtU3RlcFJlcXVlc3QSIwoEc3RlcBgBIAEoCzIVLmJhdG9uLnYxLlN0ZXBSZXF1ZXN0IlkKCFByb2dyZXNzEh4KBXBoYXNlGAEgASgOMg8uYmF0b24udjEuUGhhc2USDAoEdG9vbBgCIAEoCRIOCgZkZXRhaWwYAyABKAkSDwoHYXR0ZW1wdBgEIAEoDSKeAQoSU3RyZWFtU3RlcFJlc3BvbnNlEiYKCHByb2dyZXNzGAEgASgLMhIuYmF0b24udjEuUHJvZ3Jlc3NIABIUCgp0ZXh0X2RlbHRhGAIgASgJSAASJgoEZG9uZRgDIAEoCzIWLmJhdG9uLnYxLlN0ZXBSZXNwb25zZUgAEhkKD3JlYXNvbmluZ19kZWx0YRgEIAEoCUgAQgcKBWV2ZW50IjEKC1N0b3BSZXF1ZXN0EhIKCnNlc3Npb25faWQYASABKAkSDgoGcmVhc29uGAIgASgJIjIKDFN0b3BSZXNwb25zZRIiCgdzZXNzaW9uGAEgASgLMhEuYmF0b24udjEuU2Vzc2lvbiK2AQoMSGlzdG9yeUVudHJ5EgwKBHN0ZXAYASABKA0SLQoMdXNlcl9tZXNzYWdlGAIgASgLMhUuYmF0b24udjEuVXNlck1lc3NhZ2VIABIvCg1hZ2VudF9tZXNzYWdlGAMgASgLMhYuYmF0b24udjEuQWdlbnRNZXNzYWdlSAASLwoLdG9vbF9yZXN1bHQYBCABKAsyGC5iYXRvbi52MS5Ub29sY2FsbFJlc3VsdEgAQgcKBWVudHJ5IpUBCglTdGVwVHJhY2USDAoEc3RlcBgBIAEoDRINCgVtb2RlbBgCIAEoCRISCgpsYXRlbmN5X21zGAMgASgNEh4KBXVzYWdlGAQgASgLMg8uYmF0b24udjEuVXNhZ2USEgoKdG9vbF9jYWxscxgFIAMoCRIOCgZlcnJvcnMYBiADKAkSEwoLc2NyZWVuc2hvdHMYByADKAkiJwoRR2V0U2Vzc2lvblJlcXVlc3QSEgoKc2Vzc2lvbl9pZBgBIAEoCSLXAQoSR2V0U2Vzc2lvblJlc3BvbnNlEiIKB3Nlc3Npb24YASABKAsyES5iYXRvbi52MS5TZXNzaW9uEicKB2hpc3RvcnkYAiADKAsyFi5iYXRvbi52MS5IaXN0b3J5RW50cnkSLQoNcGVuZGluZ19jYWxscxgDIAMoCzIWLmJhdG9uLnYxLkFnZW50TWVzc2FnZRIjCgZ0cmFjZXMYBCADKAsyEy5iYXRvbi52MS5TdGVwVHJhY2USIAoEbG9ncxgFIAMoCzISLmJhdG9uLnYxLkxvZ0VudHJ5IoQCCghMb2dFbnRyeRIhCgVsZXZlbBgBIAEoDjISLmJhdG9uLnYxLkxvZ0xldmVsEg8KB21lc3NhZ2UYAiABKAkSDAoEc3RlcBgDIAEoDRIMCgR0b29sGAQgASgJEhMKC3Rvb2xjYWxsX2lkGAUgASgJEigKBHRpbWUYBiABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEjYKCmF0dHJpYnV0ZXMYByADKAsyIi5iYXRvbi52MS5Mb2dFbnRyeS5BdHRyaWJ1dGVzRW50cnkaMQoPQXR0cmlidXRlc0VudHJ5EgsKA2tleRgBIAEoCRINCgV2YWx1ZRgCIAEoCToCOAEiSwoQUmVwb3J0TG9nUmVxdWVzdBISCgpzZXNzaW9uX2lkGAEgASgJEiMKB2VudHJpZXMYAiADKAsyEi5iYXRvbi52MS5Mb2dFbnRyeSIjChFSZXBvcnRMb2dSZXNwb25zZRIOCgZzdG9yZWQYASABKA0iQQoUR2V0U2NyZWVuc2hvdFJlcXVlc3QSEgoKc2Vzc2lvbl9pZBgBIAEoCRIVCg1zY3JlZW5zaG90X2lkGAIgASgJIloKFUdldFNjcmVlbnNob3RSZXNwb25zZRIeCgVpbWFnZRgBIAEoCzIPLmJhdG9uLnYxLkltYWdlEgwKBHN0ZXAYAiABKA0SEwoLdG9vbGNhbGxfaWQYAyABKAkirAEKCFBsYXlib29rEgwKBG5hbWUYASABKAkSDwoHdmVyc2lvbhgCIAEoDRITCgtkZXNjcmlwdGlvbhgDIAEoCRIUCgxpbnN0cnVjdGlvbnMYBCABKAkSEAoIa2V5d29yZHMYBSADKAkSFAoMdXJsX3BhdHRlcm5zGAYgAygJEi4KCmNyZWF0ZWRfYXQYByABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wIj0KFUNyZWF0ZVBsYXlib29rUmVxdWVzdBIkCghwbGF5Ym9vaxgBIAEoCzISLmJhdG9uLnYxLlBsYXlib29rIj4KFkNyZWF0ZVBsYXlib29rUmVzcG9uc2USJAoIcGxheWJvb2sYASABKAsyEi5iYXRvbi52MS5QbGF5Ym9vayI9ChVVcGRhdGVQbGF5Ym9va1JlcXVlc3QSJAoIcGxheWJvb2sYASABKAsyEi5iYXRvbi52MS5QbGF5Ym9vayI+ChZVcGRhdGVQbGF5Ym9va1Jlc3BvbnNlEiQKCHBsYXlib29rGAEgASgLMhIuYmF0b24udjEuUGxheWJvb2siMwoSR2V0UGxheWJvb2tSZXF1ZXN0EgwKBG5hbWUYASABKAkSDwoHdmVyc2lvbhgCIAEoDSI7ChNHZXRQbGF5Ym9va1Jlc3BvbnNlEiQKCHBsYXlib29rGAEgASgLMhIuYmF0b24udjEuUGxheWJvb2siFgoUTGlzdFBsYXlib29rc1JlcXVlc3QiPgoVTGlzdFBsYXlib29rc1Jlc3BvbnNlEiUKCXBsYXlib29rcxgBIAMoCzISLmJhdG9uLnYxLlBsYXlib29rKq8BCg1NZXNzYWdlU3RhdHVzEh4KGk1FU1NBR0VfU1RBVFVTX1VOU1BFQ0lGSUVEEAASHAoYTUVTU0FHRV9TVEFUVVNfQ09NUExFVEVEEAESGgoWTUVTU0FHRV9TVEFUVVNfU1RPUFBFRBACEiQKIE1FU1NBR0VfU1RBVFVTX0FXQUlUSU5HX0FQUFJPVkFMEAMSHgoaTUVTU0FHRV9TVEFUVVNfSU5fUFJPR1JFU1MQBCqVBAoNVG9vbEVycm9yQ29kZRIfChtUT09MX0VSUk9SX0NPREVfVU5TUEVDSUZJRUQQABIlCiFUT09MX0VSUk9SX0NPREVfSU5WQUxJRF9BUkdVTUVOVFMQARIgChxUT09MX0VSUk9SX0NPREVfVU5LTk9XTl9UT09MEAISHwobVE9PTF9FUlJPUl9DT0RFX1VOS05PV05fUkVGEAMSHQoZVE9PTF9FUlJPUl9DT0RFX1NUQUxFX1JFRhAEEiIKHlRPT0xfRVJST1JfQ09ERV9OT1RfQUNUSU9OQUJMRRAFEh0KGVRPT0xfRVJST1JfQ09ERV9OQVZJR0FURUQQBhIbChdUT09MX0VSUk9SX0NPREVfVElNRU9VVBAHEh8KG1RPT0xfRVJST1JfQ09ERV9UQVJHRVRfR09ORRAIEh0KGVRPT0xfRVJST1JfQ09ERV9OT1RfRk9VTkQQCRIlCiFUT09MX0VSUk9SX0NPREVfUEVSTUlTU0lPTl9ERU5JRUQQChIaChZUT09MX0VSUk9SX0NPREVfREVOSUVEEAsSGwoXVE9PTF9FUlJPUl9DT0RFX1NUT1BQRUQQDBIcChhUT09MX0VSUk9SX0NPREVfSU5URVJOQUwQDRIfChtUT09MX0VSUk9SX0NPREVfSU5URVJSVVBURUQQDhIbChdUT09MX0VSUk9SX0NPREVfTk9UX1JVThAPKqcCCg1TZXNzaW9uU3RhdHVzEh4KGlNFU1NJT05fU1RBVFVTX1VOU1BFQ0lGSUVEEAASFwoTU0VTU0lPTl9TVEFUVVNfSURMRRABEhoKFlNFU1NJT05fU1RBVFVTX1JVTk5JTkcQAhIhCh1TRVNTSU9OX1NUQVRVU19BV0FJVElOR19UT09MUxADEiQKIFNFU1NJT05fU1RBVFVTX0FXQUlUSU5HX0FQUFJPVkFMEAQSHAoYU0VTU0lPTl9TVEFUVVNfQ09NUExFVEVEEAUSGgoWU0VTU0lPTl9TVEFUVVNfU1RPUFBFRBAGEhkKFVNFU1NJT05fU1RBVFVTX0ZBSUxFRBAHEiMKH1NFU1NJT05fU1RBVFVTX0JVREdFVF9FWEhBVVNURUQQCCpbCgVQaGFzZRIVChFQSEFTRV9VTlNQRUNJRklFRBAAEhIKDlBIQVNFX1RISU5LSU5HEAESFwoTUEhBU0VfVEFLSU5HX0FDVElPThACEg4KClBIQVNFX0lETEUQAyp3CghMb2dMZXZlbBIZChVMT0dfTEVWRUxfVU5TUEVDSUZJRUQQABITCg9MT0dfTEVWRUxfREVCVUcQARISCg5MT0dfTEVWRUxfSU5GTxACEhIKDkxPR19MRVZFTF9XQVJOEAMSEwoPTE9HX0xFVkVMX0VSUk9SEAQywgYKDEFnZW50U2VydmljZRJQCg1DcmVhdGVTZXNzaW9uEh4uYmF0b24udjEuQ3JlYXRlU2Vzc2lvblJlcXVlc3QaHy5iYXRvbi52MS5DcmVhdGVTZXNzaW9uUmVzcG9uc2USNQoEU3RlcBIVLmJhdG9uLnYxLlN0ZXBSZXF1ZXN0GhYuYmF0b24udjEuU3RlcFJlc3BvbnNlEkkKClN0cmVhbVN0ZXASGy5iYXRvbi52MS5TdHJlYW1TdGVwUmVxdWVzdBocLmJhdG9uLnYxLlN0cmVhbVN0ZXBSZXNwb25zZTABEjUKBFN0b3ASFS5iYXRvbi52MS5TdG9wUmVxdWVzdBoWLmJhdG9uLnYxLlN0b3BSZXNwb25zZRJHCgpHZXRTZXNzaW9uEhsuYmF0b24udjEuR2V0U2Vzc2lvblJlcXVlc3QaHC5iYXRvbi52MS5HZXRTZXNzaW9uUmVzcG9uc2USRAoJUmVwb3J0TG9nEhouYmF0b24udjEuUmVwb3J0TG9nUmVxdWVzdBobLmJhdG9uLnYxLlJlcG9ydExvZ1Jlc3BvbnNlElMKDkNyZWF0ZVBsYXlib29rEh8uYmF0b24udjEuQ3JlYXRlUGxheWJvb2tSZXF1ZXN0GiAuYmF0b24udjEuQ3JlYXRlUGxheWJvb2tSZXNwb25zZRJTCg5VcGRhdGVQbGF5Ym9vaxIfLmJhdG9uLnYxLlVwZGF0ZVBsYXlib29rUmVxdWVzdBogLmJhdG9uLnYxLlVwZGF0ZVBsYXlib29rUmVzcG9uc2USSgoLR2V0UGxheWJvb2sSHC5iYXRvbi52MS5HZXRQbGF5Ym9va1JlcXVlc3QaHS5iYXRvbi52MS5HZXRQbGF5Ym9va1Jlc3BvbnNlElAKDUxpc3RQbGF5Ym9va3MSHi5iYXRvbi52MS5MaXN0UGxheWJvb2tzUmVxdWVzdBofLmJhdG9uLnYxLkxpc3RQbGF5Ym9va3NSZXNwb25zZRJQCg1HZXRTY3JlZW5zaG90Eh4uYmF0b24udjEuR2V0U2NyZWVuc2hvdFJlcXVlc3QaHy5iYXRvbi52MS5HZXRTY3JlZW5zaG90UmVzcG9uc2ViBnByb3RvMw", [file_baton_v1_options, file_baton_v1_tools, file_google_protobuf_timestamp]);
+  fileDesc("ChRiYXRvbi92MS9hZ2VudC5wcm90bxIIYmF0b24udjEihwIKDEFnZW50TWVzc2FnZRIKCgJpZBgBIAEoCRIeCgR0ZXh0GAIgASgLMg4uYmF0b24udjEuVGV4dEgAEigKCXJlYXNvbmluZxgDIAEoCzITLmJhdG9uLnYxLlJlYXNvbmluZ0gAEi8KDWZ1bmN0aW9uX2NhbGwYBCABKAsyFi5iYXRvbi52MS5GdW5jdGlvbkNhbGxIABInCgZzdGF0dXMYBSABKA4yFy5iYXRvbi52MS5NZXNzYWdlU3RhdHVzEgwKBHN0ZXAYBiABKA0SLgoKY3JlYXRlZF9hdBgHIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXBCCQoHY29udGVudCIUCgRUZXh0EgwKBHRleHQYASABKAkiGQoJUmVhc29uaW5nEgwKBHRleHQYASABKAkicQoMRnVuY3Rpb25DYWxsEhMKC3Rvb2xjYWxsX2lkGAEgASgJEiAKBGNhbGwYAiABKAsyEi5iYXRvbi52MS5Ub29sQ2FsbBIqCglleHRlbnNpb24YAyABKAsyFy5iYXRvbi52MS5FeHRlbnNpb25DYWxsIjUKDUV4dGVuc2lvbkNhbGwSDAoEbmFtZRgBIAEoCRIWCg5hcmd1bWVudHNfanNvbhgCIAEoCSImCg9FeHRlbnNpb25SZXN1bHQSEwoLcmVzdWx0X2pzb24YASABKAkiZgoKQ2xpZW50VG9vbBIMCgRuYW1lGAEgASgJEhMKC2Rlc2NyaXB0aW9uGAIgASgJEhcKD3BhcmFtZXRlcnNfanNvbhgDIAEoCRIcCgRyaXNrGAQgASgOMg4uYmF0b24udjEuUmlzayLdAQoOVG9vbGNhbGxSZXN1bHQSEwoLdG9vbGNhbGxfaWQYASABKAkSJgoGcmVzdWx0GAIgASgLMhQuYmF0b24udjEuVG9vbFJlc3VsdEgAEiQKBWVycm9yGAMgASgLMhMuYmF0b24udjEuVG9vbEVycm9ySAASJgoIYXBwcm92YWwYBCABKAsyEi5iYXRvbi52MS5BcHByb3ZhbEgAEjUKEGV4dGVuc2lvbl9yZXN1bHQYBSABKAsyGS5iYXRvbi52MS5FeHRlbnNpb25SZXN1bHRIAEIJCgdvdXRjb21lIiwKCEFwcHJvdmFsEhAKCGFwcHJvdmVkGAEgASgIEg4KBnJlYXNvbhgCIAEoCSKQAQoJVG9vbEVycm9yEiUKBGNvZGUYASABKA4yFy5iYXRvbi52MS5Ub29sRXJyb3JDb2RlEg8KB21lc3NhZ2UYAiABKAkSDAoEdG9vbBgDIAEoCRINCgVmaWVsZBgEIAEoCRIuCghzbmFwc2hvdBgFIAEoCzIcLmJhdG9uLnYxLlRha2VTbmFwc2hvdFJlc3VsdCJdCgVVc2FnZRIUCgxpbnB1dF90b2tlbnMYASABKAQSFQoNb3V0cHV0X3Rva2VucxgCIAEoBBIVCg1jYWNoZWRfdG9rZW5zGAMgASgEEhAKCGNvc3RfdXNkGAQgASgBIjsKBkJ1ZGdldBIOCgZ0b2tlbnMYASABKAQSEAoIY29zdF91c2QYAiABKAESDwoHc2Vjb25kcxgDIAEoDSKCAwoHU2Vzc2lvbhIKCgJpZBgBIAEoCRInCgZzdGF0dXMYAiABKA4yFy5iYXRvbi52MS5TZXNzaW9uU3RhdHVzEgwKBHRhc2sYAyABKAkSDAoEZ29hbBgEIAEoCRINCgVtb2RlbBgFIAEoCRIMCgRzdGVwGAYgASgNEhEKCW1heF9zdGVwcxgHIAEoDRIeCgV1c2FnZRgIIAEoCzIPLmJhdG9uLnYxLlVzYWdlEhAKCHBsYXlib29rGAkgASgJEi4KCmNyZWF0ZWRfYXQYCiABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEi4KCnVwZGF0ZWRfYXQYCyABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEg4KBmFuc3dlchgMIAEoCRIOCgZyZWFzb24YDSABKAkSIgoHdmVyZGljdBgOIAEoCzIRLmJhdG9uLnYxLlZlcmRpY3QSIAoGYnVkZ2V0GA8gASgLMhAuYmF0b24udjEuQnVkZ2V0IikKB1ZlcmRpY3QSDgoGcGFzc2VkGAEgASgIEg4KBnJlYXNvbhgCIAEoCSK/AQoUQ3JlYXRlU2Vzc2lvblJlcXVlc3QSDAoEdGFzaxgBIAEoCRINCgVtb2RlbBgCIAEoCRIQCghwbGF5Ym9vaxgDIAEoCRIRCgltYXhfc3RlcHMYBCABKA0SFwoPaWRlbXBvdGVuY3lfa2V5GAUgASgJEioKDGNsaWVudF90b29scxgGIAMoCzIULmJhdG9uLnYxLkNsaWVudFRvb2wSIAoGYnVkZ2V0GAcgASgLMhAuYmF0b24udjEuQnVkZ2V0IjsKFUNyZWF0ZVNlc3Npb25SZXNwb25zZRIiCgdzZXNzaW9uGAEgASgLMhEuYmF0b24udjEuU2Vzc2lvbiI8Cg9Ub29sY2FsbFJlc3VsdHMSKQoHcmVzdWx0cxgBIAMoCzIYLmJhdG9uLnYxLlRvb2xjYWxsUmVzdWx0IhsKC1VzZXJNZXNzYWdlEgwKBHRleHQYASABKAkipQEKC1N0ZXBSZXF1ZXN0EhIKCnNlc3Npb25faWQYASABKAkSLQoMdXNlcl9tZXNzYWdlGAIgASgLMhUuYmF0b24udjEuVXNlck1lc3NhZ2VIABIxCgx0b29sX3Jlc3VsdHMYAyABKAsyGS5iYXRvbi52MS5Ub29sY2FsbFJlc3VsdHNIABIXCg9pZGVtcG90ZW5jeV9rZXkYBCABKAlCBwoFaW5wdXQiXAoMU3RlcFJlc3BvbnNlEigKCG1lc3NhZ2VzGAEgAygLMhYuYmF0b24udjEuQWdlbnRNZXNzYWdlEiIKB3Nlc3Npb24YAiABKAsyES5iYXRvbi52MS5TZXNzaW9uIjgKEVN0cmVhbVN0ZXBSZXF1ZXN0EiMKBHN0ZXAYASABKAsyFS5iYXRvbi52MS5TdGVwUmVxdWVzdCJZCghQcm9ncmVzcxIeCgVwaGFzZRgBIAEoDjIPLmJhdG9uLnYxLlBoYXNlEgwKBHRvb2wYAiABKAkSDgoGZGV0YWlsGAMgASgJEg8KB2F0dGVtcHQYBCABKA0ingEKElN0cmVhbVN0ZXBSZXNwb25zZRImCghwcm9ncmVzcxgBIAEoCzISLmJhdG9uLnYxLlByb2dyZXNzSAASFAoKdGV4dF9kZWx0YRgCIAEoCUgAEiYKBGRvbmUYAyABKAsyFi5iYXRvbi52MS5TdGVwUmVzcG9uc2VIABIZCg9yZWFzb25pbmdfZGVsdGEYBCABKAlIAEIHCgVldmVudCIxCgtTdG9wUmVxdWVzdBISCgpzZXNzaW9uX2lkGAEgASgJEg4KBnJlYXNvbhgCIAEoCSIyCgxTdG9wUmVzcG9uc2USIgoHc2Vzc2lvbhgBIAEoCzIRLmJhdG9uLnYxLlNlc3Npb24itgEKDEhpc3RvcnlFbnRyeRIMCgRzdGVwGAEgASgNEi0KDHVzZXJfbWVzc2FnZRgCIAEoCzIVLmJhdG9uLnYxLlVzZXJNZXNzYWdlSAASLwoNYWdlbnRfbWVzc2FnZRgDIAEoCzIWLmJhdG9uLnYxLkFnZW50TWVzc2FnZUgAEi8KC3Rvb2xfcmVzdWx0GAQgASgLMhguYmF0b24udjEuVG9vbGNhbGxSZXN1bHRIAEIHCgVlbnRyeSKVAQoJU3RlcFRyYWNlEgwKBHN0ZXAYASABKA0SDQoFbW9kZWwYAiABKAkSEgoKbGF0ZW5jeV9tcxgDIAEoDRIeCgV1c2FnZRgEIAEoCzIPLmJhdG9uLnYxLlVzYWdlEhIKCnRvb2xfY2FsbHMYBSADKAkSDgoGZXJyb3JzGAYgAygJEhMKC3NjcmVlbnNob3RzGAcgAygJIicKEUdldFNlc3Npb25SZXF1ZXN0EhIKCnNlc3Npb25faWQYASABKAki1wEKEkdldFNlc3Npb25SZXNwb25zZRIiCgdzZXNzaW9uGAEgASgLMhEuYmF0b24udjEuU2Vzc2lvbhInCgdoaXN0b3J5GAIgAygLMhYuYmF0b24udjEuSGlzdG9yeUVudHJ5Ei0KDXBlbmRpbmdfY2FsbHMYAyADKAsyFi5iYXRvbi52MS5BZ2VudE1lc3NhZ2USIwoGdHJhY2VzGAQgAygLMhMuYmF0b24udjEuU3RlcFRyYWNlEiAKBGxvZ3MYBSADKAsyEi5iYXRvbi52MS5Mb2dFbnRyeSKEAgoITG9nRW50cnkSIQoFbGV2ZWwYASABKA4yEi5iYXRvbi52MS5Mb2dMZXZlbBIPCgdtZXNzYWdlGAIgASgJEgwKBHN0ZXAYAyABKA0SDAoEdG9vbBgEIAEoCRITCgt0b29sY2FsbF9pZBgFIAEoCRIoCgR0aW1lGAYgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBI2CgphdHRyaWJ1dGVzGAcgAygLMiIuYmF0b24udjEuTG9nRW50cnkuQXR0cmlidXRlc0VudHJ5GjEKD0F0dHJpYnV0ZXNFbnRyeRILCgNrZXkYASABKAkSDQoFdmFsdWUYAiABKAk6AjgBIksKEFJlcG9ydExvZ1JlcXVlc3QSEgoKc2Vzc2lvbl9pZBgBIAEoCRIjCgdlbnRyaWVzGAIgAygLMhIuYmF0b24udjEuTG9nRW50cnkiIwoRUmVwb3J0TG9nUmVzcG9uc2USDgoGc3RvcmVkGAEgASgNIkEKFEdldFNjcmVlbnNob3RSZXF1ZXN0EhIKCnNlc3Npb25faWQYASABKAkSFQoNc2NyZWVuc2hvdF9pZBgCIAEoCSJOChRSZXBvcnRWZXJkaWN0UmVxdWVzdBISCgpzZXNzaW9uX2lkGAEgASgJEiIKB3ZlcmRpY3QYAiABKAsyES5iYXRvbi52MS5WZXJkaWN0IjsKFVJlcG9ydFZlcmRpY3RSZXNwb25zZRIiCgdzZXNzaW9uGAEgASgLMhEuYmF0b24udjEuU2Vzc2lvbiJaChVHZXRTY3JlZW5zaG90UmVzcG9uc2USHgoFaW1hZ2UYASABKAsyDy5iYXRvbi52MS5JbWFnZRIMCgRzdGVwGAIgASgNEhMKC3Rvb2xjYWxsX2lkGAMgASgJIqwBCghQbGF5Ym9vaxIMCgRuYW1lGAEgASgJEg8KB3ZlcnNpb24YAiABKA0SEwoLZGVzY3JpcHRpb24YAyABKAkSFAoMaW5zdHJ1Y3Rpb25zGAQgASgJEhAKCGtleXdvcmRzGAUgAygJEhQKDHVybF9wYXR0ZXJucxgGIAMoCRIuCgpjcmVhdGVkX2F0GAcgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcCI9ChVDcmVhdGVQbGF5Ym9va1JlcXVlc3QSJAoIcGxheWJvb2sYASABKAsyEi5iYXRvbi52MS5QbGF5Ym9vayI+ChZDcmVhdGVQbGF5Ym9va1Jlc3BvbnNlEiQKCHBsYXlib29rGAEgASgLMhIuYmF0b24udjEuUGxheWJvb2siPQoVVXBkYXRlUGxheWJvb2tSZXF1ZXN0EiQKCHBsYXlib29rGAEgASgLMhIuYmF0b24udjEuUGxheWJvb2siPgoWVXBkYXRlUGxheWJvb2tSZXNwb25zZRIkCghwbGF5Ym9vaxgBIAEoCzISLmJhdG9uLnYxLlBsYXlib29rIjMKEkdldFBsYXlib29rUmVxdWVzdBIMCgRuYW1lGAEgASgJEg8KB3ZlcnNpb24YAiABKA0iOwoTR2V0UGxheWJvb2tSZXNwb25zZRIkCghwbGF5Ym9vaxgBIAEoCzISLmJhdG9uLnYxLlBsYXlib29rIhYKFExpc3RQbGF5Ym9va3NSZXF1ZXN0Ij4KFUxpc3RQbGF5Ym9va3NSZXNwb25zZRIlCglwbGF5Ym9va3MYASADKAsyEi5iYXRvbi52MS5QbGF5Ym9vayqvAQoNTWVzc2FnZVN0YXR1cxIeChpNRVNTQUdFX1NUQVRVU19VTlNQRUNJRklFRBAAEhwKGE1FU1NBR0VfU1RBVFVTX0NPTVBMRVRFRBABEhoKFk1FU1NBR0VfU1RBVFVTX1NUT1BQRUQQAhIkCiBNRVNTQUdFX1NUQVRVU19BV0FJVElOR19BUFBST1ZBTBADEh4KGk1FU1NBR0VfU1RBVFVTX0lOX1BST0dSRVNTEAQqlQQKDVRvb2xFcnJvckNvZGUSHwobVE9PTF9FUlJPUl9DT0RFX1VOU1BFQ0lGSUVEEAASJQohVE9PTF9FUlJPUl9DT0RFX0lOVkFMSURfQVJHVU1FTlRTEAESIAocVE9PTF9FUlJPUl9DT0RFX1VOS05PV05fVE9PTBACEh8KG1RPT0xfRVJST1JfQ09ERV9VTktOT1dOX1JFRhADEh0KGVRPT0xfRVJST1JfQ09ERV9TVEFMRV9SRUYQBBIiCh5UT09MX0VSUk9SX0NPREVfTk9UX0FDVElPTkFCTEUQBRIdChlUT09MX0VSUk9SX0NPREVfTkFWSUdBVEVEEAYSGwoXVE9PTF9FUlJPUl9DT0RFX1RJTUVPVVQQBxIfChtUT09MX0VSUk9SX0NPREVfVEFSR0VUX0dPTkUQCBIdChlUT09MX0VSUk9SX0NPREVfTk9UX0ZPVU5EEAkSJQohVE9PTF9FUlJPUl9DT0RFX1BFUk1JU1NJT05fREVOSUVEEAoSGgoWVE9PTF9FUlJPUl9DT0RFX0RFTklFRBALEhsKF1RPT0xfRVJST1JfQ09ERV9TVE9QUEVEEAwSHAoYVE9PTF9FUlJPUl9DT0RFX0lOVEVSTkFMEA0SHwobVE9PTF9FUlJPUl9DT0RFX0lOVEVSUlVQVEVEEA4SGwoXVE9PTF9FUlJPUl9DT0RFX05PVF9SVU4QDyqnAgoNU2Vzc2lvblN0YXR1cxIeChpTRVNTSU9OX1NUQVRVU19VTlNQRUNJRklFRBAAEhcKE1NFU1NJT05fU1RBVFVTX0lETEUQARIaChZTRVNTSU9OX1NUQVRVU19SVU5OSU5HEAISIQodU0VTU0lPTl9TVEFUVVNfQVdBSVRJTkdfVE9PTFMQAxIkCiBTRVNTSU9OX1NUQVRVU19BV0FJVElOR19BUFBST1ZBTBAEEhwKGFNFU1NJT05fU1RBVFVTX0NPTVBMRVRFRBAFEhoKFlNFU1NJT05fU1RBVFVTX1NUT1BQRUQQBhIZChVTRVNTSU9OX1NUQVRVU19GQUlMRUQQBxIjCh9TRVNTSU9OX1NUQVRVU19CVURHRVRfRVhIQVVTVEVEEAgqWwoFUGhhc2USFQoRUEhBU0VfVU5TUEVDSUZJRUQQABISCg5QSEFTRV9USElOS0lORxABEhcKE1BIQVNFX1RBS0lOR19BQ1RJT04QAhIOCgpQSEFTRV9JRExFEAMqdwoITG9nTGV2ZWwSGQoVTE9HX0xFVkVMX1VOU1BFQ0lGSUVEEAASEwoPTE9HX0xFVkVMX0RFQlVHEAESEgoOTE9HX0xFVkVMX0lORk8QAhISCg5MT0dfTEVWRUxfV0FSThADEhMKD0xPR19MRVZFTF9FUlJPUhAEMpQHCgxBZ2VudFNlcnZpY2USUAoNQ3JlYXRlU2Vzc2lvbhIeLmJhdG9uLnYxLkNyZWF0ZVNlc3Npb25SZXF1ZXN0Gh8uYmF0b24udjEuQ3JlYXRlU2Vzc2lvblJlc3BvbnNlEjUKBFN0ZXASFS5iYXRvbi52MS5TdGVwUmVxdWVzdBoWLmJhdG9uLnYxLlN0ZXBSZXNwb25zZRJJCgpTdHJlYW1TdGVwEhsuYmF0b24udjEuU3RyZWFtU3RlcFJlcXVlc3QaHC5iYXRvbi52MS5TdHJlYW1TdGVwUmVzcG9uc2UwARI1CgRTdG9wEhUuYmF0b24udjEuU3RvcFJlcXVlc3QaFi5iYXRvbi52MS5TdG9wUmVzcG9uc2USRwoKR2V0U2Vzc2lvbhIbLmJhdG9uLnYxLkdldFNlc3Npb25SZXF1ZXN0GhwuYmF0b24udjEuR2V0U2Vzc2lvblJlc3BvbnNlEkQKCVJlcG9ydExvZxIaLmJhdG9uLnYxLlJlcG9ydExvZ1JlcXVlc3QaGy5iYXRvbi52MS5SZXBvcnRMb2dSZXNwb25zZRJTCg5DcmVhdGVQbGF5Ym9vaxIfLmJhdG9uLnYxLkNyZWF0ZVBsYXlib29rUmVxdWVzdBogLmJhdG9uLnYxLkNyZWF0ZVBsYXlib29rUmVzcG9uc2USUwoOVXBkYXRlUGxheWJvb2sSHy5iYXRvbi52MS5VcGRhdGVQbGF5Ym9va1JlcXVlc3QaIC5iYXRvbi52MS5VcGRhdGVQbGF5Ym9va1Jlc3BvbnNlEkoKC0dldFBsYXlib29rEhwuYmF0b24udjEuR2V0UGxheWJvb2tSZXF1ZXN0Gh0uYmF0b24udjEuR2V0UGxheWJvb2tSZXNwb25zZRJQCg1MaXN0UGxheWJvb2tzEh4uYmF0b24udjEuTGlzdFBsYXlib29rc1JlcXVlc3QaHy5iYXRvbi52MS5MaXN0UGxheWJvb2tzUmVzcG9uc2USUAoNR2V0U2NyZWVuc2hvdBIeLmJhdG9uLnYxLkdldFNjcmVlbnNob3RSZXF1ZXN0Gh8uYmF0b24udjEuR2V0U2NyZWVuc2hvdFJlc3BvbnNlElAKDVJlcG9ydFZlcmRpY3QSHi5iYXRvbi52MS5SZXBvcnRWZXJkaWN0UmVxdWVzdBofLmJhdG9uLnYxLlJlcG9ydFZlcmRpY3RSZXNwb25zZWIGcHJvdG8z", [file_baton_v1_options, file_baton_v1_tools, file_google_protobuf_timestamp]);
 
 /**
  * One message from the agent.
@@ -576,9 +576,17 @@ export type Session = Message<"baton.v1.Session"> & {
   reason: string;
 
   /**
+   * What the client found when it checked the finished work, when it reported that
+   * (ReportVerdict). A completed session whose verdict did not pass is a failure to the user.
+   *
+   * @generated from field: baton.v1.Verdict verdict = 14;
+   */
+  verdict?: Verdict | undefined;
+
+  /**
    * Its ceiling on tokens, cost and wall time (all 0: none); `usage` and `created_at` say what it spent.
    *
-   * @generated from field: baton.v1.Budget budget = 14;
+   * @generated from field: baton.v1.Budget budget = 15;
    */
   budget?: Budget | undefined;
 };
@@ -589,6 +597,34 @@ export type Session = Message<"baton.v1.Session"> & {
  */
 export const SessionSchema: GenMessage<Session> = /*@__PURE__*/
   messageDesc(file_baton_v1_agent, 12);
+
+/**
+ * A client's verdict on a finished session's work.
+ *
+ * @generated from message baton.v1.Verdict
+ */
+export type Verdict = Message<"baton.v1.Verdict"> & {
+  /**
+   * True when every check held.
+   *
+   * @generated from field: bool passed = 1;
+   */
+  passed: boolean;
+
+  /**
+   * What did not hold, in words; empty when passed.
+   *
+   * @generated from field: string reason = 2;
+   */
+  reason: string;
+};
+
+/**
+ * Describes the message baton.v1.Verdict.
+ * Use `create(VerdictSchema)` to create a new message.
+ */
+export const VerdictSchema: GenMessage<Verdict> = /*@__PURE__*/
+  messageDesc(file_baton_v1_agent, 13);
 
 /**
  * Request for CreateSession.
@@ -651,7 +687,7 @@ export type CreateSessionRequest = Message<"baton.v1.CreateSessionRequest"> & {
  * Use `create(CreateSessionRequestSchema)` to create a new message.
  */
 export const CreateSessionRequestSchema: GenMessage<CreateSessionRequest> = /*@__PURE__*/
-  messageDesc(file_baton_v1_agent, 13);
+  messageDesc(file_baton_v1_agent, 14);
 
 /**
  * Response for CreateSession.
@@ -672,7 +708,7 @@ export type CreateSessionResponse = Message<"baton.v1.CreateSessionResponse"> & 
  * Use `create(CreateSessionResponseSchema)` to create a new message.
  */
 export const CreateSessionResponseSchema: GenMessage<CreateSessionResponse> = /*@__PURE__*/
-  messageDesc(file_baton_v1_agent, 14);
+  messageDesc(file_baton_v1_agent, 15);
 
 /**
  * Tool results for a step.
@@ -693,7 +729,7 @@ export type ToolcallResults = Message<"baton.v1.ToolcallResults"> & {
  * Use `create(ToolcallResultsSchema)` to create a new message.
  */
 export const ToolcallResultsSchema: GenMessage<ToolcallResults> = /*@__PURE__*/
-  messageDesc(file_baton_v1_agent, 15);
+  messageDesc(file_baton_v1_agent, 16);
 
 /**
  * A user message.
@@ -714,7 +750,7 @@ export type UserMessage = Message<"baton.v1.UserMessage"> & {
  * Use `create(UserMessageSchema)` to create a new message.
  */
 export const UserMessageSchema: GenMessage<UserMessage> = /*@__PURE__*/
-  messageDesc(file_baton_v1_agent, 16);
+  messageDesc(file_baton_v1_agent, 17);
 
 /**
  * Request for Step.
@@ -766,7 +802,7 @@ export type StepRequest = Message<"baton.v1.StepRequest"> & {
  * Use `create(StepRequestSchema)` to create a new message.
  */
 export const StepRequestSchema: GenMessage<StepRequest> = /*@__PURE__*/
-  messageDesc(file_baton_v1_agent, 17);
+  messageDesc(file_baton_v1_agent, 18);
 
 /**
  * Response for Step.
@@ -796,7 +832,7 @@ export type StepResponse = Message<"baton.v1.StepResponse"> & {
  * Use `create(StepResponseSchema)` to create a new message.
  */
 export const StepResponseSchema: GenMessage<StepResponse> = /*@__PURE__*/
-  messageDesc(file_baton_v1_agent, 18);
+  messageDesc(file_baton_v1_agent, 19);
 
 /**
  * Request for StreamStep.
@@ -817,7 +853,7 @@ export type StreamStepRequest = Message<"baton.v1.StreamStepRequest"> & {
  * Use `create(StreamStepRequestSchema)` to create a new message.
  */
 export const StreamStepRequestSchema: GenMessage<StreamStepRequest> = /*@__PURE__*/
-  messageDesc(file_baton_v1_agent, 19);
+  messageDesc(file_baton_v1_agent, 20);
 
 /**
  * A progress report during a streamed step.
@@ -860,7 +896,7 @@ export type Progress = Message<"baton.v1.Progress"> & {
  * Use `create(ProgressSchema)` to create a new message.
  */
 export const ProgressSchema: GenMessage<Progress> = /*@__PURE__*/
-  messageDesc(file_baton_v1_agent, 20);
+  messageDesc(file_baton_v1_agent, 21);
 
 /**
  * One event of a streamed step.
@@ -914,7 +950,7 @@ export type StreamStepResponse = Message<"baton.v1.StreamStepResponse"> & {
  * Use `create(StreamStepResponseSchema)` to create a new message.
  */
 export const StreamStepResponseSchema: GenMessage<StreamStepResponse> = /*@__PURE__*/
-  messageDesc(file_baton_v1_agent, 21);
+  messageDesc(file_baton_v1_agent, 22);
 
 /**
  * Request for Stop.
@@ -942,7 +978,7 @@ export type StopRequest = Message<"baton.v1.StopRequest"> & {
  * Use `create(StopRequestSchema)` to create a new message.
  */
 export const StopRequestSchema: GenMessage<StopRequest> = /*@__PURE__*/
-  messageDesc(file_baton_v1_agent, 22);
+  messageDesc(file_baton_v1_agent, 23);
 
 /**
  * Response for Stop.
@@ -963,7 +999,7 @@ export type StopResponse = Message<"baton.v1.StopResponse"> & {
  * Use `create(StopResponseSchema)` to create a new message.
  */
 export const StopResponseSchema: GenMessage<StopResponse> = /*@__PURE__*/
-  messageDesc(file_baton_v1_agent, 23);
+  messageDesc(file_baton_v1_agent, 24);
 
 /**
  * One entry of a session's history.
@@ -1015,7 +1051,7 @@ export type HistoryEntry = Message<"baton.v1.HistoryEntry"> & {
  * Use `create(HistoryEntrySchema)` to create a new message.
  */
 export const HistoryEntrySchema: GenMessage<HistoryEntry> = /*@__PURE__*/
-  messageDesc(file_baton_v1_agent, 24);
+  messageDesc(file_baton_v1_agent, 25);
 
 /**
  * Per-step trace: what the model call cost and did.
@@ -1080,7 +1116,7 @@ export type StepTrace = Message<"baton.v1.StepTrace"> & {
  * Use `create(StepTraceSchema)` to create a new message.
  */
 export const StepTraceSchema: GenMessage<StepTrace> = /*@__PURE__*/
-  messageDesc(file_baton_v1_agent, 25);
+  messageDesc(file_baton_v1_agent, 26);
 
 /**
  * Request for GetSession.
@@ -1101,7 +1137,7 @@ export type GetSessionRequest = Message<"baton.v1.GetSessionRequest"> & {
  * Use `create(GetSessionRequestSchema)` to create a new message.
  */
 export const GetSessionRequestSchema: GenMessage<GetSessionRequest> = /*@__PURE__*/
-  messageDesc(file_baton_v1_agent, 26);
+  messageDesc(file_baton_v1_agent, 27);
 
 /**
  * Response for GetSession.
@@ -1151,7 +1187,7 @@ export type GetSessionResponse = Message<"baton.v1.GetSessionResponse"> & {
  * Use `create(GetSessionResponseSchema)` to create a new message.
  */
 export const GetSessionResponseSchema: GenMessage<GetSessionResponse> = /*@__PURE__*/
-  messageDesc(file_baton_v1_agent, 27);
+  messageDesc(file_baton_v1_agent, 28);
 
 /**
  * A client-side log entry.
@@ -1214,7 +1250,7 @@ export type LogEntry = Message<"baton.v1.LogEntry"> & {
  * Use `create(LogEntrySchema)` to create a new message.
  */
 export const LogEntrySchema: GenMessage<LogEntry> = /*@__PURE__*/
-  messageDesc(file_baton_v1_agent, 28);
+  messageDesc(file_baton_v1_agent, 29);
 
 /**
  * Request for ReportLog.
@@ -1242,7 +1278,7 @@ export type ReportLogRequest = Message<"baton.v1.ReportLogRequest"> & {
  * Use `create(ReportLogRequestSchema)` to create a new message.
  */
 export const ReportLogRequestSchema: GenMessage<ReportLogRequest> = /*@__PURE__*/
-  messageDesc(file_baton_v1_agent, 29);
+  messageDesc(file_baton_v1_agent, 30);
 
 /**
  * Response for ReportLog.
@@ -1263,7 +1299,7 @@ export type ReportLogResponse = Message<"baton.v1.ReportLogResponse"> & {
  * Use `create(ReportLogResponseSchema)` to create a new message.
  */
 export const ReportLogResponseSchema: GenMessage<ReportLogResponse> = /*@__PURE__*/
-  messageDesc(file_baton_v1_agent, 30);
+  messageDesc(file_baton_v1_agent, 31);
 
 /**
  * Request for GetScreenshot.
@@ -1291,7 +1327,56 @@ export type GetScreenshotRequest = Message<"baton.v1.GetScreenshotRequest"> & {
  * Use `create(GetScreenshotRequestSchema)` to create a new message.
  */
 export const GetScreenshotRequestSchema: GenMessage<GetScreenshotRequest> = /*@__PURE__*/
-  messageDesc(file_baton_v1_agent, 31);
+  messageDesc(file_baton_v1_agent, 32);
+
+/**
+ * Request for ReportVerdict.
+ *
+ * @generated from message baton.v1.ReportVerdictRequest
+ */
+export type ReportVerdictRequest = Message<"baton.v1.ReportVerdictRequest"> & {
+  /**
+   * The session: finished (completed, failed or stopped).
+   *
+   * @generated from field: string session_id = 1;
+   */
+  sessionId: string;
+
+  /**
+   * The verdict; a later report replaces it.
+   *
+   * @generated from field: baton.v1.Verdict verdict = 2;
+   */
+  verdict?: Verdict | undefined;
+};
+
+/**
+ * Describes the message baton.v1.ReportVerdictRequest.
+ * Use `create(ReportVerdictRequestSchema)` to create a new message.
+ */
+export const ReportVerdictRequestSchema: GenMessage<ReportVerdictRequest> = /*@__PURE__*/
+  messageDesc(file_baton_v1_agent, 33);
+
+/**
+ * Response for ReportVerdict.
+ *
+ * @generated from message baton.v1.ReportVerdictResponse
+ */
+export type ReportVerdictResponse = Message<"baton.v1.ReportVerdictResponse"> & {
+  /**
+   * The session with its verdict.
+   *
+   * @generated from field: baton.v1.Session session = 1;
+   */
+  session?: Session | undefined;
+};
+
+/**
+ * Describes the message baton.v1.ReportVerdictResponse.
+ * Use `create(ReportVerdictResponseSchema)` to create a new message.
+ */
+export const ReportVerdictResponseSchema: GenMessage<ReportVerdictResponse> = /*@__PURE__*/
+  messageDesc(file_baton_v1_agent, 34);
 
 /**
  * Response for GetScreenshot.
@@ -1326,7 +1411,7 @@ export type GetScreenshotResponse = Message<"baton.v1.GetScreenshotResponse"> & 
  * Use `create(GetScreenshotResponseSchema)` to create a new message.
  */
 export const GetScreenshotResponseSchema: GenMessage<GetScreenshotResponse> = /*@__PURE__*/
-  messageDesc(file_baton_v1_agent, 32);
+  messageDesc(file_baton_v1_agent, 35);
 
 /**
  * A versioned, structured workflow that guides the agent; it goes into the system instruction.
@@ -1389,7 +1474,7 @@ export type Playbook = Message<"baton.v1.Playbook"> & {
  * Use `create(PlaybookSchema)` to create a new message.
  */
 export const PlaybookSchema: GenMessage<Playbook> = /*@__PURE__*/
-  messageDesc(file_baton_v1_agent, 33);
+  messageDesc(file_baton_v1_agent, 36);
 
 /**
  * Request for CreatePlaybook.
@@ -1410,7 +1495,7 @@ export type CreatePlaybookRequest = Message<"baton.v1.CreatePlaybookRequest"> & 
  * Use `create(CreatePlaybookRequestSchema)` to create a new message.
  */
 export const CreatePlaybookRequestSchema: GenMessage<CreatePlaybookRequest> = /*@__PURE__*/
-  messageDesc(file_baton_v1_agent, 34);
+  messageDesc(file_baton_v1_agent, 37);
 
 /**
  * Response for CreatePlaybook.
@@ -1431,7 +1516,7 @@ export type CreatePlaybookResponse = Message<"baton.v1.CreatePlaybookResponse"> 
  * Use `create(CreatePlaybookResponseSchema)` to create a new message.
  */
 export const CreatePlaybookResponseSchema: GenMessage<CreatePlaybookResponse> = /*@__PURE__*/
-  messageDesc(file_baton_v1_agent, 35);
+  messageDesc(file_baton_v1_agent, 38);
 
 /**
  * Request for UpdatePlaybook.
@@ -1452,7 +1537,7 @@ export type UpdatePlaybookRequest = Message<"baton.v1.UpdatePlaybookRequest"> & 
  * Use `create(UpdatePlaybookRequestSchema)` to create a new message.
  */
 export const UpdatePlaybookRequestSchema: GenMessage<UpdatePlaybookRequest> = /*@__PURE__*/
-  messageDesc(file_baton_v1_agent, 36);
+  messageDesc(file_baton_v1_agent, 39);
 
 /**
  * Response for UpdatePlaybook.
@@ -1473,7 +1558,7 @@ export type UpdatePlaybookResponse = Message<"baton.v1.UpdatePlaybookResponse"> 
  * Use `create(UpdatePlaybookResponseSchema)` to create a new message.
  */
 export const UpdatePlaybookResponseSchema: GenMessage<UpdatePlaybookResponse> = /*@__PURE__*/
-  messageDesc(file_baton_v1_agent, 37);
+  messageDesc(file_baton_v1_agent, 40);
 
 /**
  * Request for GetPlaybook.
@@ -1501,7 +1586,7 @@ export type GetPlaybookRequest = Message<"baton.v1.GetPlaybookRequest"> & {
  * Use `create(GetPlaybookRequestSchema)` to create a new message.
  */
 export const GetPlaybookRequestSchema: GenMessage<GetPlaybookRequest> = /*@__PURE__*/
-  messageDesc(file_baton_v1_agent, 38);
+  messageDesc(file_baton_v1_agent, 41);
 
 /**
  * Response for GetPlaybook.
@@ -1522,7 +1607,7 @@ export type GetPlaybookResponse = Message<"baton.v1.GetPlaybookResponse"> & {
  * Use `create(GetPlaybookResponseSchema)` to create a new message.
  */
 export const GetPlaybookResponseSchema: GenMessage<GetPlaybookResponse> = /*@__PURE__*/
-  messageDesc(file_baton_v1_agent, 39);
+  messageDesc(file_baton_v1_agent, 42);
 
 /**
  * Request for ListPlaybooks.
@@ -1537,7 +1622,7 @@ export type ListPlaybooksRequest = Message<"baton.v1.ListPlaybooksRequest"> & {
  * Use `create(ListPlaybooksRequestSchema)` to create a new message.
  */
 export const ListPlaybooksRequestSchema: GenMessage<ListPlaybooksRequest> = /*@__PURE__*/
-  messageDesc(file_baton_v1_agent, 40);
+  messageDesc(file_baton_v1_agent, 43);
 
 /**
  * Response for ListPlaybooks.
@@ -1558,7 +1643,7 @@ export type ListPlaybooksResponse = Message<"baton.v1.ListPlaybooksResponse"> & 
  * Use `create(ListPlaybooksResponseSchema)` to create a new message.
  */
 export const ListPlaybooksResponseSchema: GenMessage<ListPlaybooksResponse> = /*@__PURE__*/
-  messageDesc(file_baton_v1_agent, 41);
+  messageDesc(file_baton_v1_agent, 44);
 
 /**
  * Where a message or session stands.
@@ -2018,6 +2103,17 @@ export const AgentService: GenService<{
     methodKind: "unary";
     input: typeof GetScreenshotRequestSchema;
     output: typeof GetScreenshotResponseSchema;
+  },
+  /**
+   * Record what the client found when it checked a finished session's work (a script's
+   * expectations, an eval's checks): the outcome people are shown, beside the agent's status.
+   *
+   * @generated from rpc baton.v1.AgentService.ReportVerdict
+   */
+  reportVerdict: {
+    methodKind: "unary";
+    input: typeof ReportVerdictRequestSchema;
+    output: typeof ReportVerdictResponseSchema;
   },
 }> = /*@__PURE__*/
   serviceDesc(file_baton_v1_agent, 0);

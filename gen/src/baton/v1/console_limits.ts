@@ -162,6 +162,22 @@ export const fieldLimits: { readonly [message: string]: { readonly [field: strin
       "maxLength": 64
     }
   },
+  "baton.v1.PinMemoryRequest": {
+    "memory_id": {
+      "maxLength": 64
+    }
+  },
+  "baton.v1.CreateMemoryRequest": {
+    "text": {
+      "required": true,
+      "minLength": 1,
+      "maxLength": 2000
+    },
+    "tags": {
+      "maxLength": 50,
+      "maxItems": 10
+    }
+  },
   "baton.v1.GetUsageRequest": {
     "days": {
       "maximum": 366
@@ -313,6 +329,18 @@ export const methodLimits: { readonly [method: string]: MethodLimits } = {
   },
   "baton.v1.ConsoleService.DeleteMemory": {
     "maxRequestBytes": 1024,
+    "access": [
+      2
+    ]
+  },
+  "baton.v1.ConsoleService.PinMemory": {
+    "maxRequestBytes": 1024,
+    "access": [
+      2
+    ]
+  },
+  "baton.v1.ConsoleService.CreateMemory": {
+    "maxRequestBytes": 16384,
     "access": [
       2
     ]

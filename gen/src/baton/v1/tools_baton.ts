@@ -1337,6 +1337,36 @@ export const openAiChatTools = [
 ] as const;
 
 /**
+ * Client tools for Anthropic's Messages API (`messages.create({ tools })`): the parameters as `input_schema`.
+ */
+export const anthropicTools = [
+  { name: "navigate", description: "Open a URL in the current tab and wait for it to load.", input_schema: navigateParameters },
+  { name: "go_back", description: "Go back one page in the current tab's history.", input_schema: goBackParameters },
+  { name: "take_snapshot", description: "Read the current page as a compact accessibility snapshot: one line per visible element, with a ref like \"e12\" for each element you can act on. Includes iframes and shadow DOM. Call it before acting on a page you have not seen, and after anything that changed it.", input_schema: takeSnapshotParameters },
+  { name: "click", description: "Click an element by its ref from the latest snapshot. Scrolls it into view first. Give x and y instead of ref only to click a point seen in a screenshot.", input_schema: clickParameters },
+  { name: "type_text", description: "Type text into an input, textarea or editable element. Replaces its content unless clear is false.", input_schema: typeTextParameters },
+  { name: "press_keys", description: "Press keys or key chords in order, such as [\"Control+a\", \"Backspace\"] or [\"Tab\", \"Enter\"]. Key names follow KeyboardEvent.key (\"Enter\", \"Escape\", \"ArrowDown\", \"a\").", input_schema: pressKeysParameters },
+  { name: "scroll", description: "Scroll the page or a scrollable element, or scroll until an element is in view.", input_schema: scrollParameters },
+  { name: "select_option", description: "Choose options in a native select element, by visible label or value.", input_schema: selectOptionParameters },
+  { name: "hover", description: "Move the mouse over an element, for menus and tooltips that open on hover.", input_schema: hoverParameters },
+  { name: "drag", description: "Drag one element and drop it onto another.", input_schema: dragParameters },
+  { name: "upload_file", description: "Put files into a file input.", input_schema: uploadFileParameters },
+  { name: "wait_for", description: "Wait until text appears or disappears, an element appears, the URL matches, or a fixed time passes. Give exactly one condition.", input_schema: waitForParameters },
+  { name: "open_tab", description: "Open a new tab the agent owns, optionally at a URL, and act in it.", input_schema: openTabParameters },
+  { name: "switch_tab", description: "Make another tab the agent owns the active one.", input_schema: switchTabParameters },
+  { name: "close_tab", description: "Close a tab the agent owns.", input_schema: closeTabParameters },
+  { name: "list_tabs", description: "List the tabs the agent owns.", input_schema: listTabsParameters },
+  { name: "screenshot", description: "Capture a screenshot of the visible page, the whole page, or one element.", input_schema: screenshotParameters },
+  { name: "extract", description: "Get the readable content of the page or of one region, as Markdown, plain text or links. Use it to read articles, tables and search results; use take_snapshot to find things to act on.", input_schema: extractParameters },
+  { name: "ask_user", description: "Ask the user a question and wait for the answer. Use it for missing information, choices only the user can make, or before anything the task did not clearly ask for.", input_schema: askUserParameters },
+  { name: "done", description: "Finish the task and give the user the final answer. Call it once, when the task is complete or cannot be completed.", input_schema: doneParameters },
+  { name: "search_user_memory", description: "Search what you remember about this user from earlier sessions (preferences, addresses, accounts, past decisions).", input_schema: searchUserMemoryParameters },
+  { name: "save_memory", description: "Remember a durable fact about the user for future sessions. Never save passwords, card numbers or other secrets.", input_schema: saveMemoryParameters },
+  { name: "set_value", description: "Set the value of a date, time, datetime-local, month, week, colour, range or number field, or of a slider. Accepts ISO values (\"2011-09-13\", \"13:51\", \"2011-W37\", \"#ff8800\") and common human forms (\"09/13/2011\", \"Sep 13 2011\", \"1:51 PM\", \"red\", \"40%\" for a slider). The value is read back: if the field does not hold what was asked, the call fails and says what it holds.", input_schema: setValueParameters },
+  { name: "select_text", description: "Select text on the page, such as a sentence of a paragraph, for copying, formatting or commenting: the first occurrence of text (or the occurrence-th) in the visible text of the element ref names (an editor, a field, a card), or of the whole page when ref is empty.", input_schema: selectTextParameters },
+] as const;
+
+/**
  * Gemini `FunctionDeclaration`s (`@google/genai`, `config.tools[0].functionDeclarations`).
  */
 export const geminiFunctionDeclarations = [

@@ -5,7 +5,7 @@ import type { Image, ToolCall } from "@baton/gen/baton/v1/tools_pb";
 import { useEffect, useState } from "preact/hooks";
 import { describeCall, type ElementLabel } from "@baton/sdk/client";
 import { agentApi, consoleApi, errorText } from "../client.js";
-import { count, duration, isActive, money, when } from "../format.js";
+import { count, duration, failureOf, isActive, money, outcomeOf, when } from "../format.js";
 import { ErrorNote, PageHeader, Stat, StatusPill } from "../ui.js";
 
 /** Everything the watch has said so far. */
@@ -251,7 +251,7 @@ export function SessionPage(p: { id: string }) {
       <ErrorNote error={error} />
       {s ? (
         <>
-          <PageHeader title={s.task || s.goal || "Untitled session"} sub={<StatusPill status={s.status} />}>
+          <PageHeader title={s.task || s.goal || "Untitled session"} sub={<StatusPill status={outcomeOf(s)} />}>
             {isActive(s.status) ? (
               <button
                 type="button"
@@ -272,12 +272,22 @@ export function SessionPage(p: { id: string }) {
               </button>
             ) : null}
           </PageHeader>
+          {s.verdict && !s.verdict.passed ? (
+            <p class="banner banner-bad" role="status">
+              {failureOf(s)}
+            </p>
+          ) : null}
           {s.reason ? (
             <p class={`banner ${s.status === SessionStatus.FAILED ? "banner-bad" : ""}`} role="status">
               {s.reason}
             </p>
           ) : null}
-          {s.answer ? <p class="banner banner-ok">{s.answer}</p> : null}
+          {s.answer ? (
+            <p class={`banner ${outcomeOf(s) === SessionStatus.FAILED ? "" : "banner-ok"}`}>
+              {s.verdict && !s.verdict.passed ? "The agent's answer: " : ""}
+              {s.answer}
+            </p>
+          ) : null}
           <div class="stats">
             <Stat label="Model" value={<span class="mono">{s.model}</span>} />
             <Stat label="Steps" value={`${s.step} / ${s.maxSteps}`} />

@@ -2,7 +2,7 @@
 import { type Session, SessionStatus } from "@baton/gen/baton/v1/agent_pb";
 import { useEffect, useState } from "preact/hooks";
 import { consoleApi, errorText } from "../client.js";
-import { ago, count, isActive, money } from "../format.js";
+import { ago, count, failureOf, isActive, money, outcomeOf } from "../format.js";
 import { markInteractive } from "../ready.js";
 import { Empty, ErrorNote, PageHeader, StatusPill } from "../ui.js";
 
@@ -114,11 +114,15 @@ export function SessionsPage() {
               {(sessions ?? []).map((s) => (
                 <tr>
                   <td>
-                    <StatusPill status={s.status} />
+                    <StatusPill status={outcomeOf(s)} />
                   </td>
                   <td class="task">
                     <a href={`/sessions/${s.id}`}>{s.task || s.goal || s.id}</a>
-                    {s.reason && (s.status === SessionStatus.FAILED || s.status === SessionStatus.BUDGET_EXHAUSTED) ? <div class="reason">{s.reason}</div> : null}
+                    {failureOf(s) ? (
+                      <div class="reason" title={failureOf(s)}>
+                        {failureOf(s)}
+                      </div>
+                    ) : null}
                   </td>
                   <td class="mono">{s.model}</td>
                   <td class="num">

@@ -1,16 +1,12 @@
-import { createModelResolver, type Env } from "../../providers/registry.js";
+import { autoModel, createModelResolver, type Env, providerTable } from "../../providers/registry.js";
 
 /** The model a run uses, or what the user must set first. */
 export type ModelChoice = { readonly ok: true; readonly model: string } | { readonly ok: false; readonly message: string };
 
-/** What to set when no model is usable: printed verbatim by `baton run`. */
+/** What to set when no model is usable, from the provider table: printed verbatim by `baton run`. */
 export const missingKeysHelp = `no model is configured. Set one of these and run again:
 
-  export OPENAI_API_KEY=sk-...          # OpenAI (default model openai:gpt-5-mini)
-  export GEMINI_API_KEY=...             # Gemini (default model gemini:gemini-2.5-flash)
-  export BATON_CHAT_BASE_URL=http://host:port/v1   # any OpenAI-compatible server,
-    # with --model chat:<model name> (and BATON_CHAT_API_KEY if the server needs a key)
-  export OLLAMA_BASE_URL=http://127.0.0.1:11434/v1 # a local Ollama, with --model ollama:<model>
+${providerTable.flatMap((e) => (e.setup ?? []).map((line) => `  ${line}`)).join("\n")}
 
 or pick one with --model provider:model (or BATON_MODEL), or replay a script without any model:
 
@@ -18,16 +14,16 @@ or pick one with --model provider:model (or BATON_MODEL), or replay a script wit
     --script examples/scripts/login.json
 `;
 
+/** The variables whose setting picks a model by itself, for one-line advice (`baton doctor`). */
+export const modelKeyNames: readonly string[] = providerTable.flatMap((e) => (e.auto ? [e.auto.keys[0]!] : []));
+
 /**
  * Picks the model of a run started without --backend (an external backend has its own keys):
  * an explicit spec (checked against the environment, so a missing key is reported before
  * any browser starts), else BATON_MODEL, else the first provider whose key is set.
  */
 export function chooseModel(explicit: string | undefined, env: Env): ModelChoice {
-  const spec =
-    explicit ??
-    env.BATON_MODEL ??
-    (env.OPENAI_API_KEY ? "openai:gpt-5-mini" : env.GEMINI_API_KEY || env.GOOGLE_API_KEY ? "gemini:gemini-2.5-flash" : undefined);
+  const spec = explicit ?? env.BATON_MODEL ?? autoModel(env);
   if (!spec) return { ok: false, message: missingKeysHelp };
   try {
     // Building the provider reads its keys; it makes no network call.

@@ -2,7 +2,9 @@ import { createInterface } from "node:readline/promises";
 import type { ApprovalDecision, ApprovalRequest } from "@baton/sdk/client";
 import type { MessageInitShape } from "@bufbuild/protobuf";
 import type { AskUserParams, AskUserResultSchema } from "@baton/gen/baton/v1/tools_pb";
+import { foldersInWords, type OutsideDecision, type UploadFile } from "@baton/sdk/policy";
 import { terminalText } from "./terminal-text.js";
+import { personDecided, refuseOutside } from "./upload-dirs.js";
 
 /** Reads one line from the person at the terminal; undefined when no one is there. */
 export type Ask = (question: string) => Promise<string | undefined>;
@@ -33,6 +35,9 @@ export function terminalAsk(input: NodeJS.ReadableStream & { isTTY?: boolean } =
 export const noTtyDenial =
   "Denied: baton run has no terminal to ask for approval on. Run it in a terminal, or pass --yes to approve such actions.";
 
+/** Whether an answer at a `[y/N]` prompt is yes. */
+const saidYes = (answer: string): boolean => /^\s*y(es)?\s*$/i.test(answer);
+
 /**
  * The approval callback of `baton run`: `--yes` approves; otherwise the person at the terminal
  * answers y/n; with no terminal the call is denied with a reason naming --yes.
@@ -43,9 +48,27 @@ export function approvalPrompt(yes: boolean, ask: Ask, describe: (r: ApprovalReq
     before();
     const answer = await ask(`\n⚠ Needs your approval: ${terminalText(describe(r))}\n  Allow it? [y/N] `);
     if (answer === undefined) return { approved: false, reason: noTtyDenial };
-    return /^\s*y(es)?\s*$/i.test(answer)
+    return saidYes(answer)
       ? { approved: true, reason: "approved by the user" }
       : { approved: false, reason: "The user declined this action at the terminal." };
+  };
+}
+
+/**
+ * `baton run`'s question about uploading files from outside the `--upload-dir` folders: the
+ * person at the terminal sees each file's full path (symlinks followed) and answers y/n. With no
+ * terminal the upload is refused, saying to name the folder. `--yes` does not answer it: it
+ * approves irreversible clicks, not files.
+ */
+export function uploadPrompt(ask: Ask, before: () => void, folders: readonly string[]): (files: readonly UploadFile[]) => Promise<OutsideDecision> {
+  return async (files) => {
+    before();
+    const list = files.map((f) => `    ${terminalText(f.path)}\n`).join("");
+    const answer = await ask(`\n⚠ Needs your approval: uploading from outside ${foldersInWords(folders)}:\n${list}  Allow it? [y/N] `);
+    if (answer === undefined) {
+      return refuseOutside(files, folders, "and baton run has no terminal to ask on. Ask the user to put the file in an upload folder, or to run baton run again with --upload-dir naming its folder.");
+    }
+    return personDecided(saidYes(answer) ? { approved: true } : { approved: false, reason: "The user declined this upload at the terminal." }, files);
   };
 }
 

@@ -5,13 +5,15 @@ import type { ClientToolHandlers } from "@baton/gen/baton/v1/tools_baton";
 import { type BatonClient, createBatonClient, describeCall, maskText, placeholder, type RefLookup, type RunContext, runTask, type Secret, type TaskOutcome } from "@baton/sdk/client";
 import { engineHandlers, type Engine } from "@baton/sdk/engine";
 import { ChromiumNotFoundError, ensureChromium, type FoundChromium, nodeTransport } from "@baton/sdk/node";
+import { guardUploads } from "@baton/sdk/policy";
 import { checkExpectations, engineProbe, type RecordingPage, type ReplayOutcome, ScriptFileError, ScriptRecorder, scriptGoal } from "@baton/sdk/script";
 import type { Env } from "../../providers/registry.js";
 import { flag, parseArgs, type Parsed, UsageError } from "../args.js";
 import { savedLogin } from "../credentials.js";
 import { missingKeysHelp } from "./model-choice.js";
 import { createProgress, type Progress, type ProgressMode } from "./progress.js";
-import { type Ask, approvalPrompt, askUserHandler } from "./prompts.js";
+import { type Ask, approvalPrompt, askUserHandler, uploadPrompt } from "./prompts.js";
+import { nodeUploadRule, uploadDirsOf } from "./upload-dirs.js";
 import { BackendUnavailable, remoteBackend, type RunBackend, startLocalBackend } from "./run-backend.js";
 import { openRunBrowser, type RunBrowser } from "./run-browser.js";
 import type { OutStream } from "./spinner.js";
@@ -112,9 +114,11 @@ export async function runCommand(argv: readonly string[], given: RunDeps): Promi
     }
     let startUrl: string | undefined;
     let secrets: Secret[];
+    let uploadDirs: string[];
     try {
       startUrl = startUrlOf(p, site);
       secrets = secretsFromArgs(p, deps.env, startUrl);
+      uploadDirs = uploadDirsOf(p);
     } catch (e) {
       if (e instanceof UsageError || e instanceof SecretArgError) return fail(e.message, exitCodes.usage);
       throw e;
@@ -198,7 +202,10 @@ export async function runCommand(argv: readonly string[], given: RunDeps): Promi
 
     // With --save-script, every call that succeeds is written down as it runs (secrets as placeholders).
     const recorder = run.saveScript || run.savePlaybook ? new ScriptRecorder<RunContext>(recordingPage(engine), (t) => maskText(t, secrets)) : undefined;
-    const base: ClientToolHandlers<RunContext> = { ...engineHandlers<RunContext>(engine), askUser: askUserHandler(deps.ask, () => out.pause()) };
+    // Uploads from the --upload-dir folders go ahead; any other file is asked about, by its full path.
+    const tools = engineHandlers<RunContext>(engine);
+    const uploads = { rule: nodeUploadRule(uploadDirs, uploadDirs[0] ?? process.cwd()), outside: uploadPrompt(deps.ask, () => out.pause(), uploadDirs) };
+    const base: ClientToolHandlers<RunContext> = { ...tools, uploadFile: guardUploads(tools.uploadFile, uploads), askUser: askUserHandler(deps.ask, () => out.pause()) };
     const handlers = recorder ? recorder.wrap(base) : base;
     const onApproval = approvalPrompt(p.flags.has("yes"), deps.ask, (r) => describeCall(r.call, lookup), () => out.pause());
     const unreachable = (e: unknown): number => {
@@ -256,7 +263,14 @@ export async function runCommand(argv: readonly string[], given: RunDeps): Promi
     } catch (e) {
       return unreachable(e);
     }
-    const code = await finish(outcome, run, engine, out, interrupted, deps);
+    // What the script's expectations found is the run's verdict: the backend keeps it beside
+    // the agent's status, so the console shows the outcome this command exits with.
+    const report = async (passed: boolean, reason: string) => {
+      await (await client()).reportVerdict({ sessionId: outcome.session.id, verdict: { passed, reason } }).catch((e: unknown) => {
+        out.note(`(the backend did not record the verdict: ${ConnectError.from(e).rawMessage})`);
+      });
+    };
+    const code = await finish(outcome, run, engine, out, interrupted, deps, report);
     if (recorder && code === exitCodes.done) await saveRecording(recorder, run, outcome.answer, startUrl, site, engine, out, client, outcome.session.goal);
     return code;
   } catch (e) {
@@ -323,7 +337,15 @@ function finishReplay(r: ReplayOutcome, out: Progress, interrupted: boolean, dep
   return exitCodes.done;
 }
 
-async function finish(outcome: TaskOutcome, run: RunPlan, engine: Engine, out: Progress, interrupted: boolean, deps: RunDeps): Promise<number> {
+async function finish(
+  outcome: TaskOutcome,
+  run: RunPlan,
+  engine: Engine,
+  out: Progress,
+  interrupted: boolean,
+  deps: RunDeps,
+  report: (passed: boolean, reason: string) => Promise<void>,
+): Promise<number> {
   const steps = outcome.session.step;
   if (outcome.status === "stopped") {
     out.note(`■ Stopped after ${steps} step(s): ${outcome.reason}`, { status: "stopped" });
@@ -345,6 +367,7 @@ async function finish(outcome: TaskOutcome, run: RunPlan, engine: Engine, out: P
   out.note(`${mark} in ${steps} step(s)${outcome.answer ? `: ${outcome.answer}` : ""}`, { status: "completed" });
   if (run.script?.expect) {
     const broken = await checkExpectations(run.script.expect, engineProbe(engine), outcome.answer);
+    await report(broken.length === 0, broken.length ? `${broken.length} expectation(s) of the script did not hold: ${broken.join("; ")}`.slice(0, 4000) : "");
     if (broken.length > 0) {
       out.note(`✗ ${broken.length} expectation(s) of the script did not hold`, { broken });
       deps.err.write(`baton run: ${broken.length} expectation(s) of the script did not hold:\n${broken.map((b) => `  - ${b}\n`).join("")}`);

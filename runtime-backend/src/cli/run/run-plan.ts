@@ -33,7 +33,10 @@ export const runUsage = `baton run "<task>" [options]
                         or totp:env:VAR a TOTP seed, whose current code is typed; repeatable)
   --secret-origin NAME=ORIGIN  where NAME may be typed (default: the --start-url's origin;
                         NAME=* for anywhere; repeatable)
-  --yes                 approve irreversible actions without asking
+  --upload-dir DIR      upload_file takes files from DIR without asking (repeatable); any other
+                        file is asked about at the terminal, showing its full path (default: none
+                        named, so every upload asks; without a terminal, refused)
+  --yes                 approve irreversible actions without asking (not uploads)
   --json                print progress as JSON lines
 
 Exit codes: 0 done, 1 failed/stopped/budget reached/expectation broken, 2 bad usage or no model, 3 backend or
@@ -42,7 +45,7 @@ browser unavailable, 130 interrupted (Ctrl-C).
 
 const KNOWN = new Set([
   "start-url", "serve", "script", "model", "backend", "token", "data-dir", "max-steps", "headed", "cdp-url", "yes", "json", "help",
-  "secret", "secret-origin", "heal", "save-script", "save-playbook", "budget",
+  "secret", "secret-origin", "heal", "save-script", "save-playbook", "upload-dir", "budget",
 ]);
 
 

@@ -4,6 +4,7 @@ import { ToolErrorCode, ToolFailure } from "../../contract/index.js";
 import type { Engine } from "../engine.js";
 import { invocation } from "../base/page-function.js";
 import { sanitizeText } from "../base/sanitize.js";
+import { noFileMessage } from "../../policy/index.js";
 
 /** select_option: picks options of a native select by label or value, firing input and change. */
 export async function selectOption(engine: Engine, params: SelectOptionParams) {
@@ -34,11 +35,7 @@ export async function uploadFile(engine: Engine, params: UploadFileParams) {
     if (exists) {
       for (const path of params.paths) {
         if (!(await exists(path))) {
-          throw new ToolFailure(
-            ToolErrorCode.NOT_FOUND,
-            `No file at ${JSON.stringify(sanitizeText(path, 300))}. Check the path or ask the user for it.`,
-            { field: "paths" },
-          );
+          throw new ToolFailure(ToolErrorCode.NOT_FOUND, noFileMessage(sanitizeText(path, 300)), { field: "paths" });
         }
       }
     }

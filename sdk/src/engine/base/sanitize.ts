@@ -8,14 +8,31 @@ const secretParams =
   /^(code|state|access_token|id_token|refresh_token|token|auth|authorization|client_secret|session_state|oauth_token|oauth_verifier|sig|signature|password|pass|pwd|api_key|apikey|key|x-amz-signature|x-amz-credential|x-amz-security-token)$/i;
 
 /**
+ * Unicode format characters (category Cf): zero-width spaces and joiners, the soft hyphen, word
+ * joiners and invisible operators, the byte-order mark, bidi marks, tag characters. They draw
+ * nothing, so page text could hide one inside a marker (`<\u200b/page-data>` reads as a fence's
+ * close to a model and to no regex) or spell words nobody sees (tag characters mirror ASCII).
+ * The one kept is a zero-width joiner between two pictographs, with the first one's variation
+ * selector or skin tone: it joins an emoji sequence (👩‍💻, 🏳️‍🌈) and cannot sit inside a marker.
+ * Subdivision flags (🏴 plus tag characters) lose their tags and show as a black flag.
+ */
+const formatChars = /(\p{Extended_Pictographic}[\u{FE0F}\u{1F3FB}-\u{1F3FF}]?\u200D)(?=\p{Extended_Pictographic})|\p{Cf}/gu;
+
+/** Text without its invisible format characters ({@link formatChars}); emoji sequences stay whole. */
+export function stripFormatChars(text: string): string {
+  return text.replace(formatChars, "$1");
+}
+
+/**
  * One-line, length-capped text: newlines and other control characters become spaces (so page
- * text cannot start a fake line of tool output), runs of whitespace collapse, quotes are kept
- * but the result is cut at `max` characters with an ellipsis.
+ * text cannot start a fake line of tool output), invisible format characters go, runs of
+ * whitespace collapse, quotes are kept but the result is cut at `max` characters with an ellipsis.
  */
 export function sanitizeText(text: string, max = 120): string {
-  // Control characters, line and paragraph separators, and bidi overrides all go.
+  // Control characters, line and paragraph separators, and bidi overrides become spaces (they
+  // separate what they stood between); the other format characters vanish.
   // biome-ignore lint/suspicious/noControlCharactersInRegex: that is the point.
-  const flat = text.replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g, " ");
+  const flat = stripFormatChars(text.replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g, " "));
   const squeezed = flat.replace(/\s+/g, " ").trim();
   return squeezed.length > max ? `${squeezed.slice(0, max - 1)}…` : squeezed;
 }

@@ -157,6 +157,14 @@ export const openAiChatTools = [
 ] as const;
 
 /**
+ * Client tools for Anthropic's Messages API (`messages.create({ tools })`): the parameters as `input_schema`.
+ */
+export const anthropicTools = [
+  { name: "lookup_order", description: "Look up an Acme order by its number: status, items and total.", input_schema: lookupOrderParameters },
+  { name: "cancel_order", description: "Cancel an Acme order that has not shipped. Cannot be undone: the user approves it first.", input_schema: cancelOrderParameters },
+] as const;
+
+/**
  * Gemini `FunctionDeclaration`s (`@google/genai`, `config.tools[0].functionDeclarations`).
  */
 export const geminiFunctionDeclarations = [
