@@ -8,9 +8,11 @@
  * The app-like pages (`fixtures/apps/`) get their own table: recall and phantoms against the
  * targets derived from the live page (`fixtures/ground-truth.ts`), Playwright's recall by the
  * same targets, how many of Baton's refs a click reaches the handler of, and a summary line
- * against the targets (tokens ≤ 0.35× Playwright's, time p50 ≤ 1.0×).
+ * against the targets (tokens ≤ 0.35× Playwright's, time p50 ≤ 1.0×). The pages built like
+ * real apps (`Fixture.patterns`) get a table side by side with Playwright's controls
+ * (`playwright-controls.ts`): how many have a Baton ref, and each side's share of useful names.
  *
- *   npm run bench:snapshot [-- --runs N] [-- --pages /shop,/docs] [-- --apps-only] [-- --no-apps]
+ *   npm run bench:snapshot [-- --runs N] [-- --pages /shop,/docs] [-- --apps-only] [-- --no-apps] [-- --patterns-only]
  */
 import { encode } from "gpt-tokenizer/encoding/o200k_base";
 import { chromium } from "playwright-core";
@@ -25,6 +27,7 @@ import { startFixtureServer } from "../src/engine/fixtures/server.js";
 import { DomEngine } from "../src/engine/dom/dom-engine.js";
 import { cdpDomRunner } from "../src/engine/dom/dom-runner.js";
 import { launchChromium } from "../src/node/launch-chromium.js";
+import { type ControlComparison, compareControls } from "./playwright-controls.js";
 import { openPage } from "../src/node/open-page.js";
 import { WebSocketTransport } from "../src/node/ws-transport.js";
 
@@ -37,6 +40,8 @@ const only = pagesArg > 0 ? new Set((process.argv[pagesArg + 1] ?? "").split(","
 /** `--apps-only` measures the app-like pages only; `--no-apps` leaves them out. */
 const appsOnly = process.argv.includes("--apps-only");
 const noApps = process.argv.includes("--no-apps");
+/** `--patterns-only` measures the pages built like real apps only (`Fixture.patterns`). */
+const patternsOnly = process.argv.includes("--patterns-only");
 
 function percentile(values: number[], p: number): number {
   const s = [...values].sort((a, b) => a - b);
@@ -149,7 +154,8 @@ try {
     `|${"---|".repeat(12)}`,
   ];
   const apps: { ratio: number; bTokens: number; pTokens: number; targets: number; found: number; phantoms: number; pwFound: number; clicks: number; refs: number }[] = [];
-  const selected = fixtures.filter((x) => (!only || only.has(x.path)) && !(appsOnly && !x.app) && !(noApps && x.app));
+  const patterns: ({ path: string; ratio: number; bTokens: number; pTokens: number } & ControlComparison)[] = [];
+  const selected = fixtures.filter((x) => (!only || only.has(x.path)) && !(appsOnly && !x.app) && !(noApps && x.app) && !(patternsOnly && !x.patterns));
   for (const f of selected) {
     const url = server.originA + f.path;
     await engine.page.send("Page.navigate", { url });
@@ -178,6 +184,12 @@ try {
         const handle = await pwPage.locator(`aria-ref=${m[1]}`).elementHandle({ timeout: 1000 }).catch(() => null);
         const index = handle ? await handle.evaluate((el) => Array.prototype.indexOf.call(document.getElementsByTagName("*"), el)).catch(() => -1) : -1;
         if (targetIndexes.has(index)) pwIndexes.add(index);
+      }
+      // Side by side with Playwright's controls, on the pages built like real apps.
+      if (f.patterns) {
+        const c = await compareControls(engine, pwPage, p.text);
+        for (const m of c.missed) process.stderr.write(`${f.path}: Playwright's ${m} has no Baton ref\n`);
+        patterns.push({ path: f.path, ratio: bp500 / pp500, bTokens: bTokens0, pTokens: pTokens0, ...c });
       }
       const clicks = await clickEveryRef(engine, url);
       apps.push({ ratio: bp500 / pp500, bTokens: bTokens0, pTokens: pTokens0, targets: report.targets, found: report.found, phantoms: report.phantoms.length, pwFound: pwIndexes.size, clicks: clicks.reached, refs: clicks.refs });
@@ -227,6 +239,23 @@ try {
       ...appRows,
       "",
       `App-like pages (${apps.length}): total token ratio ${(sum("bTokens") / sum("pTokens")).toFixed(2)} (Baton ${sum("bTokens")}, Playwright ${sum("pTokens")}; target ≤ 0.35), median time ratio ${median(apps.map((a) => a.ratio)).toFixed(2)} (target ≤ 1.0), max ${Math.max(...apps.map((a) => a.ratio)).toFixed(2)}; recall ${sum("found")}/${sum("targets")}, phantoms ${sum("phantoms")}; Playwright recall ${sum("pwFound")}/${sum("targets")}; clicks ${sum("clicks")}/${sum("refs")}.`,
+    );
+  }
+  if (patterns.length) {
+    const sum = (k: "bTokens" | "pTokens" | "pwControls" | "covered" | "pwNamed" | "batonRefs" | "batonNamed"): number => patterns.reduce((n, a) => n + a[k], 0);
+    const pct = (n: number, d: number): string => `${d ? ((100 * n) / d).toFixed(1) : "100.0"}%`;
+    rows.push(
+      "",
+      "Pages built like real apps (Fixture.patterns), side by side with Playwright's AI snapshot: Playwright's controls (a control role or a pointer cursor) that have a Baton ref; useful names (not empty, not a class-word guess) among each side's controls.",
+      "",
+      "| page | time ratio | Baton tokens | PW tokens | token ratio | PW controls with a Baton ref | Baton useful names | PW useful names |",
+      `|${"---|".repeat(8)}`,
+      ...patterns.map(
+        (a) =>
+          `| ${a.path} | ${a.ratio.toFixed(2)} | ${a.bTokens} | ${a.pTokens} | ${(a.bTokens / a.pTokens).toFixed(2)} | ${a.covered}/${a.pwControls} | ${a.batonNamed}/${a.batonRefs} | ${a.pwNamed}/${a.pwControls} |`,
+      ),
+      "",
+      `Pages built like real apps (${patterns.length}): Playwright's controls with a Baton ref ${sum("covered")}/${sum("pwControls")}; useful names Baton ${pct(sum("batonNamed"), sum("batonRefs"))} (${sum("batonNamed")}/${sum("batonRefs")}), Playwright ${pct(sum("pwNamed"), sum("pwControls"))} (${sum("pwNamed")}/${sum("pwControls")}); total token ratio ${(sum("bTokens") / sum("pTokens")).toFixed(2)} (target ≤ 0.35); median time ratio ${median(patterns.map((a) => a.ratio)).toFixed(2)} (target ≤ 1.0), max ${Math.max(...patterns.map((a) => a.ratio)).toFixed(2)}.`,
     );
   }
   process.stdout.write(`${rows.join("\n")}\n`);

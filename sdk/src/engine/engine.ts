@@ -5,15 +5,17 @@ import type { CdpTransport } from "../cdp/transport.js";
 import { type ScreenMask, ToolErrorCode, ToolFailure } from "../contract/index.js";
 import { topElementBox, topElementHit } from "./hit/batch-occlusion.js";
 import { declaration, invocation, type PageFunction } from "./base/page-function.js";
-import { intersect, type Point, probePoints } from "./base/coordinates.js";
+import { intersect, type Point, probePoints, probePointsBeside } from "./base/coordinates.js";
 import { toFailure } from "./page/errors.js";
 import { deepestActive, fieldValue, isConnected } from "./read/element-state.js";
 import { readPageLayout } from "./read/frame-layout.js";
 import { visibleRect } from "./read/visible-rect.js";
 import { filterOccluded } from "./hit/occlusion.js";
+import { afterFrames } from "./hit/pointer-check.js";
 import { type DialogPolicy, PageSession } from "./page/page-session.js";
 import { type RefEntry, RefTable } from "./snapshot/refs.js";
 import { paginate } from "./snapshot/render-text.js";
+import { textChanges } from "./snapshot/text-diff.js";
 import { captureLabelledScreenshot } from "./snapshot/screenshot.js";
 import { settle, type SettleOptions } from "./page/settle.js";
 import { type ActivityMark, defaultSnapshotMaxAgeMs, markActivity, noEffectsBetween, unchangedBetween } from "./page/snapshot-reuse.js";
@@ -324,8 +326,12 @@ export class Engine {
   async aim(el: ResolvedElement, field: string): Promise<Aim> {
     const { entry } = el;
     const topDocument = entry.sessionId === this.#page.rootId && entry.frameId === this.#page.mainFrame()?.id;
+    // A control its row shows only while hovered: the pointer goes over it first (which
+    // hovers its row), and it is aimed at as shown; opacity 0 does not stop a hit.
+    const hover = topDocument && entry.hoverAnchor !== undefined;
+    if (hover) await this.#hoverOver(entry.backendNodeId);
     if (topDocument) {
-      const inView = await this.#aimTop(entry.backendNodeId);
+      const inView = await this.#aimTop(entry, hover);
       if (inView) return inView;
     }
     await this.#page
@@ -342,7 +348,8 @@ export class Engine {
     // Fast path: an element of the top document's light tree that is plainly visible and
     // passes a hit test needs no layout read (its own box and the same probe points and rule).
     if (topDocument) {
-      const scrolled = await this.#aimTop(entry.backendNodeId);
+      if (hover) await this.#hoverOver(entry.backendNodeId);
+      const scrolled = await this.#aimTop(entry, hover);
       if (scrolled) return scrolled;
       // Anything else (hidden, off-screen, covered, unreadable) is decided and explained below.
     }
@@ -371,14 +378,33 @@ export class Engine {
     return { point, points: [point], hitObject: undefined };
   }
 
-  /** The fast path of `aim` for a top-document light-tree element: its live box and a hit test. */
-  async #aimTop(backendNodeId: number): Promise<Aim | undefined> {
-    const top = await topElementBox(this.#page, backendNodeId);
-    const visible = top && !top.invisible && top.clip ? intersect(top.box, top.clip) : undefined;
+  /**
+   * The fast path of `aim` for a top-document light-tree element: its live box and a hit test,
+   * at points beside the refs inside it (a clickable row's links and checkboxes, where the row
+   * itself listens). With `hover`, a transparent element counts as shown.
+   */
+  async #aimTop(entry: RefEntry, hover: boolean): Promise<Aim | undefined> {
+    const top = await topElementBox(this.#page, entry.backendNodeId);
+    const hidden = top && (top.invisible || (top.transparent && !hover));
+    const visible = top && !hidden && top.clip ? intersect(top.box, top.clip) : undefined;
     if (!top || !visible) return undefined;
-    const points = probePoints(visible);
+    const inner = entry.inner.map((r) => ({ ...r, x: r.x + top.box.x, y: r.y + top.box.y }));
+    const beside = inner.length ? probePointsBeside(visible, inner) : [];
+    const points = beside.length ? beside : probePoints(visible);
     const point = await topElementHit(this.#page, top, points);
     return point ? { point, points: [point, ...points.filter((p) => p !== point)], hitObject: top.objectId } : undefined;
+  }
+
+  /**
+   * Moves the pointer over the middle of an element of the top document (which hovers its row,
+   * showing what the row shows only on hover) and lets the hover take effect.
+   */
+  async #hoverOver(backendNodeId: number): Promise<void> {
+    const top = await topElementBox(this.#page, backendNodeId);
+    const visible = top?.clip ? intersect(top.box, top.clip) : undefined;
+    if (!visible) return;
+    await this.#page.send("Input.dispatchMouseEvent", { type: "mouseMoved", x: visible.x + visible.width / 2, y: visible.y + visible.height / 2 });
+    await afterFrames(this.#page);
   }
 
   /** A short human description of a DOM node, for error messages. */
@@ -433,6 +459,7 @@ export class Engine {
   /** Settles after an action and reports what changed since `mark`. */
   async evidence(mark: ActionMark, options: { reactionFrom?: ActivityMark } = {}): Promise<EvidenceInit> {
     const before = this.#lastRefs;
+    const beforeSnap = this.#last;
     // The evidence snapshot is started at once, while settle waits out its quiet window, and
     // kept only if the activity marks show nothing changed from its start to settle's end (the
     // same check as snapshot reuse); otherwise a fresh one is taken after settling.
@@ -452,6 +479,11 @@ export class Engine {
     // Before anything is read: refused tabs closed, a refused page left (the snapshot below is then new).
     const refusedTabs = await closeRefusedTabs(this.#page, this.options.urlPolicy ?? openUrlPolicy, mark.openedTargets);
     const leftPage = this.#page.navigationCount > mark.navigationCount ? await leaveRefusedPage(this.#page, this.options.urlPolicy ?? openUrlPolicy) : undefined;
+    if (report.stalled) {
+      // The page cannot be read until its load commits: say so now rather than wait it out.
+      const main = this.#page.mainFrame();
+      return { url: sanitizeUrl(main?.url ?? ""), title: "", navigated: false, refsAdded: [], refsRemoved: [], notes: [...report.notes, ...refusedTabs.notes, ...(leftPage ? [leftPage] : [])] };
+    }
     const earlyMark = (await early) && this.#lastMark;
     const settled = earlyMark ? await markActivity(this.#page).catch(() => undefined) : undefined;
     const valid = earlyMark !== undefined && settled !== undefined && unchangedBetween(earlyMark, settled);
@@ -473,6 +505,14 @@ export class Engine {
       refsRemoved: removed.slice(0, 50),
       notes: [...report.notes, ...refusedTabs.notes, ...(leftPage ? [leftPage] : [])],
     };
+    // What the page says back (a status line, a toast, a counter), against the last snapshot
+    // of the same document: not across a load, where everything is new.
+    if (snap && beforeSnap && this.#page.loadsStarted === mark.loadsStarted) {
+      const text = textChanges(beforeSnap.lines, snap.lines);
+      if (text.added.length) evidence.textAdded = text.added;
+      if (text.changed.length) evidence.textChanged = text.changed;
+      if (text.removed.length) evidence.textRemoved = text.removed;
+    }
     const opened = this.#page.openedTargets.slice(mark.openedTargets).filter((t) => !refusedTabs.closed.has(t)).at(-1);
     if (opened) evidence.newTabId = opened;
     if (dialog) evidence.dialog = { type: dialog.type, message: sanitizeText(dialog.message, 300), accepted: dialog.accepted };

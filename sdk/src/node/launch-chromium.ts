@@ -47,6 +47,9 @@ export function chromiumSwitches(options: Pick<LaunchOptions, "headless" | "args
     "--disable-background-networking",
     "--disable-component-update",
     "--disable-sync",
+    // As Playwright launches it: a page left behind is not kept alive with its open requests
+    // (an app's event stream per page spends the host's six connections in six loads).
+    "--disable-back-forward-cache",
     "--disable-default-apps",
     "--disable-extensions",
     "--no-first-run",

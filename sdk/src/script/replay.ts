@@ -86,7 +86,7 @@ export function describeScriptCall(c: ScriptCall): string {
   // Text typed into a password-like field shows as bullets, as a model-driven run's progress shows it.
   const hidden = secretTypingKey(c);
   const parts = Object.entries(c.args).map(([k, v]) =>
-    isTarget(v) ? `${k}=${v.role} ${JSON.stringify(v.name)}${v.nth ? ` #${v.nth + 1}` : ""}` : k === hidden ? `${k}=${secretBullets(String(v))}` : `${k}=${JSON.stringify(v)}`,
+    isTarget(v) ? `${k}=${v.role} ${JSON.stringify(v.name)}${v.within ? ` in ${JSON.stringify(v.within)}` : ""}${v.nth ? ` #${v.nth + 1}` : ""}` : k === hidden ? `${k}=${secretBullets(String(v))}` : `${k}=${JSON.stringify(v)}`,
   );
   return `${c.name}(${parts.join(", ")})`;
 }

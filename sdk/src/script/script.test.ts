@@ -19,7 +19,7 @@ const snapshot = [
 
 describe("snapshotRefs", () => {
   it("reads refs, roles and names, unescaping quotes, skipping lines without a ref", () => {
-    expect(snapshotRefs(snapshot)).toEqual([
+    expect(snapshotRefs(snapshot).map(({ context: _, ...r }) => r)).toEqual([
       { ref: "e1", role: "textbox", name: "Full name" },
       { ref: "e2", role: "checkbox", name: "Agree to terms" },
       { ref: "e3", role: "button", name: "Save" },
@@ -28,6 +28,37 @@ describe("snapshotRefs", () => {
       { ref: "e6", role: "link", name: 'Say "hi"' },
       { ref: "e7", role: "separator", name: "" },
     ]);
+  });
+});
+
+/** Rows of a settings list: the same link text in every row, told apart by the row. */
+const rows = [
+  'heading[2] "Filters"',
+  'row "Matches: from:(deals@shop.example)"',
+  '  [e1] link "edit"',
+  '  [e2] link "delete"',
+  'row "Matches: subject:(invoice)"',
+  '  [e3] link "edit"',
+  '  [e4] link "delete"',
+  '[e5] row "Kernel patch v2 Linus Torvalds"',
+  '  [e6] button "☆" not starred',
+  '[e7] button "delete"',
+].join("\n");
+
+describe("blocks", () => {
+  it("gives each indented ref the text of its block, and a top-level ref none", () => {
+    const refs = snapshotRefs(rows);
+    expect(refs.find((r) => r.ref === "e4")?.context).toBe('row "Matches: subject:(invoice)"\n[e3] link "edit"\n[e4] link "delete"');
+    expect(refs.find((r) => r.ref === "e6")?.context).toBe('[e5] row "Kernel patch v2 Linus Torvalds"\n[e6] button "☆" not starred');
+    expect(refs.find((r) => r.ref === "e7")?.context).toBe("");
+  });
+
+  it("finds a ref by the text of its block with `within`", () => {
+    const refs = snapshotRefs(rows);
+    expect(findTarget(refs, { role: "link", name: "delete", within: "SUBJECT:(invoice)" })).toBe("e4");
+    expect(findTarget(refs, { role: "link", name: "delete", within: "deals@shop" })).toBe("e2");
+    expect(findTarget(refs, { role: "button", name: "☆", within: "Kernel patch" })).toBe("e6");
+    expect(findTarget(refs, { role: "link", name: "delete", within: "nowhere" })).toBeUndefined();
   });
 });
 

@@ -3,21 +3,40 @@ export interface SnapshotRef {
   readonly ref: string;
   readonly role: string;
   readonly name: string;
+  /**
+   * The text of the block the ref is indented in (a row, a list item, a card, or the ref it
+   * sits inside): the block's first line and every line of it, "" for a ref at the top level.
+   * A ref among look-alikes ("delete" in every row) is told apart by it (`TargetSpec.within`).
+   */
+  readonly context?: string;
 }
 
 const LINE = /^\s*\[(e\d+)\]\s+([A-Za-z][\w-]*)(?:\s+"((?:[^"\\]|\\.)*)")?/;
 
 /**
- * The refs of a snapshot text with their roles and names, in document order. It reads the
- * format the engine writes (`[ref] role "name" states…`, names JSON-style escaped).
+ * The refs of a snapshot text with their roles, names and blocks, in document order. It reads
+ * the format the engine writes (`[ref] role "name" states…`, names JSON-style escaped, two
+ * spaces of indentation per level).
  */
 export function snapshotRefs(text: string): SnapshotRef[] {
+  const lines = text.split("\n");
+  const depthOf = (line: string): number => Math.floor((/^ */.exec(line)?.[0].length ?? 0) / 2);
   const out: SnapshotRef[] = [];
-  for (const line of text.split("\n")) {
+  lines.forEach((line, i) => {
     const m = LINE.exec(line);
-    if (m?.[1] && m[2]) {
-      out.push({ ref: m[1], role: m[2], name: (m[3] ?? "").replace(/\\(.)/g, "$1") });
+    if (!m?.[1] || !m[2]) return;
+    const depth = depthOf(line);
+    let context = "";
+    if (depth > 0) {
+      // The block: from the nearest line above at a lower depth, to the next line at its depth or above.
+      let start = i;
+      while (start > 0 && depthOf(lines[start]!) >= depth) start--;
+      const head = depthOf(lines[start]!);
+      let end = i + 1;
+      while (end < lines.length && depthOf(lines[end]!) > head) end++;
+      context = lines.slice(start, end).map((l) => l.trim()).join("\n");
     }
-  }
+    out.push({ ref: m[1], role: m[2], name: (m[3] ?? "").replace(/\\(.)/g, "$1"), context });
+  });
   return out;
 }

@@ -6,6 +6,11 @@ export interface TargetSpec {
   readonly name: string;
   /** Which match, when several elements share role and name (0-based; default 0). */
   readonly nth?: number;
+  /**
+   * Text of the row, list item, card or ref the element is indented in ("subject:(invoice)" for
+   * that filter's "delete" link), matched ignoring case and spacing, as a substring.
+   */
+  readonly within?: string;
 }
 
 /** Whether a value is a {@link TargetSpec}. */
@@ -23,12 +28,14 @@ function norm(s: string): string {
 }
 
 /**
- * Finds the ref of `target` among `refs`: same role, then the name matched exactly, else
- * ignoring case and spacing, else as a substring. Undefined when nothing matches.
+ * Finds the ref of `target` among `refs`: same role (and, with `within`, in a block holding that
+ * text), then the name matched exactly, else ignoring case and spacing, else as a substring.
+ * Undefined when nothing matches.
  */
 export function findTarget(refs: readonly SnapshotRef[], target: TargetSpec): string | undefined {
   const role = norm(target.role);
-  const sameRole = refs.filter((r) => norm(r.role) === role);
+  const within = target.within === undefined ? undefined : norm(target.within);
+  const sameRole = refs.filter((r) => norm(r.role) === role && (within === undefined || norm(r.context ?? "").includes(within)));
   const want = norm(target.name);
   for (const match of [
     (r: SnapshotRef) => r.name === target.name,

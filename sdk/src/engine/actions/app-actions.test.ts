@@ -140,12 +140,13 @@ describe("set_value and type_text on date, time, colour and range fields", () =>
 
   it("sets a slider built without ARIA by clicking its track, and reads its handle back", async () => {
     await h.goto("/apps/settings");
-    const slider = await refFor("slider", "");
+    // Named by the text before it in its row.
+    const slider = await refFor("slider", "Volume");
     const r = await setValue(slider, "70%");
     expect(r.value).toBe("70%");
     expect(await h.evaluate("document.getElementById('vol-out').textContent")).toBe("70");
     const snap = await h.tools.takeSnapshot(create(TakeSnapshotParamsSchema, {}), undefined);
-    expect(snap.text).toContain(`[${slider}] slider = "70%"`);
+    expect(snap.text).toContain(`[${slider}] slider "Volume" = "70%"`);
   });
 });
 

@@ -6,6 +6,7 @@ import { keysListened } from "../read/listeners.js";
 import { quoted, sanitizeText } from "../base/sanitize.js";
 import { pressKey } from "./input.js";
 import { charKey, keyDef, modifierBits, parseChord } from "./keys.js";
+import { typeIntoWidget } from "./key-widget.js";
 import { setValueOf } from "./set-value.js";
 import { checkBeforeKeys, checkFieldOrigin } from "./typing-scope.js";
 
@@ -65,11 +66,15 @@ function suggestionsInPage(this: Element, capMs: number): Promise<string[]> {
       const items = itemsOf(list);
       if (items.length > 0) return items;
     }
-    // Lists built from <div>s: an element just below the field holding several shown children.
+    // Lists built from <div>s: an element just below the field holding several shown children,
+    // floating itself or inside a floating menu (react-select's menu holds a menu list).
+    const floating = (el: Element | null): boolean => {
+      const p = el ? getComputedStyle(el).position : "";
+      return p === "absolute" || p === "fixed";
+    };
     for (const el of document.querySelectorAll("body *")) {
       if (el.children.length < 2 || !shown(el) || !near(el) || el.contains(field)) continue;
-      const cs = getComputedStyle(el);
-      if (cs.position !== "absolute" && cs.position !== "fixed") continue;
+      if (!floating(el) && !floating(el.parentElement) && !floating(el.parentElement?.parentElement ?? null)) continue;
       const items = itemsOf(el);
       if (items.length >= 2) return items;
     }
@@ -152,9 +157,8 @@ export async function typeText(engine: Engine, params: TypeTextParams, onlyOn?: 
     const aimed = engine.actionPoint(el, "ref");
     aimed.catch(() => undefined);
     const info = await engine.call(el, fieldInfo);
-    if (info.kind === "other") {
-      return engine.fail(ToolErrorCode.NOT_ACTIONABLE, `Element ${el.entry.ref} is not a text field; type into an input, textarea or editable element.`, "ref");
-    }
+    // A widget that takes keys once focused (a terminal's screen): clicked, then typed into.
+    if (info.kind === "other") return typeIntoWidget(engine, el, await aimed, params, (text, multiline) => typeChars(engine.page, text, multiline));
     if (info.disabled || info.readOnly) {
       return engine.fail(ToolErrorCode.NOT_ACTIONABLE, `Element ${el.entry.ref} is ${info.disabled ? "disabled" : "read-only"}.`, "ref");
     }

@@ -62,7 +62,8 @@ export async function click(engine: Engine, params: ClickParams) {
         return undefined;
       },
     });
-    const landed = recording ? await readClickTargets(page, aim.hitObject!) : undefined;
+    // (Not once the page is leaving: the browser holds commands to it until the load commits.)
+    const landed = recording ? await page.beforeLeaving(readClickTargets(page, aim.hitObject!), mark) : undefined;
     if (landed && !landed.clicked && !notes.some((n) => n.includes("replaced"))) {
       notes.push(landed.click ? `the click reached ${landed.click}, not ${ref}` : `no click event reached ${ref} (pressed on ${landed.down || "nothing"}, released on ${landed.up || "nothing"})`);
     }

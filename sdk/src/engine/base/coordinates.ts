@@ -142,3 +142,22 @@ export function clampPoint(p: Point, rect: Rect, margin = 0): Point {
     y: Math.min(Math.max(p.y, rect.y + margin), rect.y + rect.height - margin),
   };
 }
+
+/**
+ * Probe points of a visible rectangle that fall outside every rectangle of `avoid` (the
+ * controls inside a clickable row, which have refs of their own): the usual points first, then
+ * a grid over the rectangle, nearest the centre first. Empty when every point is covered.
+ */
+export function probePointsBeside(visible: Rect, avoid: readonly Rect[]): Point[] {
+  const outside = (p: Point): boolean => !avoid.some((r) => p.x >= r.x - 1 && p.x <= r.x + r.width + 1 && p.y >= r.y - 1 && p.y <= r.y + r.height + 1);
+  const first = probePoints(visible).filter(outside);
+  if (first.length > 0) return first;
+  const c = center(visible);
+  const grid: Point[] = [];
+  for (let i = 1; i < 12; i++) {
+    for (let j = 1; j < 4; j++) {
+      grid.push({ x: clampInt(visible.x + (visible.width * i) / 12, visible.x, visible.x + visible.width), y: clampInt(visible.y + (visible.height * j) / 4, visible.y, visible.y + visible.height) });
+    }
+  }
+  return grid.filter(outside).sort((a, b) => Math.hypot(a.x - c.x, a.y - c.y) - Math.hypot(b.x - c.x, b.y - c.y));
+}

@@ -3,6 +3,7 @@ import { setInputInPage, type ValueTarget, valueTargetInPage } from "../actions/
 import { invocation } from "../base/page-function.js";
 import { type ElementFacts, type ElementView, elementRules, type RuleItem } from "../rules/element-rules.js";
 import { deepestActive } from "../read/element-state.js";
+import { hoverRevealsInPage } from "../read/hover-reveal.js";
 import { documentText, type ExtractedContent, extractContent } from "../read/page-content.js";
 
 /** A rectangle as the agent reports it: x, y, width, height in its frame's client coordinates. */
@@ -53,6 +54,7 @@ function installDomAgent(
   valueTarget: (this: Element) => ValueTarget,
   setInput: (this: HTMLInputElement, value: string, percent: number | null) => { value: string; error?: string; min: string; max: string; step: string },
   selectText: (this: unknown, text: string, occurrence: number) => { selected: string; matches: number },
+  hoverReveals: () => number[],
 ): boolean {
   type Arg = Record<string, unknown>;
   const host = globalThis as { __batonDomAgent?: (op: string, arg: unknown) => unknown };
@@ -205,7 +207,7 @@ function installDomAgent(
     if (el === active) out.push("focused");
     if (field.readOnly === true) out.push("readonly");
     if (field.required === true) out.push("required");
-    if (isTag(el, "textarea")) out.push("multiline");
+    if (isTag(el, "textarea") || (isEditHost(el) && el.getAttribute("aria-multiline") !== "false")) out.push("multiline");
     if (role === "slider") {
       const input = isTag(el, "input");
       const min = input ? Number(el.min || 0) : Number(aria("aria-valuemin") ?? Number.NaN);
@@ -218,7 +220,18 @@ function installDomAgent(
     const r = el.getBoundingClientRect();
     return [r.x, r.y, r.width, r.height];
   };
-  const visibleStyle = (el: Element): boolean => !el.checkVisibility || el.checkVisibility({ visibilityProperty: true, opacityProperty: true });
+  // Elements a stylesheet shows only while their row is hovered (read/hover-reveal.ts), read per snapshot.
+  let hoverRoots = new Set<Element>();
+  const hoverMemo = new Map<Element, boolean>();
+  const onHover = (el: Element): boolean => {
+    if (hoverRoots.size === 0) return false;
+    const known = hoverMemo.get(el);
+    if (known !== undefined) return known;
+    const v = hoverRoots.has(el) || (!!el.parentElement && onHover(el.parentElement));
+    hoverMemo.set(el, v);
+    return v;
+  };
+  const visibleStyle = (el: Element): boolean => !el.checkVisibility || el.checkVisibility({ visibilityProperty: true, opacityProperty: true }) || onHover(el);
   const shown = (el: Element): boolean => {
     const r = el.getBoundingClientRect();
     return r.width > 0 && r.height > 0 && visibleStyle(el);
@@ -291,8 +304,14 @@ function installDomAgent(
           pointer: cursor === "pointer" && (parentEl ? cursors.get(parentEl) : "") !== "pointer",
           standIn: !!control && !el.hasAttribute("role") && controlHidden(control),
           editableHost: isEditHost(el),
+          floatingItem:
+            /option|sugg/i.test(el.getAttribute("class") ?? "") &&
+            [el.parentElement, el.parentElement?.parentElement, el.parentElement?.parentElement?.parentElement].some((p) => !!p && ["absolute", "fixed"].includes(styleOf(p).position)),
         };
-        items.push({ parent, signs: R.signsOf(facts), list: R.isList(facts) });
+        const signs = R.signsOf(facts);
+        const r = signs ? el.getBoundingClientRect() : undefined;
+        const empty = !!r && (r.width <= 0 || r.height <= 0 || r.right + scrollX <= 0 || r.bottom + scrollY <= 0 || !el.checkVisibility({ opacityProperty: true, visibilityProperty: true }));
+        items.push({ parent, signs, list: R.isList(facts), empty });
         if (el.shadowRoot) walk(el.shadowRoot, index);
         walk(el, index);
       }
@@ -337,6 +356,14 @@ function installDomAgent(
   };
   const snapshot = (): AgentSnapshot => {
     S.frames = [];
+    const pairs = hoverReveals();
+    const all = document.getElementsByTagName("*");
+    hoverRoots = new Set();
+    hoverMemo.clear();
+    for (let i = 1; i + 1 < pairs.length; i += 2) {
+      const el = all[pairs[i]!];
+      if (el) hoverRoots.add(el);
+    }
     const items: AgentItem[] = [];
     const active = activeElement();
     const walkDoc = (doc: Document, frame: number, depth: number): void => {
@@ -418,16 +445,16 @@ function installDomAgent(
                 const v = view(el);
                 if (name && R.isLigatureName(v, name)) {
                   name = name.replace(/[-_]+/g, " ").trim();
-                  states = [...states, "derived"];
                 } else if (!name || R.symbolOnly(name)) {
-                  const derived = R.derivedName(v);
-                  if (derived) {
-                    name = derived;
-                    states = [...states, "derived"];
-                  }
+                  // The shared order of names; the text before the control is the CDP engine's alone.
+                  const fill = (): string => (el.children.length === 0 && !squeeze(el.textContent) ? R.colourName(styleOf(el).backgroundColor) : "");
+                  const named = R.controlName(name, R.derivedName(v), () => "", fill);
+                  name = named.name;
+                  if (named.guess) states = [...states, "guess"];
                 }
               }
               const clip = clipOf(el);
+              if (onHover(el) && !el.checkVisibility({ visibilityProperty: true, opacityProperty: true })) states = [...states, "on-hover"];
               items.push({ k: "ref", depth, frame, id: idOf(el), role, name, value, states, rect, ...(clip ? { clip } : {}) });
               childDepth = depth + 1;
               childInAction = true;
@@ -784,4 +811,4 @@ function installDomAgent(
  * `globalThis.__batonDomAgent(op, arg)`; every later call goes through that one function, so a
  * runner never needs `eval` (MV3 forbids it): inject this source, then call the global.
  */
-export const domAgentSource: string = invocation(installDomAgent, elementRules, extractContent, documentText, deepestActive, valueTargetInPage, setInputInPage, selectTextInPage);
+export const domAgentSource: string = invocation(installDomAgent, elementRules, extractContent, documentText, deepestActive, valueTargetInPage, setInputInPage, selectTextInPage, hoverRevealsInPage);

@@ -144,3 +144,25 @@ describe("the last snapshot's hit tests and AX reads, sent with the first reads"
     expect(grown.late).toContain("Runtime.callFunctionOn");
   });
 });
+
+describe("light-tree positions beside shadow trees", () => {
+  it("count only light-tree elements, as getElementsByTagName does, with a closed shadow root before and after", async () => {
+    // The extension's mask is such a host at the end of the document: with its shadow tree's
+    // elements counted, every batch was refused as "the document changed".
+    await h.goto("/modal");
+    await h.evaluate(`(() => {
+      for (const where of ["prepend", "append"]) {
+        const host = document.createElement("x-host");
+        host.attachShadow({ mode: "closed" }).innerHTML = "<style>p{color:red}</style><p>in the shadow</p><div><span>deeper</span></div>";
+        document.body[where](host);
+      }
+      return 1;
+    })()`);
+    const buy = await candidateFor("Buy now");
+    expect(buy.count).toBe(await h.evaluate<number>('document.getElementsByTagName("*").length'));
+    expect(buy.c.lightIndex).toBe(await h.evaluate<number>(`[...document.getElementsByTagName("*")].indexOf(document.querySelector('[data-t="Buy now"]'))`));
+    const world = (await topWorld(h.engine.page))!;
+    const [v] = (await batchHitTest(h.engine.page, world, buy.count, [buy.c]))!;
+    expect(v).toBeDefined();
+  });
+});

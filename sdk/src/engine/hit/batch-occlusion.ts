@@ -98,9 +98,16 @@ export async function batchHitTest(
  * is clipped away), computed visibility and the viewport size; null for an element in a
  * shadow tree or no longer connected (the caller takes the general path).
  */
-function boxInPage(this: Element): { box: number[]; clip: number[] | null; invisible: boolean; viewport: number[] } | null {
+function boxInPage(this: Element): { box: number[]; clip: number[] | null; invisible: boolean; transparent: boolean; viewport: number[] } | null {
   if (!this.isConnected || this.getRootNode() !== document) return null;
-  const r = this.getBoundingClientRect();
+  // An inline element wrapped over two lines ("INV-" / "0057") is two boxes: the middle of
+  // their union lies between them, on its parent. Its largest box is aimed at instead.
+  const rects = this.getClientRects();
+  let r: DOMRect = this.getBoundingClientRect();
+  if (rects.length > 1) {
+    r = rects[0]!;
+    for (const f of rects) if (f.width * f.height > r.width * r.height) r = f;
+  }
   const style = getComputedStyle(this);
   const v = style.visibility;
   const vv = window.visualViewport;
@@ -124,7 +131,8 @@ function boxInPage(this: Element): { box: number[]; clip: number[] | null; invis
   return {
     box: [r.left, r.top, r.width, r.height],
     clip,
-    invisible: v === "hidden" || v === "collapse" || !this.checkVisibility({ opacityProperty: true, visibilityProperty: true }),
+    invisible: v === "hidden" || v === "collapse" || !this.checkVisibility({ visibilityProperty: true }),
+    transparent: !this.checkVisibility({ opacityProperty: true }),
     viewport: [vv ? vv.width : innerWidth, vv ? vv.height : innerHeight],
   };
 }
@@ -137,7 +145,10 @@ export interface TopElementBox {
   readonly box: Rect;
   /** The viewport cut to the element's clipping ancestors. */
   readonly clip: Rect | undefined;
+  /** Not painted: `visibility` hidden or collapse, on it or inherited. */
   readonly invisible: boolean;
+  /** Opacity 0 on it or an ancestor: painted transparent, yet hit-testable. */
+  readonly transparent: boolean;
   readonly viewport: Rect;
 }
 
@@ -152,7 +163,7 @@ export async function topElementBox(page: PageSession, backendNodeId: number): P
   try {
     const { object } = await page.send<{ object: { objectId?: string } }>("DOM.resolveNode", { backendNodeId, executionContextId: contextId });
     if (!object.objectId) return undefined;
-    const r = await page.send<{ result: { value?: { box: number[]; clip: number[] | null; invisible: boolean; viewport: number[] } | null } }>("Runtime.callFunctionOn", {
+    const r = await page.send<{ result: { value?: { box: number[]; clip: number[] | null; invisible: boolean; transparent: boolean; viewport: number[] } | null } }>("Runtime.callFunctionOn", {
       objectId: object.objectId,
       functionDeclaration: declaration(boxInPage),
       returnByValue: true,
@@ -163,7 +174,7 @@ export async function topElementBox(page: PageSession, backendNodeId: number): P
     const [vw = 0, vh = 0] = v.viewport;
     const viewport = { x: 0, y: 0, width: vw, height: vh };
     const clip = v.clip ? intersect(viewport, { x: v.clip[0] ?? 0, y: v.clip[1] ?? 0, width: v.clip[2] ?? 0, height: v.clip[3] ?? 0 }) : viewport;
-    return { objectId: object.objectId, box: { x, y, width, height }, clip, invisible: v.invisible, viewport };
+    return { objectId: object.objectId, box: { x, y, width, height }, clip, invisible: v.invisible, transparent: v.transparent, viewport };
   } catch {
     return undefined;
   }

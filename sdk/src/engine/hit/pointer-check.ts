@@ -5,7 +5,7 @@
  * and the click actually reached.
  */
 import type { Point } from "../base/coordinates.js";
-import { declaration } from "../base/page-function.js";
+import { declaration, invocation } from "../base/page-function.js";
 import type { PageSession } from "../page/page-session.js";
 
 /** What `afterHover` found once hover effects had two frames to happen. */
@@ -63,6 +63,19 @@ export async function afterHover(page: PageSession, objectId: string, points: re
   } catch {
     return undefined;
   }
+}
+
+/** In the page: resolves after two animation frames, or after 120 ms (a hidden document renders none). */
+function framesInPage(): Promise<void> {
+  return new Promise((resolve) => {
+    requestAnimationFrame(() => requestAnimationFrame(() => resolve()));
+    setTimeout(resolve, 120);
+  });
+}
+
+/** Waits, in the top document, for two animation frames (capped): a hover or a pointer move has taken effect. */
+export async function afterFrames(page: PageSession): Promise<void> {
+  await page.send("Runtime.evaluate", { expression: invocation(framesInPage), awaitPromise: true, returnByValue: true }).catch(() => undefined);
 }
 
 /** What the press, the release and the click reached, as `readClickTargets` reports it. */

@@ -69,6 +69,29 @@ const structural = new Set([
 ]);
 
 /** Raised once the page's renderer crashed or its target went away. */
+/** A request the page session tracks while it is in flight (and an event stream while it is open). */
+interface InflightRequest {
+  readonly started: number;
+  readonly frameId: string | undefined;
+  /** The host (and port) it went to. */
+  readonly host: string;
+  /** A frame's document request (a navigation's load). */
+  readonly document: boolean;
+  /** Its response headers came. */
+  responded: boolean;
+  /** An event stream that answered: open for as long as its page. */
+  readonly stream: boolean;
+}
+
+/** The host and port of a URL ("" when it has none). */
+function hostOf(url: string): string {
+  try {
+    return new URL(url).host;
+  } catch {
+    return "";
+  }
+}
+
 export class TargetGoneError extends Error {
   override readonly name = "TargetGoneError";
 }
@@ -111,7 +134,9 @@ export class PageSession {
   /** JavaScript dialogs open right now (they are answered at once, so usually 0). */
   openDialogs = 0;
   /** Requests in flight: when each started and in which frame (undefined: not a frame's, e.g. a worker's). */
-  readonly #inflight = new Map<string, { readonly started: number; readonly frameId: string | undefined }>();
+  readonly #inflight = new Map<string, InflightRequest>();
+  /** Event streams that answered and stay open (not in flight for settling; see `stalledLoad`). */
+  readonly #streams = new Map<string, InflightRequest>();
   /** `Date.now()` of the last request start, finish or failure per frame ("" for none). */
   readonly #lastActivityByFrame = new Map<string, number>();
   readonly #unsubscribe: (() => void)[] = [];
@@ -199,6 +224,26 @@ export class PageSession {
     return n;
   }
 
+  /**
+   * The top document's load that has had no response yet (the request of a navigation that
+   * is stalled), with how long it has waited and how many other requests are open to its host
+   * (a browser opens at most six connections to one host); undefined when none is waiting.
+   */
+  stalledLoad(): { readonly waitedMs: number; readonly host: string; readonly openToHost: number; readonly streams: number } | undefined {
+    const main = this.mainFrame();
+    let doc: InflightRequest | undefined;
+    for (const r of this.#inflight.values()) if (r.document && r.frameId === main?.id && !r.responded && (!doc || r.started > doc.started)) doc = r;
+    if (!doc) return undefined;
+    let openToHost = 0;
+    let streams = 0;
+    for (const r of [...this.#inflight.values(), ...this.#streams.values()]) {
+      if (r === doc || r.host !== doc.host) continue;
+      openToHost++;
+      if (r.stream) streams++;
+    }
+    return { waitedMs: Date.now() - doc.started, host: doc.host, openToHost, streams };
+  }
+
   /** `Date.now()` of the last request start, finish or failure in the frames `counts` accepts. */
   lastNetworkActivityOf(counts: (frameId: string | undefined) => boolean): number {
     let last = 0;
@@ -211,6 +256,33 @@ export class PageSession {
     this.#lastActivityByFrame.set(frameId ?? "", now);
     // Frames come and go over a long session; only recent activity matters to anyone.
     if (this.#lastActivityByFrame.size > 500) for (const [f, at] of this.#lastActivityByFrame) if (now - at > 10_000) this.#lastActivityByFrame.delete(f);
+  }
+
+  /**
+   * `p`, or undefined as soon as the top frame starts a navigation after `since` (counts read
+   * before the action): a command sent to a page that is navigating is held by the browser
+   * until the navigation commits, which for a stalled load is never.
+   */
+  beforeLeaving<T>(p: Promise<T>, since: { readonly navigationRequests: number; readonly loadsStarted: number }): Promise<T | undefined> {
+    const leaving = (): boolean => this.navigationRequests > since.navigationRequests || this.loadsStarted > since.loadsStarted || this.gone !== undefined;
+    if (leaving()) return Promise.resolve(undefined);
+    return new Promise((resolve) => {
+      const stop = this.watch(() => {
+        if (!leaving()) return;
+        stop();
+        resolve(undefined);
+      });
+      p.then(
+        (v) => {
+          stop();
+          resolve(v);
+        },
+        () => {
+          stop();
+          resolve(undefined);
+        },
+      );
+    });
   }
 
   /** Calls `fn` on every page event; used by waits so they poll only when something happened. */
@@ -362,6 +434,17 @@ export class PageSession {
         if (sid === this.rootId && p.type === "Document" && f && !f.parentId) {
           this.lastDocumentStatus = Number((p.response as { status?: number }).status ?? 0);
         }
+        const r = this.#inflight.get(p.requestId as string);
+        if (r) {
+          r.responded = true;
+          // An event stream (Server-Sent Events) stays open as long as its page: once it
+          // answered, it is the page listening, not a load in flight to wait for.
+          if (p.type === "EventSource" || (p.response as { mimeType?: string }).mimeType === "text/event-stream") {
+            this.#inflight.delete(p.requestId as string);
+            this.#streams.set(p.requestId as string, { ...r, stream: true });
+            this.#networkActivity(r.frameId);
+          }
+        }
         break;
       }
       case "Page.frameStartedLoading": {
@@ -399,7 +482,8 @@ export class PageSession {
         // parent's session and finishes in the frame's own (ids are unique across sessions).
         // A frame's document request counts for the frame's parent: it is the frame appearing.
         const frameId = p.type === "Document" ? (this.frames.get(p.frameId as string)?.parentId ?? (p.frameId as string | undefined)) : (p.frameId as string | undefined);
-        this.#inflight.set(p.requestId as string, { started: Date.now(), frameId });
+        const url = (p.request as { url?: string } | undefined)?.url ?? "";
+        this.#inflight.set(p.requestId as string, { started: Date.now(), frameId, host: hostOf(url), document: p.type === "Document", responded: false, stream: false });
         this.#networkActivity(frameId);
         break;
       }
@@ -407,6 +491,7 @@ export class PageSession {
       case "Network.loadingFailed": {
         const r = this.#inflight.get(p.requestId as string);
         this.#inflight.delete(p.requestId as string);
+        this.#streams.delete(p.requestId as string);
         this.#networkActivity(r?.frameId);
         break;
       }
@@ -455,6 +540,7 @@ export class PageSession {
     // Its requests end with it; a detached session never reports them finished, and left in
     // flight they would hold every settle on the page until they aged out.
     for (const [id, r] of this.#inflight) if (r.frameId === frameId) this.#inflight.delete(id);
+    for (const [id, r] of this.#streams) if (r.frameId === frameId) this.#streams.delete(id);
     // A navigated or detached frame takes its child frames' documents with it.
     for (const f of [...this.frames.values()]) if (f.parentId === frameId) this.#frameGone(f.id);
   }

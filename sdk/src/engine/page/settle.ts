@@ -66,6 +66,8 @@ export interface SettleReport {
   readonly notes: string[];
   /** Ended after the frames: nothing changed since the action (or since the load's end). */
   readonly early?: boolean;
+  /** A load the action started did not end within the cap: the page cannot be read until it does. */
+  readonly stalled?: boolean;
 }
 
 /**
@@ -113,7 +115,12 @@ export async function settle(
   }
   if (page.loadsStarted > loadsBefore) {
     const loaded = await waitUntil(page, () => page.loadsFinished >= page.loadsStarted, loadCap);
-    if (!loaded) notes.push(`page still loading after ${Math.round(loadCap / 1000)} s`);
+    if (!loaded) {
+      // While a navigation waits for its response, the browser holds DevTools commands to the
+      // page until it commits: waiting for quiet would only wait out each command's cap.
+      notes.push(stalledNote(page, loadCap));
+      return { notes, stalled: true };
+    }
     const loadedAt = loaded && page.loadFinishedAt > 0 ? Math.min(page.loadFinishedAt, Date.now()) : Date.now();
     if (loaded) onLoaded?.();
     until = Date.now() + quietCap;
@@ -141,6 +148,20 @@ export async function settle(
   if (page.inflightRequests(scope) > 0) notes.push("network still busy");
   if (dom === "busy") notes.push("page still changing");
   return { notes };
+}
+
+/**
+ * What a load that did not end within the cap is waiting for: when the page's request has had
+ * no response at all, say so, with the requests open to the same host (a browser opens six
+ * connections to one host: open event streams or long polls of other pages can use them up),
+ * so the model (and a person reading the run) knows the load is stalled, not slow.
+ */
+function stalledNote(page: PageSession, capMs: number): string {
+  const base = `page still loading after ${Math.round(capMs / 1000)} s`;
+  const stalled = page.stalledLoad();
+  if (!stalled || stalled.waitedMs < capMs / 2) return base;
+  const open = stalled.openToHost > 0 ? `; ${stalled.openToHost} other request${stalled.openToHost === 1 ? "" : "s"} open to ${stalled.host}${stalled.streams ? ` (${stalled.streams} of them event streams)` : ""}, and a browser opens at most 6 connections to one host` : "";
+  return `${base}: no response to the page's request for ${Math.round(stalled.waitedMs / 1000)} s${open}`;
 }
 
 type DomState = "quiet" | "untouched" | "recheck" | "busy" | "retry";

@@ -2,6 +2,7 @@ import type { CaptureSnapshotResult } from "../../cdp/protocol.js";
 import { computedAxEligible, computedAxTags } from "./computed-ax.js";
 import type { Rect } from "../base/coordinates.js";
 import { type RuleItem, rules } from "../rules/element-rules.js";
+import type { HoverReveals } from "./hover-reveal.js";
 import { type HiddenControl, hiddenLabelControls } from "./label-controls.js";
 
 /** Layout facts about one DOM node, from DOMSnapshot, in its own document's coordinates. */
@@ -27,6 +28,12 @@ export interface DomNode {
    * delegates, nor a part of another target's clickable region.
    */
   readonly target: boolean;
+  /**
+   * A row, list item or card that is not a target itself: a `<tr>`, `<li>` or `<article>`, an
+   * ARIA row, list item or article, or one of several siblings with its tag and class (cards in
+   * a grid, rows of `<div>`s, chips). The snapshot indents its text and refs under it.
+   */
+  readonly group: boolean;
   /** The element's signs (`rules.signsOf`, plus `ITEM` for a delegated list item). */
   readonly signs: number;
   /** Raw attribute name/value string indexes from the DOMSnapshot (`DomIndex.attr` reads them). */
@@ -38,6 +45,8 @@ export interface DomNode {
   readonly clips: boolean;
   /** Computed `position` ("static" when it has no layout box). */
   readonly position: string;
+  /** Computed `background-color` when not transparent (a colour swatch is named by it). */
+  readonly background: string | undefined;
   /**
    * A guess, from the DOM alone, that the AX walk will give this element a ref (a control tag,
    * a role, tabindex or contenteditable attribute, a click listener, draggable; never a plain
@@ -52,6 +61,12 @@ export interface DomNode {
    * nodes for these only and takes text from the DOM.
    */
   readonly axWanted: boolean;
+  /**
+   * For an element a stylesheet hides (opacity 0, `visibility: hidden`) until it or an ancestor
+   * is hovered, and everything inside it: the backend id of the element whose hover reveals it
+   * (`read/hover-reveal.ts`). Such an element counts as shown.
+   */
+  readonly hoverAnchor: number | undefined;
   /** For a `<label>` whose control is not rendered (a custom toggle): that control. The label is then the ref. */
   readonly hiddenControl: HiddenControl | undefined;
   /** aria-hidden="true" or inert: hides the whole subtree from the AX tree. */
@@ -145,14 +160,15 @@ const controlTags: ReadonlySet<string> = new Set(["A", "BUTTON", "INPUT", "SELEC
 const contextTags: ReadonlySet<string> = new Set(["H1", "H2", "H3", "H4", "H5", "H6", "IMG", "svg", "DIALOG"]);
 
 /** The computed styles the snapshot requests, in order. */
-export const snapshotStyles = ["visibility", "cursor", "opacity", "overflow", "font-size", "position"] as const;
+export const snapshotStyles = ["visibility", "cursor", "opacity", "overflow", "font-size", "position", "background-color"] as const;
 
 /**
  * Indexes a `DOMSnapshot.captureSnapshot` result (requested with `snapshotStyles`);
  * `listeners` are the elements with click-type event listeners (`read/listeners.ts`), when
- * they could be read.
+ * they could be read; `hover`, the top document's hover-revealed elements (used when its
+ * element count matches).
  */
-export function indexDomSnapshot(snap: CaptureSnapshotResult, listeners?: ReadonlySet<number>): DomIndex {
+export function indexDomSnapshot(snap: CaptureSnapshotResult, listeners?: ReadonlySet<number>, hover?: HoverReveals): DomIndex {
   const { strings } = snap;
   const str = (i: number | undefined): string => (i === undefined || i < 0 ? "" : (strings[i] ?? ""));
   const nodes = new Map<number, DomNode>();
@@ -179,6 +195,7 @@ export function indexDomSnapshot(snap: CaptureSnapshotResult, listeners?: Readon
     const clipping = new Set<number>();
     const tinyText = new Set<number>();
     const positions = new Map<number, string>();
+    const backgrounds = new Map<number, string>();
     // The rendered text of text nodes (after text-transform), as the AX tree names them.
     const rendered = new Map<number, string>();
     const layout = d.layout;
@@ -198,6 +215,8 @@ export function indexDomSnapshot(snap: CaptureSnapshotResult, listeners?: Readon
       if (str(style?.[4]) === "0px") tinyText.add(ni);
       const position = str(style?.[5]);
       if (position !== "" && position !== "static" && !positions.has(ni)) positions.set(ni, position);
+      const background = str(style?.[6]);
+      if (background !== "" && background !== "rgba(0, 0, 0, 0)" && !backgrounds.has(ni)) backgrounds.set(ni, background);
     }
     const hiddenControls = hiddenLabelControls(d, str, boxes, invisible, transparent);
     const clickable = new Set(n.isClickable?.index ?? []);
@@ -207,9 +226,13 @@ export function indexDomSnapshot(snap: CaptureSnapshotResult, listeners?: Readon
     const types = n.nodeType ?? [];
     const values = n.nodeValue ?? [];
     // 1 for nodes under a document fragment (shadow root, template content): not in the light tree.
+    // A DOMSnapshot leaves shadow roots out: their children name the host as their parent and
+    // carry a shadow root type instead.
     const fragment = new Uint8Array(backend.length);
     // Opacity 0 and aria-hidden reach every descendant; an editing host's descendants are editable.
     const clear = new Uint8Array(backend.length);
+    // The same, with hover not lifting anything: what a person sees without moving the mouse.
+    const unseen = new Uint8Array(backend.length);
     const axHiddenTree = new Uint8Array(backend.length);
     const editable = new Uint8Array(backend.length);
     // The first <summary> child of each <details>: the one that stays shown when it is closed.
@@ -219,7 +242,19 @@ export function indexDomSnapshot(snap: CaptureSnapshotResult, listeners?: Readon
       const pi = parents[i] ?? -1;
       if (pi >= 0 && str(names[i]) === "SUMMARY" && !summaries.has(pi)) summaries.set(pi, i);
     }
+    // Hover-revealed roots of the top document's light tree, by node index, with their anchor's.
+    const shadowChildren: ReadonlySet<number> = new Set(n.shadowRootType?.index ?? []);
+    const hoverRoots = docIdx === 0 && hover && hover.anchors.size > 0 ? hoverRootsOf(hover, backend.length, parents, types, names, str, shadowChildren) : undefined;
+    const hoverAnchor = new Int32Array(hoverRoots ? backend.length : 0).fill(-1);
     const items: RuleItem[] = [];
+    /** Whether the node at `pi` or one of its next ancestors (`levels` in all) floats: absolutely or fixed positioned. */
+    const floatsWithin = (pi: number, levels: number): boolean => {
+      for (let p = pi, k = 0; p >= 0 && k < levels; p = parents[p] ?? -1, k++) {
+        const pos = positions.get(p);
+        if (pos === "absolute" || pos === "fixed") return true;
+      }
+      return false;
+    };
     // One reader of "the element being indexed", so no function is made per element.
     let current: readonly number[] = [];
     const currentAttr = (name: string): string | null => attrValue(current, str, name);
@@ -243,13 +278,17 @@ export function indexDomSnapshot(snap: CaptureSnapshotResult, listeners?: Readon
         if (attr === "contenteditable") contentEditable = str(attrs[a + 1]).toLowerCase();
       }
       const pi = parents[i] ?? -1;
-      if (pi >= 0 && (fragment[pi] === 1 || types[pi] === 11)) fragment[i] = 1;
+      if (shadowChildren.has(i) || (pi >= 0 && (fragment[pi] === 1 || types[pi] === 11))) fragment[i] = 1;
       const nodeName = str(names[i]);
       const parentClear = pi >= 0 && clear[pi] === 1;
       // A closed <details> shows only its summary: the rest is not rendered, though a box
       // laid out earlier may linger in the snapshot.
       const closedDetails = pi >= 0 && str(names[pi]) === "DETAILS" && attrValue(n.attributes?.[pi] ?? [], str, "open") === null && !(nodeName === "SUMMARY" && firstSummary(pi) === i);
-      if (parentClear || transparent.has(i) || closedDetails) clear[i] = 1;
+      const hoverRoot = hoverRoots?.get(i);
+      if (hoverRoots) hoverAnchor[i] = hoverRoot ?? (pi >= 0 ? hoverAnchor[pi]! : -1);
+      // A hover-revealed element's own opacity or visibility is the hover rule's to lift.
+      if (parentClear || (transparent.has(i) && hoverRoot === undefined) || closedDetails) clear[i] = 1;
+      if ((pi >= 0 && unseen[pi] === 1) || transparent.has(i) || invisible.has(i) || closedDetails) unseen[i] = 1;
       if (axHidden || (pi >= 0 && axHiddenTree[pi] === 1)) axHiddenTree[i] = 1;
       const editableAttr = contentEditable !== undefined && contentEditable !== "false";
       const parentEditable = pi >= 0 && editable[pi] === 1;
@@ -272,14 +311,29 @@ export function indexDomSnapshot(snap: CaptureSnapshotResult, listeners?: Readon
           pointer: cursor === "pointer" && parentCursor !== "pointer",
           standIn: hiddenControl !== undefined,
           editableHost,
+          floatingItem: floatsWithin(pi, 3),
         });
-        items.push({ parent: pi, signs, list: rules.isList({ tag, attr: currentAttr }) });
+        // Nothing to click where a person could see it: no area, unseen, or wholly before the page's origin.
+        const b = boxes.get(i);
+        const empty = !b || b.width <= 0 || b.height <= 0 || unseen[i] === 1 || b.x + b.width <= 0 || b.y + b.height <= 0;
+        items.push({ parent: pi, signs, list: rules.isList({ tag, attr: currentAttr }), empty });
       } else {
         items.push({ parent: pi, signs: 0, list: false });
       }
       facts.push({ draggable, marked, axHidden, emptyAlt, named, editableHost });
     }
     const classified = rules.classify(items);
+    // Siblings of the same tag and class, counted per parent: repeated ones are rows or cards.
+    const kinds = new Map<string, number>();
+    const kindOf = (i: number): string | undefined => {
+      if (types[i] !== 1) return undefined;
+      const cls = attrValue(n.attributes?.[i] ?? [], str, "class")?.trim();
+      return cls ? `${parents[i] ?? -1} ${str(names[i])} ${cls}` : undefined;
+    };
+    for (let i = 0; i < backend.length; i++) {
+      const k = kindOf(i);
+      if (k !== undefined) kinds.set(k, (kinds.get(k) ?? 0) + 1);
+    }
     for (let i = 0; i < backend.length; i++) {
       const { draggable, marked, axHidden, emptyAlt, named } = facts[i]!;
       const nodeName = str(names[i]);
@@ -294,26 +348,32 @@ export function indexDomSnapshot(snap: CaptureSnapshotResult, listeners?: Readon
       const hiddenControl = nodeName === "LABEL" ? hiddenControls.get(i) : undefined;
       const plainLabel = nodeName === "LABEL" && !marked && !draggable && !hiddenControl;
       const target = element && classified.target[i] === 1 && axHiddenTree[i] === 0;
+      const kind = kindOf(i);
+      const group = element && !target && isGroup(nodeName, attrValue(n.attributes?.[i] ?? [], str, "role"), (kind !== undefined ? kinds.get(kind) : 0) ?? 0);
       const likelyActionable = element && !plainLabel && (target || marked || draggable || controlTags.has(nodeName));
       const presentational = nodeName === "IMG" && emptyAlt && !named && !marked;
       // Generated content (::before, ::after) reads as text too, as the AX tree has it.
       const generated = nodeName === "::before" || nodeName === "::after";
       const raw = types[i] === 3 || generated ? (rendered.get(i) ?? str(values[i])).replace(/\s+/g, " ").trim() || undefined : undefined;
       const tiny = raw !== undefined && tinyText.has(i);
+      const anchor = hoverRoots ? hoverAnchor[i]! : -1;
       const node: DomNode = {
         backendId: backend[i] ?? -1,
         parent: pi >= 0 ? backend[pi] : undefined,
         nodeName,
         doc: docIdx,
         box: boxes.get(i),
-        invisible: invisible.has(i) || clear[i] === 1,
+        invisible: (invisible.has(i) && anchor < 0) || clear[i] === 1,
+        hoverAnchor: anchor >= 0 ? backend[anchor] : undefined,
         clickable: clickable.has(i),
         draggable,
         target,
+        group,
         signs: classified.signs[i] ?? 0,
         attrs: n.attributes?.[i] ?? [],
         clips: clipping.has(i),
         position: positions.get(i) ?? "static",
+        background: backgrounds.get(i),
         likelyActionable,
         axWanted:
           element && (likelyActionable || contentDoc !== undefined || (contextTags.has(nodeName) && !presentational) || nodeName === "IFRAME" || nodeName === "FRAME"),
@@ -346,6 +406,52 @@ export function indexDomSnapshot(snap: CaptureSnapshotResult, listeners?: Readon
     if (root) nodes.set(root.backendId, { ...root, parent: node.backendId });
   }
   return { nodes, documents, lightElements, strings, hiddenTexts, iconTexts };
+}
+
+/**
+ * The hover-revealed roots of the top document (`read/hover-reveal.ts`) by DOMSnapshot node
+ * index, mapped to their anchor's node index; empty when the page's element count is not the
+ * DOMSnapshot's (the page changed between the two reads).
+ */
+function hoverRootsOf(
+  hover: HoverReveals,
+  size: number,
+  parents: readonly number[],
+  types: readonly number[],
+  names: readonly number[],
+  str: (i: number | undefined) => string,
+  shadowChildren: ReadonlySet<number>,
+): Map<number, number> {
+  // Light-tree positions as `getElementsByTagName("*")` counts them: elements outside document fragments.
+  const nodeAt: number[] = [];
+  const fragment = new Uint8Array(size);
+  for (let i = 0; i < size; i++) {
+    const pi = parents[i] ?? -1;
+    if (shadowChildren.has(i) || (pi >= 0 && (fragment[pi] === 1 || types[pi] === 11))) fragment[i] = 1;
+    if (types[i] === 1 && fragment[i] === 0 && !str(names[i]).startsWith("::")) nodeAt.push(i);
+  }
+  const out = new Map<number, number>();
+  if (nodeAt.length !== hover.count) return out;
+  for (const [revealed, anchor] of hover.anchors) {
+    const r = nodeAt[revealed];
+    const a = nodeAt[anchor];
+    if (r !== undefined && a !== undefined) out.set(r, a);
+  }
+  return out;
+}
+
+/** Tags that are rows, list items or cards by themselves. */
+const groupTags: ReadonlySet<string> = new Set(["TR", "LI", "ARTICLE"]);
+/** ARIA roles of rows, list items and cards. */
+const groupRoles: ReadonlySet<string> = new Set(["row", "listitem", "article"]);
+/** Tags never made groups by repetition: cells (their row is the group), options, the document. */
+const notGroups: ReadonlySet<string> = new Set(["TD", "TH", "OPTION", "HTML", "BODY", "HEAD", "TBODY", "THEAD", "UL", "OL", "TABLE", "svg", "path", "use", "g"]);
+
+/** Whether an element is a group (`DomNode.group`): by its tag or role, or one of several siblings of its kind. */
+function isGroup(nodeName: string, role: string | null, kindCount: number): boolean {
+  const r = (role ?? "").trim().split(/\s+/)[0] ?? "";
+  if (groupRoles.has(r) || (role === null && groupTags.has(nodeName))) return true;
+  return kindCount >= 2 && !notGroups.has(nodeName) && role === null;
 }
 
 /** One attribute's value from a DOMSnapshot's flat name/value string indexes, or null. */

@@ -12,6 +12,7 @@ import {
   viewportFirst,
 } from "./ax-read.js";
 import { computedAxSupported } from "./computed-ax.js";
+import { hoverReveals } from "./hover-reveal.js";
 import { clickListeners } from "./listeners.js";
 import type { PageSession } from "../page/page-session.js";
 import type { EarlyRootLayout, PageLayout, SessionLayout } from "./layout.js";
@@ -37,6 +38,11 @@ export interface ReadLayoutOptions {
    * the two). `wholePage` overrides it.
    */
   axRead?: "auto" | "whole" | "viewport";
+  /**
+   * The top document's hit world: when given, its hover-revealed elements are read there
+   * beside the DOMSnapshot (`read/hover-reveal.ts`), so the index counts them as shown.
+   */
+  hoverWorld?: Promise<number | undefined>;
   /** Called once with the top document's layout before the AX trees arrive. */
   onRootLayout?: (early: EarlyRootLayout) => void;
 }
@@ -71,6 +77,10 @@ export async function readPageLayout(page: PageSession, options: ReadLayoutOptio
     // (and the early hit tests) need not wait for those (snapshots only: actions need boxes).
     const loaderId = page.frames.get(session.frameId ?? page.mainFrame()?.id ?? "")?.loaderId ?? "";
     const listenersP = withAx ? clickListeners(page, session.id, loaderId) : Promise.resolve(undefined);
+    const hoverP =
+      session.id === page.rootId && options.hoverWorld
+        ? options.hoverWorld.then((contextId) => (contextId === undefined ? undefined : hoverReveals(page, contextId)))
+        : Promise.resolve(undefined);
     // The last viewport-first read's page call, sent now (it is only used where it still fits).
     if (session.id === page.rootId && withAx && !options.wholePage && options.axRead !== "whole") rootSpeculation = startSpeculativeAx(page);
     const full = frames.map((f) => ({
@@ -108,10 +118,10 @@ export async function readPageLayout(page: PageSession, options: ReadLayoutOptio
         : Promise.resolve(undefined);
     // Index the DOMSnapshot as soon as it arrives, while the AX trees are still on the wire.
     const snapOrEmpty = session.id === page.rootId ? snapP : snapP.catch(() => ({ documents: [], strings: [] }));
-    const layoutP = Promise.all([snapOrEmpty, listenersP]).then(
-      ([snap, listeners]): SessionLayout => ({
+    const layoutP = Promise.all([snapOrEmpty, listenersP, hoverP]).then(
+      ([snap, listeners, hover]): SessionLayout => ({
         session,
-        index: indexDomSnapshot(snap, listeners),
+        index: indexDomSnapshot(snap, listeners, hover),
         ax: new Map(),
         docOrigins: [],
         ownerBackendId: undefined,

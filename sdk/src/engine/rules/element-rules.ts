@@ -31,6 +31,11 @@ export interface ElementFacts {
   readonly standIn: boolean;
   /** The host of a contenteditable region (not a paragraph inside one). */
   readonly editableHost: boolean;
+  /**
+   * Inside a floating (absolutely or fixed positioned) list: an item whose class names it an
+   * option or suggestion is one, though its clicks are handled at the page's root (React).
+   */
+  readonly floatingItem?: boolean;
 }
 
 /** An element in document order for `classify`: its parent's position and its signs. */
@@ -41,6 +46,12 @@ export interface RuleItem {
   readonly signs: number;
   /** A list container (`ul`, `ol`, `tbody`, `table`, a list-like role). */
   readonly list: boolean;
+  /**
+   * Nothing a person sees to click: no box or area, transparent or invisible (before any hover),
+   * or wholly before the page's origin. It does not make the element holding it a delegating
+   * container (a terminal's hidden helper input).
+   */
+  readonly empty?: boolean;
 }
 
 /** The rule set; call once per realm. */
@@ -84,6 +95,8 @@ export function elementRules() {
   const fieldRoles = new Set(["textbox", "searchbox", "combobox", "listbox", "slider", "spinbutton", "date", "datetime", "time", "color", "Date", "DateTime", "InputTime", "ColorWell", "TextField", "textField", "PopUpButton"]);
 
   const firstRole = (f: { attr(name: string): string | null }): string => (f.attr("role") ?? "").trim().split(/\s+/)[0] ?? "";
+  /** Class words of the items of a suggestion list or a custom select's menu. */
+  const optionWords = ["option", "suggestion", "suggest"];
 
   /** A native control: a link with an href, a button, a field, a select, a summary, an editing host, a stand-in label. */
   const isNative = (f: ElementFacts): boolean => {
@@ -105,6 +118,7 @@ export function elementRules() {
     const tabindex = f.attr("tabindex");
     if (tabindex !== null && Number(tabindex) >= 0 && tabindex.trim() !== "") s |= TABINDEX;
     if (f.attr("draggable") === "true") s |= DRAG;
+    if (f.floatingItem && words(f).some((w) => optionWords.includes(w))) s |= ITEM;
     // A plain label is its control's name: the control is the target.
     if (f.tag === "label" && !(s & (NATIVE | LISTENER)) && f.attr("role") === null && f.attr("tabindex") === null) return 0;
     return s;
@@ -141,7 +155,7 @@ export function elementRules() {
     const holds = new Uint8Array(n);
     for (let i = n - 1; i >= 0; i--) {
       const p = items[i]!.parent;
-      if (p >= 0 && (holds[i] || signs[i])) holds[p] = 1;
+      if (p >= 0 && (holds[i] || (signs[i] && !items[i]!.empty))) holds[p] = 1;
     }
     for (let i = 0; i < n; i++) {
       if (signs[i] !== LISTENER) continue;
@@ -196,6 +210,8 @@ export function elementRules() {
     }
     if (has("slider", "range")) return "slider";
     if (has("switch", "toggle")) return "switch";
+    // A custom select (jQuery Selectric, Select2, a `<div>` dropdown): its text is its value.
+    if (has(...selectWords) || (parent && words(parent).some((x) => selectWords.includes(x)))) return "combobox";
     if (has("checkbox", "cb", "check")) return "checkbox";
     if (has("tab", "tabs") && f.tag !== "a") return "tab";
     if (has("option")) return "option";
@@ -206,17 +222,30 @@ export function elementRules() {
     return "clickable";
   };
 
-  /** Class words that say an element is on, selected or current. */
-  const onWords = ["on", "active", "selected", "current", "checked", "is-active", "is-selected"];
+  /** Class words of custom selects (the element or its wrapper): the element shows the current value. */
+  const selectWords = ["select", "selectric", "dropdown", "picker", "combobox", "combo", "chosen"];
 
-  /** States a region's class words give: "checked"/"unchecked" for switches and checkboxes, "selected" for tabs. */
+  /** Class words that say an element is on, selected or current. */
+  const onWords = ["on", "active", "selected", "current", "checked", "is-active", "is-selected", "enabled"];
+
+  /**
+   * States a region's class words (or ARIA states) give: "on"/"off" for switches, always;
+   * "checked"/"unchecked" for checkboxes, "selected" for tabs.
+   */
   const regionStates = (f: { attr(name: string): string | null }, role: string): string[] => {
     const w = words(f);
-    const on = onWords.some((x) => w.includes(x));
-    if (role === "switch" || role === "checkbox") return [on ? "checked" : "unchecked"];
+    const on = onWords.some((x) => w.includes(x)) || f.attr("aria-checked") === "true" || f.attr("aria-pressed") === "true";
+    if (role === "switch") return [on ? "on" : "off"];
+    if (role === "checkbox") return [on ? "checked" : "unchecked"];
     if ((role === "tab" || role === "option") && on) return ["selected"];
     return [];
   };
+
+  /**
+   * Class words that say which state an icon toggle is in (a star, a flag): printed as the
+   * state, and as "not …" on the same kind of control without it (`toggleStates`).
+   */
+  const toggleWords = ["starred", "flagged", "pinned", "important", "liked", "favorited", "favourited", "bookmarked", "muted", "followed", "subscribed"];
 
   /** The role as the model sees it. */
   const displayRole = (role: string): string => roleAliases[role] ?? role;
@@ -269,13 +298,17 @@ export function elementRules() {
     return "";
   };
 
+  /** Ranks of `derivedName`'s sources, best first. */
+  const nameRank = { label: 0, ligature: 1, icon: 2, classWord: 3, none: 4 } as const;
+
   /**
    * The best name the page offers for an element the accessibility tree left unnamed (an
-   * icon-only control), looking at it and its shown descendants in order: a title, an
-   * aria-label, an image's alt, an SVG `<title>`, an icon font's ligature text, and last an
-   * icon name from a class, a `<use>` reference or an image file name. Empty when none.
+   * icon-only control), looking at it and its shown descendants in order, with its rank
+   * (`nameRank`): a title, an aria-label, an image's alt or an SVG `<title>` (label); an icon
+   * font's ligature text (ligature); an icon name from a class, a `<use>` reference or an image
+   * file name (icon); and last a word of the element's own class (classWord).
    */
-  const derivedName = (root: ElementView): string => {
+  const derivedName = (root: ElementView): { name: string; rank: number } => {
     const candidates: { rank: number; name: string }[] = [];
     let budget = 60;
     const squeeze = (s: string | null): string => (s ?? "").replace(/\s+/g, " ").trim();
@@ -307,7 +340,64 @@ export function elementRules() {
     const own = words(root).find((w) => w.length > 2 && !iconNoise.has(w) && !/^\d/.test(w));
     if (own) candidates.push({ rank: 6, name: own });
     candidates.sort((a, b) => a.rank - b.rank);
-    return candidates[0]?.name.slice(0, 80) ?? "";
+    const best = candidates[0];
+    if (!best) return { name: "", rank: nameRank.none };
+    const rank = best.rank <= 3 ? nameRank.label : best.rank === 4 ? nameRank.ligature : best.rank === 5 ? nameRank.icon : nameRank.classWord;
+    return { name: best.name.slice(0, 80), rank };
+  };
+
+  /** A name made only of a glyph a person reads as an icon (☆ ★ ▶ ✕ ✎ ♡), not of a private-use icon-font code. */
+  const glyphName = (name: string): boolean => symbolOnly(name) && !/[\uE000-\uF8FF]/u.test(name) && [...name.trim()].length <= 4;
+
+  /**
+   * A colour a person would name, from a computed CSS colour (`rgb(229, 57, 53)`): a hue word
+   * (red, orange, yellow, green, teal, blue, purple, pink; black, grey, white for greys), with
+   * "dark" or "light" where it is, and its hex code: "red #e53935". "" for a transparent one.
+   */
+  const colourName = (css: string): string => {
+    const m = /rgba?\(\s*(\d+)[,\s]+(\d+)[,\s]+(\d+)(?:[,\s/]+([\d.]+))?/.exec(css);
+    if (!m) return "";
+    if (m[4] !== undefined && Number(m[4]) < 0.5) return "";
+    const [r, g, b] = [Number(m[1]), Number(m[2]), Number(m[3])];
+    const hex = `#${[r, g, b].map((v) => v.toString(16).padStart(2, "0")).join("")}`;
+    const max = Math.max(r, g, b) / 255;
+    const min = Math.min(r, g, b) / 255;
+    const l = (max + min) / 2;
+    const sat = max === min ? 0 : (max - min) / (1 - Math.abs(2 * l - 1));
+    let word: string;
+    if (sat < 0.15 || max - min < 0.08) word = l < 0.2 ? "black" : l > 0.9 ? "white" : l < 0.4 ? "dark grey" : l > 0.75 ? "light grey" : "grey";
+    else {
+      const d = max - min;
+      const [rr, gg, bb] = [r / 255, g / 255, b / 255];
+      let hue = max === rr ? ((gg - bb) / d) % 6 : max === gg ? (bb - rr) / d + 2 : (rr - gg) / d + 4;
+      hue = (hue * 60 + 360) % 360;
+      const hues: [number, string][] = [[15, "red"], [45, "orange"], [70, "yellow"], [165, "green"], [195, "teal"], [255, "blue"], [290, "purple"], [345, "pink"], [360, "red"]];
+      word = hues.find(([limit]) => hue < limit)?.[1] ?? "red";
+      if (l < 0.25) word = `dark ${word}`;
+      else if (l > 0.8) word = `light ${word}`;
+    }
+    return `${word} ${hex}`;
+  };
+
+  /**
+   * The name of a control, in order: what it shows as words (`shown`, the accessible name or
+   * visible text); a title, aria-label, alt or SVG title; a glyph it shows (☆); an icon font's
+   * ligature; an icon named by a class; the colour it is filled with when it shows nothing else
+   * (`colour`, a swatch); the label text before it in the same row or field (`before`, read by
+   * each engine its own way); symbols it shows; and only when nothing else exists a word of its
+   * own class, marked as a guess.
+   */
+  const controlName = (shown: string, derived: { name: string; rank: number }, before: () => string, colour: () => string = () => ""): { name: string; guess: boolean } => {
+    if (shown && !symbolOnly(shown)) return { name: shown, guess: false };
+    if (derived.rank === nameRank.label) return { name: derived.name, guess: false };
+    if (shown && glyphName(shown)) return { name: shown.trim(), guess: false };
+    if (derived.rank === nameRank.ligature || derived.rank === nameRank.icon) return { name: derived.name, guess: false };
+    const filled = shown ? "" : colour();
+    if (filled) return { name: filled, guess: false };
+    const label = before();
+    if (label) return { name: label, guess: false };
+    if (shown) return { name: shown, guess: false };
+    return derived.name ? { name: derived.name, guess: true } : { name: "", guess: false };
   };
 
   /** Whether an element draws an icon font's ligature: its text is an icon's name, not words to read. */
@@ -362,10 +452,17 @@ export function elementRules() {
     classify,
     regionRole,
     regionStates,
+    optionWords,
     displayRole,
     regionName,
     nameFromContent,
     derivedName,
+    nameRank,
+    glyphName,
+    controlName,
+    colourName,
+    toggleWords,
+    words,
     isLigatureName,
     isIconFont,
     symbolOnly,

@@ -15,6 +15,17 @@ export interface RefEntry {
   box: Rect | undefined;
   /** A point where the last snapshot's hit test found the element itself. */
   hitPoint: Point | undefined;
+  /**
+   * For an element a stylesheet shows only while it or its row is hovered: the backend id of
+   * the element to hover first (top document), as the last snapshot found it.
+   */
+  hoverAnchor: number | undefined;
+  /**
+   * Boxes of the targets inside this element that have refs of their own, relative to this
+   * element's box (last snapshot): an action on this element aims beside them, where the
+   * element itself listens.
+   */
+  inner: Rect[];
   /** False once its frame navigated or detached: the node can never come back. */
   alive: boolean;
 }
@@ -43,6 +54,8 @@ export class RefTable {
         name: "",
         box: undefined,
         hitPoint: undefined,
+        hoverAnchor: undefined,
+        inner: [],
         alive: true,
       };
       this.#byKey.set(key, entry);

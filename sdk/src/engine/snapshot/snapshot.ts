@@ -1,9 +1,9 @@
 import type { AXNode } from "../../cdp/protocol.js";
 import { actionableRoles, axProp, axStates, axString, contextRoles, displayRole, silentRoles } from "./roles.js";
 import { documentToViewport, type Rect } from "../base/coordinates.js";
-import { attrOf, type DomIndex, type DomNode } from "../read/dom-index.js";
+import { attrOf, childrenOf, type DomIndex, type DomNode } from "../read/dom-index.js";
 import { rules } from "../rules/element-rules.js";
-import { derivedName, regionLook, visibleName } from "./regions.js";
+import { controlNameOf, hiddenTextField, labelBefore, regionLook, toggleStates, visibleName } from "./regions.js";
 import type { HiddenControl } from "../read/label-controls.js";
 import { topWorld } from "../page/worlds.js";
 import { type EarlyProbes, startEarlyProbes, startSpeculativeProbes } from "../hit/early-occlusion.js";
@@ -13,6 +13,7 @@ import type { EarlyRootLayout, PageLayout, SessionLayout } from "../read/layout.
 import { filterOccluded, type HitCandidate, type HitVerdict } from "../hit/occlusion.js";
 import type { PageSession } from "../page/page-session.js";
 import type { RefEntry, RefTable } from "./refs.js";
+import { groupLines, type LineSource } from "./groups.js";
 import { dropEchoes, type SnapshotLine } from "./render-text.js";
 import { frameLabel, quoted, sanitizeText, sanitizeUrl, urlOrigin } from "../base/sanitize.js";
 
@@ -22,6 +23,8 @@ export interface SnapshotElement {
   readonly role: string;
   readonly name: string;
   readonly value: string;
+  /** The state words printed after it (`checked`, `on-hover`, `guess` …). */
+  readonly states: readonly string[];
   readonly frameId: string;
   /** Box in top-level viewport coordinates. */
   readonly box: Rect;
@@ -62,6 +65,10 @@ interface Pending {
   value: string;
   states: string[];
   depth: number;
+  /** The ref's container among the pending refs (its line's parent ref), if any. */
+  container: Pending | undefined;
+  /** The element to hover first (`DomNode.hoverAnchor`). */
+  hoverAnchor: number | undefined;
 }
 
 /**
@@ -109,6 +116,8 @@ export async function takePageSnapshot(page: PageSession, refs: RefTable, option
   const layoutP = readPageLayout(page, {
     wholePage: options.includeOffscreen === true,
     ...(options.axRead ? { axRead: options.axRead } : {}),
+    // Hover-revealed controls are read in the same world (made once per document).
+    hoverWorld: world ?? topWorld(page),
     ...(world ? { onRootLayout: (e: EarlyRootLayout) => void (early = startEarlyProbes(page, e, world, speculative)) } : {}),
   });
   // Sent right behind the first reads: the last snapshot's hit tests, reused where nothing moved.
@@ -118,6 +127,12 @@ export async function takePageSnapshot(page: PageSession, refs: RefTable, option
   const main = page.mainFrame();
   const mainOrigin = urlOrigin(main?.url ?? "");
   const lines: (SnapshotLine | undefined)[] = [];
+  // The DOM node each line was printed for (for grouping rows, `groups.ts`).
+  const sources = new Map<SnapshotLine, LineSource>();
+  const emit = (line: SnapshotLine, l: SessionLayout, backendId: number | undefined): void => {
+    lines.push(line);
+    if (backendId !== undefined) sources.set(line, { index: l.index, session: l.session.id, backendId });
+  };
   const pending: Pending[] = [];
   let frameCount = 0;
   const scope = options.scope;
@@ -128,7 +143,7 @@ export async function takePageSnapshot(page: PageSession, refs: RefTable, option
     frameCount++;
     const byId = new Map(nodes.map((n) => [n.nodeId, n]));
     const rootNode = nodes.find((n) => !n.parentId) ?? nodes[0]!;
-    const visit = (node: AXNode, depth: number, inScope: boolean, containerName: string, inRef: boolean): void => {
+    const visit = (node: AXNode, depth: number, inScope: boolean, containerName: string, inRef: Pending | undefined): void => {
       const dom = node.backendDOMNodeId === undefined ? undefined : l.index.nodes.get(node.backendDOMNodeId);
       const role = roleOf(node, dom);
       const here = inScope || (scope !== undefined && scope.sessionId === l.session.id && scope.backendNodeId === node.backendDOMNodeId);
@@ -161,24 +176,26 @@ export async function takePageSnapshot(page: PageSession, refs: RefTable, option
           // icon's text is not words to read.
           const text = dom ?? textDom(node, byId, l.index);
           // Inside a ref, a symbol ("⟳", "⚑") is the ref's icon, already read in its name.
-          const symbol = inRef && rules.symbolOnly(name);
+          const symbol = inRef !== undefined && rules.symbolOnly(name);
           if (shown && here && name.trim() && text?.hiddenText === undefined && !text?.iconText && !symbol && !containerName.includes(name.trim())) {
-            lines.push({ depth, text: quoted(name, 100), plain: sanitizeText(name, 100) });
+            emit({ depth, text: quoted(name, 100), plain: sanitizeText(name, 100) }, l, text?.backendId);
           }
         } else if (actionable) {
           if (shown && here && box) {
             const look = describe(l, node, role, name, dom, axAction, byId);
-            pending.push({ node, l, frameId, box, visible, lineIndex: lines.length, role: look.role, name: look.name, value: look.value, states: look.states, depth });
+            const states = dom?.hoverAnchor !== undefined ? [...look.states, "on-hover"] : look.states;
+            const p: Pending = { node, l, frameId, box, visible, lineIndex: lines.length, role: look.role, name: look.name, value: look.value, states, depth, container: inRef, hoverAnchor: dom?.hoverAnchor };
+            pending.push(p);
             lines.push(undefined);
             childDepth = depth + 1;
             childContainer = `${containerName} ${look.context ?? look.name} ${look.value}`;
-            childInRef = true;
+            childInRef = p;
           }
         } else if (contextRoles.has(role) && !silentRoles.has(role) && shown && here && !(inRef && (role === "image" || role === "img") && (!name || containerName.includes(name)))) {
           // (An image inside a ref says nothing its name does not: an icon.)
           const level = axProp(node, "level");
           const r = role === "heading" && typeof level === "number" ? `heading[${level}]` : displayRole(role);
-          lines.push({ depth, text: name ? `${r} ${quoted(name)}` : r });
+          emit({ depth, text: name ? `${r} ${quoted(name)}` : r }, l, dom?.backendId);
           if (role === "heading" || role === "image") childContainer = `${containerName} ${name}`;
           if (role === "dialog" || role === "alertdialog") childDepth = depth + 1;
         }
@@ -188,7 +205,7 @@ export async function takePageSnapshot(page: PageSession, refs: RefTable, option
         if (child) visit(child, childDepth, here, childContainer, childInRef);
       }
     };
-    visit(rootNode, depth, inScope, "", false);
+    visit(rootNode, depth, inScope, "", undefined);
   };
 
   const walkIframe = (l: SessionLayout, node: AXNode, depth: number, inScope: boolean): void => {
@@ -227,7 +244,9 @@ export async function takePageSnapshot(page: PageSession, refs: RefTable, option
   const inView = pending.filter((p) => p.visible !== undefined);
   const verdictOf = new Map<Pending, HitVerdict | undefined>();
   if (options.filterOccluded !== false) {
-    const candidate = (p: Pending): HitCandidate => ({ sessionId: p.l.session.id, backendId: p.node.backendDOMNodeId!, visible: p.visible! });
+    // A control shown only on hover is hidden until then, so whatever lies under it is hit
+    // instead: it passes where the hit lands inside the row that shows it (not under a dialog).
+    const candidate = (p: Pending): HitCandidate => ({ sessionId: p.l.session.id, backendId: p.hoverAnchor ?? p.node.backendDOMNodeId!, visible: p.visible! });
     const probe = async (ps: Pending[]): Promise<void> => {
       const verdicts = await filterOccluded(page, layout, ps.map(candidate));
       ps.forEach((p, i) => verdictOf.set(p, verdicts[i]));
@@ -236,7 +255,7 @@ export async function takePageSnapshot(page: PageSession, refs: RefTable, option
     const jobs: Promise<void>[] = [];
     for (const p of inView) {
       // (The cast: TypeScript cannot see that the layout hook assigned `early`.)
-      const v = (early as EarlyProbes | undefined)?.take(p.l.session.id, p.node.backendDOMNodeId!, p.visible!);
+      const v = p.hoverAnchor === undefined ? (early as EarlyProbes | undefined)?.take(p.l.session.id, p.node.backendDOMNodeId!, p.visible!) : undefined;
       // An early probe that failed outright is simply made again.
       if (v) jobs.push(v.then((verdict) => (verdict ? void verdictOf.set(p, verdict) : probe([p]))));
       else late.push(p);
@@ -244,40 +263,56 @@ export async function takePageSnapshot(page: PageSession, refs: RefTable, option
     await Promise.all([...jobs, probe(late)]);
   }
   const elements: SnapshotElement[] = [];
+  // The boxes of each ref's refs inside it (set on the container's entry below).
+  const inner = new Map<Pending, Rect[]>();
+  const entries = new Map<Pending, RefEntry>();
   for (const p of pending) {
     const v = verdictOf.get(p);
     if (v && !v.ok) continue;
     const entry = refs.refFor(p.l.session.id, p.l.session.targetId, p.frameId, p.node.backendDOMNodeId!);
+    entries.set(p, entry);
     entry.role = p.role;
     entry.name = p.name;
     entry.box = p.box;
     entry.hitPoint = v?.ok ? v.point : undefined;
+    entry.hoverAnchor = p.hoverAnchor;
+    entry.inner = [];
+    // Kept relative to the container's box, so they stay right when the page scrolls.
+    const c = p.container;
+    if (c) (inner.get(c) ?? inner.set(c, []).get(c)!).push({ x: p.box.x - c.box.x, y: p.box.y - c.box.y, width: p.box.width, height: p.box.height });
     const offscreen = p.visible === undefined;
     const states = offscreen ? [...p.states, "offscreen"] : p.states;
     // A snapshot scoped to one element shows a field's value whole; a page snapshot cuts it.
     const valuePart = p.value && p.value !== p.name ? ` = ${quoted(p.value, scope ? 20_000 : 80)}` : "";
     const namePart = p.name ? ` ${quoted(p.name)}` : "";
-    lines[p.lineIndex] = {
+    const line: SnapshotLine = {
       depth: p.depth,
       ref: entry.ref,
       plain: sanitizeText(p.name),
       text: `[${entry.ref}] ${p.role}${namePart}${valuePart}${states.length ? ` ${states.join(" ")}` : ""}`,
     };
+    lines[p.lineIndex] = line;
+    sources.set(line, { index: p.l.index, session: p.l.session.id, backendId: p.node.backendDOMNodeId! });
     elements.push({
       ref: entry.ref,
       role: p.role,
       name: sanitizeText(p.name),
       value: sanitizeText(p.value, 200),
+      states,
       frameId: p.frameId,
       box: p.box,
       offscreen,
     });
   }
+  for (const [p, boxes] of inner) {
+    const entry = entries.get(p);
+    if (entry) entry.inner = boxes;
+  }
   const doc0 = root?.index.documents[0];
   return {
     url: sanitizeUrl(main?.url ?? doc0?.url ?? ""),
     title: sanitizeText(doc0?.title ?? "", 200),
-    lines: fixDepths(dropEchoes(lines.filter((x): x is SnapshotLine => x !== undefined))),
+    lines: fixDepths(groupLines(dropEchoes(lines.filter((x): x is SnapshotLine => x !== undefined)), (line) => sources.get(line))),
     elements,
     frameCount,
     layout,
@@ -298,36 +333,70 @@ interface Look {
  * The role, name, value and states of an element that gets a ref. A widget the accessibility
  * tree knows reads with its role, name and states; a clickable region the shared rules found
  * reads with the rules' role (`regions.ts`), its visible text as its name, and a slider's
- * position as its value. A name the page did not give as a label (an icon-only control's
- * title, an icon class, a ligature) is marked "derived"; text drawn at font-size 0 is left out
- * of names; a field is never named by its own content.
+ * position or a custom select's current text as its value. A control without a name in words
+ * is named by the shared order (`controlNameOf`: a title, a glyph, a ligature, an icon class,
+ * the label before it, and last a class word marked "guess"); a field without a label by the
+ * text before it. Text drawn at font-size 0 is left out of names; a field is never named by its
+ * own content; a switch always says on or off; icon toggles say their state.
  */
 function describe(l: SessionLayout, node: AXNode, role: string, axName: string, dom: DomNode | undefined, axAction: boolean, byId: Map<string, AXNode>): Look {
   let out: Look;
   if (!axAction && dom && !(dom.signs & (rules.signs.NATIVE | rules.signs.ROLE))) {
     const labelled = attrOf(l.index, dom, "aria-label") !== null || attrOf(l.index, dom, "aria-labelledby") !== null;
-    const text = textOf(node, byId, l.index);
-    const look = regionLook(l.index, dom, text !== "");
+    const text = textOf(node, byId, l.index, false, dom) || (dom.hoverAnchor !== undefined ? domText(l.index, dom) : "");
+    const look = regionLook(l.index, dom, text !== "" && !rules.symbolOnly(text));
+    const keys = hiddenTextField(l.index, dom);
+    if (keys) {
+      // A terminal's screen: it passes the keys typed to a hidden field, so it reads as a text field.
+      const label = attrOf(l.index, keys, "aria-label") ?? attrOf(l.index, keys, "placeholder") ?? "";
+      return { role: "textbox", name: labelled ? axName : label || labelBefore(l.index, dom, true), value: rules.regionName(text), states: [], context: text };
+    }
+    if (look.role === "combobox") {
+      // A custom select shows its current value; its name is the label before it.
+      const value = text.split(/\s+/).filter((w) => !rules.symbolOnly(w)).join(" ");
+      return { role: "combobox", name: labelled ? axName : labelBefore(l.index, dom, true), value: rules.regionName(value), states: look.states, context: text };
+    }
     out = { role: look.role, name: labelled ? axName : rules.regionName(text), value: look.value, states: look.states, context: text };
   } else {
     // A label standing for its hidden control reads as that control.
     const standIn = role === "LabelText" && dom?.hiddenControl ? standInLook(dom.hiddenControl) : undefined;
     const editable = role === "generic" && !!axProp(node, "editable");
     const shownRole = editable ? "textbox" : standIn ? standIn.role : displayRole(role);
+    const states = standIn?.states ?? axStates(node, role);
+    // An editing host takes line breaks: it is a multi-line field, as a textarea is.
+    if (axProp(node, "editable") === "richtext" && !states.includes("multiline") && (!dom || attrOf(l.index, dom, "aria-multiline") !== "false")) states.push("multiline");
     out = {
       role: shownRole,
       name: axName || (rules.nameFromContent(shownRole) ? textOf(node, byId, l.index, standIn !== undefined) : ""),
       // An editing host's value is its text, as for any other field.
       value: axString(node.value) || (editable ? textOf(node, byId, l.index) : ""),
-      states: standIn?.states ?? axStates(node, role),
+      // A switch says on or off.
+      states: shownRole === "switch" ? states.map((x) => (x === "checked" ? "on" : x === "unchecked" ? "off" : x)) : states,
     };
   }
-  if (!dom || !rules.nameFromContent(role) || !rules.nameFromContent(out.role)) return out;
-  const shown = visibleName(l.index, dom, out.name);
-  // A name of symbols only ("▤") says less than what the page offers beside it (a title, an icon class).
-  const derived = derivedName(l.index, dom, rules.symbolOnly(shown) ? "" : shown);
-  if (!derived.name && shown) return { ...out, name: shown };
-  return { ...out, name: derived.name, states: derived.derived ? [...out.states, "derived"] : out.states };
+  if (!dom) return out;
+  if (!rules.nameFromContent(role) || !rules.nameFromContent(out.role)) {
+    // A field without a label: the text before it in its row or field names it.
+    return out.name ? out : { ...out, name: labelBefore(l.index, dom, true) };
+  }
+  const named = controlNameOf(l.index, dom, visibleName(l.index, dom, out.name));
+  const toggles = toggleStates(l.index, dom);
+  return { ...out, name: named.name, states: [...out.states, ...toggles, ...named.states] };
+}
+
+/** The rendered text inside a node (for an element the AX tree leaves out: hidden until hovered). */
+function domText(index: DomIndex, node: DomNode): string {
+  const parts: string[] = [];
+  let budget = 100;
+  const visit = (id: number): void => {
+    if (--budget < 0) return;
+    const n = index.nodes.get(id);
+    if (!n) return;
+    if (n.text !== undefined && !n.iconText) parts.push(n.text);
+    for (const c of childrenOf(index, id)) visit(c);
+  };
+  visit(node.backendId);
+  return parts.join(" ").replace(/\s+/g, " ").trim();
 }
 
 /**
@@ -340,13 +409,15 @@ function textDom(n: AXNode, byId: Map<string, AXNode>, index: DomIndex): DomNode
 }
 
 /** Text content of a nameless clickable, from its StaticText descendants (and, with `ignoredText`, from text Chromium ignored). */
-function textOf(node: AXNode, byId: Map<string, AXNode>, index: DomIndex, ignoredText = false): string {
+function textOf(node: AXNode, byId: Map<string, AXNode>, index: DomIndex, ignoredText = false, region?: DomNode): string {
   const parts: string[] = [];
   const visit = (n: AXNode, depth: number): void => {
     if (depth > 20 || parts.join(" ").length > 80) return;
     // Text drawn at font-size 0 is not shown to the user; an icon's text is not words.
     const dom = textDom(n, byId, index);
-    if (axString(n.role) === "StaticText" && dom?.hiddenText === undefined && !dom?.iconText) parts.push(axString(n.name));
+    // In a region, a glyph of a control inside it (a row's ☆) is that control's name, not the row's.
+    const innerGlyph = region !== undefined && dom !== undefined && rules.symbolOnly(axString(n.name)) && insideInnerTarget(index, dom, region);
+    if (axString(n.role) === "StaticText" && dom?.hiddenText === undefined && !dom?.iconText && !innerGlyph) parts.push(axString(n.name));
     // A redundant label's text, which Chromium ignores with it (`roleOf`): the rendered text, as the viewport-first read has it.
     else if (ignoredText && n.ignored && dom?.text && dom.box && !dom.axHiddenTree && !dom.iconText) parts.push(dom.text);
     for (const id of n.childIds ?? []) {
@@ -356,6 +427,15 @@ function textOf(node: AXNode, byId: Map<string, AXNode>, index: DomIndex, ignore
   };
   visit(node, 0);
   return parts.join(" ").trim();
+}
+
+/** Whether a node lies inside a target that is itself inside `region` (a control in a clickable row). */
+function insideInnerTarget(index: DomIndex, dom: DomNode, region: DomNode): boolean {
+  for (let cur: DomNode | undefined = dom, hops = 0; cur && cur !== region && hops < 30; hops++) {
+    if (cur.target && cur.backendId !== region.backendId) return true;
+    cur = cur.parent === undefined ? undefined : index.nodes.get(cur.parent);
+  }
+  return false;
 }
 
 /**
