@@ -18,6 +18,7 @@ import type { Playbook } from "@baton/gen/baton/v1/agent_pb";
 import { matchDetails } from "../loop/playbook-match.js";
 import { openDb } from "../store/open.js";
 import { listPlaybooks } from "../store/playbooks.js";
+import { summaryColumns, summaryFromRow } from "../store/sessions.js";
 import { exitCodes, type RunDeps, runCommand } from "./run/run-command.js";
 import { serveStatic } from "./run/static-server.js";
 
@@ -54,6 +55,19 @@ const shop = (site: string, model: string | false = "openai:gpt-4o-mini") => [
 /** The JSON progress lines of a run. */
 function events(d: { output(): string }): Record<string, unknown>[] {
   return d.output().trim().split("\n").map((l) => JSON.parse(l) as Record<string, unknown>);
+}
+
+/** The verdicts the store keeps on the sessions a run's events name (its heals), read once the run has closed the store. */
+async function verdictsOf(ev: Record<string, unknown>[]): Promise<unknown[]> {
+  const ids = ev.filter((e) => e.type === "session").map((e) => String(e.sessionId));
+  expect(ids.length).toBeGreaterThan(0);
+  const db = await openDb({ dataDir, owner: "replay.test" });
+  try {
+    const rows = await db.query(`select ${summaryColumns} from sessions where id = any($1)`, [ids]);
+    return rows.map(summaryFromRow).map((s) => s.verdict);
+  } finally {
+    await db.close();
+  }
 }
 
 // What the order in the page must say, checked in the page itself after each replay.
@@ -167,6 +181,26 @@ describe("baton run --save-script, then --script --heal", { timeout: 300_000 }, 
     // The moved search box, the reordered native radios and the reordered form replayed by role and name.
     expect(ev.filter((e) => e.type === "replay_call" && e.error)).toEqual([]);
     expect(ev.at(-1)).toMatchObject({ expectations: "ok" });
+    // The heal's session carries the replay's verdict.
+    expect(await verdictsOf(ev)).toEqual([{ passed: true, reason: "" }]);
+  });
+
+  it("on a redesigned shop where the script's end no longer holds, fails, and the heal's session says what did not hold", async () => {
+    fake.script(shopModel());
+    const strict = join(dir, "mugs-strict.json");
+    writeFileSync(strict, JSON.stringify({ ...script, expect: { ...script.expect, text: [...(script.expect?.text ?? []), "Thank you, Grace Hopper"] } }));
+    const d = deps();
+    const code = await runCommand([...shop("shop-v2"), "--script", strict, "--heal"], d);
+    expect(code).toBe(exitCodes.failed);
+    const ev = events(d);
+    expect(ev.find((e) => e.type === "heal_end")).toMatchObject({ ok: true });
+    expect(d.errors()).toContain('expected text "Thank you, Grace Hopper" on the page, not found');
+    // The healed step itself completed; the replay it served (and any heal of its end state) did
+    // not reach the script's end: every heal's session says so.
+    const verdicts = await verdictsOf(ev);
+    for (const v of verdicts) {
+      expect(v).toEqual({ passed: false, reason: expect.stringMatching(/^the replay of the script failed: .*expected text "Thank you, Grace Hopper" on the page, not found/) });
+    }
   });
 
   // The heal is a model session like any other: through Chat Completions and Gemini too.

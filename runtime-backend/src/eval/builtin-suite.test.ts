@@ -8,11 +8,14 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "nod
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { SessionStatus } from "@baton/gen/baton/v1/agent_pb";
 import type { RunContext } from "@baton/sdk/client";
 import type { EngineHandlers } from "@baton/sdk/engine";
 import { launchChromium, openPage, WebSocketTransport } from "@baton/sdk/node";
 import { afterAll, describe, expect, it } from "vitest";
 import { serveStatic } from "../cli/run/static-server.js";
+import { openDb } from "../store/open.js";
+import { outcomeSql, summaryColumns, summaryFromRow } from "../store/sessions.js";
 import { FakeLlmServer, responsesWire } from "../testing/fake-llm-server.js";
 import { type EvalDeps, evalCommand, evalExitCodes } from "./eval-command.js";
 import type { HandlerWrapper } from "./headless-via.js";
@@ -169,7 +172,23 @@ describe("the built-in suite", () => {
       fake.script({ kind: "calls", calls: [{ name: "done", args: '{"answer":"It is free."}' }] });
       const bad = join(dir, "model-bad.jsonl");
       expect(await evalCommand([...args, "--out", bad], deps(undefined, env))).toBe(evalExitCodes.failed);
-      expect(readReport(bad)[0]).toMatchObject({ verdict: "fail", failed_check: "answer", reason: 'the answer "It is free." does not match /€\\s?150\\b/i' });
+      const failed = readReport(bad)[0];
+      expect(failed).toMatchObject({ verdict: "fail", failed_check: "answer", reason: 'the answer "It is free." does not match /€\\s?150\\b/i' });
+      // The backend keeps each run's verdict beside the agent's claim: the console shows the
+      // failing run as failed, with the check that did not hold.
+      const db = await openDb({ dataDir, owner: "builtin-suite.test" });
+      try {
+        const summary = async (id = "") => (await db.query(`select ${summaryColumns} from sessions where id = $1`, [id])).map(summaryFromRow)[0];
+        const passedRow = await summary(row?.session_id);
+        expect(passedRow?.verdict).toEqual({ passed: true, reason: "" });
+        const failedRow = await summary(failed?.session_id);
+        expect(failedRow?.status).toBe(SessionStatus.COMPLETED);
+        expect(failedRow?.verdict).toEqual({ passed: false, reason: 'permit/fee-answer: the answer check did not hold: the answer "It is free." does not match /€\\s?150\\b/i' });
+        const [outcome] = await db.query(`select ${outcomeSql} as outcome from sessions where id = $1`, [failed?.session_id ?? ""]);
+        expect(Number(outcome?.outcome)).toBe(SessionStatus.FAILED);
+      } finally {
+        await db.close();
+      }
     } finally {
       await fake.stop();
     }

@@ -1,5 +1,6 @@
 import { join } from "node:path";
 import type { BatonClient, RunEvent } from "@baton/sdk/client";
+import { type ClientVerdict, reportVerdict } from "../cli/run/report-verdict.js";
 import type { StaticServer } from "../cli/run/static-server.js";
 import { type CheckResult, runChecks } from "./checks.js";
 import type { ReportRow, RunStatus, Verdict } from "./report.js";
@@ -61,11 +62,19 @@ function verdictOf(status: RunStatus, reason: string, checks: readonly CheckResu
   return broken ? { verdict: "fail", failed_check: broken.check, reason: broken.detail } : { verdict: "pass" };
 }
 
+/** A run's verdict as the session keeps it: the task, and the check that did not hold. */
+function sessionVerdict(taskName: string, v: { verdict: Verdict; failed_check?: string; reason?: string }): ClientVerdict {
+  if (v.verdict === "pass") return { passed: true, reason: "" };
+  const why = v.failed_check === "status" ? (v.reason ?? "") : `the ${v.failed_check ?? "task's"} check did not hold: ${v.reason ?? ""}`;
+  return { passed: false, reason: `${taskName}: ${why}` };
+}
+
 /**
  * Runs one task once on a lane: a fresh copy of its site, the setup requests, the agent's run
  * (stopped at the task's time limit), then the checks on the final page, the site's state and
- * the answer, the backend's trace of the session, and a screenshot. Never throws: a run that
- * cannot be made is a row with the verdict "error".
+ * the answer, the backend's trace of the session, and a screenshot; the verdict is recorded on
+ * the session (ReportVerdict). Never throws: a run that cannot be made is a row with the verdict
+ * "error".
  */
 export async function runAttempt(p: AttemptPlan): Promise<ReportRow> {
   const { task } = p;
@@ -120,9 +129,12 @@ export async function runAttempt(p: AttemptPlan): Promise<ReportRow> {
     const usage = (got?.session ?? outcome.session).usage;
     const screenshot = await attempt.screenshot();
     const reason = timedOut ? `the task's time limit (${task.timeoutMs} ms) ran out` : outcome.reason;
+    const judged = verdictOf(status, reason, checks);
+    // The verdict goes to the backend too, so the console shows the run as the report does.
+    const unrecorded = outcome.sessionId ? await reportVerdict(p.client, outcome.sessionId, sessionVerdict(task.name, judged)) : undefined;
     return {
       ...base,
-      ...verdictOf(status, reason, checks),
+      ...judged,
       checks,
       status,
       answer: outcome.answer,
@@ -134,7 +146,7 @@ export async function runAttempt(p: AttemptPlan): Promise<ReportRow> {
       tokens_out: Number(usage?.outputTokens ?? 0),
       cost_usd: usage?.costUsd ?? 0,
       tool_calls: toolCalls,
-      errors: [...tally.errors, ...traces.flatMap((tr) => tr.errors)],
+      errors: [...tally.errors, ...traces.flatMap((tr) => tr.errors), ...(unrecorded ? [`report_verdict: ${unrecorded}`] : [])],
       approvals: tally.approvals,
       session_id: outcome.sessionId,
       ...(screenshot ? { screenshot } : {}),

@@ -41,6 +41,16 @@ describe("baton snapshot", () => {
     expect(json.stats.frameCount).toBe(1);
   });
 
+  it("refuses local files and the browser's own pages with the URL policy's reason, before dialling the browser", async () => {
+    for (const url of ["file:///etc/hostname", "chrome://version/", "view-source:https://example.com/", "javascript:alert(1)"]) {
+      // An unreachable browser: a refusal must come before any attempt to reach one.
+      const r = await run([url, "--cdp-url", "ws://127.0.0.1:1/never-dialled"]);
+      expect(r.code, url).toBe(2);
+      expect(r.stdout, url).toBe("");
+      expect(r.stderr, url).toContain(`cannot open ${url}: Only http and https pages (and about:blank) can be opened`);
+    }
+  });
+
   it("rejects bad arguments with usage and exit code 2", async () => {
     const r = await run(["--max-chars", "x"]);
     expect(r.code).toBe(2);

@@ -1,6 +1,7 @@
 import { encode } from "gpt-tokenizer/encoding/o200k_base";
 import { Engine } from "../engine/engine.js";
 import { paginate } from "../engine/snapshot/render-text.js";
+import { decideUrl, openUrlPolicy } from "../policy/url-policy.js";
 import { ChromiumNotFoundError, chromiumMissingExitCode, ensureChromium } from "./find-chromium.js";
 import { launchChromium, type LaunchedChromium } from "./launch-chromium.js";
 import { openPage } from "./open-page.js";
@@ -58,12 +59,10 @@ function parseArgs(argv: readonly string[]): Args | string {
     else return `unexpected argument ${arg}`;
   }
   if (!a.url) return "missing <url>";
-  try {
-    const u = new URL(a.url);
-    if (u.protocol !== "http:" && u.protocol !== "https:" && u.protocol !== "file:") return `unsupported URL ${a.url}`;
-  } catch {
-    return `not a URL: ${a.url}`;
-  }
+  // The rule navigate and open_tab follow: the page is an http(s) page (or about:blank), never
+  // a local file or one of the browser's own pages.
+  const d = decideUrl(openUrlPolicy, a.url, "page");
+  if (!d.allow) return d.rule === "invalid" ? `not a URL: ${a.url}` : `cannot open ${a.url}: ${d.reason}`;
   return a;
 }
 

@@ -59,15 +59,22 @@ export function healTask(r: HealRequest): string {
   return lines.join("\n\n");
 }
 
+/** A replay's outcome, and the backend sessions its heals ran in (none when nothing needed healing). */
+export interface HealedReplay extends ReplayOutcome {
+  readonly healSessions: readonly string[];
+}
+
 /**
  * `baton run --script FILE --heal`: replays the script here, through the engine, with no model
  * and no backend. A step that cannot be replayed goes to a model (a session on the run's
  * backend, started then) with the goal and the failed step; the replay then goes on. Progress
- * goes to the run's progress view; the outcome counts the heals and their model calls.
+ * goes to the run's progress view; the outcome counts the heals and their model calls and names
+ * their sessions.
  */
-export async function replayRun(r: ReplayRun): Promise<ReplayOutcome> {
+export async function replayRun(r: ReplayRun): Promise<HealedReplay> {
   const out = r.progress;
   const handlers = withSecrets(r.handlers, r.secrets, r.probe);
+  const healSessions: string[] = [];
   const heal = async (req: HealRequest): Promise<HealResult> => {
     if (r.noModel) return { ok: false, note: `no model can heal it: ${r.noModel.split("\n")[0]}`, modelCalls: 0 };
     const client = await r.backend();
@@ -81,6 +88,7 @@ export async function replayRun(r: ReplayRun): Promise<ReplayOutcome> {
       signal: r.signal,
       ...(r.secrets.length ? { secrets: r.secrets, page: r.probe } : {}),
     });
+    healSessions.push(outcome.session.id);
     const note = outcome.answer || outcome.reason;
     return { ok: outcome.status === "completed", note, modelCalls: outcome.session.step };
   };
@@ -103,5 +111,6 @@ export async function replayRun(r: ReplayRun): Promise<ReplayOutcome> {
         break;
     }
   };
-  return replayScript({ script: r.script, goal: r.goal, handlers: handlers as never, probe: r.probe, heal, onEvent, signal: r.signal });
+  const outcome = await replayScript({ script: r.script, goal: r.goal, handlers: handlers as never, probe: r.probe, heal, onEvent, signal: r.signal });
+  return { ...outcome, healSessions };
 }

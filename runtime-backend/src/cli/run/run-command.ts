@@ -6,7 +6,7 @@ import { type BatonClient, createBatonClient, describeCall, maskText, placeholde
 import { engineHandlers, type Engine } from "@baton/sdk/engine";
 import { ChromiumNotFoundError, ensureChromium, type FoundChromium, nodeTransport } from "@baton/sdk/node";
 import { guardUploads } from "@baton/sdk/policy";
-import { checkExpectations, engineProbe, type RecordingPage, type ReplayOutcome, ScriptFileError, ScriptRecorder, scriptGoal } from "@baton/sdk/script";
+import { checkExpectations, engineProbe, type RecordingPage, ScriptFileError, ScriptRecorder, scriptGoal } from "@baton/sdk/script";
 import type { Env } from "../../providers/registry.js";
 import { flag, parseArgs, type Parsed, UsageError } from "../args.js";
 import { savedLogin } from "../credentials.js";
@@ -19,7 +19,8 @@ import { openRunBrowser, type RunBrowser } from "./run-browser.js";
 import type { OutStream } from "./spinner.js";
 import { SecretArgError, secretsFromArgs } from "./secret-args.js";
 import { terminalStream } from "./terminal-text.js";
-import { replayRun } from "./replay-run.js";
+import { type HealedReplay, replayRun } from "./replay-run.js";
+import { reportVerdict } from "./report-verdict.js";
 import { plan, type RunPlan, runUsage } from "./run-plan.js";
 import { endExpectations, savePlaybook, scriptOfPlaybook, scriptPlaybook, writeScript } from "./save-run.js";
 import { serveStatic, type StaticServer } from "./static-server.js";
@@ -220,7 +221,7 @@ export async function runCommand(argv: readonly string[], given: RunDeps): Promi
 
     if (run.heal && script) {
       if (startUrl) await handlers.navigate({ url: startUrl } as never, { sessionId: "replay", toolcallId: "start", signal: stop.signal, step: 0 });
-      let replayed: ReplayOutcome;
+      let replayed: HealedReplay;
       try {
         replayed = await replayRun({
           script,
@@ -240,6 +241,15 @@ export async function runCommand(argv: readonly string[], given: RunDeps): Promi
         if (e instanceof BackendUnavailable) return fail(e.message, exitCodes.unavailable);
         if (e instanceof ConnectError) return unreachable(e);
         throw e;
+      }
+      // Each heal is a session on the backend: the replay's outcome is its verdict, as a run's
+      // expectations are the verdict of its session, so the console shows what this command exits with.
+      if (replayed.status !== "stopped") {
+        const verdict = { passed: replayed.status === "completed", reason: `the replay of the script failed: ${replayed.reason}${replayed.broken.length ? `: ${replayed.broken.join("; ")}` : ""}` };
+        for (const id of replayed.healSessions) {
+          const why = await reportVerdict(await client(), id, verdict);
+          if (why) out.note(`(the backend did not record the verdict: ${why})`);
+        }
       }
       const code = finishReplay(replayed, out, interrupted, deps);
       if (recorder && replayed.status === "completed") await saveRecording(recorder, run, replayed.answer, startUrl, site, engine, out, client);
@@ -266,9 +276,8 @@ export async function runCommand(argv: readonly string[], given: RunDeps): Promi
     // What the script's expectations found is the run's verdict: the backend keeps it beside
     // the agent's status, so the console shows the outcome this command exits with.
     const report = async (passed: boolean, reason: string) => {
-      await (await client()).reportVerdict({ sessionId: outcome.session.id, verdict: { passed, reason } }).catch((e: unknown) => {
-        out.note(`(the backend did not record the verdict: ${ConnectError.from(e).rawMessage})`);
-      });
+      const why = await reportVerdict(await client(), outcome.session.id, { passed, reason });
+      if (why) out.note(`(the backend did not record the verdict: ${why})`);
     };
     const code = await finish(outcome, run, engine, out, interrupted, deps, report);
     if (recorder && code === exitCodes.done) await saveRecording(recorder, run, outcome.answer, startUrl, site, engine, out, client, outcome.session.goal);
@@ -321,7 +330,7 @@ async function saveRecording(
 }
 
 /** The exit code of a replay, after saying how it went. */
-function finishReplay(r: ReplayOutcome, out: Progress, interrupted: boolean, deps: RunDeps): number {
+function finishReplay(r: HealedReplay, out: Progress, interrupted: boolean, deps: RunDeps): number {
   const how = r.heals === 0 ? "with no model calls" : `with ${r.heals} step(s) healed by the model in ${r.modelCalls} model call(s)`;
   if (r.status === "stopped") {
     out.note(`■ Replay stopped: ${r.reason}`, { status: "stopped" });
@@ -367,7 +376,7 @@ async function finish(
   out.note(`${mark} in ${steps} step(s)${outcome.answer ? `: ${outcome.answer}` : ""}`, { status: "completed" });
   if (run.script?.expect) {
     const broken = await checkExpectations(run.script.expect, engineProbe(engine), outcome.answer);
-    await report(broken.length === 0, broken.length ? `${broken.length} expectation(s) of the script did not hold: ${broken.join("; ")}`.slice(0, 4000) : "");
+    await report(broken.length === 0, broken.length ? `${broken.length} expectation(s) of the script did not hold: ${broken.join("; ")}` : "");
     if (broken.length > 0) {
       out.note(`✗ ${broken.length} expectation(s) of the script did not hold`, { broken });
       deps.err.write(`baton run: ${broken.length} expectation(s) of the script did not hold:\n${broken.map((b) => `  - ${b}\n`).join("")}`);

@@ -2,6 +2,7 @@ import type { Frame, FrameTree } from "../../cdp/protocol.js";
 import { withTimeout } from "../../cdp/timeouts.js";
 import { CdpClosedError, type CdpEvent, type CdpTransport } from "../../cdp/transport.js";
 import { activityWorld, trackerSource } from "./tracker-script.js";
+import { autoAttachFilter, workerAutoAttach, workerOf, type WorkerInfo } from "./workers.js";
 
 /** One flat CDP session of the page: the page itself, or an out-of-process iframe. */
 export interface SessionInfo {
@@ -51,6 +52,9 @@ export interface PageSessionOptions {
  */
 const pageChanging = /^(Input\.|Emulation\.|Page\.(navigate|navigateToHistoryEntry|reload|bringToFront)$|DOM\.(focus|scrollIntoViewIfNeeded|setFileInputFiles|setAttributeValue|setNodeValue|removeNode)$|Target\.activateTarget$)/;
 
+/** `Network.enable` of every session: events only, no bodies kept in the browser. */
+const networkParams = { maxTotalBufferSize: 0, maxResourceBufferSize: 0 };
+
 /** Events that change which documents the page has (see `PageSession.structureVersion`). */
 const structural = new Set([
   "Target.attachedToTarget",
@@ -81,6 +85,8 @@ interface InflightRequest {
   responded: boolean;
   /** An event stream that answered: open for as long as its page. */
   readonly stream: boolean;
+  /** The worker session that made it, if a dedicated worker did (see workers.ts). */
+  readonly worker?: string;
 }
 
 /** The host and port of a URL ("" when it has none). */
@@ -133,12 +139,17 @@ export class PageSession {
   inputEpoch = 0;
   /** JavaScript dialogs open right now (they are answered at once, so usually 0). */
   openDialogs = 0;
-  /** Requests in flight: when each started and in which frame (undefined: not a frame's, e.g. a worker's). */
+  /**
+   * Requests in flight: when each started, in which frame (a worker's count for the frame that
+   * started the worker; undefined when unknown), and the worker session that made it, if any.
+   */
   readonly #inflight = new Map<string, InflightRequest>();
   /** Event streams that answered and stay open (not in flight for settling; see `stalledLoad`). */
   readonly #streams = new Map<string, InflightRequest>();
   /** `Date.now()` of the last request start, finish or failure per frame ("" for none). */
   readonly #lastActivityByFrame = new Map<string, number>();
+  /** The dedicated workers auto-attached under the page's sessions (see workers.ts), by session id. */
+  readonly #workers = new Map<string, WorkerInfo>();
   readonly #unsubscribe: (() => void)[] = [];
   readonly #watchers = new Set<() => void>();
   readonly #frameListeners = new Set<(frameId: string) => void>();
@@ -311,12 +322,12 @@ export class PageSession {
     const s = (method: string, params: Record<string, unknown> = {}) => this.send(method, params, sessionId);
     const steps: Promise<unknown>[] = [
       s("Page.enable"),
-      s("Network.enable", { maxTotalBufferSize: 0, maxResourceBufferSize: 0 }),
+      s("Network.enable", networkParams),
       s("Target.setAutoAttach", {
         autoAttach: true,
         waitForDebuggerOnStart: true,
         flatten: true,
-        filter: [{ type: "iframe" }, { exclude: true }],
+        filter: autoAttachFilter,
       }),
     ];
     if (sessionId === this.rootId) steps.push(s("Inspector.enable"));
@@ -363,8 +374,9 @@ export class PageSession {
       return;
     }
     const sid = e.sessionId ?? "";
-    if (!this.sessions.has(sid)) return;
     const p = e.params;
+    if (this.#onWorkerEvent(e.method, p, sid)) return;
+    if (!this.sessions.has(sid)) return;
     if (structural.has(e.method)) this.structureVersion++;
     switch (e.method) {
       case "Target.attachedToTarget": {
@@ -434,17 +446,7 @@ export class PageSession {
         if (sid === this.rootId && p.type === "Document" && f && !f.parentId) {
           this.lastDocumentStatus = Number((p.response as { status?: number }).status ?? 0);
         }
-        const r = this.#inflight.get(p.requestId as string);
-        if (r) {
-          r.responded = true;
-          // An event stream (Server-Sent Events) stays open as long as its page: once it
-          // answered, it is the page listening, not a load in flight to wait for.
-          if (p.type === "EventSource" || (p.response as { mimeType?: string }).mimeType === "text/event-stream") {
-            this.#inflight.delete(p.requestId as string);
-            this.#streams.set(p.requestId as string, { ...r, stream: true });
-            this.#networkActivity(r.frameId);
-          }
-        }
+        this.#onRequest(e.method, p, undefined);
         break;
       }
       case "Page.frameStartedLoading": {
@@ -477,24 +479,11 @@ export class PageSession {
       case "Page.javascriptDialogClosed":
         this.openDialogs = Math.max(0, this.openDialogs - 1);
         break;
-      case "Network.requestWillBeSent": {
-        // Keyed by request id alone: an out-of-process frame's document request starts in the
-        // parent's session and finishes in the frame's own (ids are unique across sessions).
-        // A frame's document request counts for the frame's parent: it is the frame appearing.
-        const frameId = p.type === "Document" ? (this.frames.get(p.frameId as string)?.parentId ?? (p.frameId as string | undefined)) : (p.frameId as string | undefined);
-        const url = (p.request as { url?: string } | undefined)?.url ?? "";
-        this.#inflight.set(p.requestId as string, { started: Date.now(), frameId, host: hostOf(url), document: p.type === "Document", responded: false, stream: false });
-        this.#networkActivity(frameId);
-        break;
-      }
+      case "Network.requestWillBeSent":
       case "Network.loadingFinished":
-      case "Network.loadingFailed": {
-        const r = this.#inflight.get(p.requestId as string);
-        this.#inflight.delete(p.requestId as string);
-        this.#streams.delete(p.requestId as string);
-        this.#networkActivity(r?.frameId);
+      case "Network.loadingFailed":
+        this.#onRequest(e.method, p, undefined);
         break;
-      }
       case "Inspector.targetCrashed":
         this.#markGone("the tab crashed");
         break;
@@ -505,11 +494,87 @@ export class PageSession {
     for (const w of [...this.#watchers]) w();
   }
 
+  /**
+   * A request started, answered or ended, in a page session or (with `worker`) a worker's. Keyed by request
+   * id alone: an out-of-process frame's document request starts in the parent's session and
+   * finishes in the frame's own, and a worker's script request starts in its page's session and
+   * finishes in the worker's (ids are unique across sessions).
+   */
+  #onRequest(method: string, p: Record<string, unknown>, worker: { readonly id: string; readonly info: WorkerInfo } | undefined): void {
+    const id = p.requestId as string;
+    if (method === "Network.requestWillBeSent") {
+      // A frame's document request counts for the frame's parent: it is the frame appearing.
+      // A worker's requests have no frame: they count for the frame that started the worker.
+      const own = (p.frameId as string | undefined) ?? worker?.info.frameId;
+      const frameId = p.type === "Document" ? (this.frames.get(own ?? "")?.parentId ?? own) : own;
+      const url = (p.request as { url?: string } | undefined)?.url ?? "";
+      this.#inflight.set(id, { started: Date.now(), frameId, host: hostOf(url), document: p.type === "Document", responded: false, stream: false, ...(worker ? { worker: worker.id } : {}) });
+      this.#networkActivity(frameId);
+      return;
+    }
+    if (method === "Network.responseReceived") {
+      const r = this.#inflight.get(id);
+      if (!r) return;
+      r.responded = true;
+      // An event stream (Server-Sent Events) stays open as long as its page: once it
+      // answered, it is the page listening, not a load in flight to wait for.
+      if (p.type === "EventSource" || (p.response as { mimeType?: string }).mimeType === "text/event-stream") {
+        this.#inflight.delete(id);
+        this.#streams.set(id, { ...r, stream: true });
+        this.#networkActivity(r.frameId);
+      }
+      return;
+    }
+    if (method !== "Network.loadingFinished" && method !== "Network.loadingFailed") return;
+    const r = this.#inflight.get(id);
+    this.#inflight.delete(id);
+    this.#streams.delete(id);
+    this.#networkActivity(r?.frameId);
+  }
+
+  /**
+   * Takes the events of dedicated workers (see workers.ts). A worker attached under one of the
+   * page's sessions, or under another worker, gets the network domain (its requests are the
+   * page's activity; settle waits for them) and auto-attach for the workers it starts, and is
+   * resumed; it is neither a document nor a frame, so nothing else of it matters to the engine.
+   * True when the event was a worker's.
+   */
+  #onWorkerEvent(method: string, p: Record<string, unknown>, sid: string): boolean {
+    if (method === "Target.attachedToTarget") {
+      const parentWorker = this.#workers.get(sid);
+      const info = workerOf(p.targetInfo, sid, parentWorker);
+      if (!info || !(parentWorker || this.sessions.has(sid))) return false;
+      const id = p.sessionId as string;
+      this.#workers.set(id, info);
+      const s = (m: string, params: Record<string, unknown>) => this.send(m, params, id).catch(() => undefined);
+      void Promise.all([s("Network.enable", networkParams), s("Target.setAutoAttach", workerAutoAttach)]).finally(() => s("Runtime.runIfWaitingForDebugger", {}));
+      return true;
+    }
+    if (method === "Target.detachedFromTarget" && this.#workers.has(p.sessionId as string)) {
+      this.#dropWorker(p.sessionId as string);
+      return true;
+    }
+    const info = this.#workers.get(sid);
+    if (!info) return false;
+    this.#onRequest(method, p, { id: sid, info });
+    for (const w of [...this.#watchers]) w();
+    return true;
+  }
+
+  /** Forgets a worker, the workers it started and their requests (a terminated worker never reports them finished). */
+  #dropWorker(id: string): void {
+    if (!this.#workers.delete(id)) return;
+    for (const [rid, r] of this.#inflight) if (r.worker === id) this.#inflight.delete(rid);
+    for (const [rid, r] of this.#streams) if (r.worker === id) this.#streams.delete(rid);
+    for (const [child, info] of this.#workers) if (info.parentSession === id) this.#dropWorker(child);
+  }
+
   /** Forgets a detached session and every session nested under it (they die with it). */
   #dropSession(id: string): void {
     const child = this.sessions.get(id);
     if (!child || id === this.rootId) return;
     this.sessions.delete(id);
+    for (const [worker, info] of this.#workers) if (info.parentSession === id) this.#dropWorker(worker);
     if (child.frameId) this.#frameGone(child.frameId);
     for (const s of [...this.sessions.values()]) if (s.parentId === id) this.#dropSession(s.id);
   }
