@@ -1,3 +1,5 @@
+import type { TaskOutcome } from "@baton/sdk/client";
+
 /**
  * The sessions this browser ran, newest first, kept in `chrome.storage.local` so the panel can
  * list them and reopen one (its timeline comes from the backend's GetSession).
@@ -7,7 +9,7 @@
 export interface PastSession {
   readonly sessionId: string;
   readonly task: string;
-  readonly status: "completed" | "stopped" | "failed" | "running";
+  readonly status: TaskOutcome["status"] | "running";
   readonly answer: string;
   /** When it started (ms since the epoch). */
   readonly at: number;

@@ -55,6 +55,7 @@ export const statusLabel: Record<SessionStatus, [string, string]> = {
   [SessionStatus.COMPLETED]: ["Completed", "ok"],
   [SessionStatus.STOPPED]: ["Stopped", "muted"],
   [SessionStatus.FAILED]: ["Failed", "bad"],
+  [SessionStatus.BUDGET_EXHAUSTED]: ["Budget reached", "warn"],
 };
 
 /** True while a session may still take steps (stop applies). */
@@ -70,10 +71,10 @@ export function outcomeOf(s: Session): SessionStatus {
   return s.verdict && !s.verdict.passed ? SessionStatus.FAILED : s.status;
 }
 
-/** Why a session failed, in words: its client's verdict, else the backend's reason. */
+/** Why a session failed or ended at its budget, in words: its client's verdict, else the backend's reason. */
 export function failureOf(s: Session): string {
   if (s.verdict && !s.verdict.passed) return `Checked by the client: ${s.verdict.reason || "its checks did not hold"}`;
-  return s.status === SessionStatus.FAILED ? s.reason : "";
+  return s.status === SessionStatus.FAILED || s.status === SessionStatus.BUDGET_EXHAUSTED ? s.reason : "";
 }
 
 /** How each action class (a call's risk) reads in the console. */

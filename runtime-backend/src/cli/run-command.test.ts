@@ -11,6 +11,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { create } from "@bufbuild/protobuf";
 import { toolCatalog } from "@baton/gen/baton/v1/tools_baton";
+import { SessionSchema } from "@baton/gen/baton/v1/descriptors";
 import { afterAll, describe, expect, it } from "vitest";
 import { startBackendProcess } from "../testing/backend-process.js";
 import { anthropicWire, FakeLlmServer } from "../testing/fake-llm-server.js";
@@ -308,6 +309,32 @@ describe("baton run (in process)", browserRun, () => {
     expect(deps.errors()).toContain("failed: Reached the step limit (1).");
   });
 
+  it("ends at --budget after the action in hand, with exit 1, the reason, and the spend shown after each step", async () => {
+    const costly = join(dir, "costly.json");
+    writeFileSync(
+      costly,
+      JSON.stringify({
+        turns: [
+          { calls: [{ name: "take_snapshot" }], usage: { input: 3000, output: 100 } },
+          { calls: [{ name: "click", args: { ref: { role: "button", name: "Place order" }, irreversible: true } }], usage: { input: 3000, output: 100 } },
+          { calls: [{ name: "done", args: { answer: "Done." } }] },
+        ],
+      }),
+    );
+    const deps = fakeDeps();
+    expect(await runCommand(["Buy it", "--serve", shop, "--script", costly, "--data-dir", dataDir, "--yes", "--json", "--budget", "tokens=5000,time=10m"], deps)).toBe(exitCodes.failed);
+    expect(deps.errors()).toBe("baton run: budget reached: Budget reached: 6,200 of 5,000 tokens used.\n");
+    const events = deps.output().trim().split("\n").map((l) => JSON.parse(l) as { type: string; tool?: string; status?: string; spent?: { tokens: number }; budget?: unknown });
+    expect(events.filter((e) => e.type === "spend").map((e) => e.spent?.tokens)).toEqual([3100, 6200]);
+    expect(events.find((e) => e.type === "spend")?.budget).toEqual({ tokens: 5000, costUsd: 0, seconds: 600 });
+    // The click handed out before the ceiling ran and was reported; then the run ended.
+    const order = events.map((e) => (e.type === "tool_end" ? `${e.type}:${e.tool}` : e.type === "done" ? `done:${e.status}` : "")).filter(Boolean);
+    expect(order).toEqual(["tool_end:take_snapshot", "tool_end:click", "done:budget_exhausted"]);
+    const bad = fakeDeps();
+    expect(await runCommand([...args, "--budget", "time=soon"], bad)).toBe(exitCodes.usage);
+    expect(bad.errors()).toContain("--budget time=soon: give a duration, such as time=90s, time=15m or time=1h30m");
+  });
+
   it("attaches to a running browser with --cdp-url and leaves it running", async () => {
     const chromium = await launchChromium();
     try {
@@ -379,6 +406,20 @@ describe("progress wording", () => {
     expect(describeCall(call({ tool: { case: "typeText", value: { ref: "e3", text: "hi", pressEnter: true } } }), lookup)).toBe('Typing "hi" into the textbox e3 and pressing Enter');
     expect(describeCall(call({ tool: { case: "click", value: { ref: "e9" } } }), lookup)).toBe("Clicking e9");
     expect(describeCall(call({ tool: { case: "navigate", value: { url: "https://example.com/" } } }), lookup)).toBe("Opening https://example.com/");
+  });
+
+  it("prints what the session spent against its budget when it changes, and nothing without a budget", () => {
+    let out = "";
+    const p = createProgress("plain", { write: (t: string) => (out += t) }, lookup);
+    const createdAt = { seconds: BigInt(Math.floor(Date.now() / 1000)), nanos: 0 };
+    const session = (input: bigint, budget?: { tokens: bigint; costUsd: number }) =>
+      create(SessionSchema, { id: budget ? "ses_1" : "ses_0", createdAt, usage: { inputTokens: input, outputTokens: 100n, costUsd: 0.0123 }, ...(budget ? { budget } : {}) });
+    p.event({ type: "spend", session: session(900n) });
+    expect(out).toBe("");
+    p.event({ type: "spend", session: session(900n, { tokens: 5000n, costUsd: 0.5 }) });
+    p.event({ type: "spend", session: session(900n, { tokens: 5000n, costUsd: 0.5 }) });
+    p.event({ type: "spend", session: session(1900n, { tokens: 5000n, costUsd: 0.5 }) });
+    expect(out).toBe("  Budget: 1,000 of 5,000 tokens used, $0.0123 of $0.50 spent\n  Budget: 2,000 of 5,000 tokens used, $0.0123 of $0.50 spent\n");
   });
 
   it("draws a spinner status on a TTY and keeps finished lines above it", () => {

@@ -24,6 +24,7 @@ import { utcDayStart } from "../loop/quota.js";
 import { createModelResolver } from "../providers/registry.js";
 import { type Backend, startBackend } from "../server/app.js";
 import { createSignInCode, makeAdmin, signInCodeUser } from "../store/accounts.js";
+import { defaultBudget, setDefaultBudget } from "../store/budgets.js";
 import { saveMemory, searchMemory } from "../store/memory.js";
 import { getSitePolicy, listApprovalRules, rememberApproval } from "../store/trust.js";
 import { sessionsUsageSince } from "../store/usage.js";
@@ -427,6 +428,37 @@ describe("the web console in Chromium", () => {
     expect((await agent.getSession({ sessionId: id })).session?.status).toBe(SessionStatus.AWAITING_TOOLS);
     await go("/trust");
     await waitText(/https:\/\/checkout\.example\.com\s+Irreversible actions/);
+  });
+
+  it("sets a default budget on the Usage page: a session that names none ends at it, shown as Budget reached", async () => {
+    await go("/usage");
+    await waitText(/Default budget per session/);
+    await type("textbox", "Tokens per session", "3000");
+    await type("textbox", "Minutes per session", "30");
+    await click("button", "Save budget");
+    await waitText(/Now: 3\.0k tokens · 30 min/);
+    expect(await defaultBudget(backend.db, "local")).toEqual({ tokens: 3000, costUsd: 0, seconds: 1800 });
+    await everyControlNamed("usage");
+    await shot("budget-default");
+    try {
+      const agent = agentFor((await issueToken(backend.db, "local", { name: "budget" })).token);
+      const { session } = await agent.createSession({ task: "Check the status of order #1042" });
+      expect(session?.budget).toMatchObject({ tokens: 3000n, seconds: 1800 });
+      // A real screenshot, as a device would send it: the page the browser shows now.
+      const png = Buffer.from((await engine.page.send<{ data: string }>("Page.captureScreenshot", { format: "png" })).data, "base64");
+      const r = await runDevice(agent, session?.id ?? "", png);
+      // Two model calls (1,902 then 2,450 tokens): the screenshot it asked for is taken and
+      // recorded, then the session ends instead of calling the model a third time.
+      expect(r.session?.status).toBe(SessionStatus.BUDGET_EXHAUSTED);
+      expect(r.session?.reason).toBe("Budget reached: 4,352 of 3,000 tokens used.");
+      await go(`/sessions/${session?.id}`);
+      await waitText(/Budget reached: 4,352 of 3,000 tokens used/);
+      expect(await pageText()).toMatch(/of 3\.0k budget/);
+      await until("the screenshot shown", async () => (await engineProbe(engine).evaluate(`document.querySelectorAll(".shot img").length`)) === 1);
+      await shot("budget-stop");
+    } finally {
+      await setDefaultBudget(backend.db, "local", { tokens: 0, costUsd: 0, seconds: 0 });
+    }
   });
 
   it("shows where each memory record came from, pins one as the user's own and writes one", async () => {

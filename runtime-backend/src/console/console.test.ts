@@ -5,13 +5,14 @@
  * stops a session before the model is called.
  */
 import { createHash, randomBytes } from "node:crypto";
-import { Code, ConnectError, createClient } from "@connectrpc/connect";
+import { Code, createClient } from "@connectrpc/connect";
 import { createConnectTransport } from "@connectrpc/connect-node";
 import { AgentService, SessionStatus } from "@baton/gen/baton/v1/agent_pb";
 import { DeviceLinkStatus, DiffOp } from "@baton/gen/baton/v1/console_pb";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { RecordingProvider } from "../testing/harness.js";
 import { consoleClient, type ConsoleClientOptions } from "../testing/console-client.js";
+import { refusal } from "../testing/refusal.js";
 import { ScriptProvider } from "../providers/script.js";
 import { type Backend, startBackend } from "../server/app.js";
 import { createSignInCode, makeAdmin } from "../store/accounts.js";
@@ -39,15 +40,6 @@ async function signedIn(user: string) {
 
 function bearerAgent(token: string) {
   return createClient(AgentService, createConnectTransport({ baseUrl: url, httpVersion: "1.1", interceptors: [(next) => (req) => (req.header.set("authorization", `Bearer ${token}`), next(req))] }));
-}
-
-async function refusal(p: Promise<unknown>): Promise<ConnectError> {
-  try {
-    await p;
-  } catch (e) {
-    return ConnectError.from(e);
-  }
-  throw new Error("expected a refusal");
 }
 
 /** A PKCE pair (RFC 7636 appendix B's construction). */

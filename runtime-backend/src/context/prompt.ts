@@ -55,7 +55,8 @@ function systemInstruction(playbook: string, firstTurn: boolean, fold: "none" | 
  * from the page (and memory the agent saved) fenced as untrusted data ({@link promptOutput})
  * under a fence id new to this prompt. `outputs` holds the latest interaction's results by toolcall id; `images` their
  * screenshots, of which the prompt keeps the last `o.maxImages` (the others are named in a
- * note on their result).
+ * note on their result). `note` (what is left of the session's budget, when it runs low) closes
+ * the context block.
  */
 export function buildPrompt(
   s: ContextState,
@@ -64,10 +65,12 @@ export function buildPrompt(
   outputs: ReadonlyMap<string, string>,
   o: FoldOptions,
   images: ReadonlyMap<string, readonly ModelImage[]> = new Map(),
+  note = "",
 ): Prompt {
   const foldRequested = shouldFold(s, task, o);
   const system = systemInstruction(playbook, s.isTask === null, foldRequested ? (s.macro.length >= o.mergeMacroAt ? "all" : "recent") : "none");
   let first = renderContext(s, task);
+  if (note) first += `\n\n${note}`;
   if (s.pendingUser) first += `\n\nThe user says:\n${s.pendingUser}`;
   else if (!s.latest) first += `\n\nThe user says:\n${task || s.goal}`;
   const items: ModelItem[] = [{ type: "user", text: first }];

@@ -7,12 +7,14 @@
  * every row of every table, every file of the data directory, every log line, the client's
  * journal and every event the client saw are searched for them. A page that echoes a secret
  * transformed (form-encoded in the URL of a GET submit, upper-cased by CSS, spelled out one
- * character at a time) gets no form of it to the model either.
+ * character at a time) gets no form of it to the model either. The screenshots the model and
+ * the store got have the key's field and its echo painted over.
  */
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { createBatonClient, type RunEvent, runTask } from "@baton/sdk/client";
 import { fileJournal } from "@baton/sdk/node";
+import { paintShareExpression, type ShareBox } from "@baton/sdk/engine";
 import { engineProbe, findTarget, snapshotRefs } from "@baton/sdk/script";
 import { pino } from "pino";
 import { afterAll, describe, expect, it } from "vitest";
@@ -30,6 +32,14 @@ const dirs = tempDirs("baton-secrets-");
 afterAll(() => dirs.removeAll());
 
 const KEY = "tangerine-Walrus-42-quietly";
+
+/** The viewport boxes of the settings page's key field and of the text that echoes the key. */
+const keyBoxesExpression = `(() => {
+  const box = (r) => ({ x: r.x, y: r.y, width: r.width, height: r.height });
+  const saved = document.createRange();
+  saved.selectNodeContents(document.getElementById("saved"));
+  return document.getElementById("key") ? [box(document.getElementById("key").getBoundingClientRect()), box(saved.getBoundingClientRect())] : [];
+})()`;
 const PW = "correct horse  battery staple";
 
 function ref(body: unknown, role: string, name: string): string {
@@ -131,10 +141,18 @@ async function runWithSecrets(
       page: engineProbe(engine),
     });
     const pageText = await engineProbe(engine).text();
+    // Where the key shows on the page now (the field, the echo's text), for the stored screenshots' pixels.
+    const keyBoxes = (await engine.page.send<{ result: { value: ShareBox[] } }>("Runtime.evaluate", { expression: keyBoxesExpression, returnByValue: true })).result.value;
     const tables = await backend.db.query<{ name: string }>("select table_name as name from information_schema.tables where table_schema = 'public'");
     const rows: Record<string, unknown[]> = {};
     for (const t of tables) rows[t.name] = await backend.db.query(`select * from "${t.name}"`);
-    return { outcome, events, pageText, bodies: server.bodies, rows, dataDir, logFile, journalFile };
+    // Every screenshot the backend stored (what the console shows), decoded by Chromium: the share of the paint over the key.
+    const painted: number[][] = [];
+    for (const shot of (rows.screenshots ?? []) as { mime_type: string; data: Uint8Array }[]) {
+      const src = `data:${shot.mime_type};base64,${Buffer.from(shot.data).toString("base64")}`;
+      painted.push((await engine.page.send<{ result: { value: number[] } }>("Runtime.evaluate", { expression: paintShareExpression(src, keyBoxes), awaitPromise: true, returnByValue: true })).result.value);
+    }
+    return { outcome, events, pageText, bodies: server.bodies, rows, dataDir, logFile, journalFile, painted };
   } finally {
     journal.close();
     await rig.browser.transport.send("Target.closeTarget", { targetId: engine.page.targetId }).catch(() => undefined);
@@ -159,9 +177,12 @@ describe("secrets", { timeout: 180_000 }, () => {
     const after = latestSnapshot(r.bodies[3]);
     expect(after).toMatch(/textbox "API key" = "<secret>api_key<\/secret>"/);
     expect(after).toContain("Saved key: <secret>api_key</secret> (check it: <secret>api_key</secret>)");
-    // The screenshot of the page holding the key was withheld; so was the one after it.
-    expect(prompts).not.toMatch(/input_image|image_url|inlineData/);
-    expect(prompts).toContain("withheld: a secret may be visible on this page");
+    // The screenshots of the page holding the key reached the model and the store, with the
+    // field and the echo painted over (the check fails on an unpainted shot: the field is white there).
+    expect(prompts).toMatch(/input_image|image_url|inlineData/);
+    expect(prompts).not.toContain("withheld");
+    expect(r.painted.length).toBe(2);
+    for (const shares of r.painted) for (const share of shares) expect(share).toBeGreaterThan(0.95);
 
     const logs = readFileSync(r.logFile, "utf8");
     expect(logs.split("\n").length).toBeGreaterThan(10);

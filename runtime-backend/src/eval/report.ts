@@ -4,8 +4,8 @@ import type { CheckResult } from "./checks.js";
 /** A run's verdict: the task was done (every check held), not done, or could not be run. */
 export type Verdict = "pass" | "fail" | "error";
 
-/** How the agent's run ended ("timeout": the task's time limit stopped it). */
-export type RunStatus = "completed" | "failed" | "stopped" | "timeout" | "error";
+/** How the agent's run ended ("timeout": the task's time limit stopped it; "budget_exhausted": the session's budget did). */
+export type RunStatus = "completed" | "failed" | "stopped" | "budget_exhausted" | "timeout" | "error";
 
 /** One line of a report: one run of one task. Keys are snake_case, as in suite files. */
 export interface ReportRow {

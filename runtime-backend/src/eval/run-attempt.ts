@@ -57,7 +57,7 @@ function eventTally() {
 }
 
 function verdictOf(status: RunStatus, reason: string, checks: readonly CheckResult[]): { verdict: Verdict; failed_check?: string; reason?: string } {
-  if (status !== "completed") return { verdict: "fail", failed_check: "status", reason: status === "timeout" ? reason : `the agent ${status === "failed" ? "failed" : "stopped"}: ${reason}` };
+  if (status !== "completed") return { verdict: "fail", failed_check: "status", reason: status === "timeout" || status === "budget_exhausted" ? reason : `the agent ${status === "failed" ? "failed" : "stopped"}: ${reason}` };
   const broken = checks.find((c) => !c.ok);
   return broken ? { verdict: "fail", failed_check: broken.check, reason: broken.detail } : { verdict: "pass" };
 }

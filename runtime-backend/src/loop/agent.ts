@@ -16,6 +16,7 @@ import { type SessionRow, sessionMessage } from "../store/sessions.js";
 import { rememberScreenshots, takeScreenshots } from "./screenshots.js";
 import { applyInput, type Applied } from "./apply-input.js";
 import { riskPolicy } from "./approval.js";
+import { budgetOf } from "./budget.js";
 import type { LoopDeps, StepEvent } from "./deps.js";
 import { type DriveStart, drive } from "./drive.js";
 import { bestPlaybook } from "./playbook-match.js";
@@ -131,6 +132,7 @@ export class Agent {
     const clientTools = readClientTools(req.clientTools);
     const id = newId("ses");
     const maxSteps = req.maxSteps || this.defaultMaxSteps;
+    const budget = req.budget ? budgetOf(req.budget) : await this.deps.store.defaultBudget(userId);
     const row = await this.deps.store.createSession({
       id,
       userId,
@@ -142,6 +144,7 @@ export class Agent {
       playbookInstructions: playbook?.instructions ?? "",
       context: emptyContext(req.task),
       clientTools,
+      budget,
     });
     if (row.id !== id && (row.task !== req.task || row.model !== model || row.maxSteps !== maxSteps)) {
       // A retry gets the session it created; a key reused for another session is refused.

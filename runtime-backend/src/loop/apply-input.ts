@@ -53,6 +53,7 @@ const acceptsUserMessage = new Set([
   SessionStatus.COMPLETED,
   SessionStatus.STOPPED,
   SessionStatus.FAILED,
+  SessionStatus.BUDGET_EXHAUSTED,
   SessionStatus.UNSPECIFIED,
 ]);
 

@@ -10,6 +10,7 @@ import type { CallUpdate } from "../store/session-store.js";
 import type { SessionRow } from "../store/sessions.js";
 import type { PendingWrites } from "./apply-input.js";
 import { backendTools } from "./backend-tools.js";
+import { budgetReached } from "./budget.js";
 import { nextCalls, openAfter } from "./call-order.js";
 import { type LoopDeps, leaseUntil } from "./deps.js";
 import { finish, stoppedText } from "./finish.js";
@@ -166,6 +167,12 @@ export async function drive(deps: LoopDeps, start: DriveStart, hooks: DriveHooks
       // Before the model is called: the client's results are kept, and the session ends with why.
       if (pending) s = await flush(deps, s, pending);
       return finish(deps, s, SessionStatus.FAILED, messages, key, { reason: overQuota, text: `I stopped: ${overQuota}` });
+    }
+    const overBudget = budgetReached(s, Date.now());
+    if (overBudget) {
+      // Before the model is called, so never mid-action: every result the client sent is kept.
+      if (pending) s = await flush(deps, s, pending);
+      return finish(deps, s, SessionStatus.BUDGET_EXHAUSTED, messages, key, { reason: overBudget, text: `I stopped: ${overBudget}` });
     }
     const turn = await modelTurn(deps, s, calls, hooks, messages, key, pending);
     if ("failed" in turn) {

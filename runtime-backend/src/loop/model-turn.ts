@@ -15,6 +15,7 @@ import { stepResponse } from "../store/stored-response.js";
 import type { TraceRow } from "../store/traces.js";
 import type { PendingWrites } from "./apply-input.js";
 import { CallGate, type Gate } from "./call-gate.js";
+import { budgetNote } from "./budget.js";
 import { nextCalls } from "./call-order.js";
 import { type LoopDeps, leaseUntil, type StepEvent } from "./deps.js";
 import { finish, stoppedText } from "./finish.js";
@@ -76,7 +77,7 @@ export async function modelTurn(
   const { provider, model } = deps.resolveModel(s.model);
   const outputs = outputsOf(prevCalls);
   const images = await promptImages(deps.store, s.id, prevCalls);
-  const prompt = buildPrompt(s.context, s.task, s.playbookInstructions, outputs, deps.fold, images);
+  const prompt = buildPrompt(s.context, s.task, s.playbookInstructions, outputs, deps.fold, images, budgetNote(s, Date.now()));
   const step = s.step + 1;
   hooks.emit({ kind: "thinking", attempt: 1 });
   const t0 = performance.now();

@@ -1,3 +1,4 @@
+import { money } from "../base/money.js";
 import type { Queryable } from "../store/db.js";
 import { allQuotas, type QuotaRow, setQuota } from "../store/quotas.js";
 import type { SessionRow } from "../store/sessions.js";
@@ -33,10 +34,6 @@ export interface QuotaGuardOptions {
   readonly reloadMs?: number;
   /** The clock (tests). */
   readonly now?: () => number;
-}
-
-function money(n: number): string {
-  return `$${n.toFixed(n < 1 ? 4 : 2).replace(/0{1,2}$/, "")}`;
 }
 
 /**

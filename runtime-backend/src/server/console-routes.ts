@@ -9,6 +9,7 @@ import { diffVersions, matchPlaybooks, rollBack, versionsOf } from "../console/p
 import { listUserSessions, watchSession } from "../console/sessions.js";
 import { createApiToken, renameApiToken, revokeApiToken } from "../console/tokens.js";
 import { quotaMessage, setUserQuota, usageOf } from "../console/usage.js";
+import { defaultBudgetOf, setUserDefaultBudget } from "../console/budgets.js";
 import { consumeSignInCode, createConsoleSession, endConsoleSession, signInCodeUser } from "../store/accounts.js";
 import { listTokens } from "../store/tokens.js";
 import { consoleSecret } from "./access.js";
@@ -55,7 +56,7 @@ export function consoleRoutes(deps: ConsoleDeps, auth: Authenticator): (router: 
         },
         async getAccount(_req, ctx) {
           const userId = await user(ctx);
-          return { account: await accountOf(deps.db, userId), quota: quotaMessage(deps, userId) };
+          return { account: await accountOf(deps.db, userId), quota: quotaMessage(deps, userId), defaultBudget: await defaultBudgetOf(deps, userId) };
         },
         startDeviceLink(req, ctx) {
           return startDeviceLink(deps, deps.linkBase(), ctx.requestHeader.get("origin") ?? "", req);
@@ -132,6 +133,9 @@ export function consoleRoutes(deps: ConsoleDeps, auth: Authenticator): (router: 
         },
         async setQuota(req, ctx) {
           return { quota: await setUserQuota(deps, await user(ctx), req.userId, req.quota) };
+        },
+        async setDefaultBudget(req, ctx) {
+          return { budget: await setUserDefaultBudget(deps, await user(ctx), req.budget) };
         },
       },
       { interceptors },

@@ -347,6 +347,22 @@ create index device_links_expiry on device_links (expires_at)`,
 alter table sessions add column verdict_reason text not null default ''`,
   },
   {
+    version: 18,
+    // A session's budget (0: no ceiling on that measure), set when it is created and checked by
+    // the loop before each model call; and each user's default budget for new sessions.
+    name: "session budgets; default budgets",
+    sql: `alter table sessions add column budget_tokens bigint not null default 0;
+alter table sessions add column budget_cost_usd double precision not null default 0;
+alter table sessions add column budget_seconds integer not null default 0;
+create table default_budgets (
+  user_id text primary key references users(id) on delete cascade,
+  tokens bigint not null default 0,
+  cost_usd double precision not null default 0,
+  seconds integer not null default 0,
+  updated_at timestamptz not null default now()
+)`,
+  },
+  {
     version: 19,
     // Trust a person configures (`trust.ts`): the approval decisions a user asked to have
     // remembered, one per site and action class (a new decision replaces the old one), and the

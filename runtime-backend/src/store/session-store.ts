@@ -2,6 +2,7 @@ import type { HistoryEntry, LogEntry, Playbook, StepResponse, StepTrace } from "
 import type { MemoryRecord } from "@baton/gen/baton/v1/tools_pb";
 import { commitSql, leaseFreeSql, readStepSql, renewLeaseSql } from "./commit-sql.js";
 import { SessionConflict } from "./conflict.js";
+import { defaultBudget } from "./budgets.js";
 import type { Db, Row } from "./db.js";
 import { Grouper } from "./group.js";
 import { countLogs, insertLogs, readLogs } from "./logs.js";
@@ -9,7 +10,7 @@ import { type MemorySource, saveMemory, searchMemory } from "./memory.js";
 import { getPlaybook, listPlaybooks, savePlaybookVersion } from "./playbooks.js";
 import { type CallRow, type ClientResult, callFromRow, callsById, callsOfStep, readHistory, recentClientResults } from "./records.js";
 import { commitParams, type CommitRows, commitRows, type SessionCommit } from "./session-commit.js";
-import { clearLeases, getSessionRow, insertSession, type NewSession, requestStop, type SessionRow, sessionAfter, type SessionVerdict, sessionFromRow, setVerdict } from "./sessions.js";
+import { type BudgetLimits, clearLeases, getSessionRow, insertSession, type NewSession, requestStop, type SessionRow, sessionAfter, type SessionVerdict, sessionFromRow, setVerdict } from "./sessions.js";
 import { storedResponse } from "./stored-response.js";
 import { deleteScreenshots, insertScreenshots, readScreenshot, readScreenshots, type StoredScreenshot } from "./screenshots.js";
 import { readTraces } from "./traces.js";
@@ -241,5 +242,10 @@ export class SessionStore {
   /** The latest version of each of a user's playbooks. */
   playbooks(userId: string): Promise<Playbook[]> {
     return listPlaybooks(this.db, userId);
+  }
+
+  /** A user's default budget for new sessions. */
+  defaultBudget(userId: string): Promise<BudgetLimits> {
+    return defaultBudget(this.db, userId);
   }
 }

@@ -1,7 +1,7 @@
 import { create } from "@bufbuild/protobuf";
 import { timestampFromDate } from "@bufbuild/protobuf/wkt";
-import { type Session, SessionStatus } from "@baton/gen/baton/v1/agent_pb";
-import { SessionSchema, UsageSchema, VerdictSchema } from "@baton/gen/baton/v1/descriptors";
+import { type Budget, type Session, SessionStatus } from "@baton/gen/baton/v1/agent_pb";
+import { BudgetSchema, SessionSchema, UsageSchema, VerdictSchema } from "@baton/gen/baton/v1/descriptors";
 import { type ContextState, readContext } from "../context/state.js";
 import { contextRowJson, microLinesSql } from "./context-lines.js";
 import type { DeclaredTool, ToolRisk } from "@baton/sdk/contract";
@@ -20,6 +20,23 @@ export interface UsageTotals {
   cost: number;
 }
 
+/** A session's ceiling on what it may spend; 0 in a field: no ceiling on it. */
+export interface BudgetLimits {
+  /** Input plus output tokens. */
+  readonly tokens: number;
+  readonly costUsd: number;
+  /** Wall time from the session's creation. */
+  readonly seconds: number;
+}
+
+/** No ceiling at all. */
+export const noBudget: BudgetLimits = { tokens: 0, costUsd: 0, seconds: 0 };
+
+/** A budget for the wire. */
+export function budgetMessage(b: BudgetLimits): Budget {
+  return create(BudgetSchema, { tokens: BigInt(b.tokens), costUsd: b.costUsd, seconds: b.seconds });
+}
+
 /** A session as the loop sees it. */
 export interface SessionRow {
   readonly id: string;
@@ -35,6 +52,7 @@ export interface SessionRow {
   /** Tools the client declared for this session. */
   readonly clientTools: readonly SessionClientTool[];
   readonly usage: UsageTotals;
+  readonly budget: BudgetLimits;
   readonly answer: string;
   readonly reason: string;
   readonly stopRequested: boolean;
@@ -69,7 +87,7 @@ function usageFromRow(r: Row): UsageTotals {
 
 /** The columns {@link summaryFromRow} reads: a session's summary, never its context or history. */
 export const summaryColumns =
-  "id, status, task, goal, model, step, max_steps, playbook, input_tokens, output_tokens, cached_tokens, cost_usd, answer, reason, created_at, updated_at, verdict, verdict_reason";
+  "id, status, task, goal, model, step, max_steps, playbook, input_tokens, output_tokens, cached_tokens, cost_usd, answer, reason, created_at, updated_at, verdict, verdict_reason, budget_tokens, budget_cost_usd, budget_seconds";
 
 /** A client's verdict on a finished session (ReportVerdict). */
 export interface SessionVerdict {
@@ -80,7 +98,7 @@ export interface SessionVerdict {
 /** A session's summary: what {@link sessionMessage} puts on the wire. */
 export type SessionSummary = Pick<
   SessionRow,
-  "id" | "status" | "task" | "goal" | "model" | "step" | "maxSteps" | "playbook" | "usage" | "answer" | "reason" | "createdAt" | "updatedAt"
+  "id" | "status" | "task" | "goal" | "model" | "step" | "maxSteps" | "playbook" | "usage" | "budget" | "answer" | "reason" | "createdAt" | "updatedAt"
 > & {
   /** Set once the client reported one; rows the loop builds itself have none. */
   readonly verdict?: SessionVerdict | undefined;
@@ -117,6 +135,7 @@ export function summaryFromRow(r: Row): SessionSummary {
     model: String(r.model),
     maxSteps: Number(r.max_steps),
     playbook: String(r.playbook),
+    budget: { tokens: Number(r.budget_tokens ?? 0), costUsd: Number(r.budget_cost_usd ?? 0), seconds: Number(r.budget_seconds ?? 0) },
     createdAt: toDate(r.created_at),
     ...changedSummary(r),
   };
@@ -174,6 +193,8 @@ export interface NewSession {
   readonly playbookInstructions: string;
   readonly clientTools?: readonly SessionClientTool[];
   readonly context: ContextState;
+  /** Its ceiling (none when absent). */
+  readonly budget?: BudgetLimits;
 }
 
 /**
@@ -183,8 +204,8 @@ export interface NewSession {
 export async function insertSession(q: Queryable, s: NewSession): Promise<SessionRow> {
   const rows = await q.query(
     `with ins as (
-       insert into sessions (id, user_id, idempotency_key, status, task, goal, model, max_steps, playbook, playbook_instructions, context, client_tools)
-       values ($1, $2, $3, $4, $5, '', $6, $7, $8, $9, $10, $11)
+       insert into sessions (id, user_id, idempotency_key, status, task, goal, model, max_steps, playbook, playbook_instructions, context, client_tools, budget_tokens, budget_cost_usd, budget_seconds)
+       values ($1, $2, $3, $4, $5, '', $6, $7, $8, $9, $10, $11, $13, $14, $15)
        on conflict (user_id, idempotency_key) where idempotency_key is not null do nothing
        returning *
      ), lines as (
@@ -205,6 +226,9 @@ export async function insertSession(q: Queryable, s: NewSession): Promise<Sessio
       contextRowJson(s.context),
       JSON.stringify(s.clientTools ?? []),
       JSON.stringify(s.context.micro),
+      s.budget?.tokens ?? 0,
+      s.budget?.costUsd ?? 0,
+      s.budget?.seconds ?? 0,
     ],
   );
   if (rows[0]) return sessionFromRow(rows[0]);
@@ -263,6 +287,7 @@ export function sessionMessage(s: SessionSummary): Session {
     updatedAt: timestampFromDate(s.updatedAt),
     answer: s.answer,
     reason: s.reason,
+    budget: budgetMessage(s.budget),
     ...(s.verdict ? { verdict: create(VerdictSchema, s.verdict) } : {}),
   });
 }

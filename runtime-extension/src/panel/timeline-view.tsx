@@ -234,8 +234,8 @@ function Item({ item, actions }: { item: TimelineItem; actions: TimelineActions 
       return (
         <li class={`outcome ${item.status}`} data-kind="outcome" data-status={item.status}>
           <div class="outcome-head">
-            <Icon name={item.status === "completed" ? "check" : item.status === "stopped" ? "stop" : "alert"} size={14} />
-            {item.status === "completed" ? "Done" : item.status === "stopped" ? "Stopped" : "Failed"}
+            <Icon name={item.status === "completed" ? "check" : item.status === "failed" ? "alert" : "stop"} size={14} />
+            {item.status === "completed" ? "Done" : item.status === "stopped" ? "Stopped" : item.status === "budget_exhausted" ? "Budget reached" : "Failed"}
           </div>
           <p>{item.text}</p>
         </li>

@@ -1,6 +1,6 @@
-import { type GetSessionResponse, SessionStatus } from "@baton/gen/baton/v1/agent_pb";
+import type { GetSessionResponse } from "@baton/gen/baton/v1/agent_pb";
 import { toolCatalog } from "@baton/gen/baton/v1/tools_baton";
-import { describeCall, type ElementLabel } from "@baton/sdk/client";
+import { describeCall, type ElementLabel, endedStatus } from "@baton/sdk/client";
 import { toolByCase } from "@baton/sdk/contract";
 import type { TimelineItem } from "./timeline.js";
 
@@ -60,8 +60,8 @@ export function historyTimeline(got: GetSessionResponse): TimelineItem[] {
     }
   }
   const s = got.session;
-  if (s && (s.status === SessionStatus.COMPLETED || s.status === SessionStatus.STOPPED || s.status === SessionStatus.FAILED)) {
-    const status = s.status === SessionStatus.COMPLETED ? "completed" : s.status === SessionStatus.STOPPED ? "stopped" : "failed";
+  const status = s ? endedStatus(s.status) : undefined;
+  if (s && status) {
     items.push({ kind: "outcome", id: `h-outcome-${s.id}`, status, text: s.answer || s.reason || (status === "completed" ? "Done." : status) });
   }
   // Calls that never got a result (the run is still going, or was cut off) are not "running" here.

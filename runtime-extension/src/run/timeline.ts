@@ -1,5 +1,5 @@
 import type { ToolCall } from "@baton/gen/baton/v1/tools_pb";
-import type { RunEvent } from "@baton/sdk/client";
+import type { RunEvent, TaskOutcome } from "@baton/sdk/client";
 import type { Notice } from "./tool-executor.js";
 
 /** A page, as an approval card names it. */
@@ -73,7 +73,7 @@ export type TimelineItem =
     }
   | { readonly kind: "notice"; readonly id: string; readonly tone: "info" | "warn" | "error"; readonly title: string; readonly text: string }
   | { readonly kind: "paused"; readonly id: string; readonly state: "active" | "resolved" }
-  | { readonly kind: "outcome"; readonly id: string; readonly status: "completed" | "stopped" | "failed"; readonly text: string };
+  | { readonly kind: "outcome"; readonly id: string; readonly status: TaskOutcome["status"]; readonly text: string };
 
 /** What the reducer needs from the run: words for a call. */
 export interface TimelineContext {

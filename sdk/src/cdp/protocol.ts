@@ -86,6 +86,10 @@ export interface DocumentSnapshot {
     inputChecked?: RareBooleanData;
     contentDocumentIndex?: { index: number[]; value: number[] };
     shadowRootType?: RareStringData;
+    /** The value of `<input>` elements. */
+    inputValue?: RareStringData;
+    /** The value of `<textarea>` elements. */
+    textValue?: RareStringData;
   };
   layout: {
     nodeIndex: number[];

@@ -10,6 +10,8 @@ export { createPkce, type Pkce, s256Challenge } from "./pkce.js";
 export { withoutBrowser } from "./without-browser.js";
 export { type CallJournal, type JournalEntry, memoryJournal } from "./journal.js";
 export { backoffMs, defaultRetry, isRetryable, type RetryOptions } from "./retry.js";
+export { secretsScreenMask } from "./secret-mask.js";
+export { parseTotpSeed, totpCode, type TotpSeed } from "./totp.js";
 export { checkSecrets, maskText, placeholder, type Secret, type SecretPage, secretsNote, withSecrets } from "./secrets.js";
 export {
   type ApprovalDecision,
@@ -19,6 +21,8 @@ export {
   type RunContext,
   type RunEvent,
   type RunTaskOptions,
+  endedStatus,
   runTask,
+  type TaskBudget,
   type TaskOutcome,
 } from "./run-task.js";

@@ -103,12 +103,15 @@ export type RunEvent =
   /** A call the journal already knew: its recorded result, or an INTERRUPTED error, is sent without running it. */
   | { readonly type: "tool_replayed"; readonly toolcallId: string; readonly result: ToolcallResult }
   | { readonly type: "retry"; readonly attempt: number; readonly delayMs: number; readonly error: string }
+  /** The session after each step: its usage (tokens, cost) against its budget, for a live spend line. */
+  | { readonly type: "spend"; readonly session: Session }
   | { readonly type: "done"; readonly outcome: TaskOutcome };
 
 /** How a run ended. */
 export interface TaskOutcome {
   readonly sessionId: string;
-  readonly status: "completed" | "stopped" | "failed";
+  /** "budget_exhausted": the session reached its budget's ceiling (the reason says which). */
+  readonly status: "completed" | "stopped" | "failed" | "budget_exhausted";
   /** The final answer (from `done`, or the model's last text when it answered without tools). */
   readonly answer: string;
   /** Why it stopped or failed. */
@@ -130,6 +133,12 @@ export interface RunTaskOptions {
   readonly playbook?: string;
   /** Step limit; the server default when unset. */
   readonly maxSteps?: number;
+  /**
+   * A ceiling on what the task may spend (0 or absent in a field: none on it); unset: the
+   * user's default budget on the backend, if any. At the ceiling the session ends with status
+   * "budget_exhausted", before a model call and never in the middle of a tool call.
+   */
+  readonly budget?: TaskBudget;
   /** A handler for every client-side tool; the engine supplies all but ask_user. */
   readonly handlers: ClientToolHandlers<RunContext>;
   /** The client's own tools, declared to the model for this session (see examples/custom-tool). */
@@ -169,11 +178,29 @@ export interface RunTaskOptions {
   readonly page?: SecretPage;
 }
 
-const terminal = new Set([SessionStatus.COMPLETED, SessionStatus.STOPPED, SessionStatus.FAILED]);
+/** A task's ceiling on tokens (input plus output), cost (US dollars) and wall time (seconds). */
+export interface TaskBudget {
+  readonly tokens?: number;
+  readonly costUsd?: number;
+  readonly seconds?: number;
+}
+
+const ended = new Map<SessionStatus, TaskOutcome["status"]>([
+  [SessionStatus.COMPLETED, "completed"],
+  [SessionStatus.STOPPED, "stopped"],
+  [SessionStatus.FAILED, "failed"],
+  [SessionStatus.BUDGET_EXHAUSTED, "budget_exhausted"],
+]);
+
+/** How a session with this status ended, as a {@link TaskOutcome} names it; undefined while it has not. */
+export function endedStatus(status: SessionStatus): TaskOutcome["status"] | undefined {
+  return ended.get(status);
+}
+
+const terminal = new Set(ended.keys());
 
 function outcomeOf(session: Session, lastText: string): TaskOutcome {
-  const status =
-    session.status === SessionStatus.STOPPED ? "stopped" : session.status === SessionStatus.FAILED ? "failed" : "completed";
+  const status = endedStatus(session.status) ?? "completed";
   return { sessionId: session.id, status, answer: session.answer || lastText, reason: session.reason, session };
 }
 
@@ -418,6 +445,7 @@ export async function runTask(client: BatonClient, options: RunTaskOptions): Pro
           maxSteps: o.maxSteps ?? 0,
           idempotencyKey: key,
           clientTools: o.extensions ? clientToolsOf(o.extensions.catalog) : [],
+          ...(o.budget ? { budget: { tokens: BigInt(o.budget.tokens ?? 0), costUsd: o.budget.costUsd ?? 0, seconds: o.budget.seconds ?? 0 } } : {}),
         },
         { signal },
       ),
@@ -459,7 +487,10 @@ export async function runTask(client: BatonClient, options: RunTaskOptions): Pro
       }
       throw err;
     }
-    if (res.session) session = res.session;
+    if (res.session) {
+      session = res.session;
+      emit({ type: "spend", session });
+    }
     for (const m of res.messages) {
       if (m.content.case === "text") {
         lastText = m.content.value.text;

@@ -1,6 +1,7 @@
 import { ToolErrorCode } from "@baton/gen/baton/v1/agent_pb";
 import type { ClientToolHandlers } from "@baton/gen/baton/v1/tools_baton";
-import { ToolFailure, type TypingScope } from "../contract/index.js";
+import { type MaskScope, type ScreenMask, ToolFailure, type TypingScope } from "../contract/index.js";
+import { parseTotpSeed, totpCode } from "./totp.js";
 
 /**
  * A value the model may have typed but never sees: it writes the placeholder
@@ -9,8 +10,14 @@ import { ToolFailure, type TypingScope } from "../contract/index.js";
 export interface Secret {
   /** The name the model writes: a letter, then up to 63 letters, digits, `_`, `.` or `-`. */
   readonly name: string;
-  /** The value typed in its place. Never sent to the backend. */
+  /** The value typed in its place; for a `totp` secret, its seed. Never sent to the backend. */
   readonly value: string;
+  /**
+   * "totp": the value is a TOTP seed (a Base32 key or an `otpauth://totp/…` link, see
+   * `parseTotpSeed`) and what is typed is its current one-time code, masked like a value.
+   * Absent: the value is typed as it is.
+   */
+  readonly kind?: "totp";
   /**
    * Origins it may be typed on, such as "https://app.example.com"; "*" for any. Absent: any
    * origin (prefer to scope it).
@@ -41,6 +48,13 @@ export function checkSecrets(secrets: readonly Secret[], page: SecretPage | unde
     if (seen.has(s.name)) throw new Error(`secret "${s.name}" is given twice`);
     seen.add(s.name);
     if (!s.value) throw new Error(`secret "${s.name}" is empty`);
+    if (s.kind === "totp") {
+      try {
+        parseTotpSeed(s.value);
+      } catch (e) {
+        throw new Error(`secret "${s.name}": ${e instanceof Error ? e.message : String(e)}`);
+      }
+    }
     for (const o of s.origins ?? []) {
       if (o !== "*" && originOf(o) === undefined) throw new Error(`secret "${s.name}": origin ${JSON.stringify(o)} is not a URL such as https://app.example.com`);
     }
@@ -62,7 +76,7 @@ export function secretsNote(secrets: readonly Secret[]): string {
   if (secrets.length === 0) return "";
   const lines = secrets.map((s) => {
     const where = s.origins?.length && !s.origins.includes("*") ? ` (only on ${s.origins.map((o) => originOf(o)).join(", ")})` : "";
-    return `- ${placeholder(s.name)}${where}`;
+    return `- ${placeholder(s.name)}${s.kind === "totp" ? " (a one-time code: the current code is typed each time)" : ""}${where}`;
   });
   return [
     "The user gave secrets you can type without seeing them. To type one, write its placeholder exactly as the text of type_text (alone or inside other text); the browser types the value. Tool results show each value as its placeholder. Never ask the user for a value, and never type a placeholder anywhere else than the field it belongs to.",
@@ -202,20 +216,36 @@ function urlsOf(result: unknown): string[] {
 
 /**
  * The engine's handlers behind a secrets layer: `type_text` types `<secret>name</secret>` as the
- * secret's value (only on its origins: elsewhere the call fails with PERMISSION_DENIED, and an
+ * secret's value, or a TOTP secret's current code (only on its origins: elsewhere the call fails with PERMISSION_DENIED, and an
  * unknown name with INVALID_ARGUMENTS). The page's origin is checked here; the origins also go
  * to the handler on its context (`TypingScope.typeOnlyOn`), where the engine checks the field's
  * own frame when it finds it and again just before the keys go out. Every handler's result and
  * failure is masked — each value reads back as its placeholder in snapshots, evidence,
- * extracted text and error messages, even where the page echoed it. Screenshots are withheld while a typed secret may be
- * on screen (from the typing until the page changes) or while the page's text shows one (when
- * `page.text` is given). The values never leave this layer.
+ * extracted text and error messages, even where the page echoed it. Screenshots go to the
+ * handler with a `ScreenMask` on the context (`MaskScope`): the engine paints over every field
+ * and text that shows a secret before the image is encoded, and confirms it. A screenshot no
+ * one confirmed is withheld while a typed secret may be on screen (from the typing until the
+ * page changes) or while the page's text shows one (when `page.text` is given). The values
+ * never leave this layer.
  */
 export function withSecrets<Ctx>(handlers: ClientToolHandlers<Ctx>, secrets: readonly Secret[], page?: SecretPage): ClientToolHandlers<Ctx> {
   checkSecrets(secrets, page);
   if (secrets.length === 0) return handlers;
   const byName = new Map(secrets.map((s) => [s.name, s]));
   const exposure: Exposure = { typedOn: undefined };
+  // What is masked: every value (a TOTP secret's seed too), and each one-time code typed, which
+  // a field or the page may show afterwards. The latest few codes are kept: older ones expired.
+  let masking: readonly Secret[] = secrets;
+  const codes: Secret[] = [];
+  const typedCode = (s: Secret): string => {
+    const code = totpCode(parseTotpSeed(s.value));
+    if (!codes.some((c) => c.value === code)) {
+      codes.push({ name: s.name, value: code });
+      if (codes.length > 16) codes.shift();
+      masking = [...secrets, ...codes];
+    }
+    return code;
+  };
 
   /**
    * The text with its placeholders replaced, the page it is typed on (when known), and the
@@ -242,7 +272,10 @@ export function withSecrets<Ctx>(handlers: ClientToolHandlers<Ctx>, secrets: rea
         onlyOn = onlyOn ? onlyOn.filter((o) => ok.includes(o)) : ok;
       }
     }
-    const out = text.replace(/<secret>\s*([^<]*?)\s*<\/secret>/g, (_m, name: string) => (byName.get(name) as Secret).value);
+    const out = text.replace(/<secret>\s*([^<]*?)\s*<\/secret>/g, (_m, name: string) => {
+      const s = byName.get(name) as Secret;
+      return s.kind === "totp" ? typedCode(s) : s.value;
+    });
     url ??= page ? await page.url().catch(() => undefined) : undefined;
     return { text: out, used: true, ...(url ? { on: pageKey(url) } : {}), ...(onlyOn ? { onlyOn } : {}) };
   }
@@ -250,8 +283,8 @@ export function withSecrets<Ctx>(handlers: ClientToolHandlers<Ctx>, secrets: rea
   /** Drops a screenshot's data when a secret may be visible in it. */
   async function guardImage<I extends { data?: Uint8Array; url?: string } | undefined>(img: I, pageText: string | undefined): Promise<I> {
     if (!img || !img.data?.length) return img;
-    let visible = exposure.typedOn !== undefined || (pageText !== undefined && showsSecret(pageText, secrets));
-    if (!visible && page?.text) visible = showsSecret(await page.text().catch(() => ""), secrets);
+    let visible = exposure.typedOn !== undefined || (pageText !== undefined && showsSecret(pageText, masking));
+    if (!visible && page?.text) visible = showsSecret(await page.text().catch(() => ""), masking);
     return visible ? ({ ...img, data: new Uint8Array(), url: withheldUrl } as I) : img;
   }
 
@@ -279,22 +312,29 @@ export function withSecrets<Ctx>(handlers: ClientToolHandlers<Ctx>, secrets: rea
           exposure.typedOn = sub.on ?? "(the page typed on)";
         }
       }
+      // Screenshots: the engine paints every secret it can locate over before encoding, and says so.
+      let painted = false;
+      if (key === "takeSnapshot" || key === "screenshot") {
+        const screenMask: ScreenMask = { shows: (t) => showsSecret(t, masking), painted: () => void (painted = true) };
+        c = { ...(c as object), screenMask } satisfies MaskScope as Ctx;
+      }
       let result: unknown;
       try {
         result = await handler(p, c);
       } catch (e) {
         if (e instanceof ToolFailure) {
-          const snapshot = e.details.snapshot ? maskDeep({ ...e.details.snapshot, screenshot: undefined }, secrets) : undefined;
-          throw new ToolFailure(e.code, maskText(e.message, secrets), { ...e.details, ...(snapshot ? { snapshot } : {}) });
+          const snapshot = e.details.snapshot ? maskDeep({ ...e.details.snapshot, screenshot: undefined }, masking) : undefined;
+          throw new ToolFailure(e.code, maskText(e.message, masking), { ...e.details, ...(snapshot ? { snapshot } : {}) });
         }
-        throw new Error(maskText(e instanceof Error ? e.message : String(e), secrets));
+        throw new Error(maskText(e instanceof Error ? e.message : String(e), masking));
       }
       if (typed) exposure.typedOn = typed.on ?? urlsOf(result).map(pageKey)[0] ?? exposure.typedOn;
       else noticeNavigation(result);
       const r = result as { text?: string; screenshot?: { data?: Uint8Array; url?: string }; image?: { data?: Uint8Array; url?: string } } | undefined;
-      if (key === "takeSnapshot" && r?.screenshot) result = { ...r, screenshot: await guardImage(r.screenshot, r.text) };
-      if (key === "screenshot" && r?.image) result = { ...r, image: await guardImage(r.image, undefined) };
-      return maskDeep(result, secrets);
+      // A screenshot the engine painted over goes out; one it did not (a handler of another kind) is withheld while a secret may show.
+      if (key === "takeSnapshot" && r?.screenshot && !painted) result = { ...r, screenshot: await guardImage(r.screenshot, r.text) };
+      if (key === "screenshot" && r?.image && !painted) result = { ...r, image: await guardImage(r.image, undefined) };
+      return maskDeep(result, masking);
     };
   }
   return wrapped as unknown as ClientToolHandlers<Ctx>;

@@ -31,3 +31,4 @@ export {
 export { type ArgLimits, type ArgProblem, readArgs } from "./read-args.js";
 export { ToolErrorCode, ToolFailure, type ToolFailureDetails, toolError } from "./tool-error.js";
 export { type TypingScope, typingOrigins } from "./typing-scope.js";
+export { type MaskScope, type ScreenMask, screenMaskOf } from "./screen-mask.js";

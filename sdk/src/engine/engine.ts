@@ -2,7 +2,7 @@ import { create, type MessageInitShape } from "@bufbuild/protobuf";
 import { type EvidenceSchema, type TakeSnapshotResult, type ViewportSchema } from "@baton/gen/baton/v1/tools_pb";
 import { TakeSnapshotResultSchema } from "@baton/gen/baton/v1/descriptors";
 import type { CdpTransport } from "../cdp/transport.js";
-import { ToolErrorCode, ToolFailure } from "../contract/index.js";
+import { type ScreenMask, ToolErrorCode, ToolFailure } from "../contract/index.js";
 import { topElementBox, topElementHit } from "./hit/batch-occlusion.js";
 import { declaration, invocation, type PageFunction } from "./base/page-function.js";
 import { intersect, type Point, probePoints, probePointsBeside } from "./base/coordinates.js";
@@ -191,6 +191,8 @@ export class Engine {
     ref?: string;
     /** Never reuse the last snapshot. */
     fresh?: boolean;
+    /** Secrets to paint over in the screenshot. */
+    screenMask?: ScreenMask;
   }): Promise<MessageInitShape<typeof TakeSnapshotResultSchema>> {
     const scope = params.ref ? (await this.resolve(params.ref, "ref")).entry : undefined;
     const snap = await this.pageSnapshot({
@@ -218,6 +220,8 @@ export class Engine {
         this.#page,
         snap.elements.filter((e) => shown.has(e.ref) && !e.offscreen),
         70,
+        "jpeg",
+        params.screenMask,
       );
     }
     return result;

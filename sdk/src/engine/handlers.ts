@@ -1,6 +1,6 @@
 import type { Message } from "@bufbuild/protobuf";
 import { type ClientToolCase, type ClientToolHandlers, toolRoutes } from "@baton/gen/baton/v1/tools_baton";
-import { pageActionClass, toolByCase, type ToolRoute, ToolErrorCode, ToolFailure, typingOrigins } from "../contract/index.js";
+import { pageActionClass, screenMaskOf, toolByCase, type ToolRoute, ToolErrorCode, ToolFailure, typingOrigins } from "../contract/index.js";
 import { decideAction } from "../policy/site-policy.js";
 import { openUrlPolicy } from "../policy/url-policy.js";
 import { drag, click, hover } from "./actions/pointer.js";
@@ -74,9 +74,11 @@ function pageHandlers<Ctx>(engine: Engine): EngineHandlers<Ctx> {
   return {
     navigate: (p) => navigate(engine, p),
     goBack: (p) => goBack(engine, p),
-    takeSnapshot: (p) =>
+    // The secrets layer's mask rides on the context (`MaskScope`): secrets are painted over in every screenshot.
+    takeSnapshot: (p, ctx) =>
       engine.guard(() =>
         engine.snapshot({
+          screenMask: screenMaskOf(ctx),
           offset: p.offset,
           includeScreenshot: p.includeScreenshot,
           includeOffscreen: p.includeOffscreen,
@@ -94,7 +96,7 @@ function pageHandlers<Ctx>(engine: Engine): EngineHandlers<Ctx> {
     drag: (p) => drag(engine, p),
     uploadFile: (p) => uploadFile(engine, p),
     waitFor: (p) => waitFor(engine, p),
-    screenshot: (p) => screenshot(engine, p),
+    screenshot: (p, ctx) => screenshot(engine, p, screenMaskOf(ctx)),
     extract: (p) => extract(engine, p),
     setValue: (p) => setValue(engine, p),
     selectText: (p) => selectText(engine, p),

@@ -13,3 +13,6 @@ export { cdpDomRunner, DomEngine, type DomRunner, domAgentSource, domHandlers } 
 export { defaultQuietWindowMs, type SettleOptions } from "./page/settle.js";
 export { defaultSnapshotMaxAgeMs } from "./page/snapshot-reuse.js";
 export { openableUrl } from "./page/url-checks.js";
+export { maskColour, type Painted, paintedOver } from "./mask/paint.js";
+export { type BoxPlace } from "./mask/secret-boxes.js";
+export { paintShareExpression, type ShareBox } from "./mask/paint-share.js";

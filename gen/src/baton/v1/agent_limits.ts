@@ -54,6 +54,18 @@ export const fieldLimits: { readonly [message: string]: { readonly [field: strin
       "maxLength": 200
     }
   },
+  "baton.v1.Budget": {
+    "tokens": {
+      "maximum": 1000000000000
+    },
+    "cost_usd": {
+      "minimum": 0,
+      "maximum": 1000000
+    },
+    "seconds": {
+      "maximum": 31536000
+    }
+  },
   "baton.v1.Verdict": {
     "reason": {
       "maxLength": 4000

@@ -16,7 +16,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file baton/v1/agent.proto.
  */
 export const file_baton_v1_agent: GenFile = /*@__PURE__*/
-  fileDesc("ChRiYXRvbi92MS9hZ2VudC5wcm90bxIIYmF0b24udjEihwIKDEFnZW50TWVzc2FnZRIKCgJpZBgBIAEoCRIeCgR0ZXh0GAIgASgLMg4uYmF0b24udjEuVGV4dEgAEigKCXJlYXNvbmluZxgDIAEoCzITLmJhdG9uLnYxLlJlYXNvbmluZ0gAEi8KDWZ1bmN0aW9uX2NhbGwYBCABKAsyFi5iYXRvbi52MS5GdW5jdGlvbkNhbGxIABInCgZzdGF0dXMYBSABKA4yFy5iYXRvbi52MS5NZXNzYWdlU3RhdHVzEgwKBHN0ZXAYBiABKA0SLgoKY3JlYXRlZF9hdBgHIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXBCCQoHY29udGVudCIUCgRUZXh0EgwKBHRleHQYASABKAkiGQoJUmVhc29uaW5nEgwKBHRleHQYASABKAkinQEKDEZ1bmN0aW9uQ2FsbBITCgt0b29sY2FsbF9pZBgBIAEoCRIgCgRjYWxsGAIgASgLMhIuYmF0b24udjEuVG9vbENhbGwSKgoJZXh0ZW5zaW9uGAMgASgLMhcuYmF0b24udjEuRXh0ZW5zaW9uQ2FsbBIMCgRzaXRlGAQgASgJEhwKBHJpc2sYBSABKA4yDi5iYXRvbi52MS5SaXNrIjUKDUV4dGVuc2lvbkNhbGwSDAoEbmFtZRgBIAEoCRIWCg5hcmd1bWVudHNfanNvbhgCIAEoCSImCg9FeHRlbnNpb25SZXN1bHQSEwoLcmVzdWx0X2pzb24YASABKAkiZgoKQ2xpZW50VG9vbBIMCgRuYW1lGAEgASgJEhMKC2Rlc2NyaXB0aW9uGAIgASgJEhcKD3BhcmFtZXRlcnNfanNvbhgDIAEoCRIcCgRyaXNrGAQgASgOMg4uYmF0b24udjEuUmlzayLdAQoOVG9vbGNhbGxSZXN1bHQSEwoLdG9vbGNhbGxfaWQYASABKAkSJgoGcmVzdWx0GAIgASgLMhQuYmF0b24udjEuVG9vbFJlc3VsdEgAEiQKBWVycm9yGAMgASgLMhMuYmF0b24udjEuVG9vbEVycm9ySAASJgoIYXBwcm92YWwYBCABKAsyEi5iYXRvbi52MS5BcHByb3ZhbEgAEjUKEGV4dGVuc2lvbl9yZXN1bHQYBSABKAsyGS5iYXRvbi52MS5FeHRlbnNpb25SZXN1bHRIAEIJCgdvdXRjb21lIoQBCghBcHByb3ZhbBIQCghhcHByb3ZlZBgBIAEoCBIOCgZyZWFzb24YAiABKAkSJgoFc2NvcGUYAyABKA4yFy5iYXRvbi52MS5BcHByb3ZhbFNjb3BlEi4KCmV4cGlyZXNfYXQYBCABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wIsMBCgxBcHByb3ZhbFJ1bGUSCgoCaWQYASABKAkSDAoEc2l0ZRgCIAEoCRIcCgRyaXNrGAMgASgOMg4uYmF0b24udjEuUmlzaxINCgVhbGxvdxgEIAEoCBIMCgR0b29sGAUgASgJEi4KCmNyZWF0ZWRfYXQYBiABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEi4KCmV4cGlyZXNfYXQYByABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wIpABCglUb29sRXJyb3ISJQoEY29kZRgBIAEoDjIXLmJhdG9uLnYxLlRvb2xFcnJvckNvZGUSDwoHbWVzc2FnZRgCIAEoCRIMCgR0b29sGAMgASgJEg0KBWZpZWxkGAQgASgJEi4KCHNuYXBzaG90GAUgASgLMhwuYmF0b24udjEuVGFrZVNuYXBzaG90UmVzdWx0Il0KBVVzYWdlEhQKDGlucHV0X3Rva2VucxgBIAEoBBIVCg1vdXRwdXRfdG9rZW5zGAIgASgEEhUKDWNhY2hlZF90b2tlbnMYAyABKAQSEAoIY29zdF91c2QYBCABKAEi4AIKB1Nlc3Npb24SCgoCaWQYASABKAkSJwoGc3RhdHVzGAIgASgOMhcuYmF0b24udjEuU2Vzc2lvblN0YXR1cxIMCgR0YXNrGAMgASgJEgwKBGdvYWwYBCABKAkSDQoFbW9kZWwYBSABKAkSDAoEc3RlcBgGIAEoDRIRCgltYXhfc3RlcHMYByABKA0SHgoFdXNhZ2UYCCABKAsyDy5iYXRvbi52MS5Vc2FnZRIQCghwbGF5Ym9vaxgJIAEoCRIuCgpjcmVhdGVkX2F0GAogASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIuCgp1cGRhdGVkX2F0GAsgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIOCgZhbnN3ZXIYDCABKAkSDgoGcmVhc29uGA0gASgJEiIKB3ZlcmRpY3QYDiABKAsyES5iYXRvbi52MS5WZXJkaWN0IikKB1ZlcmRpY3QSDgoGcGFzc2VkGAEgASgIEg4KBnJlYXNvbhgCIAEoCSKdAQoUQ3JlYXRlU2Vzc2lvblJlcXVlc3QSDAoEdGFzaxgBIAEoCRINCgVtb2RlbBgCIAEoCRIQCghwbGF5Ym9vaxgDIAEoCRIRCgltYXhfc3RlcHMYBCABKA0SFwoPaWRlbXBvdGVuY3lfa2V5GAUgASgJEioKDGNsaWVudF90b29scxgGIAMoCzIULmJhdG9uLnYxLkNsaWVudFRvb2wiOwoVQ3JlYXRlU2Vzc2lvblJlc3BvbnNlEiIKB3Nlc3Npb24YASABKAsyES5iYXRvbi52MS5TZXNzaW9uIjwKD1Rvb2xjYWxsUmVzdWx0cxIpCgdyZXN1bHRzGAEgAygLMhguYmF0b24udjEuVG9vbGNhbGxSZXN1bHQiGwoLVXNlck1lc3NhZ2USDAoEdGV4dBgBIAEoCSK3AQoLU3RlcFJlcXVlc3QSEgoKc2Vzc2lvbl9pZBgBIAEoCRItCgx1c2VyX21lc3NhZ2UYAiABKAsyFS5iYXRvbi52MS5Vc2VyTWVzc2FnZUgAEjEKDHRvb2xfcmVzdWx0cxgDIAEoCzIZLmJhdG9uLnYxLlRvb2xjYWxsUmVzdWx0c0gAEhcKD2lkZW1wb3RlbmN5X2tleRgEIAEoCRIQCghwYWdlX3VybBgFIAEoCUIHCgVpbnB1dCJcCgxTdGVwUmVzcG9uc2USKAoIbWVzc2FnZXMYASADKAsyFi5iYXRvbi52MS5BZ2VudE1lc3NhZ2USIgoHc2Vzc2lvbhgCIAEoCzIRLmJhdG9uLnYxLlNlc3Npb24iOAoRU3RyZWFtU3RlcFJlcXVlc3QSIwoEc3RlcBgBIAEoCzIVLmJhdG9uLnYxLlN0ZXBSZXF1ZXN0IlkKCFByb2dyZXNzEh4KBXBoYXNlGAEgASgOMg8uYmF0b24udjEuUGhhc2USDAoEdG9vbBgCIAEoCRIOCgZkZXRhaWwYAyABKAkSDwoHYXR0ZW1wdBgEIAEoDSKeAQoSU3RyZWFtU3RlcFJlc3BvbnNlEiYKCHByb2dyZXNzGAEgASgLMhIuYmF0b24udjEuUHJvZ3Jlc3NIABIUCgp0ZXh0X2RlbHRhGAIgASgJSAASJgoEZG9uZRgDIAEoCzIWLmJhdG9uLnYxLlN0ZXBSZXNwb25zZUgAEhkKD3JlYXNvbmluZ19kZWx0YRgEIAEoCUgAQgcKBWV2ZW50IjEKC1N0b3BSZXF1ZXN0EhIKCnNlc3Npb25faWQYASABKAkSDgoGcmVhc29uGAIgASgJIjIKDFN0b3BSZXNwb25zZRIiCgdzZXNzaW9uGAEgASgLMhEuYmF0b24udjEuU2Vzc2lvbiK2AQoMSGlzdG9yeUVudHJ5EgwKBHN0ZXAYASABKA0SLQoMdXNlcl9tZXNzYWdlGAIgASgLMhUuYmF0b24udjEuVXNlck1lc3NhZ2VIABIvCg1hZ2VudF9tZXNzYWdlGAMgASgLMhYuYmF0b24udjEuQWdlbnRNZXNzYWdlSAASLwoLdG9vbF9yZXN1bHQYBCABKAsyGC5iYXRvbi52MS5Ub29sY2FsbFJlc3VsdEgAQgcKBWVudHJ5IpUBCglTdGVwVHJhY2USDAoEc3RlcBgBIAEoDRINCgVtb2RlbBgCIAEoCRISCgpsYXRlbmN5X21zGAMgASgNEh4KBXVzYWdlGAQgASgLMg8uYmF0b24udjEuVXNhZ2USEgoKdG9vbF9jYWxscxgFIAMoCRIOCgZlcnJvcnMYBiADKAkSEwoLc2NyZWVuc2hvdHMYByADKAkiJwoRR2V0U2Vzc2lvblJlcXVlc3QSEgoKc2Vzc2lvbl9pZBgBIAEoCSLXAQoSR2V0U2Vzc2lvblJlc3BvbnNlEiIKB3Nlc3Npb24YASABKAsyES5iYXRvbi52MS5TZXNzaW9uEicKB2hpc3RvcnkYAiADKAsyFi5iYXRvbi52MS5IaXN0b3J5RW50cnkSLQoNcGVuZGluZ19jYWxscxgDIAMoCzIWLmJhdG9uLnYxLkFnZW50TWVzc2FnZRIjCgZ0cmFjZXMYBCADKAsyEy5iYXRvbi52MS5TdGVwVHJhY2USIAoEbG9ncxgFIAMoCzISLmJhdG9uLnYxLkxvZ0VudHJ5IoQCCghMb2dFbnRyeRIhCgVsZXZlbBgBIAEoDjISLmJhdG9uLnYxLkxvZ0xldmVsEg8KB21lc3NhZ2UYAiABKAkSDAoEc3RlcBgDIAEoDRIMCgR0b29sGAQgASgJEhMKC3Rvb2xjYWxsX2lkGAUgASgJEigKBHRpbWUYBiABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEjYKCmF0dHJpYnV0ZXMYByADKAsyIi5iYXRvbi52MS5Mb2dFbnRyeS5BdHRyaWJ1dGVzRW50cnkaMQoPQXR0cmlidXRlc0VudHJ5EgsKA2tleRgBIAEoCRINCgV2YWx1ZRgCIAEoCToCOAEiSwoQUmVwb3J0TG9nUmVxdWVzdBISCgpzZXNzaW9uX2lkGAEgASgJEiMKB2VudHJpZXMYAiADKAsyEi5iYXRvbi52MS5Mb2dFbnRyeSIjChFSZXBvcnRMb2dSZXNwb25zZRIOCgZzdG9yZWQYASABKA0iQQoUR2V0U2NyZWVuc2hvdFJlcXVlc3QSEgoKc2Vzc2lvbl9pZBgBIAEoCRIVCg1zY3JlZW5zaG90X2lkGAIgASgJIk4KFFJlcG9ydFZlcmRpY3RSZXF1ZXN0EhIKCnNlc3Npb25faWQYASABKAkSIgoHdmVyZGljdBgCIAEoCzIRLmJhdG9uLnYxLlZlcmRpY3QiOwoVUmVwb3J0VmVyZGljdFJlc3BvbnNlEiIKB3Nlc3Npb24YASABKAsyES5iYXRvbi52MS5TZXNzaW9uIloKFUdldFNjcmVlbnNob3RSZXNwb25zZRIeCgVpbWFnZRgBIAEoCzIPLmJhdG9uLnYxLkltYWdlEgwKBHN0ZXAYAiABKA0SEwoLdG9vbGNhbGxfaWQYAyABKAkiZgoVRGVjaWRlQXBwcm92YWxSZXF1ZXN0EhIKCnNlc3Npb25faWQYASABKAkSEwoLdG9vbGNhbGxfaWQYAiABKAkSJAoIYXBwcm92YWwYAyABKAsyEi5iYXRvbi52MS5BcHByb3ZhbCI8ChZEZWNpZGVBcHByb3ZhbFJlc3BvbnNlEiIKB3Nlc3Npb24YASABKAsyES5iYXRvbi52MS5TZXNzaW9uIhoKGExpc3RBcHByb3ZhbFJ1bGVzUmVxdWVzdCJCChlMaXN0QXBwcm92YWxSdWxlc1Jlc3BvbnNlEiUKBXJ1bGVzGAEgAygLMhYuYmF0b24udjEuQXBwcm92YWxSdWxlIicKGVJldm9rZUFwcHJvdmFsUnVsZVJlcXVlc3QSCgoCaWQYASABKAkiHAoaUmV2b2tlQXBwcm92YWxSdWxlUmVzcG9uc2UiQQoKU2l0ZVBvbGljeRIPCgdhbGxvd2VkGAEgAygJEg8KB2Jsb2NrZWQYAiADKAkSEQoJcmVhZF9vbmx5GAMgAygJIhYKFEdldFNpdGVQb2xpY3lSZXF1ZXN0Ip8BChVHZXRTaXRlUG9saWN5UmVzcG9uc2USIgoEdGVhbRgBIAEoCzIULmJhdG9uLnYxLlNpdGVQb2xpY3kSIgoEdXNlchgCIAEoCzIULmJhdG9uLnYxLlNpdGVQb2xpY3kSJwoJZWZmZWN0aXZlGAMgASgLMhQuYmF0b24udjEuU2l0ZVBvbGljeRIVCg1jYW5fZWRpdF90ZWFtGAQgASgIIkoKFFNldFNpdGVQb2xpY3lSZXF1ZXN0EiQKBnBvbGljeRgBIAEoCzIULmJhdG9uLnYxLlNpdGVQb2xpY3kSDAoEdGVhbRgCIAEoCCJKChVTZXRTaXRlUG9saWN5UmVzcG9uc2USMQoIcG9saWNpZXMYASABKAsyHy5iYXRvbi52MS5HZXRTaXRlUG9saWN5UmVzcG9uc2UirAEKCFBsYXlib29rEgwKBG5hbWUYASABKAkSDwoHdmVyc2lvbhgCIAEoDRITCgtkZXNjcmlwdGlvbhgDIAEoCRIUCgxpbnN0cnVjdGlvbnMYBCABKAkSEAoIa2V5d29yZHMYBSADKAkSFAoMdXJsX3BhdHRlcm5zGAYgAygJEi4KCmNyZWF0ZWRfYXQYByABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wIj0KFUNyZWF0ZVBsYXlib29rUmVxdWVzdBIkCghwbGF5Ym9vaxgBIAEoCzISLmJhdG9uLnYxLlBsYXlib29rIj4KFkNyZWF0ZVBsYXlib29rUmVzcG9uc2USJAoIcGxheWJvb2sYASABKAsyEi5iYXRvbi52MS5QbGF5Ym9vayI9ChVVcGRhdGVQbGF5Ym9va1JlcXVlc3QSJAoIcGxheWJvb2sYASABKAsyEi5iYXRvbi52MS5QbGF5Ym9vayI+ChZVcGRhdGVQbGF5Ym9va1Jlc3BvbnNlEiQKCHBsYXlib29rGAEgASgLMhIuYmF0b24udjEuUGxheWJvb2siMwoSR2V0UGxheWJvb2tSZXF1ZXN0EgwKBG5hbWUYASABKAkSDwoHdmVyc2lvbhgCIAEoDSI7ChNHZXRQbGF5Ym9va1Jlc3BvbnNlEiQKCHBsYXlib29rGAEgASgLMhIuYmF0b24udjEuUGxheWJvb2siFgoUTGlzdFBsYXlib29rc1JlcXVlc3QiPgoVTGlzdFBsYXlib29rc1Jlc3BvbnNlEiUKCXBsYXlib29rcxgBIAMoCzISLmJhdG9uLnYxLlBsYXlib29rKq8BCg1NZXNzYWdlU3RhdHVzEh4KGk1FU1NBR0VfU1RBVFVTX1VOU1BFQ0lGSUVEEAASHAoYTUVTU0FHRV9TVEFUVVNfQ09NUExFVEVEEAESGgoWTUVTU0FHRV9TVEFUVVNfU1RPUFBFRBACEiQKIE1FU1NBR0VfU1RBVFVTX0FXQUlUSU5HX0FQUFJPVkFMEAMSHgoaTUVTU0FHRV9TVEFUVVNfSU5fUFJPR1JFU1MQBCphCg1BcHByb3ZhbFNjb3BlEh4KGkFQUFJPVkFMX1NDT1BFX1VOU1BFQ0lGSUVEEAASFwoTQVBQUk9WQUxfU0NPUEVfT05DRRABEhcKE0FQUFJPVkFMX1NDT1BFX1NJVEUQAiqVBAoNVG9vbEVycm9yQ29kZRIfChtUT09MX0VSUk9SX0NPREVfVU5TUEVDSUZJRUQQABIlCiFUT09MX0VSUk9SX0NPREVfSU5WQUxJRF9BUkdVTUVOVFMQARIgChxUT09MX0VSUk9SX0NPREVfVU5LTk9XTl9UT09MEAISHwobVE9PTF9FUlJPUl9DT0RFX1VOS05PV05fUkVGEAMSHQoZVE9PTF9FUlJPUl9DT0RFX1NUQUxFX1JFRhAEEiIKHlRPT0xfRVJST1JfQ09ERV9OT1RfQUNUSU9OQUJMRRAFEh0KGVRPT0xfRVJST1JfQ09ERV9OQVZJR0FURUQQBhIbChdUT09MX0VSUk9SX0NPREVfVElNRU9VVBAHEh8KG1RPT0xfRVJST1JfQ09ERV9UQVJHRVRfR09ORRAIEh0KGVRPT0xfRVJST1JfQ09ERV9OT1RfRk9VTkQQCRIlCiFUT09MX0VSUk9SX0NPREVfUEVSTUlTU0lPTl9ERU5JRUQQChIaChZUT09MX0VSUk9SX0NPREVfREVOSUVEEAsSGwoXVE9PTF9FUlJPUl9DT0RFX1NUT1BQRUQQDBIcChhUT09MX0VSUk9SX0NPREVfSU5URVJOQUwQDRIfChtUT09MX0VSUk9SX0NPREVfSU5URVJSVVBURUQQDhIbChdUT09MX0VSUk9SX0NPREVfTk9UX1JVThAPKoICCg1TZXNzaW9uU3RhdHVzEh4KGlNFU1NJT05fU1RBVFVTX1VOU1BFQ0lGSUVEEAASFwoTU0VTU0lPTl9TVEFUVVNfSURMRRABEhoKFlNFU1NJT05fU1RBVFVTX1JVTk5JTkcQAhIhCh1TRVNTSU9OX1NUQVRVU19BV0FJVElOR19UT09MUxADEiQKIFNFU1NJT05fU1RBVFVTX0FXQUlUSU5HX0FQUFJPVkFMEAQSHAoYU0VTU0lPTl9TVEFUVVNfQ09NUExFVEVEEAUSGgoWU0VTU0lPTl9TVEFUVVNfU1RPUFBFRBAGEhkKFVNFU1NJT05fU1RBVFVTX0ZBSUxFRBAHKlsKBVBoYXNlEhUKEVBIQVNFX1VOU1BFQ0lGSUVEEAASEgoOUEhBU0VfVEhJTktJTkcQARIXChNQSEFTRV9UQUtJTkdfQUNUSU9OEAISDgoKUEhBU0VfSURMRRADKncKCExvZ0xldmVsEhkKFUxPR19MRVZFTF9VTlNQRUNJRklFRBAAEhMKD0xPR19MRVZFTF9ERUJVRxABEhIKDkxPR19MRVZFTF9JTkZPEAISEgoOTE9HX0xFVkVMX1dBUk4QAxITCg9MT0dfTEVWRUxfRVJST1IQBDLMCgoMQWdlbnRTZXJ2aWNlElAKDUNyZWF0ZVNlc3Npb24SHi5iYXRvbi52MS5DcmVhdGVTZXNzaW9uUmVxdWVzdBofLmJhdG9uLnYxLkNyZWF0ZVNlc3Npb25SZXNwb25zZRI1CgRTdGVwEhUuYmF0b24udjEuU3RlcFJlcXVlc3QaFi5iYXRvbi52MS5TdGVwUmVzcG9uc2USSQoKU3RyZWFtU3RlcBIbLmJhdG9uLnYxLlN0cmVhbVN0ZXBSZXF1ZXN0GhwuYmF0b24udjEuU3RyZWFtU3RlcFJlc3BvbnNlMAESNQoEU3RvcBIVLmJhdG9uLnYxLlN0b3BSZXF1ZXN0GhYuYmF0b24udjEuU3RvcFJlc3BvbnNlEkcKCkdldFNlc3Npb24SGy5iYXRvbi52MS5HZXRTZXNzaW9uUmVxdWVzdBocLmJhdG9uLnYxLkdldFNlc3Npb25SZXNwb25zZRJECglSZXBvcnRMb2cSGi5iYXRvbi52MS5SZXBvcnRMb2dSZXF1ZXN0GhsuYmF0b24udjEuUmVwb3J0TG9nUmVzcG9uc2USUwoOQ3JlYXRlUGxheWJvb2sSHy5iYXRvbi52MS5DcmVhdGVQbGF5Ym9va1JlcXVlc3QaIC5iYXRvbi52MS5DcmVhdGVQbGF5Ym9va1Jlc3BvbnNlElMKDlVwZGF0ZVBsYXlib29rEh8uYmF0b24udjEuVXBkYXRlUGxheWJvb2tSZXF1ZXN0GiAuYmF0b24udjEuVXBkYXRlUGxheWJvb2tSZXNwb25zZRJKCgtHZXRQbGF5Ym9vaxIcLmJhdG9uLnYxLkdldFBsYXlib29rUmVxdWVzdBodLmJhdG9uLnYxLkdldFBsYXlib29rUmVzcG9uc2USUAoNTGlzdFBsYXlib29rcxIeLmJhdG9uLnYxLkxpc3RQbGF5Ym9va3NSZXF1ZXN0Gh8uYmF0b24udjEuTGlzdFBsYXlib29rc1Jlc3BvbnNlElAKDUdldFNjcmVlbnNob3QSHi5iYXRvbi52MS5HZXRTY3JlZW5zaG90UmVxdWVzdBofLmJhdG9uLnYxLkdldFNjcmVlbnNob3RSZXNwb25zZRJQCg1SZXBvcnRWZXJkaWN0Eh4uYmF0b24udjEuUmVwb3J0VmVyZGljdFJlcXVlc3QaHy5iYXRvbi52MS5SZXBvcnRWZXJkaWN0UmVzcG9uc2USUwoORGVjaWRlQXBwcm92YWwSHy5iYXRvbi52MS5EZWNpZGVBcHByb3ZhbFJlcXVlc3QaIC5iYXRvbi52MS5EZWNpZGVBcHByb3ZhbFJlc3BvbnNlElwKEUxpc3RBcHByb3ZhbFJ1bGVzEiIuYmF0b24udjEuTGlzdEFwcHJvdmFsUnVsZXNSZXF1ZXN0GiMuYmF0b24udjEuTGlzdEFwcHJvdmFsUnVsZXNSZXNwb25zZRJfChJSZXZva2VBcHByb3ZhbFJ1bGUSIy5iYXRvbi52MS5SZXZva2VBcHByb3ZhbFJ1bGVSZXF1ZXN0GiQuYmF0b24udjEuUmV2b2tlQXBwcm92YWxSdWxlUmVzcG9uc2USUAoNR2V0U2l0ZVBvbGljeRIeLmJhdG9uLnYxLkdldFNpdGVQb2xpY3lSZXF1ZXN0Gh8uYmF0b24udjEuR2V0U2l0ZVBvbGljeVJlc3BvbnNlElAKDVNldFNpdGVQb2xpY3kSHi5iYXRvbi52MS5TZXRTaXRlUG9saWN5UmVxdWVzdBofLmJhdG9uLnYxLlNldFNpdGVQb2xpY3lSZXNwb25zZWIGcHJvdG8z", [file_baton_v1_options, file_baton_v1_tools, file_google_protobuf_timestamp]);
+  fileDesc("ChRiYXRvbi92MS9hZ2VudC5wcm90bxIIYmF0b24udjEihwIKDEFnZW50TWVzc2FnZRIKCgJpZBgBIAEoCRIeCgR0ZXh0GAIgASgLMg4uYmF0b24udjEuVGV4dEgAEigKCXJlYXNvbmluZxgDIAEoCzITLmJhdG9uLnYxLlJlYXNvbmluZ0gAEi8KDWZ1bmN0aW9uX2NhbGwYBCABKAsyFi5iYXRvbi52MS5GdW5jdGlvbkNhbGxIABInCgZzdGF0dXMYBSABKA4yFy5iYXRvbi52MS5NZXNzYWdlU3RhdHVzEgwKBHN0ZXAYBiABKA0SLgoKY3JlYXRlZF9hdBgHIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXBCCQoHY29udGVudCIUCgRUZXh0EgwKBHRleHQYASABKAkiGQoJUmVhc29uaW5nEgwKBHRleHQYASABKAkinQEKDEZ1bmN0aW9uQ2FsbBITCgt0b29sY2FsbF9pZBgBIAEoCRIgCgRjYWxsGAIgASgLMhIuYmF0b24udjEuVG9vbENhbGwSKgoJZXh0ZW5zaW9uGAMgASgLMhcuYmF0b24udjEuRXh0ZW5zaW9uQ2FsbBIMCgRzaXRlGAQgASgJEhwKBHJpc2sYBSABKA4yDi5iYXRvbi52MS5SaXNrIjUKDUV4dGVuc2lvbkNhbGwSDAoEbmFtZRgBIAEoCRIWCg5hcmd1bWVudHNfanNvbhgCIAEoCSImCg9FeHRlbnNpb25SZXN1bHQSEwoLcmVzdWx0X2pzb24YASABKAkiZgoKQ2xpZW50VG9vbBIMCgRuYW1lGAEgASgJEhMKC2Rlc2NyaXB0aW9uGAIgASgJEhcKD3BhcmFtZXRlcnNfanNvbhgDIAEoCRIcCgRyaXNrGAQgASgOMg4uYmF0b24udjEuUmlzayLdAQoOVG9vbGNhbGxSZXN1bHQSEwoLdG9vbGNhbGxfaWQYASABKAkSJgoGcmVzdWx0GAIgASgLMhQuYmF0b24udjEuVG9vbFJlc3VsdEgAEiQKBWVycm9yGAMgASgLMhMuYmF0b24udjEuVG9vbEVycm9ySAASJgoIYXBwcm92YWwYBCABKAsyEi5iYXRvbi52MS5BcHByb3ZhbEgAEjUKEGV4dGVuc2lvbl9yZXN1bHQYBSABKAsyGS5iYXRvbi52MS5FeHRlbnNpb25SZXN1bHRIAEIJCgdvdXRjb21lIoQBCghBcHByb3ZhbBIQCghhcHByb3ZlZBgBIAEoCBIOCgZyZWFzb24YAiABKAkSJgoFc2NvcGUYAyABKA4yFy5iYXRvbi52MS5BcHByb3ZhbFNjb3BlEi4KCmV4cGlyZXNfYXQYBCABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wIsMBCgxBcHByb3ZhbFJ1bGUSCgoCaWQYASABKAkSDAoEc2l0ZRgCIAEoCRIcCgRyaXNrGAMgASgOMg4uYmF0b24udjEuUmlzaxINCgVhbGxvdxgEIAEoCBIMCgR0b29sGAUgASgJEi4KCmNyZWF0ZWRfYXQYBiABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEi4KCmV4cGlyZXNfYXQYByABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wIpABCglUb29sRXJyb3ISJQoEY29kZRgBIAEoDjIXLmJhdG9uLnYxLlRvb2xFcnJvckNvZGUSDwoHbWVzc2FnZRgCIAEoCRIMCgR0b29sGAMgASgJEg0KBWZpZWxkGAQgASgJEi4KCHNuYXBzaG90GAUgASgLMhwuYmF0b24udjEuVGFrZVNuYXBzaG90UmVzdWx0Il0KBVVzYWdlEhQKDGlucHV0X3Rva2VucxgBIAEoBBIVCg1vdXRwdXRfdG9rZW5zGAIgASgEEhUKDWNhY2hlZF90b2tlbnMYAyABKAQSEAoIY29zdF91c2QYBCABKAEiOwoGQnVkZ2V0Eg4KBnRva2VucxgBIAEoBBIQCghjb3N0X3VzZBgCIAEoARIPCgdzZWNvbmRzGAMgASgNIoIDCgdTZXNzaW9uEgoKAmlkGAEgASgJEicKBnN0YXR1cxgCIAEoDjIXLmJhdG9uLnYxLlNlc3Npb25TdGF0dXMSDAoEdGFzaxgDIAEoCRIMCgRnb2FsGAQgASgJEg0KBW1vZGVsGAUgASgJEgwKBHN0ZXAYBiABKA0SEQoJbWF4X3N0ZXBzGAcgASgNEh4KBXVzYWdlGAggASgLMg8uYmF0b24udjEuVXNhZ2USEAoIcGxheWJvb2sYCSABKAkSLgoKY3JlYXRlZF9hdBgKIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASLgoKdXBkYXRlZF9hdBgLIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASDgoGYW5zd2VyGAwgASgJEg4KBnJlYXNvbhgNIAEoCRIiCgd2ZXJkaWN0GA4gASgLMhEuYmF0b24udjEuVmVyZGljdBIgCgZidWRnZXQYDyABKAsyEC5iYXRvbi52MS5CdWRnZXQiKQoHVmVyZGljdBIOCgZwYXNzZWQYASABKAgSDgoGcmVhc29uGAIgASgJIr8BChRDcmVhdGVTZXNzaW9uUmVxdWVzdBIMCgR0YXNrGAEgASgJEg0KBW1vZGVsGAIgASgJEhAKCHBsYXlib29rGAMgASgJEhEKCW1heF9zdGVwcxgEIAEoDRIXCg9pZGVtcG90ZW5jeV9rZXkYBSABKAkSKgoMY2xpZW50X3Rvb2xzGAYgAygLMhQuYmF0b24udjEuQ2xpZW50VG9vbBIgCgZidWRnZXQYByABKAsyEC5iYXRvbi52MS5CdWRnZXQiOwoVQ3JlYXRlU2Vzc2lvblJlc3BvbnNlEiIKB3Nlc3Npb24YASABKAsyES5iYXRvbi52MS5TZXNzaW9uIjwKD1Rvb2xjYWxsUmVzdWx0cxIpCgdyZXN1bHRzGAEgAygLMhguYmF0b24udjEuVG9vbGNhbGxSZXN1bHQiGwoLVXNlck1lc3NhZ2USDAoEdGV4dBgBIAEoCSK3AQoLU3RlcFJlcXVlc3QSEgoKc2Vzc2lvbl9pZBgBIAEoCRItCgx1c2VyX21lc3NhZ2UYAiABKAsyFS5iYXRvbi52MS5Vc2VyTWVzc2FnZUgAEjEKDHRvb2xfcmVzdWx0cxgDIAEoCzIZLmJhdG9uLnYxLlRvb2xjYWxsUmVzdWx0c0gAEhcKD2lkZW1wb3RlbmN5X2tleRgEIAEoCRIQCghwYWdlX3VybBgFIAEoCUIHCgVpbnB1dCJcCgxTdGVwUmVzcG9uc2USKAoIbWVzc2FnZXMYASADKAsyFi5iYXRvbi52MS5BZ2VudE1lc3NhZ2USIgoHc2Vzc2lvbhgCIAEoCzIRLmJhdG9uLnYxLlNlc3Npb24iOAoRU3RyZWFtU3RlcFJlcXVlc3QSIwoEc3RlcBgBIAEoCzIVLmJhdG9uLnYxLlN0ZXBSZXF1ZXN0IlkKCFByb2dyZXNzEh4KBXBoYXNlGAEgASgOMg8uYmF0b24udjEuUGhhc2USDAoEdG9vbBgCIAEoCRIOCgZkZXRhaWwYAyABKAkSDwoHYXR0ZW1wdBgEIAEoDSKeAQoSU3RyZWFtU3RlcFJlc3BvbnNlEiYKCHByb2dyZXNzGAEgASgLMhIuYmF0b24udjEuUHJvZ3Jlc3NIABIUCgp0ZXh0X2RlbHRhGAIgASgJSAASJgoEZG9uZRgDIAEoCzIWLmJhdG9uLnYxLlN0ZXBSZXNwb25zZUgAEhkKD3JlYXNvbmluZ19kZWx0YRgEIAEoCUgAQgcKBWV2ZW50IjEKC1N0b3BSZXF1ZXN0EhIKCnNlc3Npb25faWQYASABKAkSDgoGcmVhc29uGAIgASgJIjIKDFN0b3BSZXNwb25zZRIiCgdzZXNzaW9uGAEgASgLMhEuYmF0b24udjEuU2Vzc2lvbiK2AQoMSGlzdG9yeUVudHJ5EgwKBHN0ZXAYASABKA0SLQoMdXNlcl9tZXNzYWdlGAIgASgLMhUuYmF0b24udjEuVXNlck1lc3NhZ2VIABIvCg1hZ2VudF9tZXNzYWdlGAMgASgLMhYuYmF0b24udjEuQWdlbnRNZXNzYWdlSAASLwoLdG9vbF9yZXN1bHQYBCABKAsyGC5iYXRvbi52MS5Ub29sY2FsbFJlc3VsdEgAQgcKBWVudHJ5IpUBCglTdGVwVHJhY2USDAoEc3RlcBgBIAEoDRINCgVtb2RlbBgCIAEoCRISCgpsYXRlbmN5X21zGAMgASgNEh4KBXVzYWdlGAQgASgLMg8uYmF0b24udjEuVXNhZ2USEgoKdG9vbF9jYWxscxgFIAMoCRIOCgZlcnJvcnMYBiADKAkSEwoLc2NyZWVuc2hvdHMYByADKAkiJwoRR2V0U2Vzc2lvblJlcXVlc3QSEgoKc2Vzc2lvbl9pZBgBIAEoCSLXAQoSR2V0U2Vzc2lvblJlc3BvbnNlEiIKB3Nlc3Npb24YASABKAsyES5iYXRvbi52MS5TZXNzaW9uEicKB2hpc3RvcnkYAiADKAsyFi5iYXRvbi52MS5IaXN0b3J5RW50cnkSLQoNcGVuZGluZ19jYWxscxgDIAMoCzIWLmJhdG9uLnYxLkFnZW50TWVzc2FnZRIjCgZ0cmFjZXMYBCADKAsyEy5iYXRvbi52MS5TdGVwVHJhY2USIAoEbG9ncxgFIAMoCzISLmJhdG9uLnYxLkxvZ0VudHJ5IoQCCghMb2dFbnRyeRIhCgVsZXZlbBgBIAEoDjISLmJhdG9uLnYxLkxvZ0xldmVsEg8KB21lc3NhZ2UYAiABKAkSDAoEc3RlcBgDIAEoDRIMCgR0b29sGAQgASgJEhMKC3Rvb2xjYWxsX2lkGAUgASgJEigKBHRpbWUYBiABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEjYKCmF0dHJpYnV0ZXMYByADKAsyIi5iYXRvbi52MS5Mb2dFbnRyeS5BdHRyaWJ1dGVzRW50cnkaMQoPQXR0cmlidXRlc0VudHJ5EgsKA2tleRgBIAEoCRINCgV2YWx1ZRgCIAEoCToCOAEiSwoQUmVwb3J0TG9nUmVxdWVzdBISCgpzZXNzaW9uX2lkGAEgASgJEiMKB2VudHJpZXMYAiADKAsyEi5iYXRvbi52MS5Mb2dFbnRyeSIjChFSZXBvcnRMb2dSZXNwb25zZRIOCgZzdG9yZWQYASABKA0iQQoUR2V0U2NyZWVuc2hvdFJlcXVlc3QSEgoKc2Vzc2lvbl9pZBgBIAEoCRIVCg1zY3JlZW5zaG90X2lkGAIgASgJIk4KFFJlcG9ydFZlcmRpY3RSZXF1ZXN0EhIKCnNlc3Npb25faWQYASABKAkSIgoHdmVyZGljdBgCIAEoCzIRLmJhdG9uLnYxLlZlcmRpY3QiOwoVUmVwb3J0VmVyZGljdFJlc3BvbnNlEiIKB3Nlc3Npb24YASABKAsyES5iYXRvbi52MS5TZXNzaW9uIloKFUdldFNjcmVlbnNob3RSZXNwb25zZRIeCgVpbWFnZRgBIAEoCzIPLmJhdG9uLnYxLkltYWdlEgwKBHN0ZXAYAiABKA0SEwoLdG9vbGNhbGxfaWQYAyABKAkiZgoVRGVjaWRlQXBwcm92YWxSZXF1ZXN0EhIKCnNlc3Npb25faWQYASABKAkSEwoLdG9vbGNhbGxfaWQYAiABKAkSJAoIYXBwcm92YWwYAyABKAsyEi5iYXRvbi52MS5BcHByb3ZhbCI8ChZEZWNpZGVBcHByb3ZhbFJlc3BvbnNlEiIKB3Nlc3Npb24YASABKAsyES5iYXRvbi52MS5TZXNzaW9uIhoKGExpc3RBcHByb3ZhbFJ1bGVzUmVxdWVzdCJCChlMaXN0QXBwcm92YWxSdWxlc1Jlc3BvbnNlEiUKBXJ1bGVzGAEgAygLMhYuYmF0b24udjEuQXBwcm92YWxSdWxlIicKGVJldm9rZUFwcHJvdmFsUnVsZVJlcXVlc3QSCgoCaWQYASABKAkiHAoaUmV2b2tlQXBwcm92YWxSdWxlUmVzcG9uc2UiQQoKU2l0ZVBvbGljeRIPCgdhbGxvd2VkGAEgAygJEg8KB2Jsb2NrZWQYAiADKAkSEQoJcmVhZF9vbmx5GAMgAygJIhYKFEdldFNpdGVQb2xpY3lSZXF1ZXN0Ip8BChVHZXRTaXRlUG9saWN5UmVzcG9uc2USIgoEdGVhbRgBIAEoCzIULmJhdG9uLnYxLlNpdGVQb2xpY3kSIgoEdXNlchgCIAEoCzIULmJhdG9uLnYxLlNpdGVQb2xpY3kSJwoJZWZmZWN0aXZlGAMgASgLMhQuYmF0b24udjEuU2l0ZVBvbGljeRIVCg1jYW5fZWRpdF90ZWFtGAQgASgIIkoKFFNldFNpdGVQb2xpY3lSZXF1ZXN0EiQKBnBvbGljeRgBIAEoCzIULmJhdG9uLnYxLlNpdGVQb2xpY3kSDAoEdGVhbRgCIAEoCCJKChVTZXRTaXRlUG9saWN5UmVzcG9uc2USMQoIcG9saWNpZXMYASABKAsyHy5iYXRvbi52MS5HZXRTaXRlUG9saWN5UmVzcG9uc2UirAEKCFBsYXlib29rEgwKBG5hbWUYASABKAkSDwoHdmVyc2lvbhgCIAEoDRITCgtkZXNjcmlwdGlvbhgDIAEoCRIUCgxpbnN0cnVjdGlvbnMYBCABKAkSEAoIa2V5d29yZHMYBSADKAkSFAoMdXJsX3BhdHRlcm5zGAYgAygJEi4KCmNyZWF0ZWRfYXQYByABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wIj0KFUNyZWF0ZVBsYXlib29rUmVxdWVzdBIkCghwbGF5Ym9vaxgBIAEoCzISLmJhdG9uLnYxLlBsYXlib29rIj4KFkNyZWF0ZVBsYXlib29rUmVzcG9uc2USJAoIcGxheWJvb2sYASABKAsyEi5iYXRvbi52MS5QbGF5Ym9vayI9ChVVcGRhdGVQbGF5Ym9va1JlcXVlc3QSJAoIcGxheWJvb2sYASABKAsyEi5iYXRvbi52MS5QbGF5Ym9vayI+ChZVcGRhdGVQbGF5Ym9va1Jlc3BvbnNlEiQKCHBsYXlib29rGAEgASgLMhIuYmF0b24udjEuUGxheWJvb2siMwoSR2V0UGxheWJvb2tSZXF1ZXN0EgwKBG5hbWUYASABKAkSDwoHdmVyc2lvbhgCIAEoDSI7ChNHZXRQbGF5Ym9va1Jlc3BvbnNlEiQKCHBsYXlib29rGAEgASgLMhIuYmF0b24udjEuUGxheWJvb2siFgoUTGlzdFBsYXlib29rc1JlcXVlc3QiPgoVTGlzdFBsYXlib29rc1Jlc3BvbnNlEiUKCXBsYXlib29rcxgBIAMoCzISLmJhdG9uLnYxLlBsYXlib29rKq8BCg1NZXNzYWdlU3RhdHVzEh4KGk1FU1NBR0VfU1RBVFVTX1VOU1BFQ0lGSUVEEAASHAoYTUVTU0FHRV9TVEFUVVNfQ09NUExFVEVEEAESGgoWTUVTU0FHRV9TVEFUVVNfU1RPUFBFRBACEiQKIE1FU1NBR0VfU1RBVFVTX0FXQUlUSU5HX0FQUFJPVkFMEAMSHgoaTUVTU0FHRV9TVEFUVVNfSU5fUFJPR1JFU1MQBCphCg1BcHByb3ZhbFNjb3BlEh4KGkFQUFJPVkFMX1NDT1BFX1VOU1BFQ0lGSUVEEAASFwoTQVBQUk9WQUxfU0NPUEVfT05DRRABEhcKE0FQUFJPVkFMX1NDT1BFX1NJVEUQAiqVBAoNVG9vbEVycm9yQ29kZRIfChtUT09MX0VSUk9SX0NPREVfVU5TUEVDSUZJRUQQABIlCiFUT09MX0VSUk9SX0NPREVfSU5WQUxJRF9BUkdVTUVOVFMQARIgChxUT09MX0VSUk9SX0NPREVfVU5LTk9XTl9UT09MEAISHwobVE9PTF9FUlJPUl9DT0RFX1VOS05PV05fUkVGEAMSHQoZVE9PTF9FUlJPUl9DT0RFX1NUQUxFX1JFRhAEEiIKHlRPT0xfRVJST1JfQ09ERV9OT1RfQUNUSU9OQUJMRRAFEh0KGVRPT0xfRVJST1JfQ09ERV9OQVZJR0FURUQQBhIbChdUT09MX0VSUk9SX0NPREVfVElNRU9VVBAHEh8KG1RPT0xfRVJST1JfQ09ERV9UQVJHRVRfR09ORRAIEh0KGVRPT0xfRVJST1JfQ09ERV9OT1RfRk9VTkQQCRIlCiFUT09MX0VSUk9SX0NPREVfUEVSTUlTU0lPTl9ERU5JRUQQChIaChZUT09MX0VSUk9SX0NPREVfREVOSUVEEAsSGwoXVE9PTF9FUlJPUl9DT0RFX1NUT1BQRUQQDBIcChhUT09MX0VSUk9SX0NPREVfSU5URVJOQUwQDRIfChtUT09MX0VSUk9SX0NPREVfSU5URVJSVVBURUQQDhIbChdUT09MX0VSUk9SX0NPREVfTk9UX1JVThAPKqcCCg1TZXNzaW9uU3RhdHVzEh4KGlNFU1NJT05fU1RBVFVTX1VOU1BFQ0lGSUVEEAASFwoTU0VTU0lPTl9TVEFUVVNfSURMRRABEhoKFlNFU1NJT05fU1RBVFVTX1JVTk5JTkcQAhIhCh1TRVNTSU9OX1NUQVRVU19BV0FJVElOR19UT09MUxADEiQKIFNFU1NJT05fU1RBVFVTX0FXQUlUSU5HX0FQUFJPVkFMEAQSHAoYU0VTU0lPTl9TVEFUVVNfQ09NUExFVEVEEAUSGgoWU0VTU0lPTl9TVEFUVVNfU1RPUFBFRBAGEhkKFVNFU1NJT05fU1RBVFVTX0ZBSUxFRBAHEiMKH1NFU1NJT05fU1RBVFVTX0JVREdFVF9FWEhBVVNURUQQCCpbCgVQaGFzZRIVChFQSEFTRV9VTlNQRUNJRklFRBAAEhIKDlBIQVNFX1RISU5LSU5HEAESFwoTUEhBU0VfVEFLSU5HX0FDVElPThACEg4KClBIQVNFX0lETEUQAyp3CghMb2dMZXZlbBIZChVMT0dfTEVWRUxfVU5TUEVDSUZJRUQQABITCg9MT0dfTEVWRUxfREVCVUcQARISCg5MT0dfTEVWRUxfSU5GTxACEhIKDkxPR19MRVZFTF9XQVJOEAMSEwoPTE9HX0xFVkVMX0VSUk9SEAQyzAoKDEFnZW50U2VydmljZRJQCg1DcmVhdGVTZXNzaW9uEh4uYmF0b24udjEuQ3JlYXRlU2Vzc2lvblJlcXVlc3QaHy5iYXRvbi52MS5DcmVhdGVTZXNzaW9uUmVzcG9uc2USNQoEU3RlcBIVLmJhdG9uLnYxLlN0ZXBSZXF1ZXN0GhYuYmF0b24udjEuU3RlcFJlc3BvbnNlEkkKClN0cmVhbVN0ZXASGy5iYXRvbi52MS5TdHJlYW1TdGVwUmVxdWVzdBocLmJhdG9uLnYxLlN0cmVhbVN0ZXBSZXNwb25zZTABEjUKBFN0b3ASFS5iYXRvbi52MS5TdG9wUmVxdWVzdBoWLmJhdG9uLnYxLlN0b3BSZXNwb25zZRJHCgpHZXRTZXNzaW9uEhsuYmF0b24udjEuR2V0U2Vzc2lvblJlcXVlc3QaHC5iYXRvbi52MS5HZXRTZXNzaW9uUmVzcG9uc2USRAoJUmVwb3J0TG9nEhouYmF0b24udjEuUmVwb3J0TG9nUmVxdWVzdBobLmJhdG9uLnYxLlJlcG9ydExvZ1Jlc3BvbnNlElMKDkNyZWF0ZVBsYXlib29rEh8uYmF0b24udjEuQ3JlYXRlUGxheWJvb2tSZXF1ZXN0GiAuYmF0b24udjEuQ3JlYXRlUGxheWJvb2tSZXNwb25zZRJTCg5VcGRhdGVQbGF5Ym9vaxIfLmJhdG9uLnYxLlVwZGF0ZVBsYXlib29rUmVxdWVzdBogLmJhdG9uLnYxLlVwZGF0ZVBsYXlib29rUmVzcG9uc2USSgoLR2V0UGxheWJvb2sSHC5iYXRvbi52MS5HZXRQbGF5Ym9va1JlcXVlc3QaHS5iYXRvbi52MS5HZXRQbGF5Ym9va1Jlc3BvbnNlElAKDUxpc3RQbGF5Ym9va3MSHi5iYXRvbi52MS5MaXN0UGxheWJvb2tzUmVxdWVzdBofLmJhdG9uLnYxLkxpc3RQbGF5Ym9va3NSZXNwb25zZRJQCg1HZXRTY3JlZW5zaG90Eh4uYmF0b24udjEuR2V0U2NyZWVuc2hvdFJlcXVlc3QaHy5iYXRvbi52MS5HZXRTY3JlZW5zaG90UmVzcG9uc2USUAoNUmVwb3J0VmVyZGljdBIeLmJhdG9uLnYxLlJlcG9ydFZlcmRpY3RSZXF1ZXN0Gh8uYmF0b24udjEuUmVwb3J0VmVyZGljdFJlc3BvbnNlElMKDkRlY2lkZUFwcHJvdmFsEh8uYmF0b24udjEuRGVjaWRlQXBwcm92YWxSZXF1ZXN0GiAuYmF0b24udjEuRGVjaWRlQXBwcm92YWxSZXNwb25zZRJcChFMaXN0QXBwcm92YWxSdWxlcxIiLmJhdG9uLnYxLkxpc3RBcHByb3ZhbFJ1bGVzUmVxdWVzdBojLmJhdG9uLnYxLkxpc3RBcHByb3ZhbFJ1bGVzUmVzcG9uc2USXwoSUmV2b2tlQXBwcm92YWxSdWxlEiMuYmF0b24udjEuUmV2b2tlQXBwcm92YWxSdWxlUmVxdWVzdBokLmJhdG9uLnYxLlJldm9rZUFwcHJvdmFsUnVsZVJlc3BvbnNlElAKDUdldFNpdGVQb2xpY3kSHi5iYXRvbi52MS5HZXRTaXRlUG9saWN5UmVxdWVzdBofLmJhdG9uLnYxLkdldFNpdGVQb2xpY3lSZXNwb25zZRJQCg1TZXRTaXRlUG9saWN5Eh4uYmF0b24udjEuU2V0U2l0ZVBvbGljeVJlcXVlc3QaHy5iYXRvbi52MS5TZXRTaXRlUG9saWN5UmVzcG9uc2ViBnByb3RvMw", [file_baton_v1_options, file_baton_v1_tools, file_google_protobuf_timestamp]);
 
 /**
  * One message from the agent.
@@ -539,6 +539,43 @@ export const UsageSchema: GenMessage<Usage> = /*@__PURE__*/
   messageDesc(file_baton_v1_agent, 11);
 
 /**
+ * A ceiling on what one task may spend; 0 in a field means no ceiling on it. The loop checks it
+ * before each model call, tells the model how much is left once a fifth or less of any ceiling
+ * remains, and ends the session with SESSION_STATUS_BUDGET_EXHAUSTED at the ceiling.
+ *
+ * @generated from message baton.v1.Budget
+ */
+export type Budget = Message<"baton.v1.Budget"> & {
+  /**
+   * Input plus output tokens of every model call of the session.
+   *
+   * @generated from field: uint64 tokens = 1;
+   */
+  tokens: bigint;
+
+  /**
+   * Estimated model cost in US dollars (the backend's price table; unpriced models cost 0).
+   *
+   * @generated from field: double cost_usd = 2;
+   */
+  costUsd: number;
+
+  /**
+   * Wall time in seconds from the session's creation.
+   *
+   * @generated from field: uint32 seconds = 3;
+   */
+  seconds: number;
+};
+
+/**
+ * Describes the message baton.v1.Budget.
+ * Use `create(BudgetSchema)` to create a new message.
+ */
+export const BudgetSchema: GenMessage<Budget> = /*@__PURE__*/
+  messageDesc(file_baton_v1_agent, 12);
+
+/**
  * A session's summary.
  *
  * @generated from message baton.v1.Session
@@ -642,6 +679,13 @@ export type Session = Message<"baton.v1.Session"> & {
    * @generated from field: baton.v1.Verdict verdict = 14;
    */
   verdict?: Verdict | undefined;
+
+  /**
+   * Its ceiling on tokens, cost and wall time (all 0: none); `usage` and `created_at` say what it spent.
+   *
+   * @generated from field: baton.v1.Budget budget = 15;
+   */
+  budget?: Budget | undefined;
 };
 
 /**
@@ -649,7 +693,7 @@ export type Session = Message<"baton.v1.Session"> & {
  * Use `create(SessionSchema)` to create a new message.
  */
 export const SessionSchema: GenMessage<Session> = /*@__PURE__*/
-  messageDesc(file_baton_v1_agent, 12);
+  messageDesc(file_baton_v1_agent, 13);
 
 /**
  * A client's verdict on a finished session's work.
@@ -677,7 +721,7 @@ export type Verdict = Message<"baton.v1.Verdict"> & {
  * Use `create(VerdictSchema)` to create a new message.
  */
 export const VerdictSchema: GenMessage<Verdict> = /*@__PURE__*/
-  messageDesc(file_baton_v1_agent, 13);
+  messageDesc(file_baton_v1_agent, 14);
 
 /**
  * Request for CreateSession.
@@ -726,6 +770,13 @@ export type CreateSessionRequest = Message<"baton.v1.CreateSessionRequest"> & {
    * @generated from field: repeated baton.v1.ClientTool client_tools = 6;
    */
   clientTools: ClientTool[];
+
+  /**
+   * A ceiling on what the task may spend; unset: the user's default budget (set in the console), if any.
+   *
+   * @generated from field: baton.v1.Budget budget = 7;
+   */
+  budget?: Budget | undefined;
 };
 
 /**
@@ -733,7 +784,7 @@ export type CreateSessionRequest = Message<"baton.v1.CreateSessionRequest"> & {
  * Use `create(CreateSessionRequestSchema)` to create a new message.
  */
 export const CreateSessionRequestSchema: GenMessage<CreateSessionRequest> = /*@__PURE__*/
-  messageDesc(file_baton_v1_agent, 14);
+  messageDesc(file_baton_v1_agent, 15);
 
 /**
  * Response for CreateSession.
@@ -754,7 +805,7 @@ export type CreateSessionResponse = Message<"baton.v1.CreateSessionResponse"> & 
  * Use `create(CreateSessionResponseSchema)` to create a new message.
  */
 export const CreateSessionResponseSchema: GenMessage<CreateSessionResponse> = /*@__PURE__*/
-  messageDesc(file_baton_v1_agent, 15);
+  messageDesc(file_baton_v1_agent, 16);
 
 /**
  * Tool results for a step.
@@ -775,7 +826,7 @@ export type ToolcallResults = Message<"baton.v1.ToolcallResults"> & {
  * Use `create(ToolcallResultsSchema)` to create a new message.
  */
 export const ToolcallResultsSchema: GenMessage<ToolcallResults> = /*@__PURE__*/
-  messageDesc(file_baton_v1_agent, 16);
+  messageDesc(file_baton_v1_agent, 17);
 
 /**
  * A user message.
@@ -796,7 +847,7 @@ export type UserMessage = Message<"baton.v1.UserMessage"> & {
  * Use `create(UserMessageSchema)` to create a new message.
  */
 export const UserMessageSchema: GenMessage<UserMessage> = /*@__PURE__*/
-  messageDesc(file_baton_v1_agent, 17);
+  messageDesc(file_baton_v1_agent, 18);
 
 /**
  * Request for Step.
@@ -856,7 +907,7 @@ export type StepRequest = Message<"baton.v1.StepRequest"> & {
  * Use `create(StepRequestSchema)` to create a new message.
  */
 export const StepRequestSchema: GenMessage<StepRequest> = /*@__PURE__*/
-  messageDesc(file_baton_v1_agent, 18);
+  messageDesc(file_baton_v1_agent, 19);
 
 /**
  * Response for Step.
@@ -886,7 +937,7 @@ export type StepResponse = Message<"baton.v1.StepResponse"> & {
  * Use `create(StepResponseSchema)` to create a new message.
  */
 export const StepResponseSchema: GenMessage<StepResponse> = /*@__PURE__*/
-  messageDesc(file_baton_v1_agent, 19);
+  messageDesc(file_baton_v1_agent, 20);
 
 /**
  * Request for StreamStep.
@@ -907,7 +958,7 @@ export type StreamStepRequest = Message<"baton.v1.StreamStepRequest"> & {
  * Use `create(StreamStepRequestSchema)` to create a new message.
  */
 export const StreamStepRequestSchema: GenMessage<StreamStepRequest> = /*@__PURE__*/
-  messageDesc(file_baton_v1_agent, 20);
+  messageDesc(file_baton_v1_agent, 21);
 
 /**
  * A progress report during a streamed step.
@@ -950,7 +1001,7 @@ export type Progress = Message<"baton.v1.Progress"> & {
  * Use `create(ProgressSchema)` to create a new message.
  */
 export const ProgressSchema: GenMessage<Progress> = /*@__PURE__*/
-  messageDesc(file_baton_v1_agent, 21);
+  messageDesc(file_baton_v1_agent, 22);
 
 /**
  * One event of a streamed step.
@@ -1004,7 +1055,7 @@ export type StreamStepResponse = Message<"baton.v1.StreamStepResponse"> & {
  * Use `create(StreamStepResponseSchema)` to create a new message.
  */
 export const StreamStepResponseSchema: GenMessage<StreamStepResponse> = /*@__PURE__*/
-  messageDesc(file_baton_v1_agent, 22);
+  messageDesc(file_baton_v1_agent, 23);
 
 /**
  * Request for Stop.
@@ -1032,7 +1083,7 @@ export type StopRequest = Message<"baton.v1.StopRequest"> & {
  * Use `create(StopRequestSchema)` to create a new message.
  */
 export const StopRequestSchema: GenMessage<StopRequest> = /*@__PURE__*/
-  messageDesc(file_baton_v1_agent, 23);
+  messageDesc(file_baton_v1_agent, 24);
 
 /**
  * Response for Stop.
@@ -1053,7 +1104,7 @@ export type StopResponse = Message<"baton.v1.StopResponse"> & {
  * Use `create(StopResponseSchema)` to create a new message.
  */
 export const StopResponseSchema: GenMessage<StopResponse> = /*@__PURE__*/
-  messageDesc(file_baton_v1_agent, 24);
+  messageDesc(file_baton_v1_agent, 25);
 
 /**
  * One entry of a session's history.
@@ -1105,7 +1156,7 @@ export type HistoryEntry = Message<"baton.v1.HistoryEntry"> & {
  * Use `create(HistoryEntrySchema)` to create a new message.
  */
 export const HistoryEntrySchema: GenMessage<HistoryEntry> = /*@__PURE__*/
-  messageDesc(file_baton_v1_agent, 25);
+  messageDesc(file_baton_v1_agent, 26);
 
 /**
  * Per-step trace: what the model call cost and did.
@@ -1170,7 +1221,7 @@ export type StepTrace = Message<"baton.v1.StepTrace"> & {
  * Use `create(StepTraceSchema)` to create a new message.
  */
 export const StepTraceSchema: GenMessage<StepTrace> = /*@__PURE__*/
-  messageDesc(file_baton_v1_agent, 26);
+  messageDesc(file_baton_v1_agent, 27);
 
 /**
  * Request for GetSession.
@@ -1191,7 +1242,7 @@ export type GetSessionRequest = Message<"baton.v1.GetSessionRequest"> & {
  * Use `create(GetSessionRequestSchema)` to create a new message.
  */
 export const GetSessionRequestSchema: GenMessage<GetSessionRequest> = /*@__PURE__*/
-  messageDesc(file_baton_v1_agent, 27);
+  messageDesc(file_baton_v1_agent, 28);
 
 /**
  * Response for GetSession.
@@ -1241,7 +1292,7 @@ export type GetSessionResponse = Message<"baton.v1.GetSessionResponse"> & {
  * Use `create(GetSessionResponseSchema)` to create a new message.
  */
 export const GetSessionResponseSchema: GenMessage<GetSessionResponse> = /*@__PURE__*/
-  messageDesc(file_baton_v1_agent, 28);
+  messageDesc(file_baton_v1_agent, 29);
 
 /**
  * A client-side log entry.
@@ -1304,7 +1355,7 @@ export type LogEntry = Message<"baton.v1.LogEntry"> & {
  * Use `create(LogEntrySchema)` to create a new message.
  */
 export const LogEntrySchema: GenMessage<LogEntry> = /*@__PURE__*/
-  messageDesc(file_baton_v1_agent, 29);
+  messageDesc(file_baton_v1_agent, 30);
 
 /**
  * Request for ReportLog.
@@ -1332,7 +1383,7 @@ export type ReportLogRequest = Message<"baton.v1.ReportLogRequest"> & {
  * Use `create(ReportLogRequestSchema)` to create a new message.
  */
 export const ReportLogRequestSchema: GenMessage<ReportLogRequest> = /*@__PURE__*/
-  messageDesc(file_baton_v1_agent, 30);
+  messageDesc(file_baton_v1_agent, 31);
 
 /**
  * Response for ReportLog.
@@ -1353,7 +1404,7 @@ export type ReportLogResponse = Message<"baton.v1.ReportLogResponse"> & {
  * Use `create(ReportLogResponseSchema)` to create a new message.
  */
 export const ReportLogResponseSchema: GenMessage<ReportLogResponse> = /*@__PURE__*/
-  messageDesc(file_baton_v1_agent, 31);
+  messageDesc(file_baton_v1_agent, 32);
 
 /**
  * Request for GetScreenshot.
@@ -1381,7 +1432,7 @@ export type GetScreenshotRequest = Message<"baton.v1.GetScreenshotRequest"> & {
  * Use `create(GetScreenshotRequestSchema)` to create a new message.
  */
 export const GetScreenshotRequestSchema: GenMessage<GetScreenshotRequest> = /*@__PURE__*/
-  messageDesc(file_baton_v1_agent, 32);
+  messageDesc(file_baton_v1_agent, 33);
 
 /**
  * Request for ReportVerdict.
@@ -1409,7 +1460,7 @@ export type ReportVerdictRequest = Message<"baton.v1.ReportVerdictRequest"> & {
  * Use `create(ReportVerdictRequestSchema)` to create a new message.
  */
 export const ReportVerdictRequestSchema: GenMessage<ReportVerdictRequest> = /*@__PURE__*/
-  messageDesc(file_baton_v1_agent, 33);
+  messageDesc(file_baton_v1_agent, 34);
 
 /**
  * Response for ReportVerdict.
@@ -1430,7 +1481,7 @@ export type ReportVerdictResponse = Message<"baton.v1.ReportVerdictResponse"> & 
  * Use `create(ReportVerdictResponseSchema)` to create a new message.
  */
 export const ReportVerdictResponseSchema: GenMessage<ReportVerdictResponse> = /*@__PURE__*/
-  messageDesc(file_baton_v1_agent, 34);
+  messageDesc(file_baton_v1_agent, 35);
 
 /**
  * Response for GetScreenshot.
@@ -1465,7 +1516,7 @@ export type GetScreenshotResponse = Message<"baton.v1.GetScreenshotResponse"> & 
  * Use `create(GetScreenshotResponseSchema)` to create a new message.
  */
 export const GetScreenshotResponseSchema: GenMessage<GetScreenshotResponse> = /*@__PURE__*/
-  messageDesc(file_baton_v1_agent, 35);
+  messageDesc(file_baton_v1_agent, 36);
 
 /**
  * Request for DecideApproval.
@@ -1500,7 +1551,7 @@ export type DecideApprovalRequest = Message<"baton.v1.DecideApprovalRequest"> & 
  * Use `create(DecideApprovalRequestSchema)` to create a new message.
  */
 export const DecideApprovalRequestSchema: GenMessage<DecideApprovalRequest> = /*@__PURE__*/
-  messageDesc(file_baton_v1_agent, 36);
+  messageDesc(file_baton_v1_agent, 37);
 
 /**
  * Response for DecideApproval.
@@ -1521,7 +1572,7 @@ export type DecideApprovalResponse = Message<"baton.v1.DecideApprovalResponse"> 
  * Use `create(DecideApprovalResponseSchema)` to create a new message.
  */
 export const DecideApprovalResponseSchema: GenMessage<DecideApprovalResponse> = /*@__PURE__*/
-  messageDesc(file_baton_v1_agent, 37);
+  messageDesc(file_baton_v1_agent, 38);
 
 /**
  * Request for ListApprovalRules.
@@ -1536,7 +1587,7 @@ export type ListApprovalRulesRequest = Message<"baton.v1.ListApprovalRulesReques
  * Use `create(ListApprovalRulesRequestSchema)` to create a new message.
  */
 export const ListApprovalRulesRequestSchema: GenMessage<ListApprovalRulesRequest> = /*@__PURE__*/
-  messageDesc(file_baton_v1_agent, 38);
+  messageDesc(file_baton_v1_agent, 39);
 
 /**
  * Response for ListApprovalRules.
@@ -1557,7 +1608,7 @@ export type ListApprovalRulesResponse = Message<"baton.v1.ListApprovalRulesRespo
  * Use `create(ListApprovalRulesResponseSchema)` to create a new message.
  */
 export const ListApprovalRulesResponseSchema: GenMessage<ListApprovalRulesResponse> = /*@__PURE__*/
-  messageDesc(file_baton_v1_agent, 39);
+  messageDesc(file_baton_v1_agent, 40);
 
 /**
  * Request for RevokeApprovalRule.
@@ -1578,7 +1629,7 @@ export type RevokeApprovalRuleRequest = Message<"baton.v1.RevokeApprovalRuleRequ
  * Use `create(RevokeApprovalRuleRequestSchema)` to create a new message.
  */
 export const RevokeApprovalRuleRequestSchema: GenMessage<RevokeApprovalRuleRequest> = /*@__PURE__*/
-  messageDesc(file_baton_v1_agent, 40);
+  messageDesc(file_baton_v1_agent, 41);
 
 /**
  * Response for RevokeApprovalRule.
@@ -1593,7 +1644,7 @@ export type RevokeApprovalRuleResponse = Message<"baton.v1.RevokeApprovalRuleRes
  * Use `create(RevokeApprovalRuleResponseSchema)` to create a new message.
  */
 export const RevokeApprovalRuleResponseSchema: GenMessage<RevokeApprovalRuleResponse> = /*@__PURE__*/
-  messageDesc(file_baton_v1_agent, 41);
+  messageDesc(file_baton_v1_agent, 42);
 
 /**
  * Which sites the agent may load, and where it may only read. Entries are origins
@@ -1630,7 +1681,7 @@ export type SitePolicy = Message<"baton.v1.SitePolicy"> & {
  * Use `create(SitePolicySchema)` to create a new message.
  */
 export const SitePolicySchema: GenMessage<SitePolicy> = /*@__PURE__*/
-  messageDesc(file_baton_v1_agent, 42);
+  messageDesc(file_baton_v1_agent, 43);
 
 /**
  * Request for GetSitePolicy.
@@ -1645,7 +1696,7 @@ export type GetSitePolicyRequest = Message<"baton.v1.GetSitePolicyRequest"> & {
  * Use `create(GetSitePolicyRequestSchema)` to create a new message.
  */
 export const GetSitePolicyRequestSchema: GenMessage<GetSitePolicyRequest> = /*@__PURE__*/
-  messageDesc(file_baton_v1_agent, 43);
+  messageDesc(file_baton_v1_agent, 44);
 
 /**
  * Response for GetSitePolicy (and SetSitePolicy).
@@ -1688,7 +1739,7 @@ export type GetSitePolicyResponse = Message<"baton.v1.GetSitePolicyResponse"> & 
  * Use `create(GetSitePolicyResponseSchema)` to create a new message.
  */
 export const GetSitePolicyResponseSchema: GenMessage<GetSitePolicyResponse> = /*@__PURE__*/
-  messageDesc(file_baton_v1_agent, 44);
+  messageDesc(file_baton_v1_agent, 45);
 
 /**
  * Request for SetSitePolicy.
@@ -1716,7 +1767,7 @@ export type SetSitePolicyRequest = Message<"baton.v1.SetSitePolicyRequest"> & {
  * Use `create(SetSitePolicyRequestSchema)` to create a new message.
  */
 export const SetSitePolicyRequestSchema: GenMessage<SetSitePolicyRequest> = /*@__PURE__*/
-  messageDesc(file_baton_v1_agent, 45);
+  messageDesc(file_baton_v1_agent, 46);
 
 /**
  * Response for SetSitePolicy.
@@ -1737,7 +1788,7 @@ export type SetSitePolicyResponse = Message<"baton.v1.SetSitePolicyResponse"> & 
  * Use `create(SetSitePolicyResponseSchema)` to create a new message.
  */
 export const SetSitePolicyResponseSchema: GenMessage<SetSitePolicyResponse> = /*@__PURE__*/
-  messageDesc(file_baton_v1_agent, 46);
+  messageDesc(file_baton_v1_agent, 47);
 
 /**
  * A versioned, structured workflow that guides the agent; it goes into the system instruction.
@@ -1800,7 +1851,7 @@ export type Playbook = Message<"baton.v1.Playbook"> & {
  * Use `create(PlaybookSchema)` to create a new message.
  */
 export const PlaybookSchema: GenMessage<Playbook> = /*@__PURE__*/
-  messageDesc(file_baton_v1_agent, 47);
+  messageDesc(file_baton_v1_agent, 48);
 
 /**
  * Request for CreatePlaybook.
@@ -1821,7 +1872,7 @@ export type CreatePlaybookRequest = Message<"baton.v1.CreatePlaybookRequest"> & 
  * Use `create(CreatePlaybookRequestSchema)` to create a new message.
  */
 export const CreatePlaybookRequestSchema: GenMessage<CreatePlaybookRequest> = /*@__PURE__*/
-  messageDesc(file_baton_v1_agent, 48);
+  messageDesc(file_baton_v1_agent, 49);
 
 /**
  * Response for CreatePlaybook.
@@ -1842,7 +1893,7 @@ export type CreatePlaybookResponse = Message<"baton.v1.CreatePlaybookResponse"> 
  * Use `create(CreatePlaybookResponseSchema)` to create a new message.
  */
 export const CreatePlaybookResponseSchema: GenMessage<CreatePlaybookResponse> = /*@__PURE__*/
-  messageDesc(file_baton_v1_agent, 49);
+  messageDesc(file_baton_v1_agent, 50);
 
 /**
  * Request for UpdatePlaybook.
@@ -1863,7 +1914,7 @@ export type UpdatePlaybookRequest = Message<"baton.v1.UpdatePlaybookRequest"> & 
  * Use `create(UpdatePlaybookRequestSchema)` to create a new message.
  */
 export const UpdatePlaybookRequestSchema: GenMessage<UpdatePlaybookRequest> = /*@__PURE__*/
-  messageDesc(file_baton_v1_agent, 50);
+  messageDesc(file_baton_v1_agent, 51);
 
 /**
  * Response for UpdatePlaybook.
@@ -1884,7 +1935,7 @@ export type UpdatePlaybookResponse = Message<"baton.v1.UpdatePlaybookResponse"> 
  * Use `create(UpdatePlaybookResponseSchema)` to create a new message.
  */
 export const UpdatePlaybookResponseSchema: GenMessage<UpdatePlaybookResponse> = /*@__PURE__*/
-  messageDesc(file_baton_v1_agent, 51);
+  messageDesc(file_baton_v1_agent, 52);
 
 /**
  * Request for GetPlaybook.
@@ -1912,7 +1963,7 @@ export type GetPlaybookRequest = Message<"baton.v1.GetPlaybookRequest"> & {
  * Use `create(GetPlaybookRequestSchema)` to create a new message.
  */
 export const GetPlaybookRequestSchema: GenMessage<GetPlaybookRequest> = /*@__PURE__*/
-  messageDesc(file_baton_v1_agent, 52);
+  messageDesc(file_baton_v1_agent, 53);
 
 /**
  * Response for GetPlaybook.
@@ -1933,7 +1984,7 @@ export type GetPlaybookResponse = Message<"baton.v1.GetPlaybookResponse"> & {
  * Use `create(GetPlaybookResponseSchema)` to create a new message.
  */
 export const GetPlaybookResponseSchema: GenMessage<GetPlaybookResponse> = /*@__PURE__*/
-  messageDesc(file_baton_v1_agent, 53);
+  messageDesc(file_baton_v1_agent, 54);
 
 /**
  * Request for ListPlaybooks.
@@ -1948,7 +1999,7 @@ export type ListPlaybooksRequest = Message<"baton.v1.ListPlaybooksRequest"> & {
  * Use `create(ListPlaybooksRequestSchema)` to create a new message.
  */
 export const ListPlaybooksRequestSchema: GenMessage<ListPlaybooksRequest> = /*@__PURE__*/
-  messageDesc(file_baton_v1_agent, 54);
+  messageDesc(file_baton_v1_agent, 55);
 
 /**
  * Response for ListPlaybooks.
@@ -1969,7 +2020,7 @@ export type ListPlaybooksResponse = Message<"baton.v1.ListPlaybooksResponse"> & 
  * Use `create(ListPlaybooksResponseSchema)` to create a new message.
  */
 export const ListPlaybooksResponseSchema: GenMessage<ListPlaybooksResponse> = /*@__PURE__*/
-  messageDesc(file_baton_v1_agent, 55);
+  messageDesc(file_baton_v1_agent, 56);
 
 /**
  * Where a message or session stands.
@@ -2241,6 +2292,14 @@ export enum SessionStatus {
    * @generated from enum value: SESSION_STATUS_FAILED = 7;
    */
   FAILED = 7,
+
+  /**
+   * Ended at its budget's ceiling (tokens, cost or wall time), before a model call and after
+   * every tool call handed out had its result recorded; the reason says which ceiling.
+   *
+   * @generated from enum value: SESSION_STATUS_BUDGET_EXHAUSTED = 8;
+   */
+  BUDGET_EXHAUSTED = 8,
 }
 
 /**

@@ -374,5 +374,11 @@ export const methodLimits: { readonly [method: string]: MethodLimits } = {
     "access": [
       2
     ]
+  },
+  "baton.v1.ConsoleService.SetDefaultBudget": {
+    "maxRequestBytes": 1024,
+    "access": [
+      2
+    ]
   }
 };

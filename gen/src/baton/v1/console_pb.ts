@@ -4,7 +4,7 @@
 
 import type { GenEnum, GenFile, GenMessage, GenService } from "@bufbuild/protobuf/codegenv2";
 import { enumDesc, fileDesc, messageDesc, serviceDesc } from "@bufbuild/protobuf/codegenv2";
-import type { AgentMessage, HistoryEntry, LogEntry, Playbook, Progress, Session, SessionStatus, StepTrace } from "./agent_pb.js";
+import type { AgentMessage, Budget, HistoryEntry, LogEntry, Playbook, Progress, Session, SessionStatus, StepTrace } from "./agent_pb.js";
 import { file_baton_v1_agent } from "./agent_pb.js";
 import type { MemoryRecord } from "./tools_pb.js";
 import { file_baton_v1_tools } from "./tools_pb.js";
@@ -16,7 +16,7 @@ import type { Message } from "@bufbuild/protobuf";
  * Describes the file baton/v1/console.proto.
  */
 export const file_baton_v1_console: GenFile = /*@__PURE__*/
-  fileDesc("ChZiYXRvbi92MS9jb25zb2xlLnByb3RvEghiYXRvbi52MSJnCgdBY2NvdW50Eg8KB3VzZXJfaWQYASABKAkSDAoEbmFtZRgCIAEoCRINCgVhZG1pbhgDIAEoCBIuCgpjcmVhdGVkX2F0GAQgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcCI0CgVRdW90YRIWCg5kYWlseV9jb3N0X3VzZBgBIAEoARITCgtkYWlseV9zdGVwcxgCIAEoDSIkChRHZXRTaWduSW5MaW5rUmVxdWVzdBIMCgRjb2RlGAEgASgJImsKFUdldFNpZ25JbkxpbmtSZXNwb25zZRIiCgdhY2NvdW50GAEgASgLMhEuYmF0b24udjEuQWNjb3VudBIuCgpleHBpcmVzX2F0GAIgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcCIdCg1TaWduSW5SZXF1ZXN0EgwKBGNvZGUYASABKAkiNAoOU2lnbkluUmVzcG9uc2USIgoHYWNjb3VudBgBIAEoCzIRLmJhdG9uLnYxLkFjY291bnQiEAoOU2lnbk91dFJlcXVlc3QiEQoPU2lnbk91dFJlc3BvbnNlIhMKEUdldEFjY291bnRSZXF1ZXN0IlgKEkdldEFjY291bnRSZXNwb25zZRIiCgdhY2NvdW50GAEgASgLMhEuYmF0b24udjEuQWNjb3VudBIeCgVxdW90YRgCIAEoCzIPLmJhdG9uLnYxLlF1b3RhIvEBCgpEZXZpY2VMaW5rEg8KB2xpbmtfaWQYASABKAkSEwoLZGV2aWNlX25hbWUYAiABKAkSDgoGY2xpZW50GAMgASgJEhEKCXVzZXJfY29kZRgEIAEoCRIqCgZzdGF0dXMYBSABKA4yGi5iYXRvbi52MS5EZXZpY2VMaW5rU3RhdHVzEg4KBm9yaWdpbhgGIAEoCRIuCgpjcmVhdGVkX2F0GAcgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIuCgpleHBpcmVzX2F0GAggASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcCJ0ChZTdGFydERldmljZUxpbmtSZXF1ZXN0EhYKDmNvZGVfY2hhbGxlbmdlGAEgASgJEh0KFWNvZGVfY2hhbGxlbmdlX21ldGhvZBgCIAEoCRITCgtkZXZpY2VfbmFtZRgDIAEoCRIOCgZjbGllbnQYBCABKAkinAEKF1N0YXJ0RGV2aWNlTGlua1Jlc3BvbnNlEg8KB2xpbmtfaWQYASABKAkSEQoJdXNlcl9jb2RlGAIgASgJEhMKC2FwcHJvdmVfdXJsGAMgASgJEi4KCmV4cGlyZXNfYXQYBCABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEhgKEHBvbGxfaW50ZXJ2YWxfbXMYBSABKA0iKAoVUG9sbERldmljZUxpbmtSZXF1ZXN0Eg8KB2xpbmtfaWQYASABKAkiUgoWUG9sbERldmljZUxpbmtSZXNwb25zZRIqCgZzdGF0dXMYASABKA4yGi5iYXRvbi52MS5EZXZpY2VMaW5rU3RhdHVzEgwKBGNvZGUYAiABKAkiQAoZRXhjaGFuZ2VEZXZpY2VDb2RlUmVxdWVzdBIMCgRjb2RlGAEgASgJEhUKDWNvZGVfdmVyaWZpZXIYAiABKAkicQoaRXhjaGFuZ2VEZXZpY2VDb2RlUmVzcG9uc2USDQoFdG9rZW4YASABKAkSIAoEaW5mbxgCIAEoCzISLmJhdG9uLnYxLkFwaVRva2VuEiIKB2FjY291bnQYAyABKAsyES5iYXRvbi52MS5BY2NvdW50IicKFEdldERldmljZUxpbmtSZXF1ZXN0Eg8KB2xpbmtfaWQYASABKAkiOwoVR2V0RGV2aWNlTGlua1Jlc3BvbnNlEiIKBGxpbmsYASABKAsyFC5iYXRvbi52MS5EZXZpY2VMaW5rIk8KF0RlY2lkZURldmljZUxpbmtSZXF1ZXN0Eg8KB2xpbmtfaWQYASABKAkSDwoHYXBwcm92ZRgCIAEoCBISCgp0b2tlbl9uYW1lGAMgASgJIj4KGERlY2lkZURldmljZUxpbmtSZXNwb25zZRIiCgRsaW5rGAEgASgLMhQuYmF0b24udjEuRGV2aWNlTGluayLWAQoIQXBpVG9rZW4SCgoCaWQYASABKAkSDAoEbmFtZRgCIAEoCRIOCgZkZXZpY2UYAyABKAkSDgoGc291cmNlGAQgASgJEi4KCmNyZWF0ZWRfYXQYBSABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEjAKDGxhc3RfdXNlZF9hdBgGIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASLgoKcmV2b2tlZF9hdBgHIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXAiEwoRTGlzdFRva2Vuc1JlcXVlc3QiOAoSTGlzdFRva2Vuc1Jlc3BvbnNlEiIKBnRva2VucxgBIAMoCzISLmJhdG9uLnYxLkFwaVRva2VuIiIKEkNyZWF0ZVRva2VuUmVxdWVzdBIMCgRuYW1lGAEgASgJIkYKE0NyZWF0ZVRva2VuUmVzcG9uc2USDQoFdG9rZW4YASABKAkSIAoEaW5mbxgCIAEoCzISLmJhdG9uLnYxLkFwaVRva2VuIjQKElJlbmFtZVRva2VuUmVxdWVzdBIQCgh0b2tlbl9pZBgBIAEoCRIMCgRuYW1lGAIgASgJIjgKE1JlbmFtZVRva2VuUmVzcG9uc2USIQoFdG9rZW4YASABKAsyEi5iYXRvbi52MS5BcGlUb2tlbiImChJSZXZva2VUb2tlblJlcXVlc3QSEAoIdG9rZW5faWQYASABKAkiOAoTUmV2b2tlVG9rZW5SZXNwb25zZRIhCgV0b2tlbhgBIAEoCzISLmJhdG9uLnYxLkFwaVRva2VuIoEBChNMaXN0U2Vzc2lvbnNSZXF1ZXN0EikKCHN0YXR1c2VzGAEgAygOMhcuYmF0b24udjEuU2Vzc2lvblN0YXR1cxINCgVxdWVyeRgCIAEoCRINCgVtb2RlbBgDIAEoCRINCgVsaW1pdBgEIAEoDRISCgpwYWdlX3Rva2VuGAUgASgJImQKFExpc3RTZXNzaW9uc1Jlc3BvbnNlEiMKCHNlc3Npb25zGAEgAygLMhEuYmF0b24udjEuU2Vzc2lvbhIXCg9uZXh0X3BhZ2VfdG9rZW4YAiABKAkSDgoGbW9kZWxzGAMgAygJIikKE1dhdGNoU2Vzc2lvblJlcXVlc3QSEgoKc2Vzc2lvbl9pZBgBIAEoCSKTAgoUV2F0Y2hTZXNzaW9uUmVzcG9uc2USIgoHc2Vzc2lvbhgBIAEoCzIRLmJhdG9uLnYxLlNlc3Npb24SJwoHaGlzdG9yeRgCIAMoCzIWLmJhdG9uLnYxLkhpc3RvcnlFbnRyeRIjCgZ0cmFjZXMYAyADKAsyEy5iYXRvbi52MS5TdGVwVHJhY2USLQoNcGVuZGluZ19jYWxscxgEIAMoCzIWLmJhdG9uLnYxLkFnZW50TWVzc2FnZRIgCgRsb2dzGAUgAygLMhIuYmF0b24udjEuTG9nRW50cnkSJAoIcHJvZ3Jlc3MYBiABKAsyEi5iYXRvbi52MS5Qcm9ncmVzcxISCgp0ZXh0X2RlbHRhGAcgASgJIisKG0xpc3RQbGF5Ym9va1ZlcnNpb25zUmVxdWVzdBIMCgRuYW1lGAEgASgJIkQKHExpc3RQbGF5Ym9va1ZlcnNpb25zUmVzcG9uc2USJAoIdmVyc2lvbnMYASADKAsyEi5iYXRvbi52MS5QbGF5Ym9vayI2CghEaWZmTGluZRIcCgJvcBgBIAEoDjIQLmJhdG9uLnYxLkRpZmZPcBIMCgR0ZXh0GAIgASgJIlUKG0RpZmZQbGF5Ym9va1ZlcnNpb25zUmVxdWVzdBIMCgRuYW1lGAEgASgJEhQKDGZyb21fdmVyc2lvbhgCIAEoDRISCgp0b192ZXJzaW9uGAMgASgNImEKHERpZmZQbGF5Ym9va1ZlcnNpb25zUmVzcG9uc2USIQoFbGluZXMYASADKAsyEi5iYXRvbi52MS5EaWZmTGluZRINCgVhZGRlZBgCIAEoDRIPCgdyZW1vdmVkGAMgASgNIjgKF1JvbGxCYWNrUGxheWJvb2tSZXF1ZXN0EgwKBG5hbWUYASABKAkSDwoHdmVyc2lvbhgCIAEoDSJAChhSb2xsQmFja1BsYXlib29rUmVzcG9uc2USJAoIcGxheWJvb2sYASABKAsyEi5iYXRvbi52MS5QbGF5Ym9vayJlCg1QbGF5Ym9va01hdGNoEgwKBG5hbWUYASABKAkSDwoHdmVyc2lvbhgCIAEoDRIQCghrZXl3b3JkcxgDIAMoCRIUCgx1cmxfcGF0dGVybnMYBCADKAkSDQoFc2NvcmUYBSABKA0iMgoVTWF0Y2hQbGF5Ym9va3NSZXF1ZXN0EgwKBHRhc2sYASABKAkSCwoDdXJsGAIgASgJIlIKFk1hdGNoUGxheWJvb2tzUmVzcG9uc2USDgoGY2hvc2VuGAEgASgJEigKB21hdGNoZXMYAiADKAsyFy5iYXRvbi52MS5QbGF5Ym9va01hdGNoIjMKE0xpc3RNZW1vcmllc1JlcXVlc3QSDQoFcXVlcnkYASABKAkSDQoFbGltaXQYAiABKA0iPwoUTGlzdE1lbW9yaWVzUmVzcG9uc2USJwoHcmVjb3JkcxgBIAMoCzIWLmJhdG9uLnYxLk1lbW9yeVJlY29yZCIoChNEZWxldGVNZW1vcnlSZXF1ZXN0EhEKCW1lbW9yeV9pZBgBIAEoCSIWChREZWxldGVNZW1vcnlSZXNwb25zZSI1ChBQaW5NZW1vcnlSZXF1ZXN0EhEKCW1lbW9yeV9pZBgBIAEoCRIOCgZwaW5uZWQYAiABKAgiOwoRUGluTWVtb3J5UmVzcG9uc2USJgoGcmVjb3JkGAEgASgLMhYuYmF0b24udjEuTWVtb3J5UmVjb3JkIjEKE0NyZWF0ZU1lbW9yeVJlcXVlc3QSDAoEdGV4dBgBIAEoCRIMCgR0YWdzGAIgAygJIj4KFENyZWF0ZU1lbW9yeVJlc3BvbnNlEiYKBnJlY29yZBgBIAEoCzIWLmJhdG9uLnYxLk1lbW9yeVJlY29yZCJ0CghVc2FnZVJvdxILCgNkYXkYASABKAkSDQoFbW9kZWwYAiABKAkSDQoFc3RlcHMYAyABKA0SFAoMaW5wdXRfdG9rZW5zGAQgASgEEhUKDW91dHB1dF90b2tlbnMYBSABKAQSEAoIY29zdF91c2QYBiABKAEiHwoPR2V0VXNhZ2VSZXF1ZXN0EgwKBGRheXMYASABKA0isAEKEEdldFVzYWdlUmVzcG9uc2USIAoEcm93cxgBIAMoCzISLmJhdG9uLnYxLlVzYWdlUm93Eh4KBXF1b3RhGAIgASgLMg8uYmF0b24udjEuUXVvdGESEwoLc3RlcHNfdG9kYXkYAyABKA0SFgoOY29zdF90b2RheV91c2QYBCABKAESLQoJcmVzZXRzX2F0GAUgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcCJ+CgtVc2VyU3VtbWFyeRIiCgdhY2NvdW50GAEgASgLMhEuYmF0b24udjEuQWNjb3VudBIeCgVxdW90YRgCIAEoCzIPLmJhdG9uLnYxLlF1b3RhEhMKC3N0ZXBzX3RvZGF5GAMgASgNEhYKDmNvc3RfdG9kYXlfdXNkGAQgASgBIhIKEExpc3RVc2Vyc1JlcXVlc3QiOQoRTGlzdFVzZXJzUmVzcG9uc2USJAoFdXNlcnMYASADKAsyFS5iYXRvbi52MS5Vc2VyU3VtbWFyeSJBChFDcmVhdGVVc2VyUmVxdWVzdBIPCgd1c2VyX2lkGAEgASgJEgwKBG5hbWUYAiABKAkSDQoFYWRtaW4YAyABKAgiTQoSQ3JlYXRlVXNlclJlc3BvbnNlEiIKB2FjY291bnQYASABKAsyES5iYXRvbi52MS5BY2NvdW50EhMKC3NpZ25faW5fdXJsGAIgASgJIioKF0NyZWF0ZVNpZ25JbkxpbmtSZXF1ZXN0Eg8KB3VzZXJfaWQYASABKAkiXwoYQ3JlYXRlU2lnbkluTGlua1Jlc3BvbnNlEhMKC3NpZ25faW5fdXJsGAEgASgJEi4KCmV4cGlyZXNfYXQYAiABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wIkIKD1NldFF1b3RhUmVxdWVzdBIPCgd1c2VyX2lkGAEgASgJEh4KBXF1b3RhGAIgASgLMg8uYmF0b24udjEuUXVvdGEiMgoQU2V0UXVvdGFSZXNwb25zZRIeCgVxdW90YRgBIAEoCzIPLmJhdG9uLnYxLlF1b3RhKtgBChBEZXZpY2VMaW5rU3RhdHVzEiIKHkRFVklDRV9MSU5LX1NUQVRVU19VTlNQRUNJRklFRBAAEh4KGkRFVklDRV9MSU5LX1NUQVRVU19QRU5ESU5HEAESHwobREVWSUNFX0xJTktfU1RBVFVTX0FQUFJPVkVEEAISHQoZREVWSUNFX0xJTktfU1RBVFVTX0RFTklFRBADEh4KGkRFVklDRV9MSU5LX1NUQVRVU19FWFBJUkVEEAQSIAocREVWSUNFX0xJTktfU1RBVFVTX0VYQ0hBTkdFRBAFKlsKBkRpZmZPcBIXChNESUZGX09QX1VOU1BFQ0lGSUVEEAASEAoMRElGRl9PUF9TQU1FEAESEQoNRElGRl9PUF9BRERFRBACEhMKD0RJRkZfT1BfUkVNT1ZFRBADMtERCg5Db25zb2xlU2VydmljZRJQCg1HZXRTaWduSW5MaW5rEh4uYmF0b24udjEuR2V0U2lnbkluTGlua1JlcXVlc3QaHy5iYXRvbi52MS5HZXRTaWduSW5MaW5rUmVzcG9uc2USOwoGU2lnbkluEhcuYmF0b24udjEuU2lnbkluUmVxdWVzdBoYLmJhdG9uLnYxLlNpZ25JblJlc3BvbnNlEj4KB1NpZ25PdXQSGC5iYXRvbi52MS5TaWduT3V0UmVxdWVzdBoZLmJhdG9uLnYxLlNpZ25PdXRSZXNwb25zZRJHCgpHZXRBY2NvdW50EhsuYmF0b24udjEuR2V0QWNjb3VudFJlcXVlc3QaHC5iYXRvbi52MS5HZXRBY2NvdW50UmVzcG9uc2USVgoPU3RhcnREZXZpY2VMaW5rEiAuYmF0b24udjEuU3RhcnREZXZpY2VMaW5rUmVxdWVzdBohLmJhdG9uLnYxLlN0YXJ0RGV2aWNlTGlua1Jlc3BvbnNlElMKDlBvbGxEZXZpY2VMaW5rEh8uYmF0b24udjEuUG9sbERldmljZUxpbmtSZXF1ZXN0GiAuYmF0b24udjEuUG9sbERldmljZUxpbmtSZXNwb25zZRJfChJFeGNoYW5nZURldmljZUNvZGUSIy5iYXRvbi52MS5FeGNoYW5nZURldmljZUNvZGVSZXF1ZXN0GiQuYmF0b24udjEuRXhjaGFuZ2VEZXZpY2VDb2RlUmVzcG9uc2USUAoNR2V0RGV2aWNlTGluaxIeLmJhdG9uLnYxLkdldERldmljZUxpbmtSZXF1ZXN0Gh8uYmF0b24udjEuR2V0RGV2aWNlTGlua1Jlc3BvbnNlElkKEERlY2lkZURldmljZUxpbmsSIS5iYXRvbi52MS5EZWNpZGVEZXZpY2VMaW5rUmVxdWVzdBoiLmJhdG9uLnYxLkRlY2lkZURldmljZUxpbmtSZXNwb25zZRJHCgpMaXN0VG9rZW5zEhsuYmF0b24udjEuTGlzdFRva2Vuc1JlcXVlc3QaHC5iYXRvbi52MS5MaXN0VG9rZW5zUmVzcG9uc2USSgoLQ3JlYXRlVG9rZW4SHC5iYXRvbi52MS5DcmVhdGVUb2tlblJlcXVlc3QaHS5iYXRvbi52MS5DcmVhdGVUb2tlblJlc3BvbnNlEkoKC1JlbmFtZVRva2VuEhwuYmF0b24udjEuUmVuYW1lVG9rZW5SZXF1ZXN0Gh0uYmF0b24udjEuUmVuYW1lVG9rZW5SZXNwb25zZRJKCgtSZXZva2VUb2tlbhIcLmJhdG9uLnYxLlJldm9rZVRva2VuUmVxdWVzdBodLmJhdG9uLnYxLlJldm9rZVRva2VuUmVzcG9uc2USTQoMTGlzdFNlc3Npb25zEh0uYmF0b24udjEuTGlzdFNlc3Npb25zUmVxdWVzdBoeLmJhdG9uLnYxLkxpc3RTZXNzaW9uc1Jlc3BvbnNlEk8KDFdhdGNoU2Vzc2lvbhIdLmJhdG9uLnYxLldhdGNoU2Vzc2lvblJlcXVlc3QaHi5iYXRvbi52MS5XYXRjaFNlc3Npb25SZXNwb25zZTABEmUKFExpc3RQbGF5Ym9va1ZlcnNpb25zEiUuYmF0b24udjEuTGlzdFBsYXlib29rVmVyc2lvbnNSZXF1ZXN0GiYuYmF0b24udjEuTGlzdFBsYXlib29rVmVyc2lvbnNSZXNwb25zZRJlChREaWZmUGxheWJvb2tWZXJzaW9ucxIlLmJhdG9uLnYxLkRpZmZQbGF5Ym9va1ZlcnNpb25zUmVxdWVzdBomLmJhdG9uLnYxLkRpZmZQbGF5Ym9va1ZlcnNpb25zUmVzcG9uc2USWQoQUm9sbEJhY2tQbGF5Ym9vaxIhLmJhdG9uLnYxLlJvbGxCYWNrUGxheWJvb2tSZXF1ZXN0GiIuYmF0b24udjEuUm9sbEJhY2tQbGF5Ym9va1Jlc3BvbnNlElMKDk1hdGNoUGxheWJvb2tzEh8uYmF0b24udjEuTWF0Y2hQbGF5Ym9va3NSZXF1ZXN0GiAuYmF0b24udjEuTWF0Y2hQbGF5Ym9va3NSZXNwb25zZRJNCgxMaXN0TWVtb3JpZXMSHS5iYXRvbi52MS5MaXN0TWVtb3JpZXNSZXF1ZXN0Gh4uYmF0b24udjEuTGlzdE1lbW9yaWVzUmVzcG9uc2USTQoMRGVsZXRlTWVtb3J5Eh0uYmF0b24udjEuRGVsZXRlTWVtb3J5UmVxdWVzdBoeLmJhdG9uLnYxLkRlbGV0ZU1lbW9yeVJlc3BvbnNlEkQKCVBpbk1lbW9yeRIaLmJhdG9uLnYxLlBpbk1lbW9yeVJlcXVlc3QaGy5iYXRvbi52MS5QaW5NZW1vcnlSZXNwb25zZRJNCgxDcmVhdGVNZW1vcnkSHS5iYXRvbi52MS5DcmVhdGVNZW1vcnlSZXF1ZXN0Gh4uYmF0b24udjEuQ3JlYXRlTWVtb3J5UmVzcG9uc2USQQoIR2V0VXNhZ2USGS5iYXRvbi52MS5HZXRVc2FnZVJlcXVlc3QaGi5iYXRvbi52MS5HZXRVc2FnZVJlc3BvbnNlEkQKCUxpc3RVc2VycxIaLmJhdG9uLnYxLkxpc3RVc2Vyc1JlcXVlc3QaGy5iYXRvbi52MS5MaXN0VXNlcnNSZXNwb25zZRJHCgpDcmVhdGVVc2VyEhsuYmF0b24udjEuQ3JlYXRlVXNlclJlcXVlc3QaHC5iYXRvbi52MS5DcmVhdGVVc2VyUmVzcG9uc2USWQoQQ3JlYXRlU2lnbkluTGluaxIhLmJhdG9uLnYxLkNyZWF0ZVNpZ25JbkxpbmtSZXF1ZXN0GiIuYmF0b24udjEuQ3JlYXRlU2lnbkluTGlua1Jlc3BvbnNlEkEKCFNldFF1b3RhEhkuYmF0b24udjEuU2V0UXVvdGFSZXF1ZXN0GhouYmF0b24udjEuU2V0UXVvdGFSZXNwb25zZWIGcHJvdG8z", [file_baton_v1_agent, file_baton_v1_tools, file_google_protobuf_timestamp]);
+  fileDesc("ChZiYXRvbi92MS9jb25zb2xlLnByb3RvEghiYXRvbi52MSJnCgdBY2NvdW50Eg8KB3VzZXJfaWQYASABKAkSDAoEbmFtZRgCIAEoCRINCgVhZG1pbhgDIAEoCBIuCgpjcmVhdGVkX2F0GAQgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcCI0CgVRdW90YRIWCg5kYWlseV9jb3N0X3VzZBgBIAEoARITCgtkYWlseV9zdGVwcxgCIAEoDSIkChRHZXRTaWduSW5MaW5rUmVxdWVzdBIMCgRjb2RlGAEgASgJImsKFUdldFNpZ25JbkxpbmtSZXNwb25zZRIiCgdhY2NvdW50GAEgASgLMhEuYmF0b24udjEuQWNjb3VudBIuCgpleHBpcmVzX2F0GAIgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcCIdCg1TaWduSW5SZXF1ZXN0EgwKBGNvZGUYASABKAkiNAoOU2lnbkluUmVzcG9uc2USIgoHYWNjb3VudBgBIAEoCzIRLmJhdG9uLnYxLkFjY291bnQiEAoOU2lnbk91dFJlcXVlc3QiEQoPU2lnbk91dFJlc3BvbnNlIhMKEUdldEFjY291bnRSZXF1ZXN0IoIBChJHZXRBY2NvdW50UmVzcG9uc2USIgoHYWNjb3VudBgBIAEoCzIRLmJhdG9uLnYxLkFjY291bnQSHgoFcXVvdGEYAiABKAsyDy5iYXRvbi52MS5RdW90YRIoCg5kZWZhdWx0X2J1ZGdldBgDIAEoCzIQLmJhdG9uLnYxLkJ1ZGdldCI7ChdTZXREZWZhdWx0QnVkZ2V0UmVxdWVzdBIgCgZidWRnZXQYASABKAsyEC5iYXRvbi52MS5CdWRnZXQiPAoYU2V0RGVmYXVsdEJ1ZGdldFJlc3BvbnNlEiAKBmJ1ZGdldBgBIAEoCzIQLmJhdG9uLnYxLkJ1ZGdldCLxAQoKRGV2aWNlTGluaxIPCgdsaW5rX2lkGAEgASgJEhMKC2RldmljZV9uYW1lGAIgASgJEg4KBmNsaWVudBgDIAEoCRIRCgl1c2VyX2NvZGUYBCABKAkSKgoGc3RhdHVzGAUgASgOMhouYmF0b24udjEuRGV2aWNlTGlua1N0YXR1cxIOCgZvcmlnaW4YBiABKAkSLgoKY3JlYXRlZF9hdBgHIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXASLgoKZXhwaXJlc19hdBgIIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXAidAoWU3RhcnREZXZpY2VMaW5rUmVxdWVzdBIWCg5jb2RlX2NoYWxsZW5nZRgBIAEoCRIdChVjb2RlX2NoYWxsZW5nZV9tZXRob2QYAiABKAkSEwoLZGV2aWNlX25hbWUYAyABKAkSDgoGY2xpZW50GAQgASgJIpwBChdTdGFydERldmljZUxpbmtSZXNwb25zZRIPCgdsaW5rX2lkGAEgASgJEhEKCXVzZXJfY29kZRgCIAEoCRITCgthcHByb3ZlX3VybBgDIAEoCRIuCgpleHBpcmVzX2F0GAQgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIYChBwb2xsX2ludGVydmFsX21zGAUgASgNIigKFVBvbGxEZXZpY2VMaW5rUmVxdWVzdBIPCgdsaW5rX2lkGAEgASgJIlIKFlBvbGxEZXZpY2VMaW5rUmVzcG9uc2USKgoGc3RhdHVzGAEgASgOMhouYmF0b24udjEuRGV2aWNlTGlua1N0YXR1cxIMCgRjb2RlGAIgASgJIkAKGUV4Y2hhbmdlRGV2aWNlQ29kZVJlcXVlc3QSDAoEY29kZRgBIAEoCRIVCg1jb2RlX3ZlcmlmaWVyGAIgASgJInEKGkV4Y2hhbmdlRGV2aWNlQ29kZVJlc3BvbnNlEg0KBXRva2VuGAEgASgJEiAKBGluZm8YAiABKAsyEi5iYXRvbi52MS5BcGlUb2tlbhIiCgdhY2NvdW50GAMgASgLMhEuYmF0b24udjEuQWNjb3VudCInChRHZXREZXZpY2VMaW5rUmVxdWVzdBIPCgdsaW5rX2lkGAEgASgJIjsKFUdldERldmljZUxpbmtSZXNwb25zZRIiCgRsaW5rGAEgASgLMhQuYmF0b24udjEuRGV2aWNlTGluayJPChdEZWNpZGVEZXZpY2VMaW5rUmVxdWVzdBIPCgdsaW5rX2lkGAEgASgJEg8KB2FwcHJvdmUYAiABKAgSEgoKdG9rZW5fbmFtZRgDIAEoCSI+ChhEZWNpZGVEZXZpY2VMaW5rUmVzcG9uc2USIgoEbGluaxgBIAEoCzIULmJhdG9uLnYxLkRldmljZUxpbmsi1gEKCEFwaVRva2VuEgoKAmlkGAEgASgJEgwKBG5hbWUYAiABKAkSDgoGZGV2aWNlGAMgASgJEg4KBnNvdXJjZRgEIAEoCRIuCgpjcmVhdGVkX2F0GAUgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIwCgxsYXN0X3VzZWRfYXQYBiABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEi4KCnJldm9rZWRfYXQYByABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wIhMKEUxpc3RUb2tlbnNSZXF1ZXN0IjgKEkxpc3RUb2tlbnNSZXNwb25zZRIiCgZ0b2tlbnMYASADKAsyEi5iYXRvbi52MS5BcGlUb2tlbiIiChJDcmVhdGVUb2tlblJlcXVlc3QSDAoEbmFtZRgBIAEoCSJGChNDcmVhdGVUb2tlblJlc3BvbnNlEg0KBXRva2VuGAEgASgJEiAKBGluZm8YAiABKAsyEi5iYXRvbi52MS5BcGlUb2tlbiI0ChJSZW5hbWVUb2tlblJlcXVlc3QSEAoIdG9rZW5faWQYASABKAkSDAoEbmFtZRgCIAEoCSI4ChNSZW5hbWVUb2tlblJlc3BvbnNlEiEKBXRva2VuGAEgASgLMhIuYmF0b24udjEuQXBpVG9rZW4iJgoSUmV2b2tlVG9rZW5SZXF1ZXN0EhAKCHRva2VuX2lkGAEgASgJIjgKE1Jldm9rZVRva2VuUmVzcG9uc2USIQoFdG9rZW4YASABKAsyEi5iYXRvbi52MS5BcGlUb2tlbiKBAQoTTGlzdFNlc3Npb25zUmVxdWVzdBIpCghzdGF0dXNlcxgBIAMoDjIXLmJhdG9uLnYxLlNlc3Npb25TdGF0dXMSDQoFcXVlcnkYAiABKAkSDQoFbW9kZWwYAyABKAkSDQoFbGltaXQYBCABKA0SEgoKcGFnZV90b2tlbhgFIAEoCSJkChRMaXN0U2Vzc2lvbnNSZXNwb25zZRIjCghzZXNzaW9ucxgBIAMoCzIRLmJhdG9uLnYxLlNlc3Npb24SFwoPbmV4dF9wYWdlX3Rva2VuGAIgASgJEg4KBm1vZGVscxgDIAMoCSIpChNXYXRjaFNlc3Npb25SZXF1ZXN0EhIKCnNlc3Npb25faWQYASABKAkikwIKFFdhdGNoU2Vzc2lvblJlc3BvbnNlEiIKB3Nlc3Npb24YASABKAsyES5iYXRvbi52MS5TZXNzaW9uEicKB2hpc3RvcnkYAiADKAsyFi5iYXRvbi52MS5IaXN0b3J5RW50cnkSIwoGdHJhY2VzGAMgAygLMhMuYmF0b24udjEuU3RlcFRyYWNlEi0KDXBlbmRpbmdfY2FsbHMYBCADKAsyFi5iYXRvbi52MS5BZ2VudE1lc3NhZ2USIAoEbG9ncxgFIAMoCzISLmJhdG9uLnYxLkxvZ0VudHJ5EiQKCHByb2dyZXNzGAYgASgLMhIuYmF0b24udjEuUHJvZ3Jlc3MSEgoKdGV4dF9kZWx0YRgHIAEoCSIrChtMaXN0UGxheWJvb2tWZXJzaW9uc1JlcXVlc3QSDAoEbmFtZRgBIAEoCSJEChxMaXN0UGxheWJvb2tWZXJzaW9uc1Jlc3BvbnNlEiQKCHZlcnNpb25zGAEgAygLMhIuYmF0b24udjEuUGxheWJvb2siNgoIRGlmZkxpbmUSHAoCb3AYASABKA4yEC5iYXRvbi52MS5EaWZmT3ASDAoEdGV4dBgCIAEoCSJVChtEaWZmUGxheWJvb2tWZXJzaW9uc1JlcXVlc3QSDAoEbmFtZRgBIAEoCRIUCgxmcm9tX3ZlcnNpb24YAiABKA0SEgoKdG9fdmVyc2lvbhgDIAEoDSJhChxEaWZmUGxheWJvb2tWZXJzaW9uc1Jlc3BvbnNlEiEKBWxpbmVzGAEgAygLMhIuYmF0b24udjEuRGlmZkxpbmUSDQoFYWRkZWQYAiABKA0SDwoHcmVtb3ZlZBgDIAEoDSI4ChdSb2xsQmFja1BsYXlib29rUmVxdWVzdBIMCgRuYW1lGAEgASgJEg8KB3ZlcnNpb24YAiABKA0iQAoYUm9sbEJhY2tQbGF5Ym9va1Jlc3BvbnNlEiQKCHBsYXlib29rGAEgASgLMhIuYmF0b24udjEuUGxheWJvb2siZQoNUGxheWJvb2tNYXRjaBIMCgRuYW1lGAEgASgJEg8KB3ZlcnNpb24YAiABKA0SEAoIa2V5d29yZHMYAyADKAkSFAoMdXJsX3BhdHRlcm5zGAQgAygJEg0KBXNjb3JlGAUgASgNIjIKFU1hdGNoUGxheWJvb2tzUmVxdWVzdBIMCgR0YXNrGAEgASgJEgsKA3VybBgCIAEoCSJSChZNYXRjaFBsYXlib29rc1Jlc3BvbnNlEg4KBmNob3NlbhgBIAEoCRIoCgdtYXRjaGVzGAIgAygLMhcuYmF0b24udjEuUGxheWJvb2tNYXRjaCIzChNMaXN0TWVtb3JpZXNSZXF1ZXN0Eg0KBXF1ZXJ5GAEgASgJEg0KBWxpbWl0GAIgASgNIj8KFExpc3RNZW1vcmllc1Jlc3BvbnNlEicKB3JlY29yZHMYASADKAsyFi5iYXRvbi52MS5NZW1vcnlSZWNvcmQiKAoTRGVsZXRlTWVtb3J5UmVxdWVzdBIRCgltZW1vcnlfaWQYASABKAkiFgoURGVsZXRlTWVtb3J5UmVzcG9uc2UiNQoQUGluTWVtb3J5UmVxdWVzdBIRCgltZW1vcnlfaWQYASABKAkSDgoGcGlubmVkGAIgASgIIjsKEVBpbk1lbW9yeVJlc3BvbnNlEiYKBnJlY29yZBgBIAEoCzIWLmJhdG9uLnYxLk1lbW9yeVJlY29yZCIxChNDcmVhdGVNZW1vcnlSZXF1ZXN0EgwKBHRleHQYASABKAkSDAoEdGFncxgCIAMoCSI+ChRDcmVhdGVNZW1vcnlSZXNwb25zZRImCgZyZWNvcmQYASABKAsyFi5iYXRvbi52MS5NZW1vcnlSZWNvcmQidAoIVXNhZ2VSb3cSCwoDZGF5GAEgASgJEg0KBW1vZGVsGAIgASgJEg0KBXN0ZXBzGAMgASgNEhQKDGlucHV0X3Rva2VucxgEIAEoBBIVCg1vdXRwdXRfdG9rZW5zGAUgASgEEhAKCGNvc3RfdXNkGAYgASgBIh8KD0dldFVzYWdlUmVxdWVzdBIMCgRkYXlzGAEgASgNIrABChBHZXRVc2FnZVJlc3BvbnNlEiAKBHJvd3MYASADKAsyEi5iYXRvbi52MS5Vc2FnZVJvdxIeCgVxdW90YRgCIAEoCzIPLmJhdG9uLnYxLlF1b3RhEhMKC3N0ZXBzX3RvZGF5GAMgASgNEhYKDmNvc3RfdG9kYXlfdXNkGAQgASgBEi0KCXJlc2V0c19hdBgFIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXAifgoLVXNlclN1bW1hcnkSIgoHYWNjb3VudBgBIAEoCzIRLmJhdG9uLnYxLkFjY291bnQSHgoFcXVvdGEYAiABKAsyDy5iYXRvbi52MS5RdW90YRITCgtzdGVwc190b2RheRgDIAEoDRIWCg5jb3N0X3RvZGF5X3VzZBgEIAEoASISChBMaXN0VXNlcnNSZXF1ZXN0IjkKEUxpc3RVc2Vyc1Jlc3BvbnNlEiQKBXVzZXJzGAEgAygLMhUuYmF0b24udjEuVXNlclN1bW1hcnkiQQoRQ3JlYXRlVXNlclJlcXVlc3QSDwoHdXNlcl9pZBgBIAEoCRIMCgRuYW1lGAIgASgJEg0KBWFkbWluGAMgASgIIk0KEkNyZWF0ZVVzZXJSZXNwb25zZRIiCgdhY2NvdW50GAEgASgLMhEuYmF0b24udjEuQWNjb3VudBITCgtzaWduX2luX3VybBgCIAEoCSIqChdDcmVhdGVTaWduSW5MaW5rUmVxdWVzdBIPCgd1c2VyX2lkGAEgASgJIl8KGENyZWF0ZVNpZ25JbkxpbmtSZXNwb25zZRITCgtzaWduX2luX3VybBgBIAEoCRIuCgpleHBpcmVzX2F0GAIgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcCJCCg9TZXRRdW90YVJlcXVlc3QSDwoHdXNlcl9pZBgBIAEoCRIeCgVxdW90YRgCIAEoCzIPLmJhdG9uLnYxLlF1b3RhIjIKEFNldFF1b3RhUmVzcG9uc2USHgoFcXVvdGEYASABKAsyDy5iYXRvbi52MS5RdW90YSrYAQoQRGV2aWNlTGlua1N0YXR1cxIiCh5ERVZJQ0VfTElOS19TVEFUVVNfVU5TUEVDSUZJRUQQABIeChpERVZJQ0VfTElOS19TVEFUVVNfUEVORElORxABEh8KG0RFVklDRV9MSU5LX1NUQVRVU19BUFBST1ZFRBACEh0KGURFVklDRV9MSU5LX1NUQVRVU19ERU5JRUQQAxIeChpERVZJQ0VfTElOS19TVEFUVVNfRVhQSVJFRBAEEiAKHERFVklDRV9MSU5LX1NUQVRVU19FWENIQU5HRUQQBSpbCgZEaWZmT3ASFwoTRElGRl9PUF9VTlNQRUNJRklFRBAAEhAKDERJRkZfT1BfU0FNRRABEhEKDURJRkZfT1BfQURERUQQAhITCg9ESUZGX09QX1JFTU9WRUQQAzKsEgoOQ29uc29sZVNlcnZpY2USUAoNR2V0U2lnbkluTGluaxIeLmJhdG9uLnYxLkdldFNpZ25JbkxpbmtSZXF1ZXN0Gh8uYmF0b24udjEuR2V0U2lnbkluTGlua1Jlc3BvbnNlEjsKBlNpZ25JbhIXLmJhdG9uLnYxLlNpZ25JblJlcXVlc3QaGC5iYXRvbi52MS5TaWduSW5SZXNwb25zZRI+CgdTaWduT3V0EhguYmF0b24udjEuU2lnbk91dFJlcXVlc3QaGS5iYXRvbi52MS5TaWduT3V0UmVzcG9uc2USRwoKR2V0QWNjb3VudBIbLmJhdG9uLnYxLkdldEFjY291bnRSZXF1ZXN0GhwuYmF0b24udjEuR2V0QWNjb3VudFJlc3BvbnNlElYKD1N0YXJ0RGV2aWNlTGluaxIgLmJhdG9uLnYxLlN0YXJ0RGV2aWNlTGlua1JlcXVlc3QaIS5iYXRvbi52MS5TdGFydERldmljZUxpbmtSZXNwb25zZRJTCg5Qb2xsRGV2aWNlTGluaxIfLmJhdG9uLnYxLlBvbGxEZXZpY2VMaW5rUmVxdWVzdBogLmJhdG9uLnYxLlBvbGxEZXZpY2VMaW5rUmVzcG9uc2USXwoSRXhjaGFuZ2VEZXZpY2VDb2RlEiMuYmF0b24udjEuRXhjaGFuZ2VEZXZpY2VDb2RlUmVxdWVzdBokLmJhdG9uLnYxLkV4Y2hhbmdlRGV2aWNlQ29kZVJlc3BvbnNlElAKDUdldERldmljZUxpbmsSHi5iYXRvbi52MS5HZXREZXZpY2VMaW5rUmVxdWVzdBofLmJhdG9uLnYxLkdldERldmljZUxpbmtSZXNwb25zZRJZChBEZWNpZGVEZXZpY2VMaW5rEiEuYmF0b24udjEuRGVjaWRlRGV2aWNlTGlua1JlcXVlc3QaIi5iYXRvbi52MS5EZWNpZGVEZXZpY2VMaW5rUmVzcG9uc2USRwoKTGlzdFRva2VucxIbLmJhdG9uLnYxLkxpc3RUb2tlbnNSZXF1ZXN0GhwuYmF0b24udjEuTGlzdFRva2Vuc1Jlc3BvbnNlEkoKC0NyZWF0ZVRva2VuEhwuYmF0b24udjEuQ3JlYXRlVG9rZW5SZXF1ZXN0Gh0uYmF0b24udjEuQ3JlYXRlVG9rZW5SZXNwb25zZRJKCgtSZW5hbWVUb2tlbhIcLmJhdG9uLnYxLlJlbmFtZVRva2VuUmVxdWVzdBodLmJhdG9uLnYxLlJlbmFtZVRva2VuUmVzcG9uc2USSgoLUmV2b2tlVG9rZW4SHC5iYXRvbi52MS5SZXZva2VUb2tlblJlcXVlc3QaHS5iYXRvbi52MS5SZXZva2VUb2tlblJlc3BvbnNlEk0KDExpc3RTZXNzaW9ucxIdLmJhdG9uLnYxLkxpc3RTZXNzaW9uc1JlcXVlc3QaHi5iYXRvbi52MS5MaXN0U2Vzc2lvbnNSZXNwb25zZRJPCgxXYXRjaFNlc3Npb24SHS5iYXRvbi52MS5XYXRjaFNlc3Npb25SZXF1ZXN0Gh4uYmF0b24udjEuV2F0Y2hTZXNzaW9uUmVzcG9uc2UwARJlChRMaXN0UGxheWJvb2tWZXJzaW9ucxIlLmJhdG9uLnYxLkxpc3RQbGF5Ym9va1ZlcnNpb25zUmVxdWVzdBomLmJhdG9uLnYxLkxpc3RQbGF5Ym9va1ZlcnNpb25zUmVzcG9uc2USZQoURGlmZlBsYXlib29rVmVyc2lvbnMSJS5iYXRvbi52MS5EaWZmUGxheWJvb2tWZXJzaW9uc1JlcXVlc3QaJi5iYXRvbi52MS5EaWZmUGxheWJvb2tWZXJzaW9uc1Jlc3BvbnNlElkKEFJvbGxCYWNrUGxheWJvb2sSIS5iYXRvbi52MS5Sb2xsQmFja1BsYXlib29rUmVxdWVzdBoiLmJhdG9uLnYxLlJvbGxCYWNrUGxheWJvb2tSZXNwb25zZRJTCg5NYXRjaFBsYXlib29rcxIfLmJhdG9uLnYxLk1hdGNoUGxheWJvb2tzUmVxdWVzdBogLmJhdG9uLnYxLk1hdGNoUGxheWJvb2tzUmVzcG9uc2USTQoMTGlzdE1lbW9yaWVzEh0uYmF0b24udjEuTGlzdE1lbW9yaWVzUmVxdWVzdBoeLmJhdG9uLnYxLkxpc3RNZW1vcmllc1Jlc3BvbnNlEk0KDERlbGV0ZU1lbW9yeRIdLmJhdG9uLnYxLkRlbGV0ZU1lbW9yeVJlcXVlc3QaHi5iYXRvbi52MS5EZWxldGVNZW1vcnlSZXNwb25zZRJECglQaW5NZW1vcnkSGi5iYXRvbi52MS5QaW5NZW1vcnlSZXF1ZXN0GhsuYmF0b24udjEuUGluTWVtb3J5UmVzcG9uc2USTQoMQ3JlYXRlTWVtb3J5Eh0uYmF0b24udjEuQ3JlYXRlTWVtb3J5UmVxdWVzdBoeLmJhdG9uLnYxLkNyZWF0ZU1lbW9yeVJlc3BvbnNlEkEKCEdldFVzYWdlEhkuYmF0b24udjEuR2V0VXNhZ2VSZXF1ZXN0GhouYmF0b24udjEuR2V0VXNhZ2VSZXNwb25zZRJECglMaXN0VXNlcnMSGi5iYXRvbi52MS5MaXN0VXNlcnNSZXF1ZXN0GhsuYmF0b24udjEuTGlzdFVzZXJzUmVzcG9uc2USRwoKQ3JlYXRlVXNlchIbLmJhdG9uLnYxLkNyZWF0ZVVzZXJSZXF1ZXN0GhwuYmF0b24udjEuQ3JlYXRlVXNlclJlc3BvbnNlElkKEENyZWF0ZVNpZ25JbkxpbmsSIS5iYXRvbi52MS5DcmVhdGVTaWduSW5MaW5rUmVxdWVzdBoiLmJhdG9uLnYxLkNyZWF0ZVNpZ25JbkxpbmtSZXNwb25zZRJBCghTZXRRdW90YRIZLmJhdG9uLnYxLlNldFF1b3RhUmVxdWVzdBoaLmJhdG9uLnYxLlNldFF1b3RhUmVzcG9uc2USWQoQU2V0RGVmYXVsdEJ1ZGdldBIhLmJhdG9uLnYxLlNldERlZmF1bHRCdWRnZXRSZXF1ZXN0GiIuYmF0b24udjEuU2V0RGVmYXVsdEJ1ZGdldFJlc3BvbnNlYgZwcm90bzM", [file_baton_v1_agent, file_baton_v1_tools, file_google_protobuf_timestamp]);
 
 /**
  * A user account.
@@ -243,6 +243,13 @@ export type GetAccountResponse = Message<"baton.v1.GetAccountResponse"> & {
    * @generated from field: baton.v1.Quota quota = 2;
    */
   quota?: Quota | undefined;
+
+  /**
+   * Its default budget per session (all 0: none).
+   *
+   * @generated from field: baton.v1.Budget default_budget = 3;
+   */
+  defaultBudget?: Budget | undefined;
 };
 
 /**
@@ -251,6 +258,48 @@ export type GetAccountResponse = Message<"baton.v1.GetAccountResponse"> & {
  */
 export const GetAccountResponseSchema: GenMessage<GetAccountResponse> = /*@__PURE__*/
   messageDesc(file_baton_v1_console, 9);
+
+/**
+ * Request for SetDefaultBudget.
+ *
+ * @generated from message baton.v1.SetDefaultBudgetRequest
+ */
+export type SetDefaultBudgetRequest = Message<"baton.v1.SetDefaultBudgetRequest"> & {
+  /**
+   * The new default (all 0: none).
+   *
+   * @generated from field: baton.v1.Budget budget = 1;
+   */
+  budget?: Budget | undefined;
+};
+
+/**
+ * Describes the message baton.v1.SetDefaultBudgetRequest.
+ * Use `create(SetDefaultBudgetRequestSchema)` to create a new message.
+ */
+export const SetDefaultBudgetRequestSchema: GenMessage<SetDefaultBudgetRequest> = /*@__PURE__*/
+  messageDesc(file_baton_v1_console, 10);
+
+/**
+ * Response for SetDefaultBudget.
+ *
+ * @generated from message baton.v1.SetDefaultBudgetResponse
+ */
+export type SetDefaultBudgetResponse = Message<"baton.v1.SetDefaultBudgetResponse"> & {
+  /**
+   * The default now.
+   *
+   * @generated from field: baton.v1.Budget budget = 1;
+   */
+  budget?: Budget | undefined;
+};
+
+/**
+ * Describes the message baton.v1.SetDefaultBudgetResponse.
+ * Use `create(SetDefaultBudgetResponseSchema)` to create a new message.
+ */
+export const SetDefaultBudgetResponseSchema: GenMessage<SetDefaultBudgetResponse> = /*@__PURE__*/
+  messageDesc(file_baton_v1_console, 11);
 
 /**
  * A device's request to be linked, as the console shows it.
@@ -320,7 +369,7 @@ export type DeviceLink = Message<"baton.v1.DeviceLink"> & {
  * Use `create(DeviceLinkSchema)` to create a new message.
  */
 export const DeviceLinkSchema: GenMessage<DeviceLink> = /*@__PURE__*/
-  messageDesc(file_baton_v1_console, 10);
+  messageDesc(file_baton_v1_console, 12);
 
 /**
  * Request for StartDeviceLink.
@@ -362,7 +411,7 @@ export type StartDeviceLinkRequest = Message<"baton.v1.StartDeviceLinkRequest"> 
  * Use `create(StartDeviceLinkRequestSchema)` to create a new message.
  */
 export const StartDeviceLinkRequestSchema: GenMessage<StartDeviceLinkRequest> = /*@__PURE__*/
-  messageDesc(file_baton_v1_console, 11);
+  messageDesc(file_baton_v1_console, 13);
 
 /**
  * Response for StartDeviceLink.
@@ -411,7 +460,7 @@ export type StartDeviceLinkResponse = Message<"baton.v1.StartDeviceLinkResponse"
  * Use `create(StartDeviceLinkResponseSchema)` to create a new message.
  */
 export const StartDeviceLinkResponseSchema: GenMessage<StartDeviceLinkResponse> = /*@__PURE__*/
-  messageDesc(file_baton_v1_console, 12);
+  messageDesc(file_baton_v1_console, 14);
 
 /**
  * Request for PollDeviceLink.
@@ -432,7 +481,7 @@ export type PollDeviceLinkRequest = Message<"baton.v1.PollDeviceLinkRequest"> & 
  * Use `create(PollDeviceLinkRequestSchema)` to create a new message.
  */
 export const PollDeviceLinkRequestSchema: GenMessage<PollDeviceLinkRequest> = /*@__PURE__*/
-  messageDesc(file_baton_v1_console, 13);
+  messageDesc(file_baton_v1_console, 15);
 
 /**
  * Response for PollDeviceLink.
@@ -460,7 +509,7 @@ export type PollDeviceLinkResponse = Message<"baton.v1.PollDeviceLinkResponse"> 
  * Use `create(PollDeviceLinkResponseSchema)` to create a new message.
  */
 export const PollDeviceLinkResponseSchema: GenMessage<PollDeviceLinkResponse> = /*@__PURE__*/
-  messageDesc(file_baton_v1_console, 14);
+  messageDesc(file_baton_v1_console, 16);
 
 /**
  * Request for ExchangeDeviceCode.
@@ -488,7 +537,7 @@ export type ExchangeDeviceCodeRequest = Message<"baton.v1.ExchangeDeviceCodeRequ
  * Use `create(ExchangeDeviceCodeRequestSchema)` to create a new message.
  */
 export const ExchangeDeviceCodeRequestSchema: GenMessage<ExchangeDeviceCodeRequest> = /*@__PURE__*/
-  messageDesc(file_baton_v1_console, 15);
+  messageDesc(file_baton_v1_console, 17);
 
 /**
  * Response for ExchangeDeviceCode.
@@ -523,7 +572,7 @@ export type ExchangeDeviceCodeResponse = Message<"baton.v1.ExchangeDeviceCodeRes
  * Use `create(ExchangeDeviceCodeResponseSchema)` to create a new message.
  */
 export const ExchangeDeviceCodeResponseSchema: GenMessage<ExchangeDeviceCodeResponse> = /*@__PURE__*/
-  messageDesc(file_baton_v1_console, 16);
+  messageDesc(file_baton_v1_console, 18);
 
 /**
  * Request for GetDeviceLink.
@@ -544,7 +593,7 @@ export type GetDeviceLinkRequest = Message<"baton.v1.GetDeviceLinkRequest"> & {
  * Use `create(GetDeviceLinkRequestSchema)` to create a new message.
  */
 export const GetDeviceLinkRequestSchema: GenMessage<GetDeviceLinkRequest> = /*@__PURE__*/
-  messageDesc(file_baton_v1_console, 17);
+  messageDesc(file_baton_v1_console, 19);
 
 /**
  * Response for GetDeviceLink.
@@ -565,7 +614,7 @@ export type GetDeviceLinkResponse = Message<"baton.v1.GetDeviceLinkResponse"> & 
  * Use `create(GetDeviceLinkResponseSchema)` to create a new message.
  */
 export const GetDeviceLinkResponseSchema: GenMessage<GetDeviceLinkResponse> = /*@__PURE__*/
-  messageDesc(file_baton_v1_console, 18);
+  messageDesc(file_baton_v1_console, 20);
 
 /**
  * Request for DecideDeviceLink.
@@ -600,7 +649,7 @@ export type DecideDeviceLinkRequest = Message<"baton.v1.DecideDeviceLinkRequest"
  * Use `create(DecideDeviceLinkRequestSchema)` to create a new message.
  */
 export const DecideDeviceLinkRequestSchema: GenMessage<DecideDeviceLinkRequest> = /*@__PURE__*/
-  messageDesc(file_baton_v1_console, 19);
+  messageDesc(file_baton_v1_console, 21);
 
 /**
  * Response for DecideDeviceLink.
@@ -621,7 +670,7 @@ export type DecideDeviceLinkResponse = Message<"baton.v1.DecideDeviceLinkRespons
  * Use `create(DecideDeviceLinkResponseSchema)` to create a new message.
  */
 export const DecideDeviceLinkResponseSchema: GenMessage<DecideDeviceLinkResponse> = /*@__PURE__*/
-  messageDesc(file_baton_v1_console, 20);
+  messageDesc(file_baton_v1_console, 22);
 
 /**
  * An API token's record (never its secret).
@@ -684,7 +733,7 @@ export type ApiToken = Message<"baton.v1.ApiToken"> & {
  * Use `create(ApiTokenSchema)` to create a new message.
  */
 export const ApiTokenSchema: GenMessage<ApiToken> = /*@__PURE__*/
-  messageDesc(file_baton_v1_console, 21);
+  messageDesc(file_baton_v1_console, 23);
 
 /**
  * Request for ListTokens.
@@ -699,7 +748,7 @@ export type ListTokensRequest = Message<"baton.v1.ListTokensRequest"> & {
  * Use `create(ListTokensRequestSchema)` to create a new message.
  */
 export const ListTokensRequestSchema: GenMessage<ListTokensRequest> = /*@__PURE__*/
-  messageDesc(file_baton_v1_console, 22);
+  messageDesc(file_baton_v1_console, 24);
 
 /**
  * Response for ListTokens.
@@ -720,7 +769,7 @@ export type ListTokensResponse = Message<"baton.v1.ListTokensResponse"> & {
  * Use `create(ListTokensResponseSchema)` to create a new message.
  */
 export const ListTokensResponseSchema: GenMessage<ListTokensResponse> = /*@__PURE__*/
-  messageDesc(file_baton_v1_console, 23);
+  messageDesc(file_baton_v1_console, 25);
 
 /**
  * Request for CreateToken.
@@ -741,7 +790,7 @@ export type CreateTokenRequest = Message<"baton.v1.CreateTokenRequest"> & {
  * Use `create(CreateTokenRequestSchema)` to create a new message.
  */
 export const CreateTokenRequestSchema: GenMessage<CreateTokenRequest> = /*@__PURE__*/
-  messageDesc(file_baton_v1_console, 24);
+  messageDesc(file_baton_v1_console, 26);
 
 /**
  * Response for CreateToken.
@@ -769,7 +818,7 @@ export type CreateTokenResponse = Message<"baton.v1.CreateTokenResponse"> & {
  * Use `create(CreateTokenResponseSchema)` to create a new message.
  */
 export const CreateTokenResponseSchema: GenMessage<CreateTokenResponse> = /*@__PURE__*/
-  messageDesc(file_baton_v1_console, 25);
+  messageDesc(file_baton_v1_console, 27);
 
 /**
  * Request for RenameToken.
@@ -797,7 +846,7 @@ export type RenameTokenRequest = Message<"baton.v1.RenameTokenRequest"> & {
  * Use `create(RenameTokenRequestSchema)` to create a new message.
  */
 export const RenameTokenRequestSchema: GenMessage<RenameTokenRequest> = /*@__PURE__*/
-  messageDesc(file_baton_v1_console, 26);
+  messageDesc(file_baton_v1_console, 28);
 
 /**
  * Response for RenameToken.
@@ -818,7 +867,7 @@ export type RenameTokenResponse = Message<"baton.v1.RenameTokenResponse"> & {
  * Use `create(RenameTokenResponseSchema)` to create a new message.
  */
 export const RenameTokenResponseSchema: GenMessage<RenameTokenResponse> = /*@__PURE__*/
-  messageDesc(file_baton_v1_console, 27);
+  messageDesc(file_baton_v1_console, 29);
 
 /**
  * Request for RevokeToken.
@@ -839,7 +888,7 @@ export type RevokeTokenRequest = Message<"baton.v1.RevokeTokenRequest"> & {
  * Use `create(RevokeTokenRequestSchema)` to create a new message.
  */
 export const RevokeTokenRequestSchema: GenMessage<RevokeTokenRequest> = /*@__PURE__*/
-  messageDesc(file_baton_v1_console, 28);
+  messageDesc(file_baton_v1_console, 30);
 
 /**
  * Response for RevokeToken.
@@ -860,7 +909,7 @@ export type RevokeTokenResponse = Message<"baton.v1.RevokeTokenResponse"> & {
  * Use `create(RevokeTokenResponseSchema)` to create a new message.
  */
 export const RevokeTokenResponseSchema: GenMessage<RevokeTokenResponse> = /*@__PURE__*/
-  messageDesc(file_baton_v1_console, 29);
+  messageDesc(file_baton_v1_console, 31);
 
 /**
  * Request for ListSessions.
@@ -910,7 +959,7 @@ export type ListSessionsRequest = Message<"baton.v1.ListSessionsRequest"> & {
  * Use `create(ListSessionsRequestSchema)` to create a new message.
  */
 export const ListSessionsRequestSchema: GenMessage<ListSessionsRequest> = /*@__PURE__*/
-  messageDesc(file_baton_v1_console, 30);
+  messageDesc(file_baton_v1_console, 32);
 
 /**
  * Response for ListSessions.
@@ -945,7 +994,7 @@ export type ListSessionsResponse = Message<"baton.v1.ListSessionsResponse"> & {
  * Use `create(ListSessionsResponseSchema)` to create a new message.
  */
 export const ListSessionsResponseSchema: GenMessage<ListSessionsResponse> = /*@__PURE__*/
-  messageDesc(file_baton_v1_console, 31);
+  messageDesc(file_baton_v1_console, 33);
 
 /**
  * Request for WatchSession.
@@ -966,7 +1015,7 @@ export type WatchSessionRequest = Message<"baton.v1.WatchSessionRequest"> & {
  * Use `create(WatchSessionRequestSchema)` to create a new message.
  */
 export const WatchSessionRequestSchema: GenMessage<WatchSessionRequest> = /*@__PURE__*/
-  messageDesc(file_baton_v1_console, 32);
+  messageDesc(file_baton_v1_console, 34);
 
 /**
  * What changed in a watched session. The first message has everything; later ones add to it.
@@ -1029,7 +1078,7 @@ export type WatchSessionResponse = Message<"baton.v1.WatchSessionResponse"> & {
  * Use `create(WatchSessionResponseSchema)` to create a new message.
  */
 export const WatchSessionResponseSchema: GenMessage<WatchSessionResponse> = /*@__PURE__*/
-  messageDesc(file_baton_v1_console, 33);
+  messageDesc(file_baton_v1_console, 35);
 
 /**
  * Request for ListPlaybookVersions.
@@ -1050,7 +1099,7 @@ export type ListPlaybookVersionsRequest = Message<"baton.v1.ListPlaybookVersions
  * Use `create(ListPlaybookVersionsRequestSchema)` to create a new message.
  */
 export const ListPlaybookVersionsRequestSchema: GenMessage<ListPlaybookVersionsRequest> = /*@__PURE__*/
-  messageDesc(file_baton_v1_console, 34);
+  messageDesc(file_baton_v1_console, 36);
 
 /**
  * Response for ListPlaybookVersions.
@@ -1071,7 +1120,7 @@ export type ListPlaybookVersionsResponse = Message<"baton.v1.ListPlaybookVersion
  * Use `create(ListPlaybookVersionsResponseSchema)` to create a new message.
  */
 export const ListPlaybookVersionsResponseSchema: GenMessage<ListPlaybookVersionsResponse> = /*@__PURE__*/
-  messageDesc(file_baton_v1_console, 35);
+  messageDesc(file_baton_v1_console, 37);
 
 /**
  * One line of a diff.
@@ -1099,7 +1148,7 @@ export type DiffLine = Message<"baton.v1.DiffLine"> & {
  * Use `create(DiffLineSchema)` to create a new message.
  */
 export const DiffLineSchema: GenMessage<DiffLine> = /*@__PURE__*/
-  messageDesc(file_baton_v1_console, 36);
+  messageDesc(file_baton_v1_console, 38);
 
 /**
  * Request for DiffPlaybookVersions.
@@ -1134,7 +1183,7 @@ export type DiffPlaybookVersionsRequest = Message<"baton.v1.DiffPlaybookVersions
  * Use `create(DiffPlaybookVersionsRequestSchema)` to create a new message.
  */
 export const DiffPlaybookVersionsRequestSchema: GenMessage<DiffPlaybookVersionsRequest> = /*@__PURE__*/
-  messageDesc(file_baton_v1_console, 37);
+  messageDesc(file_baton_v1_console, 39);
 
 /**
  * Response for DiffPlaybookVersions.
@@ -1169,7 +1218,7 @@ export type DiffPlaybookVersionsResponse = Message<"baton.v1.DiffPlaybookVersion
  * Use `create(DiffPlaybookVersionsResponseSchema)` to create a new message.
  */
 export const DiffPlaybookVersionsResponseSchema: GenMessage<DiffPlaybookVersionsResponse> = /*@__PURE__*/
-  messageDesc(file_baton_v1_console, 38);
+  messageDesc(file_baton_v1_console, 40);
 
 /**
  * Request for RollBackPlaybook.
@@ -1197,7 +1246,7 @@ export type RollBackPlaybookRequest = Message<"baton.v1.RollBackPlaybookRequest"
  * Use `create(RollBackPlaybookRequestSchema)` to create a new message.
  */
 export const RollBackPlaybookRequestSchema: GenMessage<RollBackPlaybookRequest> = /*@__PURE__*/
-  messageDesc(file_baton_v1_console, 39);
+  messageDesc(file_baton_v1_console, 41);
 
 /**
  * Response for RollBackPlaybook.
@@ -1218,7 +1267,7 @@ export type RollBackPlaybookResponse = Message<"baton.v1.RollBackPlaybookRespons
  * Use `create(RollBackPlaybookResponseSchema)` to create a new message.
  */
 export const RollBackPlaybookResponseSchema: GenMessage<RollBackPlaybookResponse> = /*@__PURE__*/
-  messageDesc(file_baton_v1_console, 40);
+  messageDesc(file_baton_v1_console, 42);
 
 /**
  * How one playbook's rules fit a task.
@@ -1267,7 +1316,7 @@ export type PlaybookMatch = Message<"baton.v1.PlaybookMatch"> & {
  * Use `create(PlaybookMatchSchema)` to create a new message.
  */
 export const PlaybookMatchSchema: GenMessage<PlaybookMatch> = /*@__PURE__*/
-  messageDesc(file_baton_v1_console, 41);
+  messageDesc(file_baton_v1_console, 43);
 
 /**
  * Request for MatchPlaybooks.
@@ -1295,7 +1344,7 @@ export type MatchPlaybooksRequest = Message<"baton.v1.MatchPlaybooksRequest"> & 
  * Use `create(MatchPlaybooksRequestSchema)` to create a new message.
  */
 export const MatchPlaybooksRequestSchema: GenMessage<MatchPlaybooksRequest> = /*@__PURE__*/
-  messageDesc(file_baton_v1_console, 42);
+  messageDesc(file_baton_v1_console, 44);
 
 /**
  * Response for MatchPlaybooks.
@@ -1323,7 +1372,7 @@ export type MatchPlaybooksResponse = Message<"baton.v1.MatchPlaybooksResponse"> 
  * Use `create(MatchPlaybooksResponseSchema)` to create a new message.
  */
 export const MatchPlaybooksResponseSchema: GenMessage<MatchPlaybooksResponse> = /*@__PURE__*/
-  messageDesc(file_baton_v1_console, 43);
+  messageDesc(file_baton_v1_console, 45);
 
 /**
  * Request for ListMemories.
@@ -1351,7 +1400,7 @@ export type ListMemoriesRequest = Message<"baton.v1.ListMemoriesRequest"> & {
  * Use `create(ListMemoriesRequestSchema)` to create a new message.
  */
 export const ListMemoriesRequestSchema: GenMessage<ListMemoriesRequest> = /*@__PURE__*/
-  messageDesc(file_baton_v1_console, 44);
+  messageDesc(file_baton_v1_console, 46);
 
 /**
  * Response for ListMemories.
@@ -1372,7 +1421,7 @@ export type ListMemoriesResponse = Message<"baton.v1.ListMemoriesResponse"> & {
  * Use `create(ListMemoriesResponseSchema)` to create a new message.
  */
 export const ListMemoriesResponseSchema: GenMessage<ListMemoriesResponse> = /*@__PURE__*/
-  messageDesc(file_baton_v1_console, 45);
+  messageDesc(file_baton_v1_console, 47);
 
 /**
  * Request for DeleteMemory.
@@ -1393,7 +1442,7 @@ export type DeleteMemoryRequest = Message<"baton.v1.DeleteMemoryRequest"> & {
  * Use `create(DeleteMemoryRequestSchema)` to create a new message.
  */
 export const DeleteMemoryRequestSchema: GenMessage<DeleteMemoryRequest> = /*@__PURE__*/
-  messageDesc(file_baton_v1_console, 46);
+  messageDesc(file_baton_v1_console, 48);
 
 /**
  * Response for DeleteMemory.
@@ -1408,7 +1457,7 @@ export type DeleteMemoryResponse = Message<"baton.v1.DeleteMemoryResponse"> & {
  * Use `create(DeleteMemoryResponseSchema)` to create a new message.
  */
 export const DeleteMemoryResponseSchema: GenMessage<DeleteMemoryResponse> = /*@__PURE__*/
-  messageDesc(file_baton_v1_console, 47);
+  messageDesc(file_baton_v1_console, 49);
 
 /**
  * Request for PinMemory.
@@ -1436,7 +1485,7 @@ export type PinMemoryRequest = Message<"baton.v1.PinMemoryRequest"> & {
  * Use `create(PinMemoryRequestSchema)` to create a new message.
  */
 export const PinMemoryRequestSchema: GenMessage<PinMemoryRequest> = /*@__PURE__*/
-  messageDesc(file_baton_v1_console, 48);
+  messageDesc(file_baton_v1_console, 50);
 
 /**
  * Response for PinMemory.
@@ -1457,7 +1506,7 @@ export type PinMemoryResponse = Message<"baton.v1.PinMemoryResponse"> & {
  * Use `create(PinMemoryResponseSchema)` to create a new message.
  */
 export const PinMemoryResponseSchema: GenMessage<PinMemoryResponse> = /*@__PURE__*/
-  messageDesc(file_baton_v1_console, 49);
+  messageDesc(file_baton_v1_console, 51);
 
 /**
  * Request for CreateMemory.
@@ -1485,7 +1534,7 @@ export type CreateMemoryRequest = Message<"baton.v1.CreateMemoryRequest"> & {
  * Use `create(CreateMemoryRequestSchema)` to create a new message.
  */
 export const CreateMemoryRequestSchema: GenMessage<CreateMemoryRequest> = /*@__PURE__*/
-  messageDesc(file_baton_v1_console, 50);
+  messageDesc(file_baton_v1_console, 52);
 
 /**
  * Response for CreateMemory.
@@ -1506,7 +1555,7 @@ export type CreateMemoryResponse = Message<"baton.v1.CreateMemoryResponse"> & {
  * Use `create(CreateMemoryResponseSchema)` to create a new message.
  */
 export const CreateMemoryResponseSchema: GenMessage<CreateMemoryResponse> = /*@__PURE__*/
-  messageDesc(file_baton_v1_console, 51);
+  messageDesc(file_baton_v1_console, 53);
 
 /**
  * A user's usage of one model on one day.
@@ -1562,7 +1611,7 @@ export type UsageRow = Message<"baton.v1.UsageRow"> & {
  * Use `create(UsageRowSchema)` to create a new message.
  */
 export const UsageRowSchema: GenMessage<UsageRow> = /*@__PURE__*/
-  messageDesc(file_baton_v1_console, 52);
+  messageDesc(file_baton_v1_console, 54);
 
 /**
  * Request for GetUsage.
@@ -1583,7 +1632,7 @@ export type GetUsageRequest = Message<"baton.v1.GetUsageRequest"> & {
  * Use `create(GetUsageRequestSchema)` to create a new message.
  */
 export const GetUsageRequestSchema: GenMessage<GetUsageRequest> = /*@__PURE__*/
-  messageDesc(file_baton_v1_console, 53);
+  messageDesc(file_baton_v1_console, 55);
 
 /**
  * Response for GetUsage.
@@ -1632,7 +1681,7 @@ export type GetUsageResponse = Message<"baton.v1.GetUsageResponse"> & {
  * Use `create(GetUsageResponseSchema)` to create a new message.
  */
 export const GetUsageResponseSchema: GenMessage<GetUsageResponse> = /*@__PURE__*/
-  messageDesc(file_baton_v1_console, 54);
+  messageDesc(file_baton_v1_console, 56);
 
 /**
  * A user, as an admin sees them.
@@ -1674,7 +1723,7 @@ export type UserSummary = Message<"baton.v1.UserSummary"> & {
  * Use `create(UserSummarySchema)` to create a new message.
  */
 export const UserSummarySchema: GenMessage<UserSummary> = /*@__PURE__*/
-  messageDesc(file_baton_v1_console, 55);
+  messageDesc(file_baton_v1_console, 57);
 
 /**
  * Request for ListUsers.
@@ -1689,7 +1738,7 @@ export type ListUsersRequest = Message<"baton.v1.ListUsersRequest"> & {
  * Use `create(ListUsersRequestSchema)` to create a new message.
  */
 export const ListUsersRequestSchema: GenMessage<ListUsersRequest> = /*@__PURE__*/
-  messageDesc(file_baton_v1_console, 56);
+  messageDesc(file_baton_v1_console, 58);
 
 /**
  * Response for ListUsers.
@@ -1710,7 +1759,7 @@ export type ListUsersResponse = Message<"baton.v1.ListUsersResponse"> & {
  * Use `create(ListUsersResponseSchema)` to create a new message.
  */
 export const ListUsersResponseSchema: GenMessage<ListUsersResponse> = /*@__PURE__*/
-  messageDesc(file_baton_v1_console, 57);
+  messageDesc(file_baton_v1_console, 59);
 
 /**
  * Request for CreateUser.
@@ -1745,7 +1794,7 @@ export type CreateUserRequest = Message<"baton.v1.CreateUserRequest"> & {
  * Use `create(CreateUserRequestSchema)` to create a new message.
  */
 export const CreateUserRequestSchema: GenMessage<CreateUserRequest> = /*@__PURE__*/
-  messageDesc(file_baton_v1_console, 58);
+  messageDesc(file_baton_v1_console, 60);
 
 /**
  * Response for CreateUser.
@@ -1773,7 +1822,7 @@ export type CreateUserResponse = Message<"baton.v1.CreateUserResponse"> & {
  * Use `create(CreateUserResponseSchema)` to create a new message.
  */
 export const CreateUserResponseSchema: GenMessage<CreateUserResponse> = /*@__PURE__*/
-  messageDesc(file_baton_v1_console, 59);
+  messageDesc(file_baton_v1_console, 61);
 
 /**
  * Request for CreateSignInLink.
@@ -1794,7 +1843,7 @@ export type CreateSignInLinkRequest = Message<"baton.v1.CreateSignInLinkRequest"
  * Use `create(CreateSignInLinkRequestSchema)` to create a new message.
  */
 export const CreateSignInLinkRequestSchema: GenMessage<CreateSignInLinkRequest> = /*@__PURE__*/
-  messageDesc(file_baton_v1_console, 60);
+  messageDesc(file_baton_v1_console, 62);
 
 /**
  * Response for CreateSignInLink.
@@ -1822,7 +1871,7 @@ export type CreateSignInLinkResponse = Message<"baton.v1.CreateSignInLinkRespons
  * Use `create(CreateSignInLinkResponseSchema)` to create a new message.
  */
 export const CreateSignInLinkResponseSchema: GenMessage<CreateSignInLinkResponse> = /*@__PURE__*/
-  messageDesc(file_baton_v1_console, 61);
+  messageDesc(file_baton_v1_console, 63);
 
 /**
  * Request for SetQuota.
@@ -1850,7 +1899,7 @@ export type SetQuotaRequest = Message<"baton.v1.SetQuotaRequest"> & {
  * Use `create(SetQuotaRequestSchema)` to create a new message.
  */
 export const SetQuotaRequestSchema: GenMessage<SetQuotaRequest> = /*@__PURE__*/
-  messageDesc(file_baton_v1_console, 62);
+  messageDesc(file_baton_v1_console, 64);
 
 /**
  * Response for SetQuota.
@@ -1871,7 +1920,7 @@ export type SetQuotaResponse = Message<"baton.v1.SetQuotaResponse"> & {
  * Use `create(SetQuotaResponseSchema)` to create a new message.
  */
 export const SetQuotaResponseSchema: GenMessage<SetQuotaResponse> = /*@__PURE__*/
-  messageDesc(file_baton_v1_console, 63);
+  messageDesc(file_baton_v1_console, 65);
 
 /**
  * Where a device link stands.
@@ -2263,6 +2312,16 @@ export const ConsoleService: GenService<{
     methodKind: "unary";
     input: typeof SetQuotaRequestSchema;
     output: typeof SetQuotaResponseSchema;
+  },
+  /**
+   * Set the signed-in user's default budget: the ceiling of each new session that names none.
+   *
+   * @generated from rpc baton.v1.ConsoleService.SetDefaultBudget
+   */
+  setDefaultBudget: {
+    methodKind: "unary";
+    input: typeof SetDefaultBudgetRequestSchema;
+    output: typeof SetDefaultBudgetResponseSchema;
   },
 }> = /*@__PURE__*/
   serviceDesc(file_baton_v1_console, 0);

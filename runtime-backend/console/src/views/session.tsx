@@ -303,8 +303,13 @@ export function SessionPage(p: { id: string }) {
           <div class="stats">
             <Stat label="Model" value={<span class="mono">{s.model}</span>} />
             <Stat label="Steps" value={`${s.step} / ${s.maxSteps}`} />
-            <Stat label="Tokens" value={count((s.usage?.inputTokens ?? 0n) + (s.usage?.outputTokens ?? 0n))} hint={`${count(s.usage?.inputTokens ?? 0n)} in · ${count(s.usage?.outputTokens ?? 0n)} out`} />
-            <Stat label="Cost" value={money(s.usage?.costUsd ?? 0)} />
+            <Stat
+              label="Tokens"
+              value={count((s.usage?.inputTokens ?? 0n) + (s.usage?.outputTokens ?? 0n))}
+              hint={`${count(s.usage?.inputTokens ?? 0n)} in · ${count(s.usage?.outputTokens ?? 0n)} out${s.budget?.tokens ? ` · of ${count(s.budget.tokens)} budget` : ""}`}
+            />
+            <Stat label="Cost" value={money(s.usage?.costUsd ?? 0)} hint={s.budget?.costUsd ? `of ${money(s.budget.costUsd)} budget` : undefined} />
+            {s.budget?.seconds ? <Stat label="Time budget" value={`${Math.round(s.budget.seconds / 60)} min`} hint={`started ${when(s.createdAt)}`} /> : null}
             <Stat label="Model time" value={duration(latency)} />
             <Stat label="Started" value={when(s.createdAt)} hint={s.playbook ? `playbook ${s.playbook}` : undefined} />
           </div>

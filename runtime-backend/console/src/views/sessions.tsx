@@ -12,6 +12,7 @@ const filters: [string, SessionStatus[]][] = [
   ["Completed", [SessionStatus.COMPLETED]],
   ["Failed", [SessionStatus.FAILED]],
   ["Stopped", [SessionStatus.STOPPED]],
+  ["Budget reached", [SessionStatus.BUDGET_EXHAUSTED]],
   ["Idle", [SessionStatus.IDLE]],
 ];
 

@@ -1,9 +1,10 @@
-/** Usage per day and model as a chart, and today's use against the quota. */
+/** Usage per day and model as a chart, today's use against the quota, and the default budget per session. */
+import type { Budget } from "@baton/gen/baton/v1/agent_pb";
 import type { Account, GetUsageResponse, UsageRow } from "@baton/gen/baton/v1/console_pb";
 import { useEffect, useState } from "preact/hooks";
 import { consoleApi, errorText } from "../client.js";
 import { count, money, when } from "../format.js";
-import { ErrorNote, PageHeader, Stat } from "../ui.js";
+import { ErrorNote, onSubmitRun, PageHeader, Stat } from "../ui.js";
 
 const palette = ["#4f46e5", "#0ea5e9", "#10b981", "#f59e0b", "#ef4444", "#8b5cf6", "#64748b"];
 
@@ -52,6 +53,53 @@ function Chart(p: { rows: UsageRow[]; days: number; metric: "cost" | "steps" }) 
   );
 }
 
+/** What a budget allows, in words ("no ceiling" when it has none). */
+function budgetText(b: Budget | undefined): string {
+  const parts = [b?.tokens ? `${count(b.tokens)} tokens` : "", b?.costUsd ? money(b.costUsd) : "", b?.seconds ? `${Math.round(b.seconds / 60)} min` : ""].filter(Boolean);
+  return parts.length ? parts.join(" · ") : "no ceiling";
+}
+
+/** The signed-in user's default budget: the ceiling every new session that names none gets. */
+function DefaultBudget(p: { onError: (e: string) => void }) {
+  const [saved, setSaved] = useState<Budget>();
+  const [tokens, setTokens] = useState("");
+  const [cost, setCost] = useState("");
+  const [minutes, setMinutes] = useState("");
+  const show = (b: Budget | undefined) => {
+    setSaved(b);
+    setTokens(b?.tokens ? String(b.tokens) : "");
+    setCost(b?.costUsd ? String(b.costUsd) : "");
+    setMinutes(b?.seconds ? String(Math.round(b.seconds / 60)) : "");
+  };
+  useEffect(() => {
+    consoleApi.getAccount({}).then(
+      (r) => show(r.defaultBudget),
+      (e) => p.onError(errorText(e)),
+    );
+  }, []);
+  return (
+    <div class="card">
+      <h2>Default budget per session</h2>
+      <p class="muted small">
+        Each new session that names no budget of its own may spend at most this (empty: no ceiling). Near a ceiling the model is told what is left; at it the session ends as "Budget
+        reached". Now: <b data-testid="default-budget">{saved ? budgetText(saved) : "…"}</b>
+      </p>
+      <form
+        class="inline"
+        onSubmit={onSubmitRun(async () => {
+          const r = await consoleApi.setDefaultBudget({ budget: { tokens: BigInt(Math.max(0, Math.floor(Number(tokens) || 0))), costUsd: Number(cost) || 0, seconds: Math.round((Number(minutes) || 0) * 60) } });
+          show(r.budget);
+        }, p.onError)}
+      >
+        <input aria-label="Tokens per session" class="short" inputMode="numeric" placeholder="tokens" value={tokens} onInput={(e) => setTokens(e.currentTarget.value)} />
+        <input aria-label="Cost per session (USD)" class="short" inputMode="decimal" placeholder="$ / session" value={cost} onInput={(e) => setCost(e.currentTarget.value)} />
+        <input aria-label="Minutes per session" class="short" inputMode="numeric" placeholder="minutes" value={minutes} onInput={(e) => setMinutes(e.currentTarget.value)} />
+        <button type="submit">Save budget</button>
+      </form>
+    </div>
+  );
+}
+
 /** The usage page. */
 export function UsagePage(p: { account: Account }) {
   const [u, setU] = useState<GetUsageResponse>();
@@ -91,6 +139,7 @@ export function UsagePage(p: { account: Account }) {
               {q.dailySteps ? <Meter label="Step quota" used={u.stepsToday} limit={q.dailySteps} text={`${u.stepsToday} / ${q.dailySteps}`} /> : null}
             </div>
           ) : null}
+          <DefaultBudget onError={setError} />
           <div class="card">
             <div class="card-head">
               <h2>Per day</h2>

@@ -1,7 +1,9 @@
 import { toJson } from "@bufbuild/protobuf";
 import { describeCall, isSecretField, type RefLookup, type RunEvent } from "@baton/sdk/client";
 import { toolCatalog } from "@baton/gen/baton/v1/tools_baton";
+import { spendLine, wireSpend } from "../../loop/budget.js";
 import type { ToolCall } from "@baton/gen/baton/v1/tools_pb";
+import type { Session } from "@baton/gen/baton/v1/agent_pb";
 import { type OutStream, Spinner } from "./spinner.js";
 import { terminalStream, terminalText } from "./terminal-text.js";
 
@@ -91,6 +93,7 @@ export function createProgress(mode: ProgressMode, raw: OutStream, lookup: RefLo
   const text = new StreamedLines("  ", log);
   const reasoning = new StreamedLines("  · ", log);
   const streaming = (line: string) => spinner?.status(`Step ${step} · Thinking… ${line.trim().slice(-60)}`);
+  const spending = newSpend();
   return {
     event(e) {
       switch (e.type) {
@@ -141,6 +144,12 @@ export function createProgress(mode: ProgressMode, raw: OutStream, lookup: RefLo
         case "tool_replayed":
           log(`↺ ${e.toolcallId}: ${e.result.outcome.case === "error" ? e.result.outcome.value.message.split("\n")[0] : "sent its recorded result again"}`);
           break;
+        case "spend": {
+          const w = spending(e.session);
+          const line = w && spendLine(w.budget, w.spent);
+          if (line) log(`  Budget: ${line}`);
+          break;
+        }
         case "done":
           spinner?.stop();
           break;
@@ -164,7 +173,24 @@ function maskedArgs(call: ToolCall, lookup: RefLookup): unknown {
   return json;
 }
 
+/**
+ * Reads "spend" events: a session's budget and what it spent, or undefined when its tokens and
+ * cost are what the last one said (a step's several responses, an approval) so progress shows
+ * each step's spend once.
+ */
+function newSpend(): (s: Session) => ReturnType<typeof wireSpend> | undefined {
+  let last = "";
+  return (s) => {
+    const w = wireSpend(s, Date.now());
+    const key = `${s.id} ${w.spent.tokens} ${w.spent.costUsd}`;
+    if (key === last) return undefined;
+    last = key;
+    return w;
+  };
+}
+
 function jsonProgress(out: OutStream, lookup: RefLookup): Progress {
+  const spending = newSpend();
   // Strings are cleaned before they are encoded: JSON escapes C0 controls, and a consumer
   // that prints a decoded field would print them.
   const line = (o: Record<string, unknown>) => out.write(`${JSON.stringify(o, (_k, v: unknown) => (typeof v === "string" ? terminalText(v) : v))}\n`);
@@ -191,6 +217,10 @@ function jsonProgress(out: OutStream, lookup: RefLookup): Progress {
         }
         case "tool_replayed":
           return line({ type: e.type, toolcallId: e.toolcallId, outcome: e.result.outcome.case ?? "" });
+        case "spend": {
+          const w = spending(e.session);
+          return w ? line({ type: e.type, sessionId: e.session.id, step: e.session.step, spent: w.spent, budget: w.budget }) : undefined;
+        }
         default:
           return line({ ...e });
       }

@@ -267,6 +267,7 @@ export async function runCommand(argv: readonly string[], given: RunDeps): Promi
         ...(startUrl ? { startUrl } : {}),
         ...(run.model ? { model: run.model } : {}),
         ...(run.maxSteps ? { maxSteps: run.maxSteps } : {}),
+        ...(run.budget ? { budget: run.budget } : {}),
         handlers,
         onEvent: (e) => out.event(e),
         onApproval,
@@ -365,6 +366,11 @@ async function finish(
     out.note(`■ Stopped after ${steps} step(s): ${outcome.reason}`, { status: "stopped" });
     deps.err.write(`baton run: stopped: ${outcome.reason}\n`);
     return interrupted ? exitCodes.interrupted : exitCodes.failed;
+  }
+  if (outcome.status === "budget_exhausted") {
+    out.note(`■ Budget reached after ${steps} step(s): ${outcome.reason}`, { status: "budget_exhausted" });
+    deps.err.write(`baton run: budget reached: ${outcome.reason}\n`);
+    return exitCodes.failed;
   }
   if (outcome.status === "failed") {
     out.note(`✗ Failed after ${steps} step(s): ${outcome.reason}`, { status: "failed" });

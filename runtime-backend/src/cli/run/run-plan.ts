@@ -4,6 +4,8 @@ import { parseScriptFile, type ScriptFile } from "@baton/sdk/script";
 import type { Env } from "../../providers/registry.js";
 import { flag, httpUrl, maxStepsLimit, onlyKnownFlags, type Parsed, UsageError, wholeNumber } from "../args.js";
 import { policyFlagNames, policyUsage } from "../policy-args.js";
+import type { TaskBudget } from "@baton/sdk/client";
+import { budgetFromArg } from "./budget-arg.js";
 import { chooseModel } from "./model-choice.js";
 
 /** `baton run --help`. */
@@ -22,10 +24,14 @@ export const runUsage = `baton run "<task>" [options]
   --backend URL         use a running backend (with --token, BATON_API_TOKEN, or the token of \`baton login\`)
   --data-dir DIR        the embedded store for this run (default ~/.cache/baton/run-store)
   --max-steps N         step limit (default 50)
+  --budget CEILINGS     what the task may spend: tokens=N,cost=USD,time=DURATION (any of
+                        them; time like 90s, 15m, 1h30m). Near a ceiling the model is told
+                        what is left; at it the run ends ("budget reached", exit 1)
   --headed              show the browser window (needs a display)
   --cdp-url URL         drive a running Chromium (ws://… or http://host:9222) instead of launching one
   --secret NAME=@FILE   a secret the model types as <secret>NAME</secret> without seeing it
-                        (NAME=env:VAR reads it from the environment; repeatable)
+                        (NAME=env:VAR reads it from the environment; NAME=totp:@FILE
+                        or totp:env:VAR a TOTP seed, whose current code is typed; repeatable)
   --secret-origin NAME=ORIGIN  where NAME may be typed (default: the --start-url's origin;
                         NAME=* for anywhere; repeatable)
   --upload-dir DIR      upload_file takes files from DIR without asking (repeatable); any other
@@ -34,13 +40,13 @@ export const runUsage = `baton run "<task>" [options]
 ${policyUsage}  --yes                 approve irreversible actions without asking (not uploads)
   --json                print progress as JSON lines
 
-Exit codes: 0 done, 1 failed/stopped/expectation broken, 2 bad usage or no model, 3 backend or
+Exit codes: 0 done, 1 failed/stopped/budget reached/expectation broken, 2 bad usage or no model, 3 backend or
 browser unavailable, 130 interrupted (Ctrl-C).
 `;
 
 const KNOWN = new Set([
   "start-url", "serve", "script", "model", "backend", "token", "data-dir", "max-steps", "headed", "cdp-url", "yes", "json", "help",
-  "secret", "secret-origin", "heal", "save-script", "save-playbook", "upload-dir", ...policyFlagNames,
+  "secret", "secret-origin", "heal", "save-script", "save-playbook", "upload-dir", "budget", ...policyFlagNames,
 ]);
 
 
@@ -62,6 +68,8 @@ export interface RunPlan {
   readonly saveScript?: string;
   /** --save-playbook NAME. */
   readonly savePlaybook?: string;
+  /** --budget: the task's ceiling on tokens, cost and wall time. */
+  readonly budget?: TaskBudget;
 }
 
 const playbookName = /^[\w.-]{1,100}$/;
@@ -76,7 +84,8 @@ export function plan(p: Parsed, env: Env): RunPlan {
   const saveScript = flag(p, "save-script");
   const savePlaybook = flag(p, "save-playbook");
   if (savePlaybook !== undefined && !playbookName.test(savePlaybook)) throw new UsageError(`--save-playbook ${savePlaybook}: use 1-100 letters, digits, ".", "_" or "-"`);
-  const saving = { ...(saveScript ? { saveScript: resolve(saveScript) } : {}), ...(savePlaybook ? { savePlaybook } : {}) };
+  const budget = budgetFromArg(p.flags.get("budget"));
+  const saving = { ...(saveScript ? { saveScript: resolve(saveScript) } : {}), ...(savePlaybook ? { savePlaybook } : {}), ...(budget ? { budget } : {}) };
   const task = p.positional.join(" ").trim();
   if (!task) throw new UsageError("give the task, such as: baton run \"Find the opening hours\"");
   const maxSteps = wholeNumber("--max-steps", flag(p, "max-steps"), 1, maxStepsLimit);

@@ -9,6 +9,10 @@ const dir = mkdtempSync(join(tmpdir(), "baton-secret-args-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 const file = join(dir, "pw");
 writeFileSync(file, "hunter2\n");
+const seedFile = join(dir, "seed.txt");
+writeFileSync(seedFile, "JBSW Y3DP EHPK 3PXP\n");
+const notSeed = join(dir, "not-seed.txt");
+writeFileSync(notSeed, "correct horse battery staple!\n");
 
 const parse = (...argv: string[]) => parseArgs(["task", ...argv]);
 
@@ -26,7 +30,17 @@ describe("baton run --secret", () => {
     expect(secretsFromArgs(parse("--secret", `pw=@${file}`, "--secret-origin", "pw=*"), {}, undefined)[0]?.origins).toEqual(["*"]);
   });
 
+  it("reads a TOTP seed with totp: before the file or variable", () => {
+    const s = secretsFromArgs(parse("--secret", `otp=totp:@${seedFile}`, "--secret", "otp2=totp:env:SEED"), { SEED: "otpauth://totp/x?secret=JBSWY3DPEHPK3PXP&digits=8" }, "https://app.example.com/");
+    expect(s).toEqual([
+      { name: "otp", value: "JBSW Y3DP EHPK 3PXP", kind: "totp", origins: ["https://app.example.com"] },
+      { name: "otp2", value: "otpauth://totp/x?secret=JBSWY3DPEHPK3PXP&digits=8", kind: "totp", origins: ["https://app.example.com"] },
+    ]);
+  });
+
   const bad: [string, string[], RegExp][] = [
+    ["a TOTP seed that is not one", ["--secret", `otp=totp:@${notSeed}`, "--secret-origin", "otp=*"], /secret "otp": the one-time code's key is not Base32/],
+    ["a TOTP seed on the command line", ["--secret", "otp=totp:JBSWY3DPEHPK3PXP"], /from a file/],
     ["a value on the command line", ["--secret", "pw=hunter2"], /from a file \(--secret pw=@path\/to\/file\) or an environment variable .* shell history/],
     ["a missing file", ["--secret", `pw=@${join(dir, "nope")}`], /cannot read/],
     ["an unset variable", ["--secret", "pw=env:NOPE"], /NOPE is not set/],

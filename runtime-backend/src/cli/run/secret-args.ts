@@ -27,16 +27,21 @@ function fileValue(path: string, name: string): string {
 /**
  * The secrets of `baton run`: `--secret NAME=@FILE` (the file's content) or
  * `--secret NAME=env:VAR` (an environment variable), never a value on the command line, which
- * would stay in the shell's history and the process list. `--secret-origin NAME=ORIGIN`
+ * would stay in the shell's history and the process list; `--secret NAME=totp:@FILE` (or
+ * `totp:env:VAR`) reads a TOTP seed, and the model's placeholder then types its current code.
+ * `--secret-origin NAME=ORIGIN`
  * (repeatable) scopes a secret; `NAME=*` allows any origin. A secret without one is scoped to
  * the origin of `startUrl`, and without a start URL it must be given one.
  */
 export function secretsFromArgs(p: Parsed, env: Env, startUrl: string | undefined): Secret[] {
-  const secrets = new Map<string, { value: string; origins: string[] }>();
+  const secrets = new Map<string, { value: string; origins: string[]; totp: boolean }>();
   for (const arg of values(p, "secret")) {
     const eq = arg.indexOf("=");
     const name = eq > 0 ? arg.slice(0, eq) : arg;
-    const source = eq > 0 ? arg.slice(eq + 1) : "";
+    const given = eq > 0 ? arg.slice(eq + 1) : "";
+    // "totp:" before the source: the value is a TOTP seed, and what is typed is its current code.
+    const totp = given.startsWith("totp:");
+    const source = totp ? given.slice(5) : given;
     let value: string;
     if (source.startsWith("@")) value = fileValue(source.slice(1), name);
     else if (source.startsWith("env:")) {
@@ -49,7 +54,7 @@ export function secretsFromArgs(p: Parsed, env: Env, startUrl: string | undefine
       );
     }
     if (secrets.has(name)) throw new SecretArgError(`--secret ${name} is given twice`);
-    secrets.set(name, { value, origins: [] });
+    secrets.set(name, { value, origins: [], totp });
   }
   for (const arg of values(p, "secret-origin")) {
     const eq = arg.indexOf("=");
@@ -64,7 +69,7 @@ export function secretsFromArgs(p: Parsed, env: Env, startUrl: string | undefine
     if (s.origins.length === 0 && !startOrigin) {
       throw new SecretArgError(`--secret ${name}: say where it may be typed with --secret-origin ${name}=https://site.example (or ${name}=* for anywhere), or give --start-url`);
     }
-    out.push({ name, value: s.value, origins: s.origins.length ? s.origins : [startOrigin as string] });
+    out.push({ name, value: s.value, ...(s.totp ? { kind: "totp" as const } : {}), origins: s.origins.length ? s.origins : [startOrigin as string] });
   }
   try {
     // The page is the run's own browser: checked here only for names, values and origins.

@@ -5,9 +5,10 @@ import { declaration, invocation } from "../base/page-function.js";
 import { type ExtractedContent, extractContent } from "../read/page-content.js";
 import { captureJpeg, captureLabelledScreenshot } from "../snapshot/screenshot.js";
 import { sanitizeText, sanitizeUrl } from "../base/sanitize.js";
+import type { ScreenMask } from "../../contract/index.js";
 
-/** screenshot: viewport, full page, or one element; optionally with ref labels. */
-export async function screenshot(engine: Engine, params: ScreenshotParams) {
+/** screenshot: viewport, full page, or one element; optionally with ref labels; secrets painted over with `mask`. */
+export async function screenshot(engine: Engine, params: ScreenshotParams, mask?: ScreenMask) {
   return engine.guard(async () => {
     const quality = params.quality ?? 70;
     const snap = await engine.pageSnapshot();
@@ -20,13 +21,13 @@ export async function screenshot(engine: Engine, params: ScreenshotParams) {
       if (box) {
         const m = after.layout.metrics.cssLayoutViewport;
         const clip = { x: box.x + m.pageX, y: box.y + m.pageY, width: Math.max(1, box.width), height: Math.max(1, box.height) };
-        return { image: await captureJpeg(engine.page, { quality, clip }), viewport: engine.viewportOf(after) };
+        return { image: await captureJpeg(engine.page, { quality, clip, ...(mask ? { mask } : {}) }), viewport: engine.viewportOf(after) };
       }
     }
     if (params.labelRefs && !params.fullPage) {
-      return { image: await captureLabelledScreenshot(engine.page, snap.elements.filter((e) => !e.offscreen), quality), viewport };
+      return { image: await captureLabelledScreenshot(engine.page, snap.elements.filter((e) => !e.offscreen), quality, "jpeg", mask), viewport };
     }
-    return { image: await captureJpeg(engine.page, { quality, fullPage: params.fullPage }), viewport };
+    return { image: await captureJpeg(engine.page, { quality, fullPage: params.fullPage, ...(mask ? { mask } : {}) }), viewport };
   });
 }
 

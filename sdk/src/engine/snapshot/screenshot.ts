@@ -3,6 +3,8 @@ import type { ImageSchema } from "@baton/gen/baton/v1/tools_pb";
 import { clampPoint, type Rect } from "../base/coordinates.js";
 import { invocation } from "../base/page-function.js";
 import type { PageSession } from "../page/page-session.js";
+import type { ScreenMask } from "../../contract/index.js";
+import { paintedOver } from "../mask/paint.js";
 
 type ImageInit = MessageInitShape<typeof ImageSchema>;
 
@@ -43,6 +45,8 @@ export interface CaptureOptions {
   fullPage?: boolean;
   /** "png" for a lossless image (test artefacts, docs); JPEG by default. */
   format?: "jpeg" | "png";
+  /** Secrets to paint over before the image is encoded (see `paintedOver`); told when it held. */
+  mask?: ScreenMask;
 }
 
 /** Reads a PNG's pixel size from its IHDR chunk. */
@@ -61,7 +65,16 @@ export async function captureJpeg(page: PageSession, options: CaptureOptions = {
     const m = await page.send<{ cssContentSize: { width: number; height: number } }>("Page.getLayoutMetrics");
     params.clip = { x: 0, y: 0, width: m.cssContentSize.width, height: Math.min(m.cssContentSize.height, 16_384), scale: 1 };
   }
-  const { data } = await page.send<{ data: string }>("Page.captureScreenshot", params, page.rootId, 30_000);
+  const shoot = () => page.send<{ data: string }>("Page.captureScreenshot", params, page.rootId, 30_000);
+  let data: string;
+  if (options.mask) {
+    // Every screenshot the engine hands out is encoded here, so this is where secrets are painted over.
+    const shot = await paintedOver(page, options.mask, options.fullPage ? "document" : "viewport", shoot);
+    if (shot.painted) options.mask.painted();
+    data = shot.image.data;
+  } else {
+    data = (await shoot()).data;
+  }
   const bytes = fromBase64(data);
   return png ? { mimeType: "image/png", data: bytes, ...pngSize(bytes) } : { mimeType: "image/jpeg", data: bytes, ...jpegSize(bytes) };
 }
@@ -71,7 +84,13 @@ export async function captureJpeg(page: PageSession, options: CaptureOptions = {
  * pointer-transparent overlay in a closed shadow root, removed right after the capture; if
  * drawing fails for any reason the plain screenshot is returned instead.
  */
-export async function captureLabelledScreenshot(page: PageSession, labels: readonly Label[], quality = 70, format: "jpeg" | "png" = "jpeg"): Promise<ImageInit> {
+export async function captureLabelledScreenshot(
+  page: PageSession,
+  labels: readonly Label[],
+  quality = 70,
+  format: "jpeg" | "png" = "jpeg",
+  mask?: ScreenMask,
+): Promise<ImageInit> {
   const id = `baton-labels-${Math.random().toString(36).slice(2)}`;
   try {
     const m = await page.send<{ cssVisualViewport: { clientWidth: number; clientHeight: number } }>("Page.getLayoutMetrics");
@@ -86,7 +105,7 @@ export async function captureLabelledScreenshot(page: PageSession, labels: reado
     // Labelling is best effort: the plain screenshot below still goes out.
   }
   try {
-    return await captureJpeg(page, { quality, format });
+    return await captureJpeg(page, { quality, format, ...(mask ? { mask } : {}) });
   } finally {
     // Removed even when drawing reported failure: a half-drawn overlay must not stay behind.
     await page
