@@ -179,7 +179,7 @@ describe("secrets", { timeout: 180_000 }, () => {
     expect(after).toContain("Saved key: <secret>api_key</secret> (check it: <secret>api_key</secret>)");
     // The screenshots of the page holding the key reached the model and the store, with the
     // field and the echo painted over (the check fails on an unpainted shot: the field is white there).
-    expect(prompts).toMatch(/input_image|image_url|inlineData/);
+    expect(prompts).toMatch(/input_image|image_url|inlineData|"type":"image"/);
     expect(prompts).not.toContain("withheld");
     expect(r.painted.length).toBe(2);
     for (const shares of r.painted) for (const share of shares) expect(share).toBeGreaterThan(0.95);
