@@ -3,8 +3,7 @@ import { timestampFromDate } from "@bufbuild/protobuf/wkt";
 import { type Account } from "@baton/gen/baton/v1/console_pb";
 import { AccountSchema } from "@baton/gen/baton/v1/descriptors";
 import type { Db, Queryable, Row } from "./db.js";
-import { hashToken } from "./ids.js";
-import { randomBytes } from "node:crypto";
+import { hashToken, newSecret } from "./ids.js";
 
 function fromRow(r: Row): Account {
   return create(AccountSchema, {
@@ -37,10 +36,7 @@ export async function makeAdmin(q: Queryable, userId: string): Promise<void> {
   await q.query("update users set admin = true where id = $1", [userId]);
 }
 
-/** A random secret with a readable prefix, 32 bytes of entropy. */
-export function newSecret(prefix: string): string {
-  return `${prefix}_${randomBytes(32).toString("base64url")}`;
-}
+export { newSecret };
 
 /** A new one-time sign-in code for a user, valid for `ttlMs`; only its hash is stored. */
 export async function createSignInCode(q: Queryable, userId: string, ttlMs: number): Promise<{ code: string; expiresAt: Date }> {

@@ -19,6 +19,11 @@ export function newId(prefix: string): string {
   return `${prefix}_${randomText(12)}`;
 }
 
+/** A random secret with a readable prefix, 32 bytes of entropy. */
+export function newSecret(prefix: string): string {
+  return `${prefix}_${randomText(32)}`;
+}
+
 /** A new API token. Only its hash is stored, so it is shown once. */
 export function newToken(): string {
   return `bt_${randomText(24)}`;
