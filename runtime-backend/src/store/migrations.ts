@@ -299,7 +299,7 @@ create table quotas (
   },
   {
     version: 13,
-    // The embedded store's commit journal (removed by 14; `old-journals.ts` reads this table once):
+    // The embedded store's commit journal (renamed by 14; `old-journals.ts` reads it once and drops it):
     // the number of the last journaled commit applied, recorded by the statement that applied it.
     name: "commit journal position",
     sql: `create table commit_journal (
@@ -310,11 +310,12 @@ insert into commit_journal default values`,
   },
   {
     version: 14,
-    // Every commit goes straight through commitSql again: the commit journal is gone. Opening a
-    // data directory applies what its journal held first (`old-journals.ts`), reading the
-    // position from this table.
+    // Every commit goes straight through commitSql again: the commit journal is gone. Its
+    // position is kept under another name until opening has applied what a data directory's
+    // journal held past it, with today's commitSql on the migrated schema (`old-journals.ts`),
+    // which then drops the table.
     name: "no commit journal",
-    sql: "drop table if exists commit_journal",
+    sql: "alter table commit_journal rename to old_commit_journal",
   },
   {
     version: 15,

@@ -1,4 +1,4 @@
-import { cpSync, existsSync, mkdirSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { Writable } from "node:stream";
 import { crc32 } from "node:zlib";
@@ -64,6 +64,18 @@ async function state(db: Db, store: SessionStore, id: string) {
   };
 }
 
+/** Copies every row of `from` into the tables `to` has, keeping only the columns `to` has. */
+async function copyRows(from: Db, to: Db): Promise<void> {
+  const tables = await to.query<{ t: string }>("select table_name as t from information_schema.tables where table_schema = 'public' and table_name not in ('schema_migrations', 'commit_journal')");
+  await to.query("set session_replication_role = replica");
+  for (const { t } of tables) {
+    const cols = (await to.query<{ c: string }>("select column_name as c from information_schema.columns where table_schema = 'public' and table_name = $1", [t])).map((r) => `"${r.c}"`);
+    const rows = await from.query<{ j: unknown }>(`select row_to_json(x)::text as j from (select ${cols.join(", ")} from "${t}") x`);
+    for (const { j } of rows) await to.query(`insert into "${t}" select * from json_populate_record(null::"${t}", $1::json)`, [j]);
+  }
+  await to.query("set session_replication_role = origin");
+}
+
 const logged: Record<string, unknown>[] = [];
 const logger = createLogger({
   level: "info",
@@ -78,29 +90,29 @@ const logger = createLogger({
 describe("a data directory from a version with the commit journal", () => {
   it("has the commits its journal held past the recorded position applied on upgrade, once, and the journal removed", async () => {
     // The data directory as that version left it: schema 13, a session whose first turn is
-    // applied (position 1), and a journal holding that turn and the two after it.
-    const dir = dirs.fresh();
-    const db = await openPgliteDb(dir);
-    await migrate(db, 13);
-    await ensureUser(db, "u");
-    const store = new SessionStore(db);
+    // applied (position 1), and a journal holding that turn and the two after it. Today's store
+    // writes the rows on the current schema; they are copied into schema 13, column by column.
+    const current = await openPgliteDb(dirs.fresh());
+    await migrate(current);
+    await ensureUser(current, "u");
+    const store = new SessionStore(current);
     const s0 = await store.createSession({ id: "ses_old", userId: "u", task: "t", model: "script:x", maxSteps: 10, playbook: "", playbookInstructions: "", context: emptyContext("t") });
     const first = nextTurn(s0, { owner: "old", lease: new Date(Date.now() + 60_000) });
     const s1 = await store.commit(first);
+    const dir = dirs.fresh();
+    const db = await openPgliteDb(dir);
+    await migrate(db, 13);
+    await copyRows(current, db);
     await db.query("update commit_journal set applied_seq = 1");
     await db.close();
 
-    // The two later turns, committed on a copy: what the upgrade must arrive at.
-    const copy = dirs.fresh();
-    cpSync(dir, copy, { recursive: true });
-    const other = await openPgliteDb(copy);
-    const otherStore = new SessionStore(other);
+    // The two later turns, committed after the first: what the upgrade must arrive at.
     const second = nextTurn(s1, { owner: "old", lease: new Date(Date.now() + 60_000) });
-    const s2 = await otherStore.commit(second);
+    const s2 = await store.commit(second);
     const third = nextTurn(s2, { owner: "old" });
-    await otherStore.commit(third);
-    const expected = await state(other, otherStore, s0.id);
-    await other.close();
+    await store.commit(third);
+    const expected = await state(current, store, s0.id);
+    await current.close();
 
     const journal = join(dir, "baton_commits");
     mkdirSync(journal);

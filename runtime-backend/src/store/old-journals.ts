@@ -98,37 +98,37 @@ function asCommitParams(texts: readonly string[]): string[] {
 /**
  * Applies, once, the commits an earlier version acknowledged from its commit journal
  * (`<data dir>/baton_commits/`) and had not applied when it stopped: those numbered past the
- * position that version recorded in `commit_journal`, in one transaction that records the new
- * position, then deletes the directory. Migration 14 drops `commit_journal` afterwards, so a
- * data directory goes through this at most once; one that still holds records after that (copied
- * back by hand) is refused rather than applied twice.
+ * position that version recorded, in one transaction that then drops the position's table
+ * (`old_commit_journal`, as migration 14 renamed it), then deletes the directory. A database
+ * without a data directory (Postgres, memory) only has the table dropped. A data directory that
+ * still holds records after that (copied back by hand) is refused rather than applied twice.
  *
- * It runs before the migrations, on the schema that wrote the records, with today's
- * `commitSql` (the records' rows converted where its columns changed): the rules that decided
- * those commits are the ones that apply them. A record the statement refuses (its session moved
- * on) is logged as lost.
+ * It runs after the migrations, with today's `commitSql` (the records' rows converted where its
+ * columns changed): the schema the statement needs is the migrated one, and columns added since
+ * the records were written take their defaults. A record the statement refuses (its session
+ * moved on) is logged as lost.
  */
-export async function applyOldCommitJournal(db: Db, dataDir: string, logger?: Logger): Promise<void> {
-  const dir = join(dataDir, "baton_commits");
-  let names: string[];
+export async function applyOldCommitJournal(db: Db, dataDir: string | undefined, logger?: Logger): Promise<void> {
+  const dir = dataDir ? join(dataDir, "baton_commits") : undefined;
+  let names: string[] = [];
   try {
-    names = readdirSync(dir);
+    if (dir) names = readdirSync(dir);
   } catch {
-    return;
+    // No journal directory: nothing to apply.
   }
   const segments = names.filter((n) => /^\d{16}\.jnl$/.test(n)).sort();
-  const records = readOldCommits(dir, segments);
-  if (records.length > 0) {
-    const [known] = await db.query<{ t: unknown }>("select to_regclass('commit_journal') as t");
-    if (!known?.t) {
-      throw new Error(
-        `${dir} holds commits an earlier version of baton journaled, but this database no longer records which of them it applied: ` +
-          "they were applied when it was upgraded; delete the directory",
-      );
-    }
+  const records = dir ? readOldCommits(dir, segments) : [];
+  const [known] = await db.query<{ t: unknown }>("select to_regclass('old_commit_journal') as t");
+  if (records.length > 0 && !known?.t) {
+    throw new Error(
+      `${dir} holds commits an earlier version of baton journaled, but this database no longer records which of them it applied: ` +
+        "they were applied when it was upgraded; delete the directory",
+    );
+  }
+  if (known?.t) {
     const { applied, lost } = await db.transaction(async (tx) => {
-      const [row] = await tx.query<{ applied_seq: string | number }>("select applied_seq from commit_journal");
-      let position = Number(row?.applied_seq ?? 0);
+      const [row] = await tx.query<{ applied_seq: string | number }>("select applied_seq from old_commit_journal");
+      const position = Number(row?.applied_seq ?? 0);
       let applied = 0;
       let lost = 0;
       for (const r of records) {
@@ -138,13 +138,12 @@ export async function applyOldCommitJournal(db: Db, dataDir: string, logger?: Lo
         const rows = await tx.query(commitSql, params);
         if (rows.some((x) => x.id === session?.id)) applied++;
         else lost++;
-        position = r.seq;
       }
-      await tx.query("update commit_journal set applied_seq = $1", [position]);
+      await tx.query("drop table old_commit_journal");
       return { applied, lost };
     });
     if (applied + lost > 0) logger?.info({ applied, lost }, "commit journal of an earlier version: applied the commits it held");
     if (lost > 0) logger?.error({ lost }, "commit journal of an earlier version: acknowledged commits could not be applied");
   }
-  rmSync(dir, { recursive: true, force: true });
+  if (dir) rmSync(dir, { recursive: true, force: true });
 }

@@ -70,8 +70,8 @@ export async function openDb(location: StoreLocation): Promise<Db> {
     }
   }
   try {
-    if (db.dataDirLock) await applyOldCommitJournal(db, db.dataDirLock.dir, location.logger);
     await migrate(db);
+    await applyOldCommitJournal(db, db.dataDirLock?.dir, location.logger);
   } catch (e) {
     await db.close();
     throw e;

@@ -11,7 +11,7 @@ export { withoutBrowser } from "./without-browser.js";
 export { type CallJournal, type JournalEntry, memoryJournal } from "./journal.js";
 export { backoffMs, defaultRetry, isRetryable, type RetryOptions } from "./retry.js";
 export { secretsScreenMask } from "./secret-mask.js";
-export { parseTotpSeed, totpCode, type TotpSeed } from "./totp.js";
+export { parseTotpSeed, type TotpSeed } from "./totp-seed.js";
 export { checkSecrets, maskText, placeholder, type Secret, type SecretPage, secretsNote, withSecrets } from "./secrets.js";
 export {
   type ApprovalDecision,

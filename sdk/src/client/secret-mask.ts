@@ -1,6 +1,6 @@
 import type { ScreenMask } from "../contract/index.js";
 import { maskText, type Secret } from "./secrets.js";
-import { parseTotpSeed, totpCode } from "./totp.js";
+import { parseTotpSeed } from "./totp-seed.js";
 
 /**
  * A {@link ScreenMask} for a screenshot taken outside a run's secrets layer (the final page an
@@ -11,9 +11,9 @@ export function secretsScreenMask(secrets: readonly Secret[], o: { at?: number; 
   const at = o.at ?? Date.now();
   const list: Secret[] = [...secrets];
   for (const s of secrets) {
-    if (s.kind !== "totp") continue;
+    if (s.kind !== "totp" || !s.code) continue;
     const seed = parseTotpSeed(s.value);
-    for (let i = 0; i <= (o.periods ?? 20); i++) list.push({ name: s.name, value: totpCode(seed, at - i * seed.period * 1000) });
+    for (let i = 0; i <= (o.periods ?? 20); i++) list.push({ name: s.name, value: s.code(at - i * seed.period * 1000) });
   }
   return { shows: (text) => maskText(text, list) !== text, painted: () => undefined };
 }

@@ -7,10 +7,10 @@ import { describe, expect, it } from "vitest";
 import type { RunContext } from "./run-task.js";
 import { checkSecrets, secretsNote, withSecrets } from "./secrets.js";
 import { secretsScreenMask } from "./secret-mask.js";
-import { parseTotpSeed, totpCode } from "./totp.js";
+import { parseTotpSeed, totpCode, totpSecret } from "./totp.js";
 
 const SEED = "JBSW Y3DP EHPK 3PXP";
-const otp = { name: "otp", value: SEED, kind: "totp" as const, origins: ["*"] };
+const otp = totpSecret({ name: "otp", value: SEED, origins: ["*"] });
 const ctx: RunContext = { sessionId: "s", toolcallId: "c", signal: new AbortController().signal };
 
 /** Handlers that record what they were asked to type and show it back, as a field and its page would. */

@@ -1,7 +1,7 @@
 import { ToolErrorCode } from "@baton/gen/baton/v1/agent_pb";
 import type { ClientToolHandlers } from "@baton/gen/baton/v1/tools_baton";
 import { type MaskScope, type ScreenMask, ToolFailure, type TypingScope } from "../contract/index.js";
-import { parseTotpSeed, totpCode } from "./totp.js";
+import { parseTotpSeed } from "./totp-seed.js";
 
 /**
  * A value the model may have typed but never sees: it writes the placeholder
@@ -18,6 +18,11 @@ export interface Secret {
    * Absent: the value is typed as it is.
    */
   readonly kind?: "totp";
+  /**
+   * For a `totp` secret, its code at a time (milliseconds; now by default): `totpSecret` from
+   * `@baton/sdk/totp` makes such a secret.
+   */
+  readonly code?: (at?: number) => string;
   /**
    * Origins it may be typed on, such as "https://app.example.com"; "*" for any. Absent: any
    * origin (prefer to scope it).
@@ -54,6 +59,7 @@ export function checkSecrets(secrets: readonly Secret[], page: SecretPage | unde
       } catch (e) {
         throw new Error(`secret "${s.name}": ${e instanceof Error ? e.message : String(e)}`);
       }
+      if (!s.code) throw new Error(`secret "${s.name}" is a one-time code without its code generator: make it with totpSecret() from @baton/sdk/totp`);
     }
     for (const o of s.origins ?? []) {
       if (o !== "*" && originOf(o) === undefined) throw new Error(`secret "${s.name}": origin ${JSON.stringify(o)} is not a URL such as https://app.example.com`);
@@ -238,7 +244,7 @@ export function withSecrets<Ctx>(handlers: ClientToolHandlers<Ctx>, secrets: rea
   let masking: readonly Secret[] = secrets;
   const codes: Secret[] = [];
   const typedCode = (s: Secret): string => {
-    const code = totpCode(parseTotpSeed(s.value));
+    const code = (s.code as (at?: number) => string)();
     if (!codes.some((c) => c.value === code)) {
       codes.push({ name: s.name, value: code });
       if (codes.length > 16) codes.shift();

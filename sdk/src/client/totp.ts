@@ -1,61 +1,19 @@
+/**
+ * One-time codes from TOTP seeds, on otplib. A separate entry (`@baton/sdk/totp`) so that the
+ * browser client carries no hash library unless one-time codes are used: `totpSecret` gives a
+ * secret its code generator, and the secrets layer calls it.
+ */
 import { createGuardrails, generateSync } from "otplib";
+import type { Secret } from "./secrets.js";
+import { parseTotpSeed, type TotpSeed } from "./totp-seed.js";
 
-/** A TOTP seed (RFC 6238) as an authenticator app holds it. */
-export interface TotpSeed {
-  /** The shared key, Base32 (upper case, no spaces or padding). */
-  readonly secret: string;
-  readonly algorithm: "sha1" | "sha256" | "sha512";
-  /** Digits of a code (6 to 8). */
-  readonly digits: number;
-  /** Seconds a code lasts. */
-  readonly period: number;
-}
-
-const algorithms = new Set(["sha1", "sha256", "sha512"]);
+export { parseTotpSeed, type TotpSeed };
 
 /**
  * RFC 4226 asks for keys of 128 bits and more, but sites still hand out 80-bit ones (16 Base32
  * letters, what authenticator apps show as JBSWY3DPEHPK3PXP): a person must be able to use them.
  */
 const guardrails = createGuardrails({ MIN_SECRET_BYTES: 10 });
-
-function bad(why: string): never {
-  throw new Error(`${why}: give the key a site shows when it sets up an authenticator app (Base32, such as JBSWY3DPEHPK3PXP), or its otpauth://totp/… link`);
-}
-
-/**
- * Reads a TOTP seed: a Base32 key (spaces, dashes, padding and letter case as sites print them
- * are fine), or an `otpauth://totp/…?secret=…` link (its `algorithm`, `digits` and `period`
- * are kept). Throws an Error saying what is wrong.
- */
-export function parseTotpSeed(text: string): TotpSeed {
-  const t = text.trim();
-  let secret = t;
-  let algorithm = "sha1";
-  let digits = 6;
-  let period = 30;
-  if (/^otpauth:/i.test(t)) {
-    let url: URL;
-    try {
-      url = new URL(t);
-    } catch {
-      bad("the one-time code's link is not a URL");
-    }
-    if (url.host.toLowerCase() !== "totp") bad(`the link is for ${url.host || "no"} codes, not time-based ones (otpauth://totp/…)`);
-    secret = url.searchParams.get("secret") ?? bad("the link has no secret= parameter");
-    algorithm = (url.searchParams.get("algorithm") ?? "sha1").toLowerCase();
-    digits = Number(url.searchParams.get("digits") ?? 6);
-    period = Number(url.searchParams.get("period") ?? 30);
-  }
-  secret = secret.replace(/[\s-]+/g, "").replace(/=+$/, "").toUpperCase();
-  if (!secret) bad("the one-time code's key is empty");
-  if (!/^[A-Z2-7]+$/.test(secret)) bad("the one-time code's key is not Base32 (letters A–Z and digits 2–7)");
-  if (secret.length < 16) bad("the one-time code's key is too short (under 80 bits)");
-  if (!algorithms.has(algorithm)) bad(`the link's algorithm ${JSON.stringify(algorithm)} is not SHA1, SHA256 or SHA512`);
-  if (!Number.isInteger(digits) || digits < 6 || digits > 8) bad(`the link's digits=${digits} is not 6, 7 or 8`);
-  if (!Number.isInteger(period) || period < 1 || period > 3600) bad(`the link's period=${period} is not a number of seconds`);
-  return { secret, algorithm: algorithm as TotpSeed["algorithm"], digits, period };
-}
 
 /** The code of a seed at a time (milliseconds since the epoch; now by default). */
 export function totpCode(seed: TotpSeed, at: number = Date.now()): string {
@@ -68,4 +26,18 @@ export function totpCode(seed: TotpSeed, at: number = Date.now()): string {
     epoch: Math.floor(at / 1000),
     guardrails,
   });
+}
+
+/**
+ * A secret whose value is a TOTP seed (a Base32 key or an `otpauth://totp/…` link): what is
+ * typed in its place is the seed's current code. Throws an Error saying what is wrong with the seed.
+ */
+export function totpSecret(s: Omit<Secret, "kind" | "code">): Secret {
+  let seed: TotpSeed;
+  try {
+    seed = parseTotpSeed(s.value);
+  } catch (e) {
+    throw new Error(`secret "${s.name}": ${e instanceof Error ? e.message : String(e)}`);
+  }
+  return { ...s, kind: "totp", code: (at?: number) => totpCode(seed, at) };
 }

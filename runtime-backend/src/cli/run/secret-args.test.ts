@@ -33,9 +33,11 @@ describe("baton run --secret", () => {
   it("reads a TOTP seed with totp: before the file or variable", () => {
     const s = secretsFromArgs(parse("--secret", `otp=totp:@${seedFile}`, "--secret", "otp2=totp:env:SEED"), { SEED: "otpauth://totp/x?secret=JBSWY3DPEHPK3PXP&digits=8" }, "https://app.example.com/");
     expect(s).toEqual([
-      { name: "otp", value: "JBSW Y3DP EHPK 3PXP", kind: "totp", origins: ["https://app.example.com"] },
-      { name: "otp2", value: "otpauth://totp/x?secret=JBSWY3DPEHPK3PXP&digits=8", kind: "totp", origins: ["https://app.example.com"] },
+      { name: "otp", value: "JBSW Y3DP EHPK 3PXP", kind: "totp", origins: ["https://app.example.com"], code: expect.any(Function) },
+      { name: "otp2", value: "otpauth://totp/x?secret=JBSWY3DPEHPK3PXP&digits=8", kind: "totp", origins: ["https://app.example.com"], code: expect.any(Function) },
     ]);
+    // Each carries its seed's current code: 6 digits, and 8 where the link asks for 8.
+    expect([s[0]?.code?.(59_000), s[1]?.code?.(59_000)].map((c) => c?.length)).toEqual([6, 8]);
   });
 
   const bad: [string, string[], RegExp][] = [

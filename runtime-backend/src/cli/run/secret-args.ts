@@ -2,6 +2,7 @@ import { readFileSync } from "node:fs";
 import { checkSecrets, type Secret } from "@baton/sdk/client";
 import type { Env } from "../../providers/registry.js";
 import type { Parsed } from "../args.js";
+import { totpSecret } from "@baton/sdk/totp";
 
 /** A `--secret` or `--secret-origin` that cannot be used; the message says how to fix it. */
 export class SecretArgError extends Error {
@@ -69,7 +70,12 @@ export function secretsFromArgs(p: Parsed, env: Env, startUrl: string | undefine
     if (s.origins.length === 0 && !startOrigin) {
       throw new SecretArgError(`--secret ${name}: say where it may be typed with --secret-origin ${name}=https://site.example (or ${name}=* for anywhere), or give --start-url`);
     }
-    out.push({ name, value: s.value, ...(s.totp ? { kind: "totp" as const } : {}), origins: s.origins.length ? s.origins : [startOrigin as string] });
+    const secret = { name, value: s.value, origins: s.origins.length ? s.origins : [startOrigin as string] };
+    try {
+      out.push(s.totp ? totpSecret(secret) : secret);
+    } catch (e) {
+      throw new SecretArgError(`--secret: ${e instanceof Error ? e.message : String(e)}`);
+    }
   }
   try {
     // The page is the run's own browser: checked here only for names, values and origins.
