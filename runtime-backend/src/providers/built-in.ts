@@ -56,7 +56,7 @@ function failure(e: unknown, session: LanguageModelSession | undefined): Provide
 
 /**
  * Chrome's built-in model (Gemini Nano) through the Prompt API, on the user's own device: no key,
- * nothing leaves the browser. Chat only (seed 004): its context window holds a page and a question,
+ * nothing leaves the browser. Chat only: its context window holds a page and a question,
  * not the tool catalog, so it answers questions about the page the user has open and never drives
  * the agent — the request's tools are not given to it and it returns no calls. One session per
  * answer: the system prompt and the earlier turns as initial prompts, the last message as the
