@@ -109,15 +109,21 @@ function asCommitParams(texts: readonly string[]): string[] {
  * moved on) is logged as lost.
  */
 export async function applyOldCommitJournal(db: Db, dataDir: string | undefined, logger?: Logger): Promise<void> {
-  const dir = dataDir ? join(dataDir, "baton_commits") : undefined;
+  if (!dataDir) {
+    // Postgres or memory: never had a journal. Several processes may open one database at once,
+    // and a drop that finds the table gone is not an error.
+    await db.query("drop table if exists old_commit_journal");
+    return;
+  }
+  const dir = join(dataDir, "baton_commits");
   let names: string[] = [];
   try {
-    if (dir) names = readdirSync(dir);
+    names = readdirSync(dir);
   } catch {
     // No journal directory: nothing to apply.
   }
   const segments = names.filter((n) => /^\d{16}\.jnl$/.test(n)).sort();
-  const records = dir ? readOldCommits(dir, segments) : [];
+  const records = readOldCommits(dir, segments);
   const [known] = await db.query<{ t: unknown }>("select to_regclass('old_commit_journal') as t");
   if (records.length > 0 && !known?.t) {
     throw new Error(
@@ -145,5 +151,5 @@ export async function applyOldCommitJournal(db: Db, dataDir: string | undefined,
     if (applied + lost > 0) logger?.info({ applied, lost }, "commit journal of an earlier version: applied the commits it held");
     if (lost > 0) logger?.error({ lost }, "commit journal of an earlier version: acknowledged commits could not be applied");
   }
-  if (dir) rmSync(dir, { recursive: true, force: true });
+  rmSync(dir, { recursive: true, force: true });
 }
