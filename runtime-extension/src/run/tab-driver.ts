@@ -165,17 +165,26 @@ export class TabDriver {
     return this.#maskQueue;
   }
 
+  /**
+   * Sends the current state until the page shows what is current: a change asked for while a
+   * state was on its way (the relax timer's "watching" in flight when the next call asks for
+   * "acting") would otherwise be answered by `mask` as already shown, and the call would act
+   * under a veil that blocks its input.
+   */
   async #applyMask(): Promise<void> {
     if (this.#conn?.kind === "restricted") return;
-    const state = this.#mask;
-    const message: ContentMessage = { to: "content", kind: "mask", state };
-    let sent = await chrome.tabs.sendMessage(this.tabId, message).then(() => true, () => false);
-    if (!sent && state !== "off") {
-      // A new document (navigation) has no content script yet.
-      await this.#inject().catch(() => undefined);
-      sent = await chrome.tabs.sendMessage(this.tabId, message).then(() => true, () => false);
+    for (;;) {
+      const state = this.#mask;
+      const message: ContentMessage = { to: "content", kind: "mask", state };
+      let sent = await chrome.tabs.sendMessage(this.tabId, message).then(() => true, () => false);
+      if (!sent && state !== "off") {
+        // A new document (navigation) has no content script yet.
+        await this.#inject().catch(() => undefined);
+        sent = await chrome.tabs.sendMessage(this.tabId, message).then(() => true, () => false);
+      }
+      this.#maskShown = sent ? state : undefined;
+      if (this.#mask === state) return;
     }
-    this.#maskShown = sent ? state : undefined;
   }
 
   /** Outlines an element for a moment (best effort). */

@@ -15,6 +15,7 @@ const layers = [
   "page", // the page session, isolated worlds, activity tracker, settle, snapshot reuse
   "read", // DOMSnapshot index, AX reads, frame layout, labels
   "hit", // occlusion hit tests
+  "mask", // the boxes of secrets, painted over a screenshot before it is encoded
   "snapshot", // the snapshot walk, refs, roles, text, screenshots
   "engine.ts", // the Engine: resolve, action points, evidence
   "actions", // the tools' actions
