@@ -36,8 +36,6 @@ export async function makeAdmin(q: Queryable, userId: string): Promise<void> {
   await q.query("update users set admin = true where id = $1", [userId]);
 }
 
-export { newSecret };
-
 /** A new one-time sign-in code for a user, valid for `ttlMs`; only its hash is stored. */
 export async function createSignInCode(q: Queryable, userId: string, ttlMs: number): Promise<{ code: string; expiresAt: Date }> {
   const code = newSecret("si");
