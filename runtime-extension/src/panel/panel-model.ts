@@ -183,13 +183,22 @@ export class PanelModel {
     this.#runner?.stop();
   }
 
-  /** Approves or denies a call (either kind of approval card). */
-  decide(id: string, approved: boolean): void {
+  /**
+   * Approves or denies a call (either kind of approval card). With `keepMs` the answer is
+   * remembered for every call of its action class on its site (always or never), for that long
+   * (0: until revoked); only a card that offers it (`remember`) passes one.
+   */
+  decide(id: string, approved: boolean, keepMs?: number): void {
     const resolve = this.#waiting.get(id);
     if (!resolve) return;
     this.#waiting.delete(id);
-    this.#push({ type: "approval_decided", id, approved });
-    resolve({ approved, ...(approved ? {} : { reason: "The user denied it in the panel." }) } satisfies ApprovalDecision);
+    const onSite = keepMs !== undefined;
+    this.#push({ type: "approval_decided", id, approved, ...(onSite ? { onSite } : {}) });
+    resolve({
+      approved,
+      ...(approved ? {} : { reason: onSite ? "The user never allows this on this site." : "The user denied it in the panel." }),
+      ...(onSite ? { scope: "site" as const, ...(keepMs > 0 ? { expiresAt: Date.now() + keepMs } : {}) } : {}),
+    } satisfies ApprovalDecision);
   }
 
   /** Answers an ask_user question. */

@@ -6,10 +6,12 @@ import { loadSecrets } from "../secrets-store.js";
 import { saveAuth, type Settings } from "../settings.js";
 import { AgentTabs } from "./agent-tabs.js";
 import { PauseGate } from "./pause-gate.js";
+import { runPolicy } from "./run-policy.js";
 import { storageJournal } from "./storage-journal.js";
 import type { PanelEvent } from "./timeline.js";
 import { createExecutor, type ExecutorUi } from "./tool-executor.js";
 import type { ToolCall } from "@baton/gen/baton/v1/tools_pb";
+import type { UrlPolicy } from "@baton/sdk/policy";
 
 /** What a run needs from the panel. */
 export interface RunnerUi extends Omit<ExecutorUi, "notice"> {
@@ -123,12 +125,19 @@ export class TaskRunner {
       const record: RunRecord = { sessionId: this.#sessionId, task, startedAt, ...this.#tabs.owned };
       await saveRun(record);
     };
+    let policy: UrlPolicy;
+    try {
+      policy = await runPolicy(this.o.client, this.o.settings, signal);
+    } catch (e) {
+      ui.event({ type: "error", message: `Could not read the site policy, so nothing ran: ${e instanceof Error ? e.message : String(e)}` });
+      throw e;
+    }
     const tabs = new AgentTabs(owned, {
       onChange: () => void persist(),
       onDetach: (_tabId, reason) => {
         if (reason === "canceled_by_user") this.pause.pause("debugger-cancelled");
       },
-    });
+    }, policy);
     this.#tabs = tabs;
     const offPause = this.pause.onChange((reason) => ui.event({ type: "paused", reason }));
     const executor = createExecutor({
@@ -181,6 +190,8 @@ export class TaskRunner {
             description: req.extension ? req.tool.title : describe(req.call),
             page: await pageOf(tabs.owned.activeTabId),
             source: "backend",
+            // Where the backend can place the call, "always" and "never on this site" can be answered.
+            ...(req.site && req.risk ? { remember: { site: req.site, risk: req.risk } } : {}),
           });
           return ui.approveHeld({ toolcallId: req.toolcallId, description: req.extension ? req.tool.title : describe(req.call) }, signal);
         },

@@ -8,7 +8,7 @@ export { guardBrowser } from "./browser-guard.js";
 export { type CanonicalHost, canonicalHost, hostMatches } from "./hosts.js";
 export { hostResolverRules } from "./host-resolver-rules.js";
 export { declarativeNetRequestRules, type NetRule } from "./net-request-rules.js";
-export { decisionLive, refusedByDecision, type RememberedDecision, rememberedFor, siteOf, withDecision } from "./remembered.js";
+export { decisionLive, defaultRememberMs, refusedByDecision, rememberDurations, type RememberedDecision, rememberedFor, siteOf, withDecision } from "./remembered.js";
 export { parseSiteList, siteCovers, type SitePattern, siteMatches } from "./site-list.js";
 export {
   type ActionDecision,
