@@ -135,6 +135,12 @@ export function createExecutor(o: ExecutorOptions): { handlers: ClientToolHandle
       const tab = await chrome.tabs.get(driver.tabId).catch(() => undefined);
       return { title: tab?.title ?? "", url: sanitizeUrl(tab?.url ?? "") };
     };
+    // The engine holds its calls to the site policy itself; through the page, the same rule is
+    // asked here, before any card asks the user about a call that would be refused.
+    if (conn.kind === "dom" && spec) {
+      const d = decideAction(o.tabs.policy, (await pageNow()).url, pageActionClass(spec, params as never));
+      if (!d.allow) throw new ToolFailure(ToolErrorCode.PERMISSION_DENIED, `Refused, nothing was done: ${d.reason}`);
+    }
     // The upload rule: files from the upload folders go ahead, any other waits for the user's
     // card with its full path; what the rule resolved is what Chrome gets.
     let asked = false;
@@ -160,11 +166,6 @@ export function createExecutor(o: ExecutorOptions): { handlers: ClientToolHandle
       if (!decision.approved) {
         throw new ToolFailure(ToolErrorCode.DENIED, `The user did not allow this${decision.reason ? `: ${decision.reason}` : "."} Do not try it again another way; ask the user or finish.`);
       }
-    }
-    // The engine holds its calls to the site policy itself; through the page, the same rule is asked here.
-    if (conn.kind === "dom" && spec) {
-      const d = decideAction(o.tabs.policy, (await pageNow()).url, pageActionClass(spec, params as never));
-      if (!d.allow) throw new ToolFailure(ToolErrorCode.PERMISSION_DENIED, `Refused, nothing was done: ${d.reason}`);
     }
     const ref = (params as { ref?: string; fromRef?: string }).ref || (params as { fromRef?: string }).fromRef;
     const lastRead = readBy.get(driver.tabId);
