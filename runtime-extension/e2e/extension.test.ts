@@ -690,6 +690,53 @@ describe("the Baton extension", () => {
     await world.control.eval(`chrome.storage.local.remove("secrets")`);
   });
 
+  it("takes a budget per task in Settings, sends it with the task, shows the spend live, and ends at the ceiling with a Budget reached card", async () => {
+    // Each model call counts 5,000 tokens: the third reaches the 12,000-token ceiling.
+    const usage = { input: 4000, output: 1000 };
+    await world.signIn(
+      world.script("budget.json", {
+        turns: [
+          { text: "<goal>Read the shop</goal>", calls: [{ name: "take_snapshot" }], usage, delayMs: 600 },
+          { calls: [{ name: "take_snapshot" }], usage, delayMs: 600 },
+        ],
+        loopFrom: 1,
+      }),
+    );
+    const { panel } = await shopAndPanel();
+    await panel.click("button", "Settings");
+    await panel.type("spinbutton", "Tokens", "12000");
+    await panel.type("spinbutton", "Cost (US$)", "0.5");
+    await panel.type("spinbutton", "Minutes", "10");
+    await panel.eval(`document.querySelector(".budget-fields").closest("fieldset").scrollIntoView({ block: "center" })`);
+    await panel.screenshot("extension-budget", docsImg);
+    await panel.click("button", "Save");
+    await until("the budget saved", async () => (await world.control.eval<{ settings: { budget?: unknown } }>(`chrome.storage.local.get("settings")`)).settings.budget !== undefined);
+    expect((await world.control.eval<{ settings: { budget: unknown } }>(`chrome.storage.local.get("settings")`)).settings.budget).toEqual({ tokens: 12000, costUsd: 0.5, seconds: 600 });
+    await panel.click("button", "Back to the task");
+
+    await panel.run("Look at the shop for as long as you like");
+    // Live: after a step, while the task still runs, the panel shows what it used of the ceiling.
+    const live = await until(
+      "the spend while the task runs",
+      async () => {
+        const [spend, status] = await panel.eval<[string, string]>(`[document.querySelector(".spend")?.textContent ?? "", document.querySelector(".bar .status").textContent]`);
+        return status === "Working" && /^Budget: (5|10),000 of 12,000 tokens used, \$0\.00 of \$0\.50 spent, \d+ s of 10 min used$/.test(spend) && spend;
+      },
+      30_000,
+    );
+    expect(live).toMatch(/tokens used/);
+    const outcome = await panel.outcome();
+    expect(outcome.state).toBe("budget_exhausted");
+    expect(outcome.text).toBe("Budget reached Budget reached: 15,000 of 12,000 tokens used.");
+    expect(await panel.eval<string>(`document.querySelector(".spend").textContent`)).toMatch(/^Budget: 15,000 of 12,000 tokens used, \$0\.00 of \$0\.50 spent, \d+ s of 10 min used$/);
+    // No error card: the task ended as the budget says.
+    expect((await panel.timeline()).filter((e) => e.kind === "notice")).toEqual([]);
+    await panel.screenshot("extension-budget-stop", docsImg);
+    const got = await backendSession(await lastSession());
+    expect(got.session?.status).toBe(SessionStatus.BUDGET_EXHAUSTED);
+    expect(got.session?.budget).toMatchObject({ tokens: 12000n, costUsd: 0.5, seconds: 600 });
+  });
+
   it("keeps its storage from the content script: in the agent's tab no key, token or secret can be read, while the panel reads them", async () => {
     const modelKey = "sk-e2e-model-key-0123456789";
     const secret = "Hunter2-storage-s3cret";
