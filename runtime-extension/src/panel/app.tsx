@@ -171,6 +171,11 @@ export function App({ model }: { model: PanelModel }) {
           />
         )}
       </main>
+      {view === "task" && signedIn && state.spend ? (
+        <p class="spend" title="What this task has used of its budget per task (Settings)">
+          Budget: {state.spend}
+        </p>
+      ) : null}
       {view === "task" && signedIn ? (
         <Composer
           running={state.running}

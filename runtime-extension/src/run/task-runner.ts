@@ -1,9 +1,9 @@
-import { type ApprovalDecision, type BatonClient, describeCall, type RefLookup, type RunEvent, runTask, type TaskOutcome } from "@baton/sdk/client";
+import { type ApprovalDecision, type BatonClient, describeCall, type RefLookup, type RunEvent, runTask, type TaskBudget, type TaskOutcome } from "@baton/sdk/client";
 import { Code, ConnectError } from "@connectrpc/connect";
 import { keepalivePort, type WorkerMessage } from "../messages.js";
 import { clearRun, loadRun, type RunRecord, saveRun } from "../run-record.js";
 import { loadSecrets } from "../secrets-store.js";
-import { saveAuth, type Settings } from "../settings.js";
+import { saveAuth, type Settings, taskBudgetOf } from "../settings.js";
 import { AgentTabs } from "./agent-tabs.js";
 import { PauseGate } from "./pause-gate.js";
 import { runPolicy } from "./run-policy.js";
@@ -76,7 +76,9 @@ export class TaskRunner {
     const owned = { startTabId, activeTabId: startTabId, tabIds: [startTabId] };
     this.o.ui.event({ type: "task", text: task });
     const { model, maxSteps } = this.o.settings;
-    return this.#locked(() => this.#run({ task, ...(model ? { model } : {}), ...(maxSteps > 0 ? { maxSteps } : {}) }, owned, task));
+    // The same in both modes: the standalone AgentService holds the session to CreateSession's budget as a backend does.
+    const budget = taskBudgetOf(this.o.settings);
+    return this.#locked(() => this.#run({ task, ...(model ? { model } : {}), ...(maxSteps > 0 ? { maxSteps } : {}), ...(budget ? { budget } : {}) }, owned, task));
   }
 
   /** Sends a follow-up message in an earlier session, acting in `tabId`. */
@@ -113,7 +115,7 @@ export class TaskRunner {
   }
 
   async #run(
-    what: { task: string; model?: string; maxSteps?: number } | { sessionId: string; task?: string },
+    what: { task: string; model?: string; maxSteps?: number; budget?: TaskBudget } | { sessionId: string; task?: string },
     owned: { startTabId: number; activeTabId: number; tabIds: readonly number[]; groupId?: number },
     task: string,
   ): Promise<TaskOutcome> {
