@@ -1,57 +1,53 @@
-import { maskColour } from "@baton/sdk/engine";
+import { maskColour, paintShareExpression, type ShareBox } from "@baton/sdk/engine";
 import type { PageProbe } from "@baton/sdk/script";
 
-/** How far (per channel, 0-255) a pixel of the report's JPEG may be from the paint and still count as painted. */
-const tolerance = 40;
-
 /**
- * Runs in the final page: draws the report's screenshot (a JPEG data URL of the visible part of
- * the page at half size) on a canvas and, for each element matching a selector, reads a grid of
- * points inside its box. Resolves to a list of what is wrong (empty when every box is painted).
+ * How far (per channel, 0-255) a pixel may be from the paint and still count: the report's
+ * screenshot is a half-size JPEG at a lower quality than the engine's, so its edges blur more.
  */
-async function paintedBoxes(dataUrl: string, selectors: string[], paint: { r: number; g: number; b: number }, tol: number): Promise<string[]> {
-  const img = new Image();
-  img.src = dataUrl;
-  await img.decode();
-  const canvas = document.createElement("canvas");
-  canvas.width = img.naturalWidth;
-  canvas.height = img.naturalHeight;
-  const g = canvas.getContext("2d");
-  if (!g) return ["no 2d canvas to read the screenshot with"];
-  g.drawImage(img, 0, 0);
-  const scale = img.naturalWidth / (visualViewport?.width ?? innerWidth);
-  const wrong: string[] = [];
-  for (const sel of selectors) {
-    const els = [...document.querySelectorAll(sel)];
-    if (!els.length) wrong.push(`${sel}: no such element`);
-    for (const el of els) {
+const tolerance = 40;
+/** The share of a box's pixels that must be the paint. */
+const minShare = 0.9;
+
+interface Found {
+  readonly selector: string;
+  readonly boxes: ShareBox[];
+}
+
+/** Runs in the final page: the viewport boxes of the elements each selector matches. */
+function boxesOf(selectors: string[]): Found[] {
+  return selectors.map((selector) => ({
+    selector,
+    boxes: [...document.querySelectorAll(selector)].map((el) => {
       const r = el.getBoundingClientRect();
-      if (r.width < 4 || r.height < 4 || r.bottom <= 0 || r.top >= innerHeight) {
-        wrong.push(`${sel}: not on screen`);
-        continue;
-      }
-      let unpainted = 0;
-      let points = 0;
-      for (const fx of [0.2, 0.5, 0.8]) {
-        for (const fy of [0.3, 0.5, 0.7]) {
-          const [pr = 0, pg = 0, pb = 0] = g.getImageData(Math.floor((r.left + r.width * fx) * scale), Math.floor((r.top + r.height * fy) * scale), 1, 1).data;
-          points++;
-          if (Math.abs(pr - paint.r) > tol || Math.abs(pg - paint.g) > tol || Math.abs(pb - paint.b) > tol) unpainted++;
-        }
-      }
-      if (unpainted) wrong.push(`${sel}: ${unpainted} of ${points} points of its box are not painted over`);
-    }
-  }
-  return wrong;
+      return { x: r.left, y: r.top, width: r.width, height: r.height };
+    }),
+  }));
 }
 
 /**
  * Whether the boxes of the elements matching `selectors` are painted over in the report's
- * screenshot of the final page: what is wrong, empty when they are. The page itself decodes the
- * image, so the check needs no image library and measures the page's own layout.
+ * screenshot of the final page (the visible part at half size): what is wrong, empty when they
+ * are. The page measures its own layout and decodes the image (`paintShareExpression`), so the
+ * check needs no image library.
  */
 export async function unpaintedBoxes(page: PageProbe, screenshot: string, selectors: readonly string[]): Promise<string[]> {
-  const paint = { r: maskColour.r, g: maskColour.g, b: maskColour.b };
-  const out = await page.evaluate(`(${paintedBoxes.toString()})(${JSON.stringify(screenshot)}, ${JSON.stringify(selectors)}, ${JSON.stringify(paint)}, ${tolerance})`);
-  return Array.isArray(out) ? out.map(String) : [`the page answered ${JSON.stringify(out)}`];
+  const found = (await page.evaluate(`(${boxesOf.toString()})(${JSON.stringify(selectors)})`)) as Found[];
+  const width = Number(await page.evaluate("visualViewport ? visualViewport.width : innerWidth"));
+  const wrong: string[] = [];
+  const boxes: { selector: string; box: ShareBox }[] = [];
+  for (const f of found) {
+    if (!f.boxes.length) wrong.push(`${f.selector}: no such element`);
+    for (const box of f.boxes) boxes.push({ selector: f.selector, box });
+  }
+  if (!boxes.length) return wrong;
+  // The image's width over the viewport's: its pixels per CSS pixel.
+  const imageWidth = Number(await page.evaluate(`(async () => { const i = new Image(); i.src = ${JSON.stringify(screenshot)}; await i.decode(); return i.naturalWidth; })()`));
+  const rgb = [maskColour.r, maskColour.g, maskColour.b] as const;
+  const shares = (await page.evaluate(paintShareExpression(screenshot, boxes.map((b) => b.box), rgb, tolerance, imageWidth / width))) as number[];
+  boxes.forEach((b, i) => {
+    const share = shares[i] ?? 0;
+    if (share < minShare) wrong.push(`${b.selector}: ${Math.round(share * 100)}% of its box is painted over`);
+  });
+  return wrong;
 }

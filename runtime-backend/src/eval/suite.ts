@@ -57,7 +57,9 @@ export function loadSuite(path: string): Suite {
   for (const t of tasks) {
     if (seen.has(t.name)) throw new TaskError(`${path}: two tasks are named "${t.name}"`);
     seen.add(t.name);
-    if (t.site && !existsSync(join(dir, "sites", t.site))) throw new TaskError(`${path} (${t.name}): the site folder sites/${t.site} does not exist`);
+    for (const site of [t.site, t.trust.otherSite]) {
+      if (site && !existsSync(join(dir, "sites", site))) throw new TaskError(`${path} (${t.name}): the site folder sites/${site} does not exist`);
+    }
     if (t.script && !existsSync(join(dir, t.script))) throw new TaskError(`${path} (${t.name}): the script ${t.script} does not exist`);
   }
   return { dir, files, tasks };
