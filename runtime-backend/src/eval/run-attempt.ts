@@ -62,13 +62,14 @@ function trustJob(task: EvalTask, origins: RunOrigins) {
   };
 }
 
-/** How long an "always" or "never" the harness gives is remembered: past any run of the suite. */
-const rememberMs = 60 * 60 * 1000;
-
-/** The harness's answer to a held call, as the task says. */
+/**
+ * The harness's answer to a held call, as the task says. An "always" or "never" lasts the run's
+ * time limit: the store may be the user's own (--data-dir), and a later run on that port is
+ * another site to them.
+ */
 function approvalOf(task: EvalTask): ApprovalDecision {
   const site = task.trust.answer === "always" || task.trust.answer === "never";
-  const scope = site ? { scope: "site" as const, expiresAt: Date.now() + rememberMs } : {};
+  const scope = site ? { scope: "site" as const, expiresAt: Date.now() + task.timeoutMs } : {};
   return task.approve ? { approved: true, reason: "approved by the eval task", ...scope } : { approved: false, reason: "The user declined this action.", ...scope };
 }
 
