@@ -131,6 +131,9 @@ export function trustOf(o: Raw, site: string | undefined, fail: (m: string) => n
   if (otherSite !== undefined && !site) fail(`"other_site" is served beside the task's site: name its "site"`);
   const policy = policyOf(o.policy, fail);
   const secrets = secretsOf(o.secrets, fail);
+  for (const k of ["policy", "secrets", "setup", "start_url"]) {
+    if (otherSite === undefined && JSON.stringify(o[k] ?? "").includes("{other_site}")) fail(`"${k}" names {other_site}: give the task an "other_site"`);
+  }
   if (secrets.length && !site) fail(`"secrets" are typed on the task's site: name its "site"`);
   const status = o.status ?? "completed";
   if (status !== "completed" && status !== "budget_exhausted") fail(`"status" must be "completed" or "budget_exhausted"`);

@@ -100,6 +100,7 @@ describe("suite files", () => {
     expect(bad({ masked: ["#pin"] })).toContain('"masked" checks that secrets are painted over: give the task "secrets"');
     expect(bad({ vias: ["firefox"] })).toContain('"vias" must be a list of headless, extension');
     expect(bad({ other_site: "../x" })).toContain('"other_site" must be a folder name');
+    expect(bad({ policy: { blocked: ["{other_site}"] } })).toContain('"policy" names {other_site}: give the task an "other_site"');
   });
 
   it("puts a run's origins in place of {site} and {other_site}, in every string of a value", () => {
