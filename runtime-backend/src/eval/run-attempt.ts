@@ -42,10 +42,9 @@ async function runSetup(task: EvalTask, site: StaticServer, origins: RunOrigins)
   }
 }
 
-function startUrlOf(task: EvalTask, site: StaticServer | undefined, origins: RunOrigins): string {
-  const start = task.startUrl && placeOrigins(task.startUrl, origins);
-  if (start && /^https?:\/\//i.test(start)) return start;
-  return new URL(start ?? "/", `${site?.url}/`).href;
+function startUrlOf(task: EvalTask, site: StaticServer | undefined): string {
+  if (task.startUrl && /^https?:\/\//i.test(task.startUrl)) return task.startUrl;
+  return new URL(task.startUrl ?? "/", `${site?.url}/`).href;
 }
 
 /** What a task's trust keys ask of this run, its sites' origins in place of the placeholders. */
@@ -138,7 +137,7 @@ export async function runAttempt(p: AttemptPlan): Promise<ReportRow> {
         client: p.client,
         backend: p.backend,
         goal: task.goal,
-        startUrl: startUrlOf(task, site, origins),
+        startUrl: startUrlOf(task, site),
         model: p.model,
         maxSteps: task.maxSteps,
         signal: p.stop ? AbortSignal.any([limit.signal, p.stop]) : limit.signal,

@@ -2,8 +2,7 @@
  * The keys of an eval task that set up what a person would have told Baton once — a site
  * policy, secrets, a budget, how approvals are answered — and the checks that go with them.
  * Origins of the run's sites are not known until the run (each copy of a site gets a new port),
- * so policy entries, secret origins, setup bodies and the start URL may name them as `{site}`
- * and `{other_site}`.
+ * so policy entries, secret origins and setup bodies may name them as `{site}` and `{other_site}`.
  */
 import type { TaskBudget } from "@baton/sdk/client";
 import { sitePolicyFromObject } from "@baton/sdk/policy";
@@ -131,7 +130,7 @@ export function trustOf(o: Raw, site: string | undefined, fail: (m: string) => n
   if (otherSite !== undefined && !site) fail(`"other_site" is served beside the task's site: name its "site"`);
   const policy = policyOf(o.policy, fail);
   const secrets = secretsOf(o.secrets, fail);
-  for (const k of ["policy", "secrets", "setup", "start_url"]) {
+  for (const k of ["policy", "secrets", "setup"]) {
     if (otherSite === undefined && JSON.stringify(o[k] ?? "").includes("{other_site}")) fail(`"${k}" names {other_site}: give the task an "other_site"`);
   }
   if (secrets.length && !site) fail(`"secrets" are typed on the task's site: name its "site"`);
