@@ -17,11 +17,11 @@ import { runEval } from "./harness.js";
 import type { HandlerWrapper } from "./headless-via.js";
 import { htmlReport } from "./html-report.js";
 import { readReport, ReportError, type ReportRow, rowLine } from "./report.js";
-import { builtinSuiteDir, filterTasks, loadSuite, type Suite } from "./suite.js";
+import { builtinSuiteDir, filterTasks, loadSuite, type Suite, tasksOnVia } from "./suite.js";
 import { seconds, summaryTable } from "./summary.js";
 import { type EvalTask, TaskError } from "./task.js";
-import { viaFor } from "./vias.js";
-import { type Via, ViaUnavailable } from "./via.js";
+import { viaFor, viaNames } from "./vias.js";
+import { type Via, type ViaName, ViaUnavailable } from "./via.js";
 
 /** Exit codes of `baton eval`. */
 export const evalExitCodes = {
@@ -147,6 +147,12 @@ export async function evalCommand(argv: readonly string[], given: EvalDeps): Pro
     repeat = count(p, "repeat", 1, 1000);
     concurrency = count(p, "concurrency", 1, 16);
     const viaName = flag(p, "via", "headless") as string;
+    if (viaNames.includes(viaName as ViaName)) {
+      const on = tasksOnVia(tasks, viaName as ViaName);
+      if (on.skipped.length) deps.out.write(`${on.skipped.length} task(s) not run via ${viaName} (their "vias" leave it out): ${on.skipped.join(", ")}\n`);
+      if (!on.run.length) throw new UsageError(`none of the ${tasks.length} task(s) runs via ${viaName}`);
+      tasks = on.run;
+    }
     const extensionDir = flag(p, "extension");
     if (extensionDir !== undefined && viaName !== "extension") throw new UsageError("--extension goes with --via extension");
     const policy = policyFromArgs(p);
