@@ -5,6 +5,8 @@ import { Engine, type EngineOptions } from "../engine/engine.js";
 export interface OpenPageOptions extends EngineOptions {
   /** Viewport size in CSS pixels (default 1280×800). */
   viewport?: { width: number; height: number };
+  /** The browser context to open the page in (`Target.createBrowserContext`); default the browser's own. */
+  browserContextId?: string;
 }
 
 /**
@@ -12,7 +14,10 @@ export interface OpenPageOptions extends EngineOptions {
  * an engine on it. The caller closes the target with `Target.closeTarget` when done.
  */
 export async function openPage(transport: CdpTransport, options: OpenPageOptions = {}): Promise<Engine> {
-  const { targetId } = await transport.send<{ targetId: string }>("Target.createTarget", { url: "about:blank" });
+  const { targetId } = await transport.send<{ targetId: string }>("Target.createTarget", {
+    url: "about:blank",
+    ...(options.browserContextId ? { browserContextId: options.browserContextId } : {}),
+  });
   const engine = await Engine.attach(transport, targetId, options);
   const vp = options.viewport ?? { width: 1280, height: 800 };
   await engine.page.send("Emulation.setDeviceMetricsOverride", {
