@@ -38,7 +38,7 @@ export async function startMcpBrowser(o: McpBrowserOptions): Promise<McpBrowser>
   return {
     where: browser ? `Chromium (${o.headed ? "headed" : "headless"}, launched)` : `the browser at ${o.cdpUrl}`,
     async openPage() {
-      const engine = await openPage(transport, { viewport: o.viewport, urlPolicy: o.policy, fileExists: (p) => access(p).then(() => true, () => false) });
+      const engine = await openPage(transport, { viewport: o.viewport, noBackForwardCache: !browser, urlPolicy: o.policy, fileExists: (p) => access(p).then(() => true, () => false) });
       // Only our page: the attached browser's other tabs are the user's.
       if (!browser) await guardBrowser(transport, o.policy, { sessionId: engine.page.rootId });
       return {

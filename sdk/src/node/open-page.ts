@@ -7,6 +7,13 @@ export interface OpenPageOptions extends EngineOptions {
   viewport?: { width: number; height: number };
   /** The browser context to open the page in (`Target.createBrowserContext`); default the browser's own. */
   browserContextId?: string;
+  /**
+   * Keep the page's documents out of the back/forward cache, for a browser Baton did not launch
+   * (a launched one has `--disable-back-forward-cache`): a page left behind is not kept alive
+   * with its open requests (an app's event stream per page spends the host's six connections
+   * in six loads). An `unload` listener, in a world of our own, makes a page ineligible.
+   */
+  noBackForwardCache?: boolean;
 }
 
 /**
@@ -19,6 +26,9 @@ export async function openPage(transport: CdpTransport, options: OpenPageOptions
     ...(options.browserContextId ? { browserContextId: options.browserContextId } : {}),
   });
   const engine = await Engine.attach(transport, targetId, options);
+  if (options.noBackForwardCache) {
+    await engine.page.send("Page.addScriptToEvaluateOnNewDocument", { source: "addEventListener('unload', () => {})", worldName: "baton-no-bfcache" });
+  }
   const vp = options.viewport ?? { width: 1280, height: 800 };
   await engine.page.send("Emulation.setDeviceMetricsOverride", {
     width: vp.width,

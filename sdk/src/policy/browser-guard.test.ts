@@ -87,7 +87,7 @@ describe("guardBrowser on an attached browser", () => {
   });
 
   it("says what it cannot hold, scoped or whole", () => {
-    expect(attachedGuardNotice("the browser at http://h:9222", false)).toMatch(/http:\/\/h:9222.*other tabs.*WebSockets.*--host-resolver-rules.*--disable-back-forward-cache/);
+    expect(attachedGuardNotice("the browser at http://h:9222", false)).toMatch(/http:\/\/h:9222.*back\/forward cache.*not held: .*other tabs.*WebSockets.*--host-resolver-rules/);
     expect(attachedGuardNotice("the browser at http://h:9222", true)).not.toMatch(/other tabs/);
   });
 });

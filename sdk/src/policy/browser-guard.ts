@@ -86,7 +86,7 @@ export function attachedGuardNotice(where: string, whole: boolean): string {
     : "requests of the page Baton opens are held to the site policy over CDP (Fetch on that page), and so are where the agent navigates and the tabs it opens";
   const notHeld = whole ? "" : "requests of the browser's other tabs and of frames in other processes, ";
   return (
-    `attached to ${where}: ${held}; not held: ${notHeld}WebSockets and other host lookups, and ` +
-    "the back/forward cache stays as the browser was started (--host-resolver-rules and --disable-back-forward-cache are launch switches, which only a browser Baton launches gets)"
+    `attached to ${where}: ${held}; pages Baton opens are kept out of the back/forward cache; ` +
+    `not held: ${notHeld}WebSockets and other host lookups (--host-resolver-rules is a launch switch, which only a browser Baton launches gets)`
   );
 }

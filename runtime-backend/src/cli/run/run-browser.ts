@@ -24,6 +24,7 @@ export async function openRunBrowser(o: { cdpUrl?: string; headed?: boolean; exe
     const transport = o.cdpUrl ? await connectCdpEndpoint(o.cdpUrl) : (browser = await launchGuardedChromium(launch)).transport;
     const engine = await openPage(transport, {
       viewport: { width: 1280, height: 800 },
+      noBackForwardCache: !browser,
       ...(o.policy ? { urlPolicy: o.policy } : {}),
       fileExists: (p) => access(p).then(() => true, () => false),
     });
