@@ -11,7 +11,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { findChromium, WebSocketTransport } from "@baton/sdk/node";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type EvalDeps, evalCommand, evalExitCodes } from "./eval-command.js";
+import { recordingDeps as deps } from "../testing/command-deps.js";
+import { evalCommand, evalExitCodes } from "./eval-command.js";
 import { readReport } from "./report.js";
 
 const dir = mkdtempSync(join(tmpdir(), "baton-eval-remote-"));
@@ -37,19 +38,6 @@ async function startRemote(name: string): Promise<RemoteChromium> {
   }
   child.kill("SIGKILL");
   throw new Error(`${name} wrote no DevToolsActivePort`);
-}
-
-function deps(): EvalDeps & { output(): string; errors(): string } {
-  let out = "";
-  let err = "";
-  return {
-    out: { write: (t: string) => (out += t) },
-    err: { write: (t: string) => (err += t) },
-    env: {},
-    onInterrupt: () => () => undefined,
-    output: () => out,
-    errors: () => err,
-  };
 }
 
 describe("baton eval over remote browsers", () => {
