@@ -108,7 +108,7 @@ function sessionVerdict(taskName: string, v: { verdict: Verdict; failed_check?: 
 export async function runAttempt(p: AttemptPlan): Promise<ReportRow> {
   const { task } = p;
   const startedAt = new Date().toISOString();
-  const base = { task: task.name, attempt: p.attempt, via: p.via, model: p.model, started_at: startedAt };
+  const base = { task: task.name, attempt: p.attempt, via: p.via, ...(p.lane.browser ? { browser: p.lane.browser } : {}), model: p.model, started_at: startedAt };
   const blank = { checks: [], answer: "", steps: 0, wall_ms: 0, model_ms: 0, tool_ms: 0, tokens_in: 0, tokens_out: 0, cost_usd: 0, tool_calls: [], errors: [], approvals: 0, session_id: "" };
   let site: StaticServer | undefined;
   let other: StaticServer | undefined;

@@ -62,6 +62,8 @@ export interface Attempt {
 
 /** A browser that runs one attempt at a time; the harness opens one per --concurrency. */
 export interface Lane {
+  /** The remote browser's endpoint (`--cdp-url`) the lane runs in; unset for a browser the lane launched. */
+  readonly browser?: string;
   attempt(job: AttemptJob): Promise<Attempt>;
   close(): Promise<void>;
 }

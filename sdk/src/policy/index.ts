@@ -4,7 +4,7 @@
  * where the agent may only read, which files may be uploaded, and the approvals a person asked
  * to have remembered. Runtime-neutral.
  */
-export { guardBrowser } from "./browser-guard.js";
+export { attachedGuardNotice, type GuardScope, guardBrowser } from "./browser-guard.js";
 export { type CanonicalHost, canonicalHost, hostMatches } from "./hosts.js";
 export { hostResolverRules } from "./host-resolver-rules.js";
 export { declarativeNetRequestRules, type NetRule } from "./net-request-rules.js";
