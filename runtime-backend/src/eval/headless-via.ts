@@ -20,6 +20,8 @@ export interface HeadlessOptions {
   readonly policy?: UrlPolicy;
   /** Folders uploads may come from besides the suite's files/ (`--upload-dir`). */
   readonly uploadDirs?: readonly string[];
+  /** Snapshot diffs in the engine (default on, as in `baton run`); off to measure whole pages. */
+  readonly snapshotDiffs?: boolean;
 }
 
 /** Why baton eval refuses a file outside its folders. */
@@ -51,6 +53,8 @@ export function headlessVia(o: HeadlessOptions = {}): Via {
           const before = new Set(await pages());
           const engine = await openPage(transport, {
             viewport: { width: 1280, height: 800 },
+            // As in baton run: the loop asks for the whole page whenever the model no longer holds the last one.
+            snapshotDiffs: o.snapshotDiffs ?? true,
             ...(o.policy ? { urlPolicy: o.policy } : {}),
             fileExists: (p) => access(p).then(() => true, () => false),
           });

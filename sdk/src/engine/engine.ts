@@ -221,6 +221,10 @@ export class Engine {
     /** Secrets to paint over in the screenshot. */
     screenMask?: ScreenMask;
   }): Promise<MessageInitShape<typeof TakeSnapshotResultSchema>> {
+    const whole = !params.ref && !params.offset;
+    const seen = this.#seen;
+    // Until this one succeeds the model holds no known page here: a failed snapshot leaves the next one whole.
+    if (whole) this.#seen = undefined;
     const scope = params.ref ? (await this.resolve(params.ref, "ref")).entry : undefined;
     const snap = await this.pageSnapshot({
       includeOffscreen: params.includeOffscreen ?? false,
@@ -229,9 +233,7 @@ export class Engine {
     });
     const maxChars = params.maxChars ?? 12_000;
     const page = paginate(snap.lines, params.offset ?? 0, maxChars);
-    const whole = !scope && !params.offset;
     const includeOffscreen = params.includeOffscreen ?? false;
-    const seen = this.#seen;
     const id = ++this.#snapshotIds;
     const document = this.#page.navigationCount;
     const diff =
