@@ -64,8 +64,8 @@ export interface EngineOptions {
 interface SeenSnapshot {
   readonly id: number;
   readonly lines: PageSnapshot["lines"];
-  /** The page's navigation count then: another document is never diffed. */
-  readonly document: number;
+  /** The main frame's loader then: another document is never diffed. */
+  readonly document: string;
   readonly includeOffscreen: boolean;
 }
 
@@ -235,7 +235,8 @@ export class Engine {
     const page = paginate(snap.lines, params.offset ?? 0, maxChars);
     const includeOffscreen = params.includeOffscreen ?? false;
     const id = ++this.#snapshotIds;
-    const document = this.#page.navigationCount;
+    // The document, not the URL: a route change within the page keeps its refs and may be diffed.
+    const document = this.#page.mainFrame()?.loaderId ?? "";
     const diff =
       whole && !params.full && this.options.snapshotDiffs && seen && seen.document === document && seen.includeOffscreen === includeOffscreen
         ? pageDiff(seen.lines, snap.lines, diffHeader(seen.id))
