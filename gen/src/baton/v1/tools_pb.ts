@@ -1135,7 +1135,7 @@ export type TakeSnapshotResult = Message<"baton.v1.TakeSnapshotResult"> & {
   frameCount: number;
 
   /**
-   * This snapshot's number in its tab; a later diff names the snapshot it is against.
+   * This snapshot's number; a later diff names the snapshot it is against.
    *
    * @generated from field: uint32 snapshot_id = 11;
    */
