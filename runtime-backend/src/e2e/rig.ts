@@ -6,7 +6,7 @@
 import { access } from "node:fs/promises";
 import { createBatonClient, type BatonClient, type RunContext } from "@baton/sdk/client";
 import { type Engine, engineHandlers } from "@baton/sdk/engine";
-import { launchChromium, type LaunchedChromium, openPage, WebSocketTransport } from "@baton/sdk/node";
+import { launchChromium, type LaunchedChromium, openPage, type OpenPageOptions, WebSocketTransport } from "@baton/sdk/node";
 import { engineProbe } from "@baton/sdk/script";
 import type { ClientToolHandlers } from "@baton/gen/baton/v1/tools_baton";
 import { ScriptProvider, type ScriptSource } from "../providers/script.js";
@@ -23,8 +23,8 @@ import { type Site, startSite } from "./fixtures/site.js";
 /** A browser for a test file. */
 export interface Browser {
   readonly transport: WebSocketTransport;
-  /** A fresh page (closed by `close`). */
-  page(): Promise<Engine>;
+  /** A fresh page (closed by `close`); `options` add to the rig's engine options. */
+  page(options?: OpenPageOptions): Promise<Engine>;
   close(): Promise<void>;
 }
 
@@ -34,10 +34,11 @@ export async function startBrowser(): Promise<Browser> {
   const transport = await WebSocketTransport.connect(chromium.wsEndpoint);
   return {
     transport,
-    page: () =>
+    page: (options = {}) =>
       openPage(transport, {
         viewport: { width: 1000, height: 700 },
         fileExists: (p) => access(p).then(() => true, () => false),
+        ...options,
       }),
     async close() {
       await transport.close().catch(() => undefined);
@@ -97,7 +98,7 @@ export interface BrowserRig {
   readonly site: Site;
   readonly browser: Browser;
   /** A backend (a script model, or any provider) and a fresh page, both closed after the test. */
-  setup(model: ScriptSource | Provider): Promise<{ backend: ScriptBackend; engine: Engine }>;
+  setup(model: ScriptSource | Provider, pageOptions?: OpenPageOptions): Promise<{ backend: ScriptBackend; engine: Engine }>;
 }
 
 /**
@@ -132,9 +133,9 @@ export function useBrowserRig(): BrowserRig {
       if (!browser) throw new Error("the rig's browser is read before beforeAll ran");
       return browser;
     },
-    async setup(model) {
+    async setup(model, pageOptions) {
       const backend = await (isProvider(model) ? startModelBackend(model) : startScriptBackend(model));
-      const engine = await rig.browser.page();
+      const engine = await rig.browser.page(pageOptions);
       open.push({ engine, backend });
       return { backend, engine };
     },

@@ -18,6 +18,8 @@ export interface HeadlessOptions {
   readonly policy?: UrlPolicy;
   /** Folders uploads may come from besides the suite's files/ (`--upload-dir`). */
   readonly uploadDirs?: readonly string[];
+  /** Snapshot diffs in the engine (default on, as in `baton run`); off to measure whole pages. */
+  readonly snapshotDiffs?: boolean;
   /** Remote browsers (`--cdp-url`, each `ws://…` or `http://host:port`) the lanes use in turn, instead of launching their own. */
   readonly cdpUrls?: readonly string[];
 }

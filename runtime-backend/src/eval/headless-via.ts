@@ -54,6 +54,8 @@ async function launchedLane(o: HeadlessOptions): Promise<Lane> {
         before = new Set(await pages());
         engine = await openPage(transport, {
           viewport: { width: 1280, height: 800 },
+          // As in baton run: the loop asks for the whole page whenever the model no longer holds the last one.
+          snapshotDiffs: o.snapshotDiffs ?? true,
           ...(policy ? { urlPolicy: policy } : {}),
           fileExists: (p) => access(p).then(() => true, () => false),
         });

@@ -34,6 +34,7 @@ export async function remoteLane(cdpUrl: string, o: HeadlessOptions): Promise<La
           browserContextId,
           noBackForwardCache: true,
           viewport: { width: 1280, height: 800 },
+          snapshotDiffs: o.snapshotDiffs ?? true,
           ...(policy ? { urlPolicy: policy } : {}),
           fileExists: (p) => access(p).then(() => true, () => false),
         }).catch(async (e: unknown) => {

@@ -23,6 +23,7 @@ import { agentEntry, callMessage, extensionCallMessage, reasoningMessage, result
 import { costOf } from "./pricing.js";
 import { FairShare } from "./fair-share.js";
 import { promptImages } from "./screenshots.js";
+import { TurnSnapshots } from "./snapshot-base.js";
 
 /** The error of a call the gate refused, or of one closed unrun after an earlier refusal in its turn. */
 function refusal(tool: string, g: Gate | undefined, earlier: string | undefined): ToolError {
@@ -138,6 +139,7 @@ export async function modelTurn(
   const gate = new CallGate(deps, s, hooks.pageUrl);
   // Set once a call is refused by the user's remembered "never": the calls after it were planned on its outcome.
   let refusedEarlier: string | undefined;
+  const snapshots = new TurnSnapshots();
   for (const [i, mc] of turn.calls.entries()) {
     const toolcallId = `call_${step}_${i}`;
     const declared = s.clientTools.find((t) => t.name === mc.name);
@@ -163,6 +165,7 @@ export async function modelTurn(
       continue;
     }
     const selected = parsed.call.tool;
+    snapshots.admit(parsed.call);
     const g =
       selected.value === undefined || refusedEarlier
         ? undefined

@@ -21,6 +21,11 @@ export interface McpBrowserOptions {
   /** The URL policy (`--allowed-origins`, `--blocked-origins`). */
   readonly policy: UrlPolicy;
   readonly viewport: { width: number; height: number };
+  /**
+   * Snapshot diffs (`--snapshot-diffs`): a take_snapshot of the page the client read last returns
+   * what changed. Off unless asked: an MCP client may drop old tool results from its context.
+   */
+  readonly snapshotDiffs?: boolean;
 }
 
 /**
@@ -38,7 +43,7 @@ export async function startMcpBrowser(o: McpBrowserOptions): Promise<McpBrowser>
   return {
     where: browser ? `Chromium (${o.headed ? "headed" : "headless"}, launched)` : `the browser at ${o.cdpUrl}`,
     async openPage() {
-      const engine = await openPage(transport, { viewport: o.viewport, noBackForwardCache: !browser, urlPolicy: o.policy, fileExists: (p) => access(p).then(() => true, () => false) });
+      const engine = await openPage(transport, { viewport: o.viewport, noBackForwardCache: !browser, urlPolicy: o.policy, snapshotDiffs: o.snapshotDiffs ?? false, fileExists: (p) => access(p).then(() => true, () => false) });
       // Only our page: the attached browser's other tabs are the user's.
       if (!browser) await guardBrowser(transport, o.policy, { sessionId: engine.page.rootId });
       return {

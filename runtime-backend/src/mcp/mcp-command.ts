@@ -23,7 +23,7 @@ export const mcpUsage = `baton mcp — Baton's browser tools for any MCP client
   baton mcp [--http PORT [--host 127.0.0.1] [--token TOKEN] [--allowed-hosts LIST]]
             [--headed | --cdp-url URL] [--viewport 1280x800]
             [--policy FILE] [--allowed-origins LIST] [--blocked-origins LIST] [--read-only-origins LIST]
-            [--allow-irreversible] [--upload-dir DIR]
+            [--allow-irreversible] [--upload-dir DIR] [--snapshot-diffs]
 
   (stdio)                   the default: an MCP client starts this command and talks over stdin/stdout
   --http PORT               serve Streamable HTTP on http://HOST:PORT/mcp instead (0 picks a free port)
@@ -44,6 +44,9 @@ export const mcpUsage = `baton mcp — Baton's browser tools for any MCP client
   --allow-irreversible      run irreversible actions (paying, deleting, sending) without asking;
                             otherwise the user is asked through MCP elicitation, or they are refused
   --upload-dir DIR          the directory upload_file may take files from (default: the working directory)
+  --snapshot-diffs          a take_snapshot of the page the client read last returns only what changed
+                            since (full=true still gives the whole page); off by default, since a
+                            client that drops old tool results would hold a diff of a page it lost
 
 One page per client session, opened on its first tool call and closed with the session. Pages are
 http(s) only (never file: or chrome:); the lists hold for every tab, frame, redirect, request and
@@ -61,11 +64,11 @@ interface HttpArgs {
 interface McpArgs {
   readonly http?: HttpArgs;
   readonly session: Omit<McpSessionOptions, "openPage" | "sessionId">;
-  readonly browser: { cdpUrl?: string; headed: boolean; viewport: { width: number; height: number }; policy: UrlPolicy };
+  readonly browser: { cdpUrl?: string; headed: boolean; viewport: { width: number; height: number }; policy: UrlPolicy; snapshotDiffs: boolean };
 }
 
 function parse(p: Parsed, env: NodeJS.ProcessEnv): McpArgs {
-  const known = new Set(["http", "host", "token", "allowed-hosts", "headed", "cdp-url", "viewport", ...policyFlagNames, "allow-irreversible", "upload-dir", "help"]);
+  const known = new Set(["http", "host", "token", "allowed-hosts", "headed", "cdp-url", "viewport", ...policyFlagNames, "allow-irreversible", "upload-dir", "snapshot-diffs", "help"]);
   onlyKnownFlags(p, known);
   if (p.positional.length > 0) throw new UsageError(`unexpected argument ${p.positional[0]}`);
   const httpFlag = flag(p, "http");
@@ -98,7 +101,7 @@ function parse(p: Parsed, env: NodeJS.ProcessEnv): McpArgs {
         }
       : {}),
     session: { allowIrreversible: p.flags.has("allow-irreversible"), uploadDir: resolve(flag(p, "upload-dir", ".") as string), redact: createRedactor(envSecrets(env)) },
-    browser: { ...(cdpUrl ? { cdpUrl } : {}), headed: p.flags.has("headed"), viewport: { width: Number(vp[1]), height: Number(vp[2]) }, policy },
+    browser: { ...(cdpUrl ? { cdpUrl } : {}), headed: p.flags.has("headed"), viewport: { width: Number(vp[1]), height: Number(vp[2]) }, policy, snapshotDiffs: p.flags.has("snapshot-diffs") },
   };
 }
 

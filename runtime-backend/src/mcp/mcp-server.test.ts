@@ -68,7 +68,11 @@ describe("baton mcp over stdio", () => {
     expect(typed.isError).toBeFalsy();
     expect(JSON.parse(textOf(typed)).evidence.focused).toMatchObject({ ref: name, value: "Ada" });
     expect((await call(client, "click", { ref: save })).isError).toBeFalsy();
-    expect(textOf(await call(client, "take_snapshot"))).toContain("Saved: Ada");
+    // Snapshot diffs are off unless asked for (--snapshot-diffs): the second read is the whole page.
+    const again = textOf(await call(client, "take_snapshot"));
+    expect(again).toContain("Saved: Ada");
+    expect(again).toContain('heading[1] "Notes"');
+    expect(again).not.toContain("Diff against");
     // The cross-origin widget is part of the page.
     expect(snap).toMatch(/button "Join the partner programme"/);
   });
@@ -265,6 +269,31 @@ describe("baton mcp over Streamable HTTP", () => {
     expect(status).toBe(403);
     const wrongPath = await fetch(server.url.replace(/\/mcp$/, "/other"), { method: "POST" });
     expect(wrongPath.status).toBe(404);
+  });
+});
+
+describe("baton mcp --snapshot-diffs", () => {
+  let client: Client;
+  beforeAll(async () => {
+    client = await stdioClient(["--snapshot-diffs"]);
+  });
+  afterAll(() => client?.close());
+
+  it("answers a second take_snapshot of the same page with what changed, and full=true with the whole page", async () => {
+    await call(client, "navigate", { url: `${site.url}/index.html` });
+    const whole = textOf(await call(client, "take_snapshot"));
+    expect(whole).toContain('heading[1] "Notes"');
+    await call(client, "type_text", { ref: refOf(whole, /textbox "Name"/), text: "Ada" });
+    await call(client, "click", { ref: refOf(whole, /"Save"/) });
+    const diff = textOf(await call(client, "take_snapshot"));
+    expect(diff).toMatch(/Diff against snapshot \d+, not the whole page/);
+    expect(diff).toContain("Saved: Ada");
+    expect(diff).not.toMatch(/button "Join the partner programme"/);
+    // Unchanged lines are not repeated.
+    expect(diff).not.toContain('button "Delete account"');
+    const full = textOf(await call(client, "take_snapshot", { full: true }));
+    expect(full).not.toContain("Diff against");
+    expect(full).toMatch(/button "Join the partner programme"/);
   });
 });
 

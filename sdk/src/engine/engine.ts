@@ -15,6 +15,7 @@ import { afterFrames } from "./hit/pointer-check.js";
 import { type DialogPolicy, PageSession } from "./page/page-session.js";
 import { type RefEntry, RefTable } from "./snapshot/refs.js";
 import { paginate } from "./snapshot/render-text.js";
+import { diffHeader, pageDiff } from "./snapshot/page-diff.js";
 import { textChanges } from "./snapshot/text-diff.js";
 import { captureLabelledScreenshot } from "./snapshot/screenshot.js";
 import { settle, type SettleOptions } from "./page/settle.js";
@@ -50,6 +51,22 @@ export interface EngineOptions {
    * page that went to one is left for about:blank, both said in the evidence's notes.
    */
   urlPolicy?: UrlPolicy;
+  /**
+   * Snapshot diffs: a take_snapshot of the document the model saw last returns only what
+   * changed since that snapshot (`pageDiff`), unless it asks for the whole page (`full`), the
+   * diff is not smaller, or the page is another document. Default off: only a caller that knows
+   * the model still holds its previous snapshot may turn it on.
+   */
+  snapshotDiffs?: boolean;
+}
+
+/** The last snapshot the model was given (take_snapshot), what a diff is taken against. */
+interface SeenSnapshot {
+  readonly id: number;
+  readonly lines: PageSnapshot["lines"];
+  /** The main frame's loader then: another document is never diffed. */
+  readonly document: string;
+  readonly includeOffscreen: boolean;
 }
 
 /** A ref resolved to a live element. */
@@ -107,6 +124,8 @@ export class Engine {
   /** The frame of the element the current action resolved: settle waits for it even when it is cross-origin. */
   #actionFrame: string | undefined;
   #lastOffscreen = false;
+  #seen: SeenSnapshot | undefined;
+  #snapshotIds = 0;
 
   constructor(page: PageSession, options: EngineOptions = {}) {
     this.#page = page;
@@ -145,6 +164,12 @@ export class Engine {
     this.#lastRefs = new Set();
     this.#last = undefined;
     this.#lastMark = undefined;
+    this.#seen = undefined;
+  }
+
+  /** Forgets the snapshot the model was last given: the next take_snapshot returns the whole page. */
+  forgetSeenSnapshot(): void {
+    this.#seen = undefined;
   }
 
   /** The last whole-page snapshot taken (for the CLI's JSON and for tests). */
@@ -189,33 +214,52 @@ export class Engine {
     includeScreenshot?: boolean;
     includeOffscreen?: boolean;
     ref?: string;
+    /** The whole page even when snapshot diffs are on. */
+    full?: boolean;
     /** Never reuse the last snapshot. */
     fresh?: boolean;
     /** Secrets to paint over in the screenshot. */
     screenMask?: ScreenMask;
   }): Promise<MessageInitShape<typeof TakeSnapshotResultSchema>> {
+    const whole = !params.ref && !params.offset;
+    const seen = this.#seen;
+    // Until this one succeeds the model holds no known page here: a failed snapshot leaves the next one whole.
+    if (whole) this.#seen = undefined;
     const scope = params.ref ? (await this.resolve(params.ref, "ref")).entry : undefined;
     const snap = await this.pageSnapshot({
       includeOffscreen: params.includeOffscreen ?? false,
       ...(scope ? { scope } : {}),
       ...(params.fresh ? { fresh: true } : {}),
     });
-    const page = paginate(snap.lines, params.offset ?? 0, params.maxChars ?? 12_000);
+    const maxChars = params.maxChars ?? 12_000;
+    const page = paginate(snap.lines, params.offset ?? 0, maxChars);
+    const includeOffscreen = params.includeOffscreen ?? false;
+    const id = ++this.#snapshotIds;
+    // The document, not the URL: a route change within the page keeps its refs and may be diffed.
+    const document = this.#page.mainFrame()?.loaderId ?? "";
+    const diff =
+      whole && !params.full && this.options.snapshotDiffs && seen && seen.document === document && seen.includeOffscreen === includeOffscreen
+        ? pageDiff(seen.lines, snap.lines, diffHeader(seen.id))
+        : undefined;
+    const useDiff = diff !== undefined && diff.text.length < Math.min(page.text.length, maxChars);
+    // What the model holds now: the whole page when it got all of it, or the page the diff brings it to.
+    if (whole) this.#seen = useDiff || (page.nextOffset === undefined && !page.pageOverflow) ? { id, lines: snap.lines, document, includeOffscreen } : undefined;
+    const text = useDiff ? diff.text : page.pageOverflow ? "(max_chars is too small for even one element: call again with a larger max_chars.)" : page.text;
     const result: MessageInitShape<typeof TakeSnapshotResultSchema> = {
       url: snap.url,
       title: snap.title,
-      text: page.pageOverflow
-        ? "(max_chars is too small for even one element: call again with a larger max_chars.)"
-        : page.text,
+      snapshotId: id,
+      ...(useDiff ? { diffBase: seen!.id } : {}),
+      text,
       refCount: page.refCount,
       totalRefCount: page.totalRefCount,
       pageOverflow: page.pageOverflow,
       viewport: this.viewportOf(snap),
       frameCount: snap.frameCount,
-      ...(page.nextOffset !== undefined ? { nextOffset: page.nextOffset } : {}),
+      ...(page.nextOffset !== undefined && !useDiff ? { nextOffset: page.nextOffset } : {}),
     };
     if (params.includeScreenshot) {
-      const shown = new Set(page.text.match(/\[e\d+\]/g)?.map((r) => r.slice(1, -1)) ?? []);
+      const shown = new Set(text.match(/\[e\d+\]/g)?.map((r) => r.slice(1, -1)) ?? []);
       result.screenshot = await captureLabelledScreenshot(
         this.#page,
         snap.elements.filter((e) => shown.has(e.ref) && !e.offscreen),
@@ -231,7 +275,7 @@ export class Engine {
   async freshSnapshot(): Promise<TakeSnapshotResult | undefined> {
     try {
       if (this.#page.gone) return undefined;
-      return create(TakeSnapshotResultSchema, await this.snapshot({ fresh: true }));
+      return create(TakeSnapshotResultSchema, await this.snapshot({ fresh: true, full: true }));
     } catch {
       return undefined;
     }

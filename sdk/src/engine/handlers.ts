@@ -82,6 +82,7 @@ function pageHandlers<Ctx>(engine: Engine): EngineHandlers<Ctx> {
           offset: p.offset,
           includeScreenshot: p.includeScreenshot,
           includeOffscreen: p.includeOffscreen,
+          full: p.full,
           ...(p.maxChars !== undefined ? { maxChars: p.maxChars } : {}),
           ...(p.ref ? { ref: p.ref } : {}),
         }),

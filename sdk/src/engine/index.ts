@@ -7,6 +7,7 @@ export { type EngineHandlers, type EngineToolCase, engineHandlers } from "./hand
 export { type DialogPolicy, PageSession, type PageSessionOptions, TargetGoneError } from "./page/page-session.js";
 export { RefTable, type RefEntry } from "./snapshot/refs.js";
 export { paginate, type SnapshotLine, type TextPage } from "./snapshot/render-text.js";
+export { diffHeader, type PageDiff, pageDiff } from "./snapshot/page-diff.js";
 export { frameLabel, quoted, sanitizeText, sanitizeUrl, stripFormatChars } from "./base/sanitize.js";
 export { type PageSnapshot, type SnapshotElement, takePageSnapshot } from "./snapshot/snapshot.js";
 export { cdpDomRunner, DomEngine, type DomRunner, domAgentSource, domHandlers } from "./dom/index.js";

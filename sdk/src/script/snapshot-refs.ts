@@ -16,10 +16,11 @@ const LINE = /^\s*\[(e\d+)\]\s+([A-Za-z][\w-]*)(?:\s+"((?:[^"\\]|\\.)*)")?/;
 /**
  * The refs of a snapshot text with their roles, names and blocks, in document order. It reads
  * the format the engine writes (`[ref] role "name" states…`, names JSON-style escaped, two
- * spaces of indentation per level).
+ * spaces of indentation per level). In a diff (`pageDiff`), the lines added or changed are read
+ * without their mark; removed lines and hunk places are not elements of the page.
  */
 export function snapshotRefs(text: string): SnapshotRef[] {
-  const lines = text.split("\n");
+  const lines = text.split("\n").map((l) => (/^[+~] /.test(l) ? l.slice(2) : /^[-@] /.test(l) ? "" : l));
   const depthOf = (line: string): number => Math.floor((/^ */.exec(line)?.[0].length ?? 0) / 2);
   const out: SnapshotRef[] = [];
   lines.forEach((line, i) => {

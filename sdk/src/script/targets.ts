@@ -87,15 +87,19 @@ export function resolveTargets(args: Record<string, unknown>, snapshotText: stri
  * first): a take_snapshot result's `text`, or the fresh snapshot attached to an error.
  */
 export function latestSnapshotText(outputs: readonly string[]): string | undefined {
+  // A diff is read with the snapshots before it, up to a whole one: its lines first, so what changed wins.
+  const texts: string[] = [];
   for (let i = outputs.length - 1; i >= 0; i--) {
     try {
-      const v = JSON.parse(outputs[i] ?? "") as { text?: unknown; error?: { snapshot?: { text?: unknown } } };
+      const v = JSON.parse(outputs[i] ?? "") as { text?: unknown; diff_base?: unknown; error?: { snapshot?: { text?: unknown } } };
       // Of all tool results, only take_snapshot's has a top-level `text`.
       const text = typeof v.text === "string" ? v.text : v.error?.snapshot?.text;
-      if (typeof text === "string") return text;
+      if (typeof text !== "string") continue;
+      texts.push(text);
+      if (!v.diff_base) break;
     } catch {
       // Not JSON: not a snapshot.
     }
   }
-  return undefined;
+  return texts.length ? texts.join("\n") : undefined;
 }

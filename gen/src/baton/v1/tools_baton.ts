@@ -58,6 +58,10 @@ const takeSnapshotParameters = {
       "description": "Only snapshot inside this element (a ref from an earlier snapshot).",
       "type": "string",
       "maxLength": 32
+    },
+    "full": {
+      "description": "Return the whole page even when only a diff against your previous snapshot would be returned (when snapshot diffs are on). Use it when you no longer have that snapshot.",
+      "type": "boolean"
     }
   },
   "additionalProperties": false
@@ -1183,7 +1187,8 @@ export const toolFieldNames = {
     "max_chars": "maxChars",
     "include_screenshot": "includeScreenshot",
     "include_offscreen": "includeOffscreen",
-    "ref": "ref"
+    "ref": "ref",
+    "full": "full"
   },
   "click": {
     "ref": "ref",
@@ -1437,6 +1442,10 @@ export const geminiFunctionDeclarations = [
           "type": "STRING",
           "description": "Only snapshot inside this element (a ref from an earlier snapshot).",
           "maxLength": "32"
+        },
+        "full": {
+          "type": "BOOLEAN",
+          "description": "Return the whole page even when only a diff against your previous snapshot would be returned (when snapshot diffs are on). Use it when you no longer have that snapshot."
         }
       }
     }

@@ -25,6 +25,8 @@ export async function openRunBrowser(o: { cdpUrl?: string; headed?: boolean; exe
     const engine = await openPage(transport, {
       viewport: { width: 1280, height: 800 },
       noBackForwardCache: !browser,
+      // The loop asks for the whole page whenever the model no longer holds the last one (loop/snapshot-base.ts).
+      snapshotDiffs: true,
       ...(o.policy ? { urlPolicy: o.policy } : {}),
       fileExists: (p) => access(p).then(() => true, () => false),
     });
