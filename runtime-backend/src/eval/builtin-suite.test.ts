@@ -75,7 +75,7 @@ async function screenshotHtml(html: string, png: string): Promise<void> {
 describe("the built-in suite", () => {
   const suite = loadSuite(builtinSuiteDir);
 
-  it("passes every task via headless at concurrency 2, with a report row, a summary and an HTML page", { timeout: 300_000 }, async () => {
+  it("passes every task via headless at concurrency 2, with a report row, a summary and an HTML page", { timeout: 600_000 }, async () => {
     const out = join(dir, "suite.jsonl");
     const html = join(dir, "suite.html");
     const d = deps();
