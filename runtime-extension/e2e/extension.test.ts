@@ -13,6 +13,7 @@ import { createBatonClient } from "@baton/sdk/client";
 import { afterAll, beforeAll, beforeEach, describe, expect, it, onTestFailed } from "vitest";
 import { SessionStatus } from "@baton/gen/baton/v1/agent_pb";
 import { runInPanel } from "../testing/launch.js";
+import { shopTotpSeed } from "./fixture-shop.js";
 import { type Panel, startWorld, until, type WebTab, type World } from "./harness.js";
 import { Target } from "../testing/launch.js";
 
@@ -617,6 +618,123 @@ describe("the Baton extension", () => {
     await panel.click("button", "Delete password");
     await until("the secret to go", async () => !(await panel.snapshot()).includes("Delete password"));
     expect(await world.control.eval(`chrome.storage.local.get("secrets").then((s) => s.secrets)`)).toEqual([]);
+  });
+
+  it("adds a one-time code secret in Settings (its seed checked), types the current code the shop's server accepts, and the seed and code reach no tool result", async () => {
+    const link = `otpauth://totp/Mugshop:ada?secret=${shopTotpSeed}&issuer=Mugshop`;
+    const origin = new URL(world.shop.url).origin;
+    await world.control.eval(`chrome.storage.local.remove("secrets")`);
+    await world.signIn(
+      world.script("totp.json", {
+        turns: [
+          { text: "<goal>Finish the two-step sign-in</goal>", calls: [{ name: "take_snapshot" }] },
+          {
+            calls: [
+              { name: "type_text", args: { ref: { role: "textbox", name: "One-time code" }, text: "<secret>otp</secret>" } },
+              { name: "click", args: { ref: { role: "button", name: "Verify" } } },
+              { name: "take_snapshot" },
+            ],
+          },
+          { calls: [{ name: "done", args: { answer: "Signed in with the one-time code." } }] },
+        ],
+      }),
+    );
+    const { tab, panel } = await shopAndPanel("/2fa");
+    await panel.click("button", "Settings");
+    await panel.click("radio", "One-time code");
+    await panel.type("textbox", "Name", "otp");
+    // A key that is not one: a clear message, and nothing saved.
+    await panel.type("textbox", "Authenticator key", "not a key!");
+    await panel.type("textbox", "Allowed origins", origin);
+    await panel.click("button", "Add one-time code");
+    await until("the error", async () => (await panel.eval<string>(`document.querySelector("form.secrets .form-note")?.textContent ?? ""`)).includes("the one-time code's key is not Base32"));
+    expect(await panel.eval<string>(`document.querySelector("form.secrets .form-note").textContent`)).toMatch(/^secret "otp": the one-time code's key is not Base32 .*otpauth:\/\/totp\//);
+    expect(await world.control.eval(`chrome.storage.local.get("secrets").then((s) => s.secrets ?? [])`)).toEqual([]);
+    await panel.type("textbox", "Authenticator key", link);
+    await panel.click("button", "Add one-time code");
+    await until("the one-time code in the list", async () => (await panel.snapshot()).includes('button "Delete otp"'));
+    const listed = await panel.eval<string>(`document.querySelector(".secret-list").innerText`);
+    expect(listed).toContain("one-time code");
+    expect(listed).toContain(origin);
+    expect(await panel.eval<string>("document.body.innerText")).not.toContain(shopTotpSeed);
+    const stored = await world.control.eval<{ secrets?: unknown[] }>(`chrome.storage.local.get("secrets")`);
+    expect(stored.secrets).toEqual([{ name: "otp", value: link, kind: "totp", origins: [origin] }]);
+    await panel.eval(`document.querySelector("form.secrets").scrollIntoView({ block: "start" })`);
+    await panel.screenshot("extension-secrets-totp", docsImg);
+
+    await panel.click("button", "Back to the task");
+    await panel.run("Finish signing in to the shop");
+    const outcome = await panel.outcome();
+    expect(outcome.state, outcome.text).toBe("completed");
+    // The shop's server checked the code the extension typed against its own clock.
+    const codes = world.shop.state().codes;
+    expect(codes.refused).toEqual([]);
+    expect(codes.accepted).toHaveLength(1);
+    const code = codes.accepted[0] as string;
+    expect(code).toMatch(/^\d{6}$/);
+    expect(await tab.eval<string>(`document.querySelector(".done").textContent`)).toBe("Signed in: the code was right.");
+    // Neither the seed nor the code is in the panel, or in anything the backend got (tool results, the model's prompts).
+    const shown = await panel.eval<string>("document.body.innerText");
+    const typedCode = new RegExp(`(?<!\\d)${code}(?!\\d)`);
+    expect(shown).not.toContain(shopTotpSeed);
+    expect(shown).not.toMatch(typedCode);
+    const got = await backendSession(await lastSession());
+    const json = JSON.stringify(got, (_k, v: unknown) => (typeof v === "bigint" ? String(v) : v instanceof Uint8Array ? Buffer.from(v).toString("latin1") : v));
+    const results = got.history.filter((h) => h.entry.case === "toolResult");
+    expect(results.length).toBeGreaterThanOrEqual(4);
+    expect(json).toContain("<secret>otp</secret>");
+    expect(json).not.toContain(shopTotpSeed);
+    expect(json).not.toMatch(typedCode);
+    const files = readdirSync(join(world.scriptDir, "..", "data"), { recursive: true, withFileTypes: true }).filter((f) => f.isFile());
+    for (const f of files) expect(readFileSync(join(f.parentPath, f.name)).includes(shopTotpSeed), join(f.parentPath, f.name)).toBe(false);
+    await world.control.eval(`chrome.storage.local.remove("secrets")`);
+  });
+
+  it("takes a budget per task in Settings, sends it with the task, shows the spend live, and ends at the ceiling with a Budget reached card", async () => {
+    // Each model call counts 5,000 tokens: the third reaches the 12,000-token ceiling.
+    const usage = { input: 4000, output: 1000 };
+    await world.signIn(
+      world.script("budget.json", {
+        turns: [
+          { text: "<goal>Read the shop</goal>", calls: [{ name: "take_snapshot" }], usage, delayMs: 600 },
+          { calls: [{ name: "take_snapshot" }], usage, delayMs: 600 },
+        ],
+        loopFrom: 1,
+      }),
+    );
+    const { panel } = await shopAndPanel();
+    await panel.click("button", "Settings");
+    await panel.type("spinbutton", "Tokens", "12000");
+    await panel.type("spinbutton", "Cost (US$)", "0.5");
+    await panel.type("spinbutton", "Minutes", "10");
+    await panel.eval(`document.querySelector(".budget-fields").closest("fieldset").scrollIntoView({ block: "center" })`);
+    await panel.screenshot("extension-budget", docsImg);
+    await panel.click("button", "Save");
+    await until("the budget saved", async () => (await world.control.eval<{ settings: { budget?: unknown } }>(`chrome.storage.local.get("settings")`)).settings.budget !== undefined);
+    expect((await world.control.eval<{ settings: { budget: unknown } }>(`chrome.storage.local.get("settings")`)).settings.budget).toEqual({ tokens: 12000, costUsd: 0.5, seconds: 600 });
+    await panel.click("button", "Back to the task");
+
+    await panel.run("Look at the shop for as long as you like");
+    // Live: after a step, while the task still runs, the panel shows what it used of the ceiling.
+    const live = await until(
+      "the spend while the task runs",
+      async () => {
+        const [spend, status] = await panel.eval<[string, string]>(`[document.querySelector(".spend")?.textContent ?? "", document.querySelector(".bar .status").textContent]`);
+        return status === "Working" && /^Budget: (5|10),000 of 12,000 tokens used, \$0\.00 of \$0\.50 spent, \d+ s of 10 min used$/.test(spend) && spend;
+      },
+      30_000,
+    );
+    expect(live).toMatch(/tokens used/);
+    const outcome = await panel.outcome();
+    expect(outcome.state).toBe("budget_exhausted");
+    expect(outcome.text).toBe("Budget reached Budget reached: 15,000 of 12,000 tokens used.");
+    expect(await panel.eval<string>(`document.querySelector(".spend").textContent`)).toMatch(/^Budget: 15,000 of 12,000 tokens used, \$0\.00 of \$0\.50 spent, \d+ s of 10 min used$/);
+    // No error card: the task ended as the budget says.
+    expect((await panel.timeline()).filter((e) => e.kind === "notice")).toEqual([]);
+    await panel.screenshot("extension-budget-stop", docsImg);
+    const got = await backendSession(await lastSession());
+    expect(got.session?.status).toBe(SessionStatus.BUDGET_EXHAUSTED);
+    expect(got.session?.budget).toMatchObject({ tokens: 12000n, costUsd: 0.5, seconds: 600 });
   });
 
   it("keeps its storage from the content script: in the agent's tab no key, token or secret can be read, while the panel reads them", async () => {

@@ -3,15 +3,20 @@
  * grid of `<div>` cards whose buttons are handled by one delegated listener, a cart kept on
  * the server (the badge shows what the server answered), a checkout form that posts with
  * fetch and replaces itself with the order's confirmation, and an unrelated page (the user's
- * notes) that the agent must never touch. `/api/state` is the server's ground truth.
+ * notes) that the agent must never touch, and a second sign-in step that checks a one-time code
+ * (TOTP) on the server. `/api/state` is the server's ground truth.
  */
 import { createServer, type IncomingMessage, type Server } from "node:http";
+import { parseTotpSeed, totpCode } from "@baton/sdk/totp";
+
+/** The shop's authenticator key for its second sign-in step, as a site shows it when it sets up an authenticator app. */
+export const shopTotpSeed = "GEZDGNBVGY3TQOJQGEZDGNBVGY3TQOJQ";
 
 /** A running shop. */
 export interface Shop {
   readonly url: string;
   /** What the server holds. */
-  state(): { cart: string[]; orders: { id: number; email: string; items: string[] }[]; notesWrites: number };
+  state(): { cart: string[]; orders: { id: number; email: string; items: string[] }[]; notesWrites: number; codes: { accepted: string[]; refused: string[] } };
   reset(): void;
   close(): Promise<void>;
 }
@@ -126,11 +131,39 @@ const returnsPage = page(
   0,
 );
 
+/** The second sign-in step: a one-time code from the authenticator app, checked by the server. */
+const twoFactorPage = page(
+  "Two-step sign-in · Mugshop",
+  `<h1>Two-step sign-in</h1><form id="totp"><label for="code">One-time code</label><input id="code" name="code" inputmode="numeric" autocomplete="one-time-code">
+<button type="submit">Verify</button></form>
+<script>
+document.getElementById("totp").addEventListener("submit", async (e) => {
+  e.preventDefault();
+  const r = await fetch("/api/totp", { method: "POST", body: JSON.stringify({ code: document.getElementById("code").value }) });
+  const { ok } = await r.json();
+  const done = document.createElement("p");
+  done.className = "done";
+  done.setAttribute("role", "status");
+  done.textContent = ok ? "Signed in: the code was right." : "Wrong code.";
+  e.target.replaceWith(done);
+});
+</script>`,
+  0,
+);
+
+/** Whether a code is the seed's code now or one period ago, as sites allow for a code typed as it changed. */
+function rightCode(code: string): boolean {
+  const seed = parseTotpSeed(shopTotpSeed);
+  const now = Date.now();
+  return [now, now - seed.period * 1000].some((at) => totpCode(seed, at) === code);
+}
+
 /** Starts the shop on 127.0.0.1. */
 export async function startShop(): Promise<Shop> {
   let cart: string[] = [];
   let orders: { id: number; email: string; items: string[] }[] = [];
   let notesWrites = 0;
+  let codes = { accepted: [] as string[], refused: [] as string[] };
   const server: Server = createServer(async (req, res) => {
     const url = new URL(req.url ?? "/", "http://x");
     const path = url.pathname;
@@ -141,6 +174,13 @@ export async function startShop(): Promise<Shop> {
     if (path === "/notes") return html(notesPage);
     if (path === "/returns") return html(returnsPage);
     if (path === "/login") return html(loginPage(url.searchParams.get("frame")));
+    if (path === "/2fa") return html(twoFactorPage);
+    if (path === "/api/totp" && req.method === "POST") {
+      const { code } = JSON.parse(await body(req)) as { code: string };
+      const ok = rightCode(code);
+      (ok ? codes.accepted : codes.refused).push(code);
+      return json({ ok });
+    }
     if (path === "/api/cart" && req.method === "POST") {
       const { sku } = JSON.parse(await body(req)) as { sku: string };
       cart.push(sku);
@@ -161,7 +201,7 @@ export async function startShop(): Promise<Shop> {
       notesWrites++;
       return json({ ok: true });
     }
-    if (path === "/api/state") return json({ cart, orders, notesWrites });
+    if (path === "/api/state") return json({ cart, orders, notesWrites, codes });
     res.writeHead(404).end("not found");
   });
   await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
@@ -169,8 +209,9 @@ export async function startShop(): Promise<Shop> {
   const port = typeof address === "object" && address ? address.port : 0;
   return {
     url: `http://127.0.0.1:${port}`,
-    state: () => ({ cart: [...cart], orders: orders.map((o) => ({ ...o, items: [...o.items] })), notesWrites }),
+    state: () => ({ cart: [...cart], orders: orders.map((o) => ({ ...o, items: [...o.items] })), notesWrites, codes: { accepted: [...codes.accepted], refused: [...codes.refused] } }),
     reset: () => {
+      codes = { accepted: [], refused: [] };
       cart = [];
       orders = [];
       notesWrites = 0;

@@ -23,9 +23,11 @@ let ext: ExtensionBrowser;
 let shop: Shop;
 const llm = new FakeLlmServer(chatWire, undefined, { cors: true });
 const claude = new FakeLlmServer(anthropicWire, undefined, { cors: true });
+/** A model with a price whose every call counts 5,000 tokens: a budget per task is reached in a few calls. */
+const costly = new FakeLlmServer(anthropicWire, { input: 4000, output: 1000, cached: 0 }, { cors: true });
 
 beforeAll(async () => {
-  [shop, ext] = await Promise.all([startShop(), launchWithExtension({ dir: join(work, "dist") }), llm.start(), claude.start()]).then(([s, e]) => [s, e] as const);
+  [shop, ext] = await Promise.all([startShop(), launchWithExtension({ dir: join(work, "dist") }), llm.start(), claude.start(), costly.start()]).then(([s, e]) => [s, e] as const);
 }, 180_000);
 
 afterAll(async () => {
@@ -33,6 +35,7 @@ afterAll(async () => {
   await shop?.close();
   await llm.stop();
   await claude.stop();
+  await costly.stop();
   rmSync(work, { recursive: true, force: true });
 });
 
@@ -185,6 +188,24 @@ describe("the extension in standalone mode (no backend: the agent in the panel, 
     expect(outcome.text).toContain("Reached the step limit (2).");
     expect(llm.bodies).toHaveLength(2);
     expect((await panel.timeline()).filter((e) => e.kind === "step")).toHaveLength(2);
+    await panel.close();
+    await tab.close();
+  }, 300_000);
+
+  it("holds a task to the budget per task from Settings: the loop in the panel prices each call, the panel shows tokens and cost used, and the task ends with Budget reached", async () => {
+    shop.reset();
+    const own = "sk-ant-user-own-key-budget-31c8";
+    // claude-haiku-4-5 has a price: each call's 4,000 tokens in and 1,000 out cost $0.009.
+    await ext.configure({ backendUrl: "", token: "", model: "anthropic:claude-haiku-4-5", modelKey: own, modelBaseUrl: costly.url, budget: { tokens: 12_000, costUsd: 0.05, seconds: 0 } });
+    costly.script(snapshot);
+    const { tab, panel } = await shopAndPanel();
+    await panel.run("Look at the page forever");
+    const outcome = await panel.outcome(120_000);
+    expect(outcome.state).toBe("budget_exhausted");
+    expect(outcome.text).toBe("Budget reached Budget reached: 15,000 of 12,000 tokens used.");
+    // Three model calls, and none after the ceiling.
+    expect(costly.bodies).toHaveLength(3);
+    expect(await panel.eval<string>(`document.querySelector(".spend").textContent`)).toBe("Budget: 15,000 of 12,000 tokens used, $0.027 of $0.05 spent");
     await panel.close();
     await tab.close();
   }, 300_000);

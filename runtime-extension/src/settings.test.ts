@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { defaultSettings, missingSetup, modeOf, type Settings } from "./settings.js";
+import { defaultSettings, missingSetup, modeOf, type Settings, taskBudgetOf } from "./settings.js";
 
 const s = (change: Partial<Settings>): Settings => ({ ...defaultSettings, ...change });
 
@@ -21,5 +21,13 @@ describe("which mode the panel is in and what it still needs", () => {
     expect(missingSetup(s({ backendUrl: "", model: "chat:small", modelKey: "sk-own" }))).toBe("");
     // A local Ollama needs no key.
     expect(missingSetup(s({ backendUrl: "", model: "ollama:qwen3" }))).toBe("");
+  });
+});
+
+describe("the budget a new task asks for", () => {
+  it("is none while every ceiling is empty (the backend's default applies), and the ceilings set otherwise", () => {
+    expect(taskBudgetOf(defaultSettings)).toBeUndefined();
+    expect(taskBudgetOf(s({ budget: { tokens: 0, costUsd: 0.5, seconds: 0 } }))).toEqual({ tokens: 0, costUsd: 0.5, seconds: 0 });
+    expect(taskBudgetOf(s({ budget: { tokens: 12_000, costUsd: 0, seconds: 600 } }))).toEqual({ tokens: 12_000, costUsd: 0, seconds: 600 });
   });
 });

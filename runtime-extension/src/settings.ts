@@ -5,6 +5,8 @@
  * whether diagnostics are collected. One reader and one writer for every context.
  */
 
+import type { TaskBudget } from "@baton/sdk/client";
+
 /** Which calls the panel asks the user about before they run. */
 export type ApprovalPolicy =
   /** Only what the backend holds for approval (by default, irreversible actions: an order, a payment, a send). */
@@ -27,6 +29,11 @@ export interface Settings {
   /** Most steps a new task may take (1–10000); 0 for the backend's default (50 in standalone mode). */
   readonly maxSteps: number;
   readonly approval: ApprovalPolicy;
+  /**
+   * The ceiling each new task may spend (tokens, US dollars, seconds; 0 in a field: none on it),
+   * sent as CreateSession's budget. All 0: the backend's default budget for the user, if any.
+   */
+  readonly budget: Required<TaskBudget>;
   /** Collect per-provider, per-phase counts and latencies (off by default). */
   readonly diagnostics: boolean;
 }
@@ -40,6 +47,7 @@ export const defaultSettings: Settings = {
   modelBaseUrl: "",
   maxSteps: 0,
   approval: "irreversible",
+  budget: { tokens: 0, costUsd: 0, seconds: 0 },
   diagnostics: false,
 };
 
@@ -56,6 +64,12 @@ export async function saveSettings(change: Partial<Settings>): Promise<Settings>
   const next = { ...(await loadSettings()), ...change };
   await chrome.storage.local.set({ [key]: next });
   return next;
+}
+
+/** The budget a new task asks for, or undefined when the settings set no ceiling (the backend's default then applies). */
+export function taskBudgetOf(s: Settings): TaskBudget | undefined {
+  const { tokens, costUsd, seconds } = s.budget;
+  return tokens > 0 || costUsd > 0 || seconds > 0 ? { tokens, costUsd, seconds } : undefined;
 }
 
 /** Connected (a backend URL is set: the team's backend runs the agent) or standalone (the agent runs in the panel). */

@@ -227,6 +227,8 @@ export interface PanelSettings {
   readonly maxSteps?: number;
   /** Ask before what can't be undone (the default), or before every change to a page. */
   readonly approval?: "irreversible" | "every-change";
+  /** The budget per task (tokens, US dollars, seconds; 0: no ceiling on it); unset: none. */
+  readonly budget?: { readonly tokens: number; readonly costUsd: number; readonly seconds: number };
   readonly diagnostics?: boolean;
 }
 

@@ -22,7 +22,7 @@ ${serveUsage}  baton token create <user> [--data-dir …] [--database-url …]  
             [--secret NAME=@FILE] [--save-script FILE] [--heal] [--policy FILE] [--yes] [--json]
                                                           run a task in Chromium (baton run --help)
   baton eval [suite.jsonl | dir] [--model P:M] [--via headless|extension] [--repeat N]
-             [--concurrency N] [--filter GLOBS] [--out report.jsonl] [--html report.html] [--policy FILE]
+             [--concurrency N] [--cdp-url URL]… [--filter GLOBS] [--out report.jsonl] [--html report.html] [--policy FILE]
                                                           run an eval suite (baton eval --help)
   baton eval compare a.jsonl b.jsonl [--fail-on-regression]     per-task deltas of two reports
   baton snapshot …                                              (from @baton/sdk/node)

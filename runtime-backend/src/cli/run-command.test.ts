@@ -341,6 +341,8 @@ describe("baton run (in process)", browserRun, () => {
       const deps = fakeDeps();
       expect(await runCommand([...args, "--yes", "--cdp-url", chromium.wsEndpoint], deps)).toBe(exitCodes.done);
       expect(chromium.process.exitCode).toBeNull();
+      // Said once, at attach time: what an attached browser is not held to.
+      expect(deps.errors().match(/baton run: attached to the browser at ws:\/\/\S+: .*not held: .*WebSockets/g)).toHaveLength(1);
       // Only the run's own page was closed; the browser still answers.
       const t = await WebSocketTransport.connect(chromium.wsEndpoint);
       const { targetInfos } = await t.send<{ targetInfos: { url: string }[] }>("Target.getTargets");

@@ -91,8 +91,15 @@ describe("the built-in suite", () => {
     for (const r of rows) {
       expect(r.screenshot, r.task).toMatch(/^data:image\/jpeg;base64,/);
       expect(r.steps, r.task).toBeGreaterThan(0);
-      expect(r.tool_calls.at(-1), r.task).toBe("done");
+      // A run its budget ended stops before the model's next call: it never reaches done.
+      expect(r.tool_calls.at(-1), r.task).toBe(r.status === "budget_exhausted" ? "take_snapshot" : "done");
     }
+    // The trust tasks passed for the reason they exist: the second removal was not asked (the
+    // first answer was "always on this site"), the budget ended the run, the click was refused.
+    const row = (task: string) => rows.find((r) => r.task === task);
+    expect(row("bank/remember-approval")?.approvals).toBe(1);
+    expect(row("bank/budget")?.status).toBe("budget_exhausted");
+    expect(row("bank/read-only")?.errors.join("\n")).toMatch(/click: Refused, nothing was done: http:\/\/127\.0\.0\.1:\d+ is a read-only site/);
     expect(d.output()).toContain(`${rows.length} task(s), ${rows.length} run(s): ${rows.length} passed (100.0%)`);
     expect(d.output()).toMatch(/Suite wall time [\d.]+ s at concurrency 2/);
     // Progress: runs done out of all, passed so far, and what is running.

@@ -1,9 +1,10 @@
 import type { PageProbe } from "@baton/sdk/script";
 import { subsetMismatch } from "./json-subset.js";
+import { unpaintedBoxes } from "./screenshot-check.js";
 import type { EvalTask } from "./task.js";
 
 /** The kinds of check a task can have, in the order they are run. */
-export type CheckKind = "js" | "url" | "state" | "answer" | "tool_calls";
+export type CheckKind = "js" | "url" | "state" | "answer" | "tool_calls" | "approvals" | "masked";
 
 /** One check's verdict. */
 export interface CheckResult {
@@ -22,6 +23,10 @@ export interface FinalState {
   readonly answer: string;
   /** Names of the tools the agent called, in order. */
   readonly toolCalls: readonly string[];
+  /** Calls the person was asked about. */
+  readonly approvals: number;
+  /** The report's screenshot of the final page (a JPEG data URL), when one was taken. */
+  readonly screenshot?: string;
 }
 
 /** Whether `want` appears in `calls` in order, other calls allowed between; the first missing one. */
@@ -85,6 +90,15 @@ export async function runChecks(task: EvalTask, end: FinalState): Promise<CheckR
       ok: !missing,
       detail: missing ? `expected ${task.toolCalls.join(" → ")} in order; no ${missing} where expected (called: ${end.toolCalls.join(", ") || "nothing"})` : "",
     });
+  }
+  const { approvals, masked } = task.trust;
+  if (approvals !== undefined) {
+    const ok = end.approvals === approvals;
+    out.push({ check: "approvals", ok, detail: ok ? "" : `expected ${approvals} call(s) asked about, ${end.approvals} were` });
+  }
+  if (masked.length) {
+    const wrong = end.screenshot ? await unpaintedBoxes(end.page, end.screenshot, masked).catch((e: unknown) => [`the screenshot could not be read: ${e instanceof Error ? e.message.split("\n")[0] : String(e)}`]) : ["the run kept no screenshot"];
+    out.push({ check: "masked", ok: !wrong.length, detail: wrong.join("; ") });
   }
   return out;
 }

@@ -1,7 +1,8 @@
 import { appendFileSync, existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { createBatonClient } from "@baton/sdk/client";
-import { nodeTransport } from "@baton/sdk/node";
+import { connectCdpEndpoint, nodeTransport } from "@baton/sdk/node";
+import { attachedGuardNotice } from "@baton/sdk/policy";
 import type { Env } from "../providers/registry.js";
 import { flag, onlyKnownFlags, parseArgs, type Parsed, UsageError, wholeNumber } from "../cli/args.js";
 import { policyFlagNames, policyFromArgs, policyUsage } from "../cli/policy-args.js";
@@ -17,11 +18,11 @@ import { runEval } from "./harness.js";
 import type { HandlerWrapper } from "./headless-via.js";
 import { htmlReport } from "./html-report.js";
 import { readReport, ReportError, type ReportRow, rowLine } from "./report.js";
-import { builtinSuiteDir, filterTasks, loadSuite, type Suite } from "./suite.js";
+import { builtinSuiteDir, filterTasks, loadSuite, type Suite, tasksOnVia } from "./suite.js";
 import { seconds, summaryTable } from "./summary.js";
 import { type EvalTask, TaskError } from "./task.js";
-import { viaFor } from "./vias.js";
-import { type Via, ViaUnavailable } from "./via.js";
+import { viaFor, viaNames } from "./vias.js";
+import { type Via, type ViaName, ViaUnavailable } from "./via.js";
 
 /** Exit codes of `baton eval`. */
 export const evalExitCodes = {
@@ -52,7 +53,10 @@ baton eval compare a.jsonl b.jsonl [--fail-on-regression]
   --extension DIR       the unpacked extension for --via extension (default the
                         repository's runtime-extension/dist: npm run build -w runtime-extension)
   --repeat N            runs of each task (default 1)
-  --concurrency N       runs at once, each in its own browser (default 1)
+  --concurrency N       runs at once, each in its own browser (default 1, or one per --cdp-url)
+  --cdp-url URL         run in a remote browser (ws://… or http://host:9222) instead of launching
+                        them (repeatable: lanes take the URLs in turn; each run gets a fresh
+                        browser context there); not with --via extension or --headed
   --filter GLOBS        only tasks whose name matches one of these (comma-separated; * and ?)
   --out FILE            the JSONL report, one row per run (default eval-reports/eval-<time>.jsonl)
   --html FILE           also write a self-contained HTML report with each final page
@@ -67,7 +71,7 @@ Exit codes: 0 every run passed, 1 a run did not pass (compare: a regression with
 unavailable, 130 interrupted (Ctrl-C).
 `;
 
-const KNOWN = new Set(["model", "via", "extension", "repeat", "concurrency", "filter", "out", "html", "data-dir", "headed", "list", "help", "upload-dir", ...policyFlagNames]);
+const KNOWN = new Set(["model", "via", "extension", "repeat", "concurrency", "cdp-url", "filter", "out", "html", "data-dir", "headed", "list", "help", "upload-dir", ...policyFlagNames]);
 
 function count(p: Parsed, name: string, fallback: number, max: number): number {
   return wholeNumber(`--${name}`, flag(p, name), 1, max) ?? fallback;
@@ -88,6 +92,17 @@ function modelsOf(p: Parsed, tasks: readonly EvalTask[], env: Env): (task: EvalT
   // The harness's own backend reads script models from the suite's folder (BATON_SCRIPT_DIR),
   // so a task names its script relative to it.
   return (t) => `script:${t.script}`;
+}
+
+/** The remote browsers of `--cdp-url` (repeatable); none: the lanes launch their own. */
+function cdpUrlsOf(p: Parsed, viaName: string): string[] {
+  const urls = (p.all.get("cdp-url") ?? []).map((v) => {
+    if (v === true || !/^(wss?|https?):\/\/./i.test(v)) throw new UsageError(`--cdp-url needs a ws:// or http:// URL of a browser's DevTools endpoint, such as http://127.0.0.1:9222${v === true ? "" : `, not ${JSON.stringify(v)}`}`);
+    return v;
+  });
+  if (urls.length && viaName === "extension") throw new UsageError("--cdp-url goes with --via headless: the extension must be loaded into a browser the harness launches");
+  if (urls.length && p.flags.has("headed")) throw new UsageError("--headed and --cdp-url do not go together: a remote browser shows itself or not as it was started");
+  return urls;
 }
 
 function defaultOut(): string {
@@ -128,6 +143,7 @@ export async function evalCommand(argv: readonly string[], given: EvalDeps): Pro
   let modelOf: (t: EvalTask) => string;
   let repeat: number;
   let concurrency: number;
+  let cdpUrls: string[];
   try {
     if (p.positional[0] === "compare") return compareCommand(p, deps);
     onlyKnownFlags(p, KNOWN);
@@ -145,8 +161,15 @@ export async function evalCommand(argv: readonly string[], given: EvalDeps): Pro
       return evalExitCodes.ok;
     }
     repeat = count(p, "repeat", 1, 1000);
-    concurrency = count(p, "concurrency", 1, 16);
     const viaName = flag(p, "via", "headless") as string;
+    if (viaNames.includes(viaName as ViaName)) {
+      const on = tasksOnVia(tasks, viaName as ViaName);
+      if (on.skipped.length) deps.out.write(`${on.skipped.length} task(s) not run via ${viaName} (their "vias" leave it out): ${on.skipped.join(", ")}\n`);
+      if (!on.run.length) throw new UsageError(`none of the ${tasks.length} task(s) runs via ${viaName}`);
+      tasks = on.run;
+    }
+    cdpUrls = cdpUrlsOf(p, viaName);
+    concurrency = count(p, "concurrency", Math.max(1, Math.min(cdpUrls.length, 16)), 16);
     const extensionDir = flag(p, "extension");
     if (extensionDir !== undefined && viaName !== "extension") throw new UsageError("--extension goes with --via extension");
     const policy = policyFromArgs(p);
@@ -159,6 +182,7 @@ export async function evalCommand(argv: readonly string[], given: EvalDeps): Pro
       uploadDirs: uploadDirsOf(p),
       ...(deps.wrapHandlers ? { wrapHandlers: deps.wrapHandlers } : {}),
       ...(extensionDir ? { dir: resolve(extensionDir) } : {}),
+      ...(cdpUrls.length ? { cdpUrls } : {}),
     });
     modelOf = modelsOf(p, tasks, { ...deps.env, BATON_SCRIPT_DIR: suite.dir });
   } catch (e) {
@@ -172,6 +196,18 @@ export async function evalCommand(argv: readonly string[], given: EvalDeps): Pro
   try {
     mkdirSync(dirname(out), { recursive: true });
     writeFileSync(out, "");
+    if (cdpUrls.length) {
+      // Every endpoint answers before anything starts: a dead one would otherwise leave its
+      // share to the others without a word.
+      for (const url of cdpUrls) {
+        try {
+          await (await connectCdpEndpoint(url)).close();
+        } catch (e) {
+          return fail(e instanceof Error ? e.message : String(e), evalExitCodes.unavailable);
+        }
+      }
+      deps.err.write(`baton eval: ${attachedGuardNotice(cdpUrls.length === 1 ? `the browser at ${cdpUrls[0]}` : `the browsers at ${cdpUrls.join(", ")}`, true)}\n`);
+    }
     let backend: RunBackend;
     try {
       // Script models are on for the suite's folder only: the harness is this backend's operator.

@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
+import { recordingDeps as deps } from "../testing/command-deps.js";
 import { compareReports, comparisonTable } from "./compare.js";
 import { evalCommand, evalExitCodes } from "./eval-command.js";
 import { htmlReport } from "./html-report.js";
@@ -35,19 +36,6 @@ function row(task: string, verdict: ReportRow["verdict"], wall: number, over: Pa
     session_id: "ses_1",
     started_at: "2026-05-01T10:00:00.000Z",
     ...over,
-  };
-}
-
-function deps() {
-  let out = "";
-  let err = "";
-  return {
-    out: { write: (t: string) => (out += t) },
-    err: { write: (t: string) => (err += t) },
-    env: {},
-    onInterrupt: () => () => undefined,
-    output: () => out,
-    errors: () => err,
   };
 }
 

@@ -13,6 +13,8 @@ export interface ReportRow {
   /** 1-based, for --repeat. */
   readonly attempt: number;
   readonly via: string;
+  /** The remote browser (`--cdp-url`) the run was in; absent when the lane launched its own. */
+  readonly browser?: string;
   /** "provider:model" ("script:…" for scripted runs). */
   readonly model: string;
   readonly verdict: Verdict;

@@ -1,11 +1,14 @@
 import { join } from "node:path";
-import type { BatonClient, RunEvent } from "@baton/sdk/client";
+import type { ApprovalDecision, BatonClient, RunEvent, Secret } from "@baton/sdk/client";
+import { sitePolicyFromObject } from "@baton/sdk/policy";
+import { totpSecret } from "@baton/sdk/totp";
 import { type ClientVerdict, reportVerdict } from "../cli/run/report-verdict.js";
 import type { StaticServer } from "../cli/run/static-server.js";
 import { type CheckResult, runChecks } from "./checks.js";
 import type { ReportRow, RunStatus, Verdict } from "./report.js";
 import { startSite } from "./site-server.js";
 import type { EvalTask } from "./task.js";
+import { placeOrigins, placeOriginsIn, type RunOrigins } from "./task-trust.js";
 import type { Attempt, EvalBackend, Lane } from "./via.js";
 
 /** One run of one task. */
@@ -28,11 +31,11 @@ function message(e: unknown): string {
   return e instanceof Error ? e.message : String(e);
 }
 
-async function runSetup(task: EvalTask, site: StaticServer): Promise<void> {
+async function runSetup(task: EvalTask, site: StaticServer, origins: RunOrigins): Promise<void> {
   for (const s of task.setup) {
     const res = await fetch(new URL(s.path, site.url), {
       method: s.method,
-      ...(s.body !== undefined ? { body: JSON.stringify(s.body), headers: { "content-type": "application/json" } } : {}),
+      ...(s.body !== undefined ? { body: JSON.stringify(placeOriginsIn(s.body, origins)), headers: { "content-type": "application/json" } } : {}),
       signal: AbortSignal.timeout(10_000),
     });
     if (!res.ok) throw new Error(`setup ${s.method} ${s.path} answered ${res.status}: ${(await res.text()).slice(0, 200)}`);
@@ -42,6 +45,31 @@ async function runSetup(task: EvalTask, site: StaticServer): Promise<void> {
 function startUrlOf(task: EvalTask, site: StaticServer | undefined): string {
   if (task.startUrl && /^https?:\/\//i.test(task.startUrl)) return task.startUrl;
   return new URL(task.startUrl ?? "/", `${site?.url}/`).href;
+}
+
+/** What a task's trust keys ask of this run, its sites' origins in place of the placeholders. */
+function trustJob(task: EvalTask, origins: RunOrigins) {
+  const { policy, secrets, budget } = task.trust;
+  const list: Secret[] = secrets.map((s) => {
+    const secret = { name: s.name, value: s.value, origins: s.origins.map((o) => placeOrigins(o, origins)) };
+    return s.totp ? totpSecret(secret) : secret;
+  });
+  return {
+    ...(policy ? { policy: sitePolicyFromObject(placeOriginsIn(policy, origins), `task ${task.name}'s policy`) } : {}),
+    ...(list.length ? { secrets: list } : {}),
+    ...(budget ? { budget } : {}),
+  };
+}
+
+/**
+ * The harness's answer to a held call, as the task says. An "always" or "never" lasts the run's
+ * time limit: the store may be the user's own (--data-dir), and a later run on that port is
+ * another site to them.
+ */
+function approvalOf(task: EvalTask): ApprovalDecision {
+  const site = task.trust.answer === "always" || task.trust.answer === "never";
+  const scope = site ? { scope: "site" as const, expiresAt: Date.now() + task.timeoutMs } : {};
+  return task.approve ? { approved: true, reason: "approved by the eval task", ...scope } : { approved: false, reason: "The user declined this action.", ...scope };
 }
 
 /** What the run's events tell: time in tools, tool errors and approvals. */
@@ -56,8 +84,9 @@ function eventTally() {
   return { t, onEvent };
 }
 
-function verdictOf(status: RunStatus, reason: string, checks: readonly CheckResult[]): { verdict: Verdict; failed_check?: string; reason?: string } {
-  if (status !== "completed") return { verdict: "fail", failed_check: "status", reason: status === "timeout" || status === "budget_exhausted" ? reason : `the agent ${status === "failed" ? "failed" : "stopped"}: ${reason}` };
+function verdictOf(status: RunStatus, expected: RunStatus, reason: string, checks: readonly CheckResult[]): { verdict: Verdict; failed_check?: string; reason?: string } {
+  if (status !== expected && status === "completed") return { verdict: "fail", failed_check: "status", reason: `the agent finished; the task expects the status ${expected}` };
+  if (status !== expected) return { verdict: "fail", failed_check: "status", reason: status === "timeout" || status === "budget_exhausted" ? reason : `the agent ${status === "failed" ? "failed" : "stopped"}: ${reason}` };
   const broken = checks.find((c) => !c.ok);
   return broken ? { verdict: "fail", failed_check: broken.check, reason: broken.detail } : { verdict: "pass" };
 }
@@ -79,15 +108,19 @@ function sessionVerdict(taskName: string, v: { verdict: Verdict; failed_check?: 
 export async function runAttempt(p: AttemptPlan): Promise<ReportRow> {
   const { task } = p;
   const startedAt = new Date().toISOString();
-  const base = { task: task.name, attempt: p.attempt, via: p.via, model: p.model, started_at: startedAt };
+  const base = { task: task.name, attempt: p.attempt, via: p.via, ...(p.lane.browser ? { browser: p.lane.browser } : {}), model: p.model, started_at: startedAt };
   const blank = { checks: [], answer: "", steps: 0, wall_ms: 0, model_ms: 0, tool_ms: 0, tokens_in: 0, tokens_out: 0, cost_usd: 0, tool_calls: [], errors: [], approvals: 0, session_id: "" };
   let site: StaticServer | undefined;
+  let other: StaticServer | undefined;
+  let origins: RunOrigins = {};
   let attempt: Attempt | undefined;
   const harnessError = (why: string, status: RunStatus = "error"): ReportRow => ({ ...base, verdict: "error", failed_check: "harness", reason: why, status, ...blank });
   try {
     try {
       if (task.site) site = await startSite(join(p.suiteDir, "sites", task.site));
-      if (site) await runSetup(task, site);
+      if (task.trust.otherSite) other = await startSite(join(p.suiteDir, "sites", task.trust.otherSite));
+      origins = { ...(site ? { site: new URL(site.url).origin } : {}), ...(other ? { other_site: new URL(other.url).origin } : {}) };
+      if (site) await runSetup(task, site, origins);
     } catch (e) {
       return harnessError(`the site could not be prepared: ${message(e)}`);
     }
@@ -109,9 +142,10 @@ export async function runAttempt(p: AttemptPlan): Promise<ReportRow> {
         maxSteps: task.maxSteps,
         signal: p.stop ? AbortSignal.any([limit.signal, p.stop]) : limit.signal,
         onEvent,
-        onApproval: () => (task.approve ? { approved: true, reason: "approved by the eval task" } : { approved: false, reason: "The user declined this action." }),
+        onApproval: () => approvalOf(task),
         ...(task.userReply !== undefined ? { userReply: task.userReply } : {}),
         filesDir: join(p.suiteDir, "files"),
+        ...trustJob(task, origins),
       });
     } catch (e) {
       return harnessError(`the run could not be made: ${message(e)}`);
@@ -125,11 +159,12 @@ export async function runAttempt(p: AttemptPlan): Promise<ReportRow> {
     const got = await p.client.getSession({ sessionId: outcome.sessionId }).catch(() => undefined);
     const traces = got?.traces ?? [];
     const toolCalls = traces.flatMap((tr) => tr.toolCalls);
-    const checks = await runChecks(task, { page: attempt.page, ...(site ? { siteUrl: site.url } : {}), answer: outcome.answer, toolCalls });
-    const usage = (got?.session ?? outcome.session).usage;
+    // The screenshot before the checks: the "masked" check reads the report's own image.
     const screenshot = await attempt.screenshot();
+    const checks = await runChecks(task, { page: attempt.page, ...(site ? { siteUrl: site.url } : {}), answer: outcome.answer, toolCalls, approvals: tally.approvals, ...(screenshot ? { screenshot } : {}) });
+    const usage = (got?.session ?? outcome.session).usage;
     const reason = timedOut ? `the task's time limit (${task.timeoutMs} ms) ran out` : outcome.reason;
-    const judged = verdictOf(status, reason, checks);
+    const judged = verdictOf(status, task.trust.status, reason, checks);
     // The verdict goes to the backend too, so the console shows the run as the report does.
     const unrecorded = outcome.sessionId ? await reportVerdict(p.client, outcome.sessionId, sessionVerdict(task.name, judged)) : undefined;
     return {
@@ -154,5 +189,6 @@ export async function runAttempt(p: AttemptPlan): Promise<ReportRow> {
   } finally {
     await attempt?.end().catch(() => undefined);
     await site?.close().catch(() => undefined);
+    await other?.close().catch(() => undefined);
   }
 }

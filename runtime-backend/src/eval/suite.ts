@@ -2,6 +2,7 @@ import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { packageDir } from "../base/package-dir.js";
 import { type EvalTask, parseTask, TaskError } from "./task.js";
+import type { ViaName } from "./via.js";
 
 /** A loaded suite: its tasks and the folder their sites and scripts are relative to. */
 export interface Suite {
@@ -56,7 +57,9 @@ export function loadSuite(path: string): Suite {
   for (const t of tasks) {
     if (seen.has(t.name)) throw new TaskError(`${path}: two tasks are named "${t.name}"`);
     seen.add(t.name);
-    if (t.site && !existsSync(join(dir, "sites", t.site))) throw new TaskError(`${path} (${t.name}): the site folder sites/${t.site} does not exist`);
+    for (const site of [t.site, t.trust.otherSite]) {
+      if (site && !existsSync(join(dir, "sites", site))) throw new TaskError(`${path} (${t.name}): the site folder sites/${site} does not exist`);
+    }
     if (t.script && !existsSync(join(dir, t.script))) throw new TaskError(`${path} (${t.name}): the script ${t.script} does not exist`);
   }
   return { dir, files, tasks };
@@ -80,4 +83,36 @@ export function filterTasks(tasks: readonly EvalTask[], filter: string | undefin
     .filter(Boolean)
     .map(globToRegExp);
   return tasks.filter((t) => globs.some((g) => g.test(t.name)));
+}
+
+/** Trust keys a via cannot set up for a run yet (the extension keeps its own settings). */
+function untakenKeys(task: EvalTask, via: ViaName): string[] {
+  if (via !== "extension") return [];
+  const t = task.trust;
+  return [
+    ...(t.policy ? ["policy"] : []),
+    ...(t.secrets.length ? ["secrets"] : []),
+    ...(t.budget ? ["budget"] : []),
+    ...(t.answer === "always" || t.answer === "never" ? [`approve "${t.answer}"`] : []),
+  ];
+}
+
+/**
+ * The tasks that run on `via`: a task with `vias` that does not list it is left out (its name
+ * in `skipped`). A task the via cannot set up (a policy, secrets or a budget via extension) and
+ * that does not say so with `vias` is a TaskError, rather than a run that ignores its setup.
+ */
+export function tasksOnVia(tasks: readonly EvalTask[], via: ViaName): { run: EvalTask[]; skipped: string[] } {
+  const run: EvalTask[] = [];
+  const skipped: string[] = [];
+  for (const t of tasks) {
+    if (t.trust.vias && !t.trust.vias.includes(via)) {
+      skipped.push(t.name);
+      continue;
+    }
+    const untaken = untakenKeys(t, via);
+    if (untaken.length) throw new TaskError(`${t.name}: --via ${via} cannot set up its ${untaken.join(", ")} yet: run it --via headless, or mark it "vias": ["headless"]`);
+    run.push(t);
+  }
+  return { run, skipped };
 }

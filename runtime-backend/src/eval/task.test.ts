@@ -2,8 +2,9 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { builtinSuiteDir, filterTasks, loadSuite } from "./suite.js";
+import { builtinSuiteDir, filterTasks, loadSuite, tasksOnVia } from "./suite.js";
 import { parseTask, TaskError } from "./task.js";
+import { placeOriginsIn } from "./task-trust.js";
 
 const dir = mkdtempSync(join(tmpdir(), "baton-eval-task-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -28,7 +29,9 @@ describe("suite files", () => {
       }
       throw new Error("accepted");
     };
-    expect(bad({ ...ok, colour: "red" })).toBe('s.jsonl:7 (shop/x): unknown key "colour" (known: name, goal, site, start_url, script, setup, js, url, state, answer, tool_calls, max_steps, timeout_ms, approve, user_reply, tags)');
+    expect(bad({ ...ok, colour: "red" })).toBe(
+      's.jsonl:7 (shop/x): unknown key "colour" (known: name, goal, site, start_url, script, setup, js, url, state, answer, tool_calls, max_steps, timeout_ms, approve, user_reply, tags, policy, other_site, secrets, budget, status, approvals, masked, vias)',
+    );
     expect(bad({ goal: "x" })).toBe('s.jsonl:7: "name" is required');
     expect(bad({ name: "a", goal: "x", site: "shop" })).toContain("a task needs at least one check");
     expect(bad({ name: "a", goal: "x", start_url: "/cart", answer: "y" })).toContain('"start_url" "/cart" is a path: name the "site"');
@@ -40,6 +43,82 @@ describe("suite files", () => {
     expect(bad({ name: "a", goal: "x", start_url: "https://example.com", state: { expect: {} } })).toContain('"state" reads the task\'s site');
     expect(bad({ ...ok, name: "has space" })).toContain('"name" may hold letters');
     expect(bad([1])).toBe("s.jsonl:7: a task must be a JSON object");
+  });
+
+  it("reads the trust keys, and names the key of every mistake in them", () => {
+    const t = parseTask(
+      {
+        ...ok,
+        other_site: "ads",
+        policy: { read_only: ["{site}"], blocked: "{other_site}" },
+        secrets: { otp: "totp:JBSWY3DPEHPK3PXP", pin: { value: "1234", origins: ["*"] } },
+        budget: "tokens=1500,time=30s",
+        status: "budget_exhausted",
+        approve: "always",
+        approvals: 1,
+        masked: ["#pin"],
+        vias: ["headless"],
+      },
+      "s.jsonl:1",
+    );
+    expect(t.approve).toBe(true);
+    expect(t.trust).toEqual({
+      policy: { read_only: ["{site}"], blocked: ["{other_site}"] },
+      otherSite: "ads",
+      secrets: [
+        { name: "otp", value: "JBSWY3DPEHPK3PXP", totp: true, origins: ["{site}"] },
+        { name: "pin", value: "1234", totp: false, origins: ["*"] },
+      ],
+      budget: { tokens: 1500, seconds: 30 },
+      status: "budget_exhausted",
+      answer: "always",
+      approvals: 1,
+      masked: ["#pin"],
+      vias: ["headless"],
+    });
+    expect(parseTask({ ...ok, approve: "never" }, "s").approve).toBe(false);
+    expect(parseTask({ name: "a", goal: "x", site: "shop", approvals: 0 }, "s").trust.approvals).toBe(0);
+    const bad = (extra: Record<string, unknown>) => {
+      try {
+        parseTask({ ...ok, ...extra }, "s.jsonl:3");
+      } catch (e) {
+        expect(e).toBeInstanceOf(TaskError);
+        return (e as Error).message;
+      }
+      throw new Error("accepted");
+    };
+    expect(bad({ policy: { readonly_sites: ["{site}"] } })).toBe('s.jsonl:3 (shop/x): "policy": unknown key "readonly_sites" (known: allowed, blocked, read_only)');
+    expect(bad({ policy: { blocked: ["http://{other_site}/x y"] } })).toContain('"policy"');
+    expect(bad({ secrets: ["pw"] })).toContain('"secrets" must be an object of NAME');
+    expect(bad({ secrets: { otp: "totp:not a seed!" } })).toContain('"secrets.otp": ');
+    expect(bad({ secrets: { pw: { value: "x", where: "y" } } })).toContain('"secrets.pw.where" is not a secret key');
+    expect(bad({ budget: "tokens=lots" })).toContain('"budget": tokens=lots: give a whole number of tokens');
+    expect(bad({ budget: { tokens: 5 } })).toContain('"budget" must be a string of ceilings');
+    expect(bad({ status: "failed" })).toContain('"status" must be "completed" or "budget_exhausted"');
+    expect(bad({ approve: "sometimes" })).toContain('"approve" must be true, false, "always" or "never"');
+    expect(bad({ approvals: -1 })).toContain('"approvals" must be a whole number');
+    expect(bad({ masked: ["#pin"] })).toContain('"masked" checks that secrets are painted over: give the task "secrets"');
+    expect(bad({ vias: ["firefox"] })).toContain('"vias" must be a list of headless, extension');
+    expect(bad({ other_site: "../x" })).toContain('"other_site" must be a folder name');
+    expect(bad({ policy: { blocked: ["{other_site}"] } })).toContain('"policy" names {other_site}: give the task an "other_site"');
+  });
+
+  it("puts a run's origins in place of {site} and {other_site}, in every string of a value", () => {
+    const o = { site: "http://127.0.0.1:5001" };
+    expect(placeOriginsIn({ read_only: ["{site}"], n: 1, body: { partner: "{other_site}/x", deep: ["{site}/a"] } }, o)).toEqual({
+      read_only: ["http://127.0.0.1:5001"],
+      n: 1,
+      body: { partner: "{other_site}/x", deep: ["http://127.0.0.1:5001/a"] },
+    });
+  });
+
+  it("keeps a task off the vias it does not list, and refuses one the via cannot set up", () => {
+    const plain = parseTask(ok, "s");
+    const headless = parseTask({ ...ok, name: "shop/h", policy: { read_only: ["{site}"] }, vias: ["headless"] }, "s");
+    expect(tasksOnVia([plain, headless], "extension")).toEqual({ run: [plain], skipped: ["shop/h"] });
+    expect(tasksOnVia([plain, headless], "headless")).toEqual({ run: [plain, headless], skipped: [] });
+    const unmarked = parseTask({ ...ok, name: "shop/s", secrets: { pw: "x" }, budget: "tokens=10" }, "s");
+    expect(() => tasksOnVia([unmarked], "extension")).toThrow('shop/s: --via extension cannot set up its secrets, budget yet: run it --via headless, or mark it "vias": ["headless"]');
   });
 
   it("loads a folder of *.jsonl files and refuses duplicates, missing sites and missing scripts", () => {
@@ -59,6 +138,8 @@ describe("suite files", () => {
     expect(() => loadSuite(suite)).toThrow('two tasks are named "a/one"');
     writeFileSync(join(suite, "c.jsonl"), `${JSON.stringify({ ...ok, name: "c", site: "mail" })}\n`);
     expect(() => loadSuite(suite)).toThrow("the site folder sites/mail does not exist");
+    writeFileSync(join(suite, "c.jsonl"), `${JSON.stringify({ ...ok, name: "c", other_site: "ads" })}\n`);
+    expect(() => loadSuite(suite)).toThrow("the site folder sites/ads does not exist");
     writeFileSync(join(suite, "c.jsonl"), `${JSON.stringify({ ...ok, name: "c", script: "scripts/none.json" })}\n`);
     expect(() => loadSuite(suite)).toThrow("the script scripts/none.json does not exist");
     writeFileSync(join(suite, "c.jsonl"), `{"name":\n`);
@@ -72,6 +153,8 @@ describe("suite files", () => {
     for (const t of s.tasks) {
       expect(t.script, t.name).toBeTruthy();
       expect(t.js.length + (t.url ? 1 : 0) + (t.state ? 1 : 0) + (t.answer ? 1 : 0) + t.toolCalls.length, t.name).toBeGreaterThan(0);
+      // A task the extension cannot set up yet says so: it runs via headless only.
+      expect(() => tasksOnVia([t], "extension"), t.name).not.toThrow();
     }
   });
 });

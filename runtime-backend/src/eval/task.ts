@@ -1,3 +1,5 @@
+import { type TaskTrust, trustKeys, trustOf } from "./task-trust.js";
+
 /**
  * An eval task as written in a suite file (one JSON object per line): what to ask, where to
  * start, and how to tell from the outcome whether it was done.
@@ -50,6 +52,8 @@ export interface EvalTask {
   /** What the user answers when the agent calls ask_user; unset: the user is not available. */
   readonly userReply?: string;
   readonly tags: readonly string[];
+  /** Site policy, secrets, budget, how approvals are answered, and their checks. */
+  readonly trust: TaskTrust;
 }
 
 /** A task that cannot be used, with where and why. */
@@ -79,6 +83,7 @@ const KEYS = new Set([
   "approve",
   "user_reply",
   "tags",
+  ...trustKeys,
 ]);
 const METHODS = new Set(["GET", "POST", "PUT", "PATCH", "DELETE"]);
 
@@ -175,10 +180,10 @@ export function parseTask(raw: unknown, where: string): EvalTask {
   const url = regex(str(o, "url", fail), "url", fail);
   const answer = regex(str(o, "answer", fail), "answer", fail);
   const toolCalls = strings(o, "tool_calls", fail);
-  if (!js.length && url === undefined && !state && answer === undefined && !toolCalls.length) {
-    fail(`a task needs at least one check: "js", "url", "state", "answer" or "tool_calls"`);
+  const trust = trustOf(o, site, fail);
+  if (!js.length && url === undefined && !state && answer === undefined && !toolCalls.length && trust.approvals === undefined && !trust.masked.length) {
+    fail(`a task needs at least one check: "js", "url", "state", "answer", "tool_calls", "approvals" or "masked"`);
   }
-  if (o.approve !== undefined && typeof o.approve !== "boolean") fail(`"approve" must be true or false`);
   const userReply = o.user_reply;
   if (userReply !== undefined && typeof userReply !== "string") fail(`"user_reply" must be a string`);
   const setup = setupOf(o.setup, fail);
@@ -197,8 +202,9 @@ export function parseTask(raw: unknown, where: string): EvalTask {
     toolCalls,
     maxSteps: int(o, "max_steps", 1, 1000, defaultMaxSteps, fail),
     timeoutMs: int(o, "timeout_ms", 1000, 3_600_000, defaultTimeoutMs, fail),
-    approve: o.approve !== false,
+    approve: trust.answer === "once" || trust.answer === "always",
     ...(typeof userReply === "string" ? { userReply } : {}),
     tags: strings(o, "tags", fail),
+    trust,
   };
 }

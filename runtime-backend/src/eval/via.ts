@@ -1,4 +1,5 @@
-import type { ApprovalDecision, ApprovalRequest, BatonClient, RunEvent, TaskOutcome } from "@baton/sdk/client";
+import type { ApprovalDecision, ApprovalRequest, BatonClient, RunEvent, Secret, TaskBudget, TaskOutcome } from "@baton/sdk/client";
+import type { UrlPolicy } from "@baton/sdk/policy";
 import type { PageProbe } from "@baton/sdk/script";
 
 /** How the agent reaches the browser: the Node runner, or the extension in the user's Chrome. */
@@ -29,6 +30,11 @@ export interface AttemptJob {
   readonly userReply?: string;
   /** Relative upload_file paths resolve here (the suite's `files/`). */
   readonly filesDir: string;
+  /** The task's own site policy (on top of the command's): only vias that can hold a browser to it get one. */
+  readonly policy?: UrlPolicy;
+  /** Secrets typed where the model writes `<secret>NAME</secret>`, painted over in the run's screenshot. */
+  readonly secrets?: readonly Secret[];
+  readonly budget?: TaskBudget;
 }
 
 /** What a lane that gets no {@link RunEvent}s saw of a run's tools. */
@@ -56,6 +62,8 @@ export interface Attempt {
 
 /** A browser that runs one attempt at a time; the harness opens one per --concurrency. */
 export interface Lane {
+  /** The remote browser's endpoint (`--cdp-url`) the lane runs in; unset for a browser the lane launched. */
+  readonly browser?: string;
   attempt(job: AttemptJob): Promise<Attempt>;
   close(): Promise<void>;
 }

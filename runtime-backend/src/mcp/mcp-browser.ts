@@ -1,6 +1,6 @@
 import { access } from "node:fs/promises";
-import { browserWebSocketUrl, type GuardedChromium, launchGuardedChromium, openPage, WebSocketTransport } from "@baton/sdk/node";
-import type { UrlPolicy } from "@baton/sdk/policy";
+import { connectCdpEndpoint, type GuardedChromium, launchGuardedChromium, openPage } from "@baton/sdk/node";
+import { guardBrowser, type UrlPolicy } from "@baton/sdk/policy";
 import type { McpPage } from "./mcp-server.js";
 
 /** The browser `baton mcp` serves from: one per server, a page per client session. */
@@ -31,18 +31,21 @@ export interface McpBrowserOptions {
 /**
  * Launches Chromium (throwaway profile; headless unless `headed`) or attaches to `cdpUrl`. A
  * launched browser holds every request, frame, tab and WebSocket to the URL policy itself
- * (`launchGuardedChromium`); in an attached one — the user's, with their other tabs — the
- * engine holds what it opens and the tabs and pages its actions lead to.
+ * (`launchGuardedChromium`); in an attached one — the user's, with their other tabs — each
+ * page's own requests are held over CDP and the engine holds what it opens and the tabs and
+ * pages its actions lead to (`attachedGuardNotice` says what is not).
  */
 export async function startMcpBrowser(o: McpBrowserOptions): Promise<McpBrowser> {
   let browser: GuardedChromium | undefined;
   const transport = o.cdpUrl
-    ? await WebSocketTransport.connect(await browserWebSocketUrl(o.cdpUrl))
+    ? await connectCdpEndpoint(o.cdpUrl)
     : (browser = await launchGuardedChromium({ headless: !o.headed, policy: o.policy, ...(o.executablePath ? { executablePath: o.executablePath } : {}) })).transport;
   return {
     where: browser ? `Chromium (${o.headed ? "headed" : "headless"}, launched)` : `the browser at ${o.cdpUrl}`,
     async openPage() {
-      const engine = await openPage(transport, { viewport: o.viewport, urlPolicy: o.policy, snapshotDiffs: o.snapshotDiffs ?? false, fileExists: (p) => access(p).then(() => true, () => false) });
+      const engine = await openPage(transport, { viewport: o.viewport, noBackForwardCache: !browser, urlPolicy: o.policy, snapshotDiffs: o.snapshotDiffs ?? false, fileExists: (p) => access(p).then(() => true, () => false) });
+      // Only our page: the attached browser's other tabs are the user's.
+      if (!browser) await guardBrowser(transport, o.policy, { sessionId: engine.page.rootId });
       return {
         engine,
         async close() {

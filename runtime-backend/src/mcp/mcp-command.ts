@@ -3,7 +3,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from "node:ht
 import type { AddressInfo } from "node:net";
 import { resolve } from "node:path";
 import { ChromiumNotFoundError, chromiumMissingExitCode, ensureChromium } from "@baton/sdk/node";
-import type { UrlPolicy } from "@baton/sdk/policy";
+import { attachedGuardNotice, type UrlPolicy } from "@baton/sdk/policy";
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
 import { sameSecret } from "../base/same-secret.js";
@@ -232,6 +232,7 @@ export async function mcpCommand(p: Parsed, io: Io, env: NodeJS.ProcessEnv = pro
   try {
     const executablePath = args.browser.cdpUrl ? undefined : ensureChromium({ log: (l) => io.stderr(`baton mcp: ${l}\n`) }).path;
     browser = await startMcpBrowser({ ...args.browser, ...(executablePath ? { executablePath } : {}) });
+    if (args.browser.cdpUrl) io.stderr(`baton mcp: ${attachedGuardNotice(`the browser at ${args.browser.cdpUrl}`, false)}\n`);
   } catch (e) {
     if (e instanceof ChromiumNotFoundError) {
       io.stderr(`baton mcp: ${e.message}\n`);

@@ -10,6 +10,8 @@ import { StandaloneSetup } from "./model-fields.js";
 import { PageChatView } from "./page-chat-view.js";
 import { SecretsSection } from "./secrets-view.js";
 import { SettingsView, SignIn } from "./settings-view.js";
+import { SitePolicySection } from "./site-policy-view.js";
+import { TrustSection } from "./trust-view.js";
 import { TimelineView } from "./timeline-view.js";
 
 type View = "task" | "history" | "settings" | "diagnostics" | "ask";
@@ -138,6 +140,8 @@ export function App({ model }: { model: PanelModel }) {
           <>
             <SettingsView key={settings.token} settings={settings} auth={auth} />
             <SecretsSection />
+            <SitePolicySection />
+            <TrustSection settings={settings} />
           </>
         ) : view === "history" ? (
           <HistoryView
@@ -158,7 +162,7 @@ export function App({ model }: { model: PanelModel }) {
           <TimelineView
             items={state.items}
             actions={{
-              decide: (id, ok) => model.decide(id, ok),
+              decide: (id, ok, keepMs) => model.decide(id, ok, keepMs),
               answer: (id, a) => model.answer(id, a),
               resumeDebugger: () => model.resumeDebugger(),
               continueWithoutDebugger: () => model.continueWithoutDebugger(),
@@ -167,6 +171,11 @@ export function App({ model }: { model: PanelModel }) {
           />
         )}
       </main>
+      {view === "task" && signedIn && state.spend ? (
+        <p class="spend" title="What this task has used of its budget per task (Settings)">
+          Budget: {state.spend}
+        </p>
+      ) : null}
       {view === "task" && signedIn ? (
         <Composer
           running={state.running}

@@ -1,3 +1,5 @@
+import { spendLine, wireSpend } from "@baton/backend/budget";
+import type { Session } from "@baton/gen/baton/v1/agent_pb";
 import type { ApprovalDecision, BatonClient } from "@baton/sdk/client";
 import { describeCall } from "@baton/sdk/client";
 import { type PastSession, rememberSession } from "../past-sessions.js";
@@ -22,6 +24,14 @@ export interface PanelState {
   readonly paused: boolean;
   /** The session on screen (running, or a past one reopened), for follow-ups. */
   readonly sessionId?: string;
+  /** What the task spent against its budget ("2,200 of 5,000 tokens used, $0.01 of $0.5 spent"); "" without a budget. */
+  readonly spend: string;
+}
+
+/** A session's spend against its budget, in words, as the backend words it ("" when it has no budget). */
+function spendOf(session: Session): string {
+  const w = wireSpend(session, Date.now());
+  return spendLine(w.budget, w.spent);
 }
 
 const diagnosticsKey = "diagnostics";
@@ -32,7 +42,7 @@ const diagnosticsKey = "diagnostics";
  * list. The view subscribes and renders; every decision lives here.
  */
 export class PanelModel {
-  #state: PanelState = { items: [], running: false, paused: false };
+  #state: PanelState = { items: [], running: false, paused: false, spend: "" };
   readonly #listeners = new Set<() => void>();
   readonly #waiting = new Map<string, (value: unknown) => void>();
   #runner: TaskRunner | undefined;
@@ -63,7 +73,8 @@ export class PanelModel {
   #push(e: PanelEvent): void {
     const runner = this.#runner;
     const items = reduceTimeline(this.#state.items, e, { describe: (call) => runner?.describe(call) ?? describeCall(call, () => undefined) });
-    this.#set({ items });
+    // Updated after every step, so the spend shows while the task runs; it stays once it ends.
+    this.#set(e.type === "session" || e.type === "spend" ? { items, spend: spendOf(e.session) } : { items });
     void this.#observe(e);
   }
 
@@ -156,7 +167,7 @@ export class PanelModel {
     this.#task = task;
     this.#startedAt = Date.now();
     const follow = this.#state.sessionId && !this.#state.running ? this.#state.sessionId : undefined;
-    if (!follow) this.#set({ items: [] });
+    if (!follow) this.#set({ items: [], spend: "" });
     return this.#run((r) => (follow ? r.followUp(follow, task, tabId) : r.start(task, tabId)));
   }
 
@@ -183,13 +194,22 @@ export class PanelModel {
     this.#runner?.stop();
   }
 
-  /** Approves or denies a call (either kind of approval card). */
-  decide(id: string, approved: boolean): void {
+  /**
+   * Approves or denies a call (either kind of approval card). With `keepMs` the answer is
+   * remembered for every call of its action class on its site (always or never), for that long
+   * (0: until revoked); only a card that offers it (`remember`) passes one.
+   */
+  decide(id: string, approved: boolean, keepMs?: number): void {
     const resolve = this.#waiting.get(id);
     if (!resolve) return;
     this.#waiting.delete(id);
-    this.#push({ type: "approval_decided", id, approved });
-    resolve({ approved, ...(approved ? {} : { reason: "The user denied it in the panel." }) } satisfies ApprovalDecision);
+    const onSite = keepMs !== undefined;
+    this.#push({ type: "approval_decided", id, approved, ...(onSite ? { onSite } : {}) });
+    resolve({
+      approved,
+      ...(approved ? {} : { reason: onSite ? "The user never allows this on this site." : "The user denied it in the panel." }),
+      ...(onSite ? { scope: "site" as const, ...(keepMs > 0 ? { expiresAt: Date.now() + keepMs } : {}) } : {}),
+    } satisfies ApprovalDecision);
   }
 
   /** Answers an ask_user question. */
@@ -214,14 +234,14 @@ export class PanelModel {
   /** Clears the screen for a new task. */
   newTask(): void {
     if (this.#state.running) return;
-    this.#set({ items: [], sessionId: undefined });
+    this.#set({ items: [], sessionId: undefined, spend: "" });
   }
 
   /** Shows a past session, rebuilt from the backend's history. */
   async openPast(s: PastSession): Promise<void> {
     if (this.#state.running) return;
     const settings = await loadSettings();
-    this.#set({ items: [{ kind: "task", id: "loading", text: s.task }], sessionId: s.sessionId });
+    this.#set({ items: [{ kind: "task", id: "loading", text: s.task }], sessionId: s.sessionId, spend: "" });
     try {
       const got = await this.services.client(settings).getSession({ sessionId: s.sessionId });
       this.#set({ items: historyTimeline(got) });

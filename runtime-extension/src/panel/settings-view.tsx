@@ -1,6 +1,7 @@
 import { Code, ConnectError } from "@connectrpc/connect";
 import { createBatonClient } from "@baton/sdk/client";
 import { useState } from "preact/hooks";
+import { BudgetFields } from "./budget-fields.js";
 import { ConsoleSignIn } from "./console-sign-in.js";
 import { Field, FormActions } from "./form-parts.js";
 import { KeyFields, ModelField, trimmedModel } from "./model-fields.js";
@@ -67,7 +68,7 @@ export function SignIn({ settings }: { settings: Settings }) {
   );
 }
 
-/** Settings: backend and token (or, without a backend, the model key), model, step limit, approvals, diagnostics. */
+/** Settings: backend and token (or, without a backend, the model key), model, step limit, budget per task, approvals, diagnostics. */
 export function SettingsView({ settings, auth }: { settings: Settings; auth: AuthState | undefined }) {
   const [draft, setDraft] = useState(settings);
   const [message, setMessage] = useState("");
@@ -127,6 +128,7 @@ export function SettingsView({ settings, auth }: { settings: Settings; auth: Aut
           />
         </Field>
       </fieldset>
+      <BudgetFields draft={draft} set={set} />
       <fieldset>
         <legend>Ask me before</legend>
         {policies.map((p) => (

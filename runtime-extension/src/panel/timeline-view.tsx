@@ -1,10 +1,13 @@
 import { useEffect, useRef, useState } from "preact/hooks";
 import type { TimelineItem } from "../run/timeline.js";
+import { defaultRememberMs, rememberDurations } from "@baton/sdk/policy";
 import { Icon, toolIcon } from "./icons.js";
+import { actionClassLabel } from "./trust-view.js";
 
 /** What the timeline's cards can ask the panel to do. */
 export interface TimelineActions {
-  decide(id: string, approved: boolean): void;
+  /** Answers an approval card; with `keepMs`, for every call of its class on its site (0: until revoked). */
+  decide(id: string, approved: boolean, keepMs?: number): void;
   answer(id: string, answer: string): void;
   resumeDebugger(): void;
   continueWithoutDebugger(): void;
@@ -59,6 +62,7 @@ function Step({ item }: { item: Extract<TimelineItem, { kind: "step" }> }) {
 
 function Approval({ item, actions }: { item: Extract<TimelineItem, { kind: "approval" }>; actions: TimelineActions }) {
   const approve = useRef<HTMLButtonElement>(null);
+  const [keep, setKeep] = useState(defaultRememberMs);
   useEffect(() => {
     if (item.state === "pending") approve.current?.closest(".card")?.querySelector<HTMLElement>("h3")?.focus();
   }, [item.state]);
@@ -75,8 +79,12 @@ function Approval({ item, actions }: { item: Extract<TimelineItem, { kind: "appr
                 ? "Allow this action? It can't be undone"
                 : "Allow this action?"
             : item.state === "approved"
-              ? "Allowed"
-              : "Not allowed"}
+              ? item.onSite && item.remember
+                ? `Allowed, and always on ${hostOf(item.remember.site)}`
+                : "Allowed"
+              : item.onSite && item.remember
+                ? `Not allowed, and never on ${hostOf(item.remember.site)}`
+                : "Not allowed"}
         </h3>
       </div>
       <p class="card-main">{item.description}</p>
@@ -108,6 +116,28 @@ function Approval({ item, actions }: { item: Extract<TimelineItem, { kind: "appr
           <button type="button" class="btn primary" ref={approve} onClick={() => actions.decide(item.id, true)}>
             Approve
           </button>
+        </div>
+      ) : null}
+      {pending && item.remember ? (
+        <div class="card-remember" role="group" aria-label="Remember this answer">
+          <p class="card-sub">
+            Or answer for every {actionClassLabel[item.remember.risk].toLowerCase()} on <strong>{hostOf(item.remember.site)}</strong>:
+          </p>
+          <div class="card-actions">
+            <button type="button" class="btn ghost" onClick={() => actions.decide(item.id, false, keep)}>
+              Never on this site
+            </button>
+            <button type="button" class="btn ghost" onClick={() => actions.decide(item.id, true, keep)}>
+              Always on this site
+            </button>
+          </div>
+          <select aria-label="Remember the answer" value={String(keep)} onChange={(e) => setKeep(Number(e.currentTarget.value))}>
+            {rememberDurations.map(([label, ms]) => (
+              <option key={ms} value={String(ms)}>
+                {label}
+              </option>
+            ))}
+          </select>
         </div>
       ) : null}
     </li>

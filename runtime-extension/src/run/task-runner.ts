@@ -1,15 +1,17 @@
-import { type ApprovalDecision, type BatonClient, describeCall, type RefLookup, type RunEvent, runTask, type TaskOutcome } from "@baton/sdk/client";
+import { type ApprovalDecision, type BatonClient, describeCall, type RefLookup, type RunEvent, runTask, type TaskBudget, type TaskOutcome } from "@baton/sdk/client";
 import { Code, ConnectError } from "@connectrpc/connect";
 import { keepalivePort, type WorkerMessage } from "../messages.js";
 import { clearRun, loadRun, type RunRecord, saveRun } from "../run-record.js";
 import { loadSecrets } from "../secrets-store.js";
-import { saveAuth, type Settings } from "../settings.js";
+import { saveAuth, type Settings, taskBudgetOf } from "../settings.js";
 import { AgentTabs } from "./agent-tabs.js";
 import { PauseGate } from "./pause-gate.js";
+import { runPolicy } from "./run-policy.js";
 import { storageJournal } from "./storage-journal.js";
 import type { PanelEvent } from "./timeline.js";
 import { createExecutor, type ExecutorUi } from "./tool-executor.js";
 import type { ToolCall } from "@baton/gen/baton/v1/tools_pb";
+import type { UrlPolicy } from "@baton/sdk/policy";
 
 /** What a run needs from the panel. */
 export interface RunnerUi extends Omit<ExecutorUi, "notice"> {
@@ -74,7 +76,9 @@ export class TaskRunner {
     const owned = { startTabId, activeTabId: startTabId, tabIds: [startTabId] };
     this.o.ui.event({ type: "task", text: task });
     const { model, maxSteps } = this.o.settings;
-    return this.#locked(() => this.#run({ task, ...(model ? { model } : {}), ...(maxSteps > 0 ? { maxSteps } : {}) }, owned, task));
+    // The same in both modes: the standalone AgentService holds the session to CreateSession's budget as a backend does.
+    const budget = taskBudgetOf(this.o.settings);
+    return this.#locked(() => this.#run({ task, ...(model ? { model } : {}), ...(maxSteps > 0 ? { maxSteps } : {}), ...(budget ? { budget } : {}) }, owned, task));
   }
 
   /** Sends a follow-up message in an earlier session, acting in `tabId`. */
@@ -111,7 +115,7 @@ export class TaskRunner {
   }
 
   async #run(
-    what: { task: string; model?: string; maxSteps?: number } | { sessionId: string; task?: string },
+    what: { task: string; model?: string; maxSteps?: number; budget?: TaskBudget } | { sessionId: string; task?: string },
     owned: { startTabId: number; activeTabId: number; tabIds: readonly number[]; groupId?: number },
     task: string,
   ): Promise<TaskOutcome> {
@@ -123,12 +127,19 @@ export class TaskRunner {
       const record: RunRecord = { sessionId: this.#sessionId, task, startedAt, ...this.#tabs.owned };
       await saveRun(record);
     };
+    let policy: UrlPolicy;
+    try {
+      policy = await runPolicy(this.o.client, this.o.settings, signal);
+    } catch (e) {
+      ui.event({ type: "error", message: `Could not read the site policy, so nothing ran: ${e instanceof Error ? e.message : String(e)}` });
+      throw e;
+    }
     const tabs = new AgentTabs(owned, {
       onChange: () => void persist(),
       onDetach: (_tabId, reason) => {
         if (reason === "canceled_by_user") this.pause.pause("debugger-cancelled");
       },
-    });
+    }, policy);
     this.#tabs = tabs;
     const offPause = this.pause.onChange((reason) => ui.event({ type: "paused", reason }));
     const executor = createExecutor({
@@ -181,6 +192,8 @@ export class TaskRunner {
             description: req.extension ? req.tool.title : describe(req.call),
             page: await pageOf(tabs.owned.activeTabId),
             source: "backend",
+            // Where the backend can place the call, "always" and "never on this site" can be answered.
+            ...(req.site && req.risk ? { remember: { site: req.site, risk: req.risk } } : {}),
           });
           return ui.approveHeld({ toolcallId: req.toolcallId, description: req.extension ? req.tool.title : describe(req.call) }, signal);
         },

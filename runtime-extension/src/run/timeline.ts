@@ -1,5 +1,6 @@
 import type { ToolCall } from "@baton/gen/baton/v1/tools_pb";
 import type { RunEvent, TaskOutcome } from "@baton/sdk/client";
+import type { ToolRisk } from "@baton/sdk/contract";
 import type { Notice } from "./tool-executor.js";
 
 /** A page, as an approval card names it. */
@@ -12,6 +13,14 @@ export interface PageRef {
 export interface UploadAsk {
   readonly files: readonly string[];
   readonly folders: readonly string[];
+}
+
+/** What a remembered answer to an approval card would cover. */
+export interface RememberScope {
+  /** The site (an origin). */
+  readonly site: string;
+  /** The action class (the catalog's risk, raised by the call's irreversible flag). */
+  readonly risk: ToolRisk;
 }
 
 /** Events the panel adds to the run's own. */
@@ -29,8 +38,10 @@ export type PanelEvent =
       readonly source: "backend" | "policy";
       /** An upload from outside the upload folders: the files' full paths and the folders. */
       readonly upload?: UploadAsk;
+      /** Set when the answer can be remembered: the site the backend places the call on, and its action class. */
+      readonly remember?: RememberScope;
     }
-  | { readonly type: "approval_decided"; readonly id: string; readonly approved: boolean }
+  | { readonly type: "approval_decided"; readonly id: string; readonly approved: boolean; readonly onSite?: boolean }
   | { readonly type: "question"; readonly id: string; readonly question: string; readonly choices: readonly string[] }
   | { readonly type: "answered"; readonly id: string; readonly answer: string }
   | { readonly type: "paused"; readonly reason: string | undefined }
@@ -61,7 +72,10 @@ export type TimelineItem =
       readonly page: PageRef;
       readonly source: "backend" | "policy";
       readonly upload?: UploadAsk;
+      readonly remember?: RememberScope;
       readonly state: "pending" | "approved" | "denied";
+      /** The answer holds for every call of its class on the site (always or never). */
+      readonly onSite?: boolean;
     }
   | {
       readonly kind: "question";
@@ -168,14 +182,14 @@ export function reduceTimeline(items: readonly TimelineItem[], e: PanelEvent, ct
     case "image":
       return update(items, "step", e.toolcallId, (s) => ({ ...s, images: [...s.images, e.src] }));
     case "approval_request": {
-      const card: TimelineItem = { kind: "approval", id: e.id, description: e.description, page: e.page, source: e.source, ...(e.upload ? { upload: e.upload } : {}), state: "pending" };
+      const card: TimelineItem = { kind: "approval", id: e.id, description: e.description, page: e.page, source: e.source, ...(e.upload ? { upload: e.upload } : {}), ...(e.remember ? { remember: e.remember } : {}), state: "pending" };
       const rest = withoutThinking(items);
       // The user's own policy asks from inside the call: the card goes before its step.
       const at = rest.findIndex((i) => i.kind === "step" && i.id === e.id);
       return at >= 0 ? [...rest.slice(0, at), card, ...rest.slice(at)] : [...rest, card];
     }
     case "approval_decided":
-      return update(items, "approval", e.id, (a) => ({ ...a, state: e.approved ? "approved" : "denied" }));
+      return update(items, "approval", e.id, (a) => ({ ...a, state: e.approved ? "approved" : "denied", ...(e.onSite ? { onSite: true } : {}) }));
     case "approval":
       return update(items, "approval", e.toolcallId, (a) => ({ ...a, state: e.decision.approved ? "approved" : "denied" }));
     case "question":

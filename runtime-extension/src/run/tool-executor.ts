@@ -2,7 +2,7 @@ import type { MessageInitShape } from "@bufbuild/protobuf";
 import { type ClientToolHandlers, toolCatalog } from "@baton/gen/baton/v1/tools_baton";
 import type { ImageSchema, NavigateResultSchema, ToolCall } from "@baton/gen/baton/v1/tools_pb";
 import { type ApprovalDecision, describeCall, type RefLookup, type RunContext } from "@baton/sdk/client";
-import { callRisk, ToolErrorCode, ToolFailure, toolByCase } from "@baton/sdk/contract";
+import { callRisk, pageActionClass, ToolErrorCode, ToolFailure, toolByCase } from "@baton/sdk/contract";
 import { Engine, type EngineHandlers, type EngineToolCase, engineHandlers, openableUrl, sanitizeUrl } from "@baton/sdk/engine";
 import { type DomEngine, domHandlers } from "@baton/sdk/engine/dom";
 import { create } from "@bufbuild/protobuf";
@@ -10,7 +10,7 @@ import type { AgentTabs } from "./agent-tabs.js";
 import { waitLoaded } from "./agent-tabs.js";
 import type { PauseGate } from "./pause-gate.js";
 import { type TabConnection, type TabDriver, withoutDebuggerReason } from "./tab-driver.js";
-import { foldersInWords, guardUploads, type UploadFile } from "@baton/sdk/policy";
+import { decideAction, foldersInWords, guardUploads, type UploadFile } from "@baton/sdk/policy";
 import { extensionUploadRule, uploadFolderKey, uploadFoldersOf } from "./upload-paths.js";
 
 /** Something the panel shows beside the timeline's steps. */
@@ -135,6 +135,12 @@ export function createExecutor(o: ExecutorOptions): { handlers: ClientToolHandle
       const tab = await chrome.tabs.get(driver.tabId).catch(() => undefined);
       return { title: tab?.title ?? "", url: sanitizeUrl(tab?.url ?? "") };
     };
+    // The engine holds its calls to the site policy itself; through the page, the same rule is
+    // asked here, before any card asks the user about a call that would be refused.
+    if (conn.kind === "dom" && spec) {
+      const d = decideAction(o.tabs.policy, (await pageNow()).url, pageActionClass(spec, params as never));
+      if (!d.allow) throw new ToolFailure(ToolErrorCode.PERMISSION_DENIED, `Refused, nothing was done: ${d.reason}`);
+    }
     // The upload rule: files from the upload folders go ahead, any other waits for the user's
     // card with its full path; what the rule resolved is what Chrome gets.
     let asked = false;

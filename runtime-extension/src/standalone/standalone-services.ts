@@ -14,6 +14,7 @@
 import type { Transport } from "@connectrpc/connect";
 import { type Standalone, startStandalone, userModelResolver } from "@baton/backend/standalone";
 import { missingSetup, type Settings } from "../settings.js";
+import { loadSitePolicy } from "../site-policy-store.js";
 
 /** The IndexedDB database the store lives in. */
 export const standaloneDataDir = "idb://baton";
@@ -60,6 +61,9 @@ export function standaloneService(s: Settings): Promise<Standalone> {
       resolveModel: userModelResolver({ apiKey: s.modelKey, baseUrl: s.modelBaseUrl }),
       // The key is masked in every provider error before it is stored or shown.
       secrets: s.modelKey ? [s.modelKey] : [],
+      // The loop refuses a call on a read-only or blocked site of the settings before the panel
+      // runs it (read again at each turn, so a saved change holds from the next one).
+      sitePolicy: loadSitePolicy,
     });
   })();
   const mine = { id, started };

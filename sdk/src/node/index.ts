@@ -2,7 +2,7 @@
  * Node-only parts of the SDK: the WebSocket CDP transport, the Chromium launcher, the Connect
  * transport to a backend, and the `baton snapshot` command.
  */
-export { browserWebSocketUrl } from "./cdp-endpoint.js";
+export { browserWebSocketUrl, connectCdpEndpoint } from "./cdp-endpoint.js";
 export { type FileJournalOptions, fileJournal } from "./file-journal.js";
 export {
   type ChromiumEnv,

@@ -4,11 +4,11 @@
  * where the agent may only read, which files may be uploaded, and the approvals a person asked
  * to have remembered. Runtime-neutral.
  */
-export { guardBrowser } from "./browser-guard.js";
+export { attachedGuardNotice, type GuardScope, guardBrowser } from "./browser-guard.js";
 export { type CanonicalHost, canonicalHost, hostMatches } from "./hosts.js";
 export { hostResolverRules } from "./host-resolver-rules.js";
 export { declarativeNetRequestRules, type NetRule } from "./net-request-rules.js";
-export { decisionLive, refusedByDecision, type RememberedDecision, rememberedFor, siteOf, withDecision } from "./remembered.js";
+export { decisionLive, defaultRememberMs, refusedByDecision, rememberDurations, type RememberedDecision, rememberedFor, siteOf, withDecision } from "./remembered.js";
 export { parseSiteList, siteCovers, type SitePattern, siteMatches } from "./site-list.js";
 export {
   type ActionDecision,

@@ -40,6 +40,22 @@ export function siteOf(pageUrl: string | undefined): string | undefined {
   return `${u.protocol}//${canonicalHost(u.hostname).name}${u.port ? `:${u.port}` : ""}`;
 }
 
+const hour = 3_600_000;
+
+/**
+ * How long an approval card offers to remember an "always" or "never", as [label, ms]; 0 is
+ * until revoked. The console's card and the extension's offer the same choices.
+ */
+export const rememberDurations: readonly (readonly [label: string, ms: number])[] = [
+  ["for 1 hour", hour],
+  ["for 1 day", 24 * hour],
+  ["for 30 days", 30 * 24 * hour],
+  ["until I revoke it", 0],
+];
+
+/** The duration an approval card picks first: 30 days. */
+export const defaultRememberMs = 30 * 24 * hour;
+
 /** Whether a decision still applies at `now` (ms). */
 export function decisionLive(d: RememberedDecision, now: number): boolean {
   return d.expiresAt === undefined || d.expiresAt > now;

@@ -27,6 +27,15 @@ function effectivePort(url: URL, scheme: "http:" | "https:"): string {
   return url.port || (scheme === "https:" ? "443" : "80");
 }
 
+/**
+ * Whether a parsed URL's hostname is a real host name. Chromium's URL parser (unlike Node's)
+ * accepts spaces and other forbidden characters in a host and percent-encodes them
+ * (`not%20a%20site`), so a typo in a list would otherwise pass as a host in a browser.
+ */
+function hostnameValid(hostname: string): boolean {
+  return hostname !== "" && !hostname.includes("%");
+}
+
 function parseEntry(entry: string): Omit<SitePattern, "from"> | undefined {
   if (entry.includes("://")) {
     let u: URL;
@@ -36,7 +45,7 @@ function parseEntry(entry: string): Omit<SitePattern, "from"> | undefined {
       return undefined;
     }
     const scheme = httpTwin[u.protocol];
-    if (!scheme || !u.hostname || u.username || u.password || u.pathname !== "/" || u.search || u.hash) return undefined;
+    if (!scheme || !hostnameValid(u.hostname) || u.username || u.password || u.pathname !== "/" || u.search || u.hash) return undefined;
     return { text: entry, scheme, port: effectivePort(u, scheme), host: canonicalHost(u.hostname), subdomains: false };
   }
   const subdomains = entry.startsWith("*.");
@@ -49,7 +58,7 @@ function parseEntry(entry: string): Omit<SitePattern, "from"> | undefined {
     return undefined;
   }
   // A port belongs to an origin entry (`http://localhost:3000`), not a host entry.
-  if (u.port || !u.hostname || (hostText.includes(":") && !hostText.startsWith("["))) return undefined;
+  if (u.port || !hostnameValid(u.hostname) || (hostText.includes(":") && !hostText.startsWith("["))) return undefined;
   return { text: entry, host: canonicalHost(u.hostname), subdomains };
 }
 

@@ -5,22 +5,15 @@
 import { type AgentMessage, ApprovalScope } from "@baton/gen/baton/v1/agent_pb";
 import { timestampFromMs } from "@bufbuild/protobuf/wkt";
 import { describeCall, type ElementLabel } from "@baton/sdk/client";
+import { defaultRememberMs, rememberDurations } from "@baton/sdk/policy";
 import { useState } from "preact/hooks";
 import { agentApi, errorText } from "../client.js";
 import { riskLabel } from "../format.js";
 
-const hour = 3600_000;
-/** How long a remembered decision may last; 0 is until revoked. */
-const expiries: [string, number][] = [
-  ["for 1 hour", hour],
-  ["for 1 day", 24 * hour],
-  ["for 30 days", 30 * 24 * hour],
-  ["until I revoke it", 0],
-];
 
 /** The card for one pending call; `onError` gets a decision that failed (it was decided elsewhere, say). */
 export function ApprovalCard(p: { sessionId: string; message: AgentMessage; labels: Map<string, ElementLabel>; onError: (e: string) => void }) {
-  const [keep, setKeep] = useState(30 * 24 * hour);
+  const [keep, setKeep] = useState(defaultRememberMs);
   const [busy, setBusy] = useState(false);
   if (p.message.content.case !== "functionCall") return null;
   const fc = p.message.content.value;
@@ -75,7 +68,7 @@ export function ApprovalCard(p: { sessionId: string; message: AgentMessage; labe
             Never on this site
           </button>
           <select aria-label="Remember the decision" value={String(keep)} onChange={(e) => setKeep(Number(e.currentTarget.value))}>
-            {expiries.map(([label, ms]) => (
+            {rememberDurations.map(([label, ms]) => (
               <option value={String(ms)}>{label}</option>
             ))}
           </select>

@@ -5,7 +5,7 @@ import type { ClientToolHandlers } from "@baton/gen/baton/v1/tools_baton";
 import { type BatonClient, createBatonClient, describeCall, maskText, placeholder, type RefLookup, type RunContext, runTask, type Secret, type TaskOutcome } from "@baton/sdk/client";
 import { engineHandlers, type Engine } from "@baton/sdk/engine";
 import { ChromiumNotFoundError, ensureChromium, type FoundChromium, nodeTransport } from "@baton/sdk/node";
-import { guardUploads, type UrlPolicy } from "@baton/sdk/policy";
+import { attachedGuardNotice, guardUploads, type UrlPolicy } from "@baton/sdk/policy";
 import { checkExpectations, engineProbe, type RecordingPage, ScriptFileError, ScriptRecorder, scriptGoal } from "@baton/sdk/script";
 import type { Env } from "../../providers/registry.js";
 import { flag, parseArgs, type Parsed, UsageError } from "../args.js";
@@ -179,6 +179,8 @@ export async function runCommand(argv: readonly string[], given: RunDeps): Promi
         headed: p.flags.has("headed"),
         policy,
       });
+      const cdpUrl = flag(p, "cdp-url");
+      if (cdpUrl) deps.err.write(`baton run: ${attachedGuardNotice(`the browser at ${cdpUrl}`, false)}\n`);
     } catch (e) {
       return fail(`could not open a browser: ${e instanceof Error ? e.message : String(e)}`, exitCodes.unavailable);
     }
