@@ -16,11 +16,11 @@ import {
 } from "../store/device-links.js";
 import { sameSecret } from "../base/same-secret.js";
 import { hashToken, newId } from "../store/ids.js";
-import { revokeToken, tokenRecord } from "../store/tokens.js";
+import { revokeToken, tokenRecord } from "../store/api-tokens.js";
 import { issueToken } from "../store/users.js";
 import { accountOf } from "./accounts.js";
 import type { ConsoleDeps } from "./deps.js";
-import { revoked } from "./tokens.js";
+import { revoked } from "./api-tokens.js";
 
 /** How long a link waits for the user's approval. */
 export const linkTtlMs = 10 * 60_000;

@@ -5,7 +5,7 @@ import { type ListSessionsRequest, type ListSessionsResponse, type WatchSessionR
 import { ListSessionsResponseSchema, WatchSessionResponseSchema } from "@baton/gen/baton/v1/descriptors";
 import { clientMessages } from "../loop/call-order.js";
 import type { SessionSignal } from "../loop/session-events.js";
-import { progressOf } from "../server/progress.js";
+import { progressOf } from "../loop/step-progress.js";
 import { readLogs } from "../store/logs.js";
 import { callsOfStep } from "../store/records.js";
 import { historyFrom, listSessions, sessionModels, sessionSummary } from "../store/session-list.js";

@@ -7,7 +7,7 @@ import { applyTurn, contextExceeds, defaultFoldOptions, enforceBudget, renderCon
 import { buildPrompt } from "./prompt.js";
 import { emptyContext } from "./state.js";
 import { parseTags, VisibleStream } from "./tags.js";
-import { countTokens, LineTally } from "./tokens.js";
+import { countTokens, LineTally } from "./token-count.js";
 
 /** A tally of any text's lines, deciding like the context's own (fold.ts). */
 function exceedsTokens(text: string, limit: number): boolean {

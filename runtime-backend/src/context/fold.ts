@@ -2,7 +2,7 @@ import { neutralizeMarkers } from "./page-data.js";
 import { resultSummary } from "./result-summary.js";
 import type { ContextState, LatestInteraction } from "./state.js";
 import type { ParsedTags } from "./tags.js";
-import { LineTally } from "./tokens.js";
+import { LineTally } from "./token-count.js";
 
 /** Budgets of the folded context. */
 export interface FoldOptions {

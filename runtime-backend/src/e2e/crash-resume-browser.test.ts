@@ -13,8 +13,8 @@ import { createConnectTransport } from "@connectrpc/connect-node";
 import { bearerToken, createBatonClient, runTask } from "@baton/sdk/client";
 import type { Engine } from "@baton/sdk/engine";
 import { checkExpectations, engineProbe } from "@baton/sdk/script";
+import { type BackendProcess, startBackendProcess } from "@baton/cli/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type BackendProcess, startBackendProcess } from "../testing/backend-process.js";
 import { type Site, startSite } from "./fixtures/site.js";
 import { type Browser, browserHandlers, startBrowser } from "./rig.js";
 

@@ -9,9 +9,9 @@ import { createClient, type Transport } from "@connectrpc/connect";
 import { createConnectTransport } from "@connectrpc/connect-node";
 import { AgentService } from "@baton/gen/baton/v1/agent_pb";
 import { runTask } from "@baton/sdk/client";
+import { restartTimeoutMs, scriptedBackends } from "@baton/cli/testing";
 import { afterAll, describe, expect, it } from "vitest";
 import type { Script } from "../providers/script.js";
-import { restartTimeoutMs, scriptedBackends } from "../testing/backend-process.js";
 import { recordingHandlers } from "../testing/recording-handlers.js";
 
 const token = "bt_approval_resume_token_0123456789ab";

@@ -20,8 +20,8 @@ import {
   UpdatePlaybookRequestSchema,
 } from "@baton/gen/baton/v1/agent_pb";
 import { Risk } from "@baton/gen/baton/v1/options_pb";
+import { type BackendProcess, restartTimeoutMs, startBackendProcess } from "@baton/cli/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type BackendProcess, restartTimeoutMs, startBackendProcess } from "../testing/backend-process.js";
 import { type BadInput, badInputs, corruptGzip, isServerFault } from "../testing/bad-inputs.js";
 import { type RawAnswer, sendRaw } from "../testing/raw-rpc.js";
 import { tempDirs } from "../testing/temp-dirs.js";

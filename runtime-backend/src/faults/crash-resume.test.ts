@@ -8,10 +8,10 @@ import { create } from "@bufbuild/protobuf";
 import { createClient } from "@connectrpc/connect";
 import { createConnectTransport } from "@connectrpc/connect-node";
 import { AgentService, SessionStatus, type StepRequest, StepRequestSchema, type StepResponse } from "@baton/gen/baton/v1/agent_pb";
+import { restartTimeoutMs, scriptedBackends } from "@baton/cli/testing";
 import { afterAll, describe, expect, it } from "vitest";
 import type { Script } from "../providers/script.js";
 import { openDb } from "../store/open.js";
-import { restartTimeoutMs, scriptedBackends } from "../testing/backend-process.js";
 import { expectResumedOnce } from "../testing/resume-checks.js";
 
 const token = "bt_crash_test_token_0123456789abcdef";

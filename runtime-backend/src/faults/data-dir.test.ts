@@ -6,8 +6,8 @@ import { promisify } from "node:util";
 import { createClient, type Interceptor } from "@connectrpc/connect";
 import { createConnectTransport } from "@connectrpc/connect-node";
 import { AgentService } from "@baton/gen/baton/v1/agent_pb";
+import { restartTimeoutMs, startBackendProcess } from "@baton/cli/testing";
 import { afterAll, describe, expect, it } from "vitest";
-import { restartTimeoutMs, startBackendProcess } from "../testing/backend-process.js";
 import { tempDirs } from "../testing/temp-dirs.js";
 
 // Issue 18, holes 2 and 5: a second process on one embedded data directory used to start and
@@ -16,7 +16,7 @@ import { tempDirs } from "../testing/temp-dirs.js";
 // readable by every local user.
 
 const dirs = tempDirs("baton-data-dir-");
-const bin = fileURLToPath(new URL("../../bin/baton.js", import.meta.url));
+const bin = fileURLToPath(new URL("../../cli/bin/baton.js", import.meta.url));
 const token = "bt_datadir_test_token_0123456789";
 
 afterAll(() => dirs.removeAll());

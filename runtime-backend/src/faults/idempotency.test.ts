@@ -3,9 +3,9 @@ import { join } from "node:path";
 import { Code, ConnectError, createClient, type Interceptor } from "@connectrpc/connect";
 import { createConnectTransport } from "@connectrpc/connect-node";
 import { AgentService, SessionStatus } from "@baton/gen/baton/v1/agent_pb";
+import { type BackendProcess, restartTimeoutMs, startBackendProcess } from "@baton/cli/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ScriptProvider } from "../providers/script.js";
-import { type BackendProcess, restartTimeoutMs, startBackendProcess } from "../testing/backend-process.js";
 import { type HostileRig, startHostileRig } from "../testing/hostile-backend.js";
 import { tempDirs } from "../testing/temp-dirs.js";
 

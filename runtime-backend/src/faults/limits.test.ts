@@ -8,8 +8,8 @@ import {
   CreateSessionRequestSchema,
   ReportLogRequestSchema,
 } from "@baton/gen/baton/v1/agent_pb";
+import { type BackendProcess, restartTimeoutMs, startBackendProcess } from "@baton/cli/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type BackendProcess, restartTimeoutMs, startBackendProcess } from "../testing/backend-process.js";
 import { sendRaw } from "../testing/raw-rpc.js";
 import { tempDirs } from "../testing/temp-dirs.js";
 

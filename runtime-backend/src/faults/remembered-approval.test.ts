@@ -9,9 +9,9 @@ import { createClient, type Transport } from "@connectrpc/connect";
 import { createConnectTransport } from "@connectrpc/connect-node";
 import { AgentService } from "@baton/gen/baton/v1/agent_pb";
 import { type ApprovalRequest, runTask } from "@baton/sdk/client";
+import { restartTimeoutMs, scriptedBackends } from "@baton/cli/testing";
 import { afterAll, describe, expect, it } from "vitest";
 import type { Script } from "../providers/script.js";
-import { restartTimeoutMs, scriptedBackends } from "../testing/backend-process.js";
 import { recordingHandlers } from "../testing/recording-handlers.js";
 
 const token = "bt_remembered_approval_token_0123456789";

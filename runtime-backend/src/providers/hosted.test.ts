@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { missingKeysHelp } from "../cli/run/model-choice.js";
+import { missingKeysHelp } from "../../cli/src/run/model-choice.js";
 import { AnthropicProvider } from "./anthropic.js";
 import { autoModel, hostedProvider, providerHelp, providerTable } from "./hosted.js";
 

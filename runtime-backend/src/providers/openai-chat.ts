@@ -1,7 +1,7 @@
 import OpenAI from "openai";
 import type { ChatCompletion, ChatCompletionChunk, ChatCompletionContentPart, ChatCompletionMessageParam, ChatCompletionTool } from "openai/resources/chat/completions";
 import { openAiChatTool } from "@baton/sdk/contract";
-import { jsonToolInstructions, parseDecision, retryReminder } from "./json-text.js";
+import { jsonToolInstructions, parseDecision, retryReminder } from "./json-decision.js";
 import { classifyOpenAiError } from "./openai-errors.js";
 import { defaultRetry, type RetryOptions, withRetries } from "./retry.js";
 import type { ModelCall, ModelImage, ModelRequest, ModelTurn, Provider } from "./types.js";
@@ -118,7 +118,7 @@ function safeParse(s: string): unknown {
 /**
  * OpenAI Chat Completions, for OpenAI itself and every compatible server by base URL. Native
  * tool calls by default; `jsonMode` asks for one JSON decision in the text and hardens the
- * parse (see json-text.ts), re-asking with the reason when a reply is unusable.
+ * parse (see json-decision.ts), re-asking with the reason when a reply is unusable.
  */
 export class OpenAiChatProvider implements Provider {
   readonly name: string;

@@ -6,7 +6,7 @@ import type { Logger } from "../log/logger.js";
 import { createRedactor, envSecrets, type Redact } from "../log/redact.js";
 import type { Db } from "../store/db.js";
 import { openDb, type StoreLocation } from "../store/open.js";
-import { tokenRevokedChannel } from "../store/tokens.js";
+import { tokenRevokedChannel } from "../store/api-tokens.js";
 import { SessionStore } from "../store/session-store.js";
 import { startUpkeep } from "../store/upkeep.js";
 import { QuotaGuard } from "../loop/quota.js";

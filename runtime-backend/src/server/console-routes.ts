@@ -7,11 +7,11 @@ import { decideDeviceLink, exchangeDeviceCode, pollDeviceLink, showDeviceLink, s
 import { listMemories, removeMemory, setMemoryPinned, writeMemory } from "../console/memory.js";
 import { diffVersions, matchPlaybooks, rollBack, versionsOf } from "../console/playbooks.js";
 import { listUserSessions, watchSession } from "../console/sessions.js";
-import { createApiToken, renameApiToken, revokeApiToken } from "../console/tokens.js";
+import { createApiToken, renameApiToken, revokeApiToken } from "../console/api-tokens.js";
 import { quotaMessage, setUserQuota, usageOf } from "../console/usage.js";
 import { defaultBudgetOf, setUserDefaultBudget } from "../console/budgets.js";
 import { consumeSignInCode, createConsoleSession, endConsoleSession, signInCodeUser } from "../store/accounts.js";
-import { listTokens } from "../store/tokens.js";
+import { listTokens } from "../store/api-tokens.js";
 import { consoleSecret } from "./access.js";
 import type { Authenticator } from "./auth.js";
 import { clearedCookie, consoleSessionMs, sessionCookie } from "./console-auth.js";

@@ -5,7 +5,7 @@ import { AgentService, StreamStepResponseSchema } from "@baton/gen/baton/v1/desc
 import type { Agent } from "../loop/agent.js";
 import { getSitePolicy, listApprovalRules, putSitePolicy, revokeApprovalRule } from "../loop/trust-rpc.js";
 import type { Authenticator } from "./auth.js";
-import { progressOf } from "./progress.js";
+import { progressOf } from "../loop/step-progress.js";
 import { rpcLogger } from "./rpc-log.js";
 import { requestChecker } from "./validate.js";
 

@@ -6,7 +6,7 @@ import { StepResponseSchema } from "@baton/gen/baton/v1/descriptors";
 import type { Logger } from "../log/logger.js";
 import { commitSql } from "./commit-sql.js";
 import type { Db } from "./db.js";
-import { RecordTexts } from "./json-text.js";
+import { RecordTexts } from "./record-texts.js";
 import { fromHex } from "./literal.js";
 
 /**

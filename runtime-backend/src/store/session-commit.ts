@@ -1,7 +1,7 @@
 import { type AgentMessage, type HistoryEntry, type SessionStatus } from "@baton/gen/baton/v1/agent_pb";
 import type { ContextState } from "../context/state.js";
 import { contextRowJson, microDelta } from "./context-lines.js";
-import { RecordTexts } from "./json-text.js";
+import { RecordTexts } from "./record-texts.js";
 import type { CallRow, CallState } from "./records.js";
 import type { SessionRow } from "./sessions.js";
 import type { TraceRow } from "./traces.js";

@@ -1,0 +1,137 @@
+import { existsSync } from "node:fs";
+import { join } from "node:path";
+import type { TaskOutcome } from "@baton/sdk/client";
+import type { PageProbe } from "@baton/sdk/script";
+import { distDir, type ExtensionBrowser, launchWithExtension, type PanelRun, runInPanel, Target, type TimelineEntry } from "@baton/extension/testing";
+import { uploadFolderKey } from "../../../../runtime-extension/src/run/upload-paths.js";
+import { viewportJpeg } from "./page-shot.js";
+import { type Attempt, type AttemptJob, type Lane, type ToolTally, type Via, ViaUnavailable } from "./via.js";
+
+/** Options of {@link extensionVia}. */
+export interface ExtensionViaOptions {
+  /** The unpacked extension (default: the repository's `runtime-extension/dist`). */
+  readonly dir?: string;
+  /** Show the browser windows (needs a display). */
+  readonly headed?: boolean;
+  /** Folders uploads may come from besides the suite's files/ (`--upload-dir`). */
+  readonly uploadDirs?: readonly string[];
+}
+
+/** The heading of the panel's card for an upload from outside the upload folders (`timeline-view.tsx`). */
+const uploadCard = /Allow this upload\?/;
+
+/** The repository's build of the extension, where `npm run build -w runtime-extension` writes it. */
+export const defaultExtensionDir = distDir;
+
+/** Time in tools, tool errors and approvals, from the panel's timeline. */
+function tallyOf(timeline: readonly TimelineEntry[]): ToolTally {
+  const steps = timeline.filter((e) => e.kind === "step");
+  return {
+    toolMs: steps.reduce((n, e) => n + (Number(e.ms) || 0), 0),
+    errors: steps.filter((e) => e.state === "failed").map((e) => `${e.tool}: ${e.text}`),
+    approvals: timeline.filter((e) => e.kind === "approval" && e.state !== "pending").length,
+  };
+}
+
+/** `p`, or an error after `ms`: a page that stopped answering fails its check instead of hanging the run. */
+function within<T>(ms: number, what: string, p: Promise<T>): Promise<T> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`${what} did not answer within ${ms / 1000} s`)), ms);
+  });
+  return Promise.race([p, late]).finally(() => clearTimeout(timer));
+}
+
+/** A page of the browser as the checks read it. */
+function probeOf(t: Target): PageProbe {
+  const evaluate = (expression: string) => within(10_000, "the final page", t.eval<unknown>(expression));
+  return {
+    evaluate,
+    url: async () => String(await evaluate("location.href")),
+    text: async () => String(await evaluate("document.body ? document.body.innerText : ''")),
+  };
+}
+
+/** A tab of the browser (one the agent or a page opened) as a target the checks can read. */
+async function tabTarget(ext: ExtensionBrowser, tabId: number): Promise<Target> {
+  const targetId = await ext.control.eval<string | undefined>(`chrome.debugger.getTargets().then((ts) => ts.find((t) => t.tabId === ${tabId})?.id)`);
+  if (!targetId) throw new Error(`no tab ${tabId}`);
+  const { sessionId } = await ext.transport.send<{ sessionId: string }>("Target.attachToTarget", { targetId, flatten: true });
+  return new Target(ext, targetId, sessionId);
+}
+
+/**
+ * The extension's way: each lane is a Chromium with the built extension loaded (its own
+ * profile). An attempt signs the panel in to the harness's backend with the task's model, opens
+ * the start page in a window of its own and Chrome's side panel beside it, and runs the goal
+ * from the panel's task box: the agent loop runs in the backend, the tools in the extension
+ * over `chrome.debugger`, exactly as for a user (the extension's upload folders are the suite's
+ * `files/`, where relative paths resolve, and the `--upload-dir` folders; the card asking about
+ * a file from anywhere else is denied, as baton eval asks no one). The checks then read the
+ * window's active tab.
+ * The panel is worked by the extension's own driver (`runInPanel`). The panel does not send a step limit, so the task's `max_steps` is the backend's default here.
+ */
+export function extensionVia(o: ExtensionViaOptions = {}): Via {
+  const dir = o.dir ?? defaultExtensionDir;
+  if (!existsSync(join(dir, "manifest.json"))) {
+    throw new ViaUnavailable(
+      dir === defaultExtensionDir
+        ? `--via extension needs the built extension in ${dir}: run npm run build -w runtime-extension (or give --extension DIR)`
+        : `--extension ${dir} is not an unpacked extension (no manifest.json)`,
+    );
+  }
+  return {
+    name: "extension",
+    async openLane(): Promise<Lane> {
+      const ext = await launchWithExtension({ dir, build: false, ...(o.headed ? { headed: true } : {}) });
+      const pages = async () => (await ext.transport.send<{ targetInfos: { targetId: string; type: string }[] }>("Target.getTargets")).targetInfos.filter((t) => t.type === "page").map((t) => t.targetId);
+      return {
+        async attempt(job: AttemptJob): Promise<Attempt> {
+          await ext.transport.send("Storage.clearCookies", {});
+          const before = new Set(await pages());
+          let run: PanelRun | undefined;
+          const end = async () => {
+            await run?.end().catch(() => undefined);
+            for (const id of await pages().catch(() => [])) {
+              if (!before.has(id)) await ext.transport.send("Target.closeTarget", { targetId: id }).catch(() => undefined);
+            }
+          };
+          try {
+            await ext.configure({ backendUrl: job.backend.baseUrl, token: job.backend.token, model: job.model });
+            // Uploads come from the suite's files/ (relative paths resolve there) and --upload-dir, as via headless.
+            const folders = [job.filesDir, ...(o.uploadDirs ?? [])];
+            await ext.control.eval(`chrome.storage.local.set({ [${JSON.stringify(uploadFolderKey)}]: ${JSON.stringify(folders)} })`);
+            run = await runInPanel(ext, {
+              startUrl: job.startUrl,
+              task: job.goal,
+              onApproval: (card) => !uploadCard.test(card.text) && job.onApproval().approved,
+              userReply: job.userReply ?? "The user is not available to answer. Continue without the answer if you can.",
+              signal: job.signal,
+            });
+            const { sessionId, tab } = run;
+            const got = await job.client.getSession({ sessionId });
+            if (!got.session) throw new Error(`the backend has no session ${sessionId}`);
+            const status = run.outcome.state as TaskOutcome["status"];
+            const outcome: TaskOutcome = { sessionId, status, answer: got.session.answer, reason: got.session.reason, session: got.session };
+            // The page the agent ended on: the active tab of the task's window.
+            const activeTabId = await ext.control
+              .eval<number | undefined>(`chrome.tabs.get(${tab.tabId}).then((t) => chrome.tabs.query({ windowId: t.windowId, active: true })).then((ts) => ts[0]?.id)`)
+              .catch(() => undefined);
+            const final = activeTabId === undefined || activeTabId === tab.tabId ? tab : await tabTarget(ext, activeTabId);
+            return {
+              outcome,
+              tally: tallyOf(run.timeline),
+              page: probeOf(final),
+              screenshot: () => within(10_000, "the screenshot", viewportJpeg((m, p) => ext.transport.send(m, p, final.sessionId))).catch(() => undefined),
+              end,
+            };
+          } catch (e) {
+            await end();
+            throw e;
+          }
+        },
+        close: () => ext.close(),
+      };
+    },
+  };
+}
