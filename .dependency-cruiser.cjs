@@ -1,11 +1,39 @@
 /**
  * Checked by `npm test` (`npm run check:layers`): no import cycle anywhere in the tree, type-only
  * imports included (`tsPreCompilationDeps`): a type that points up is a type in the wrong layer;
- * and the backend's folders form layers, each importing only those below it (README "Layout").
+ * the packages form a DAG, each importing only those below it; and the backend's folders form
+ * layers, each importing only those below it (docs/development.md "Layout").
  */
+
+/**
+ * The packages, bottom-up: the contract's generated code, the SDK, the backend (a library), the
+ * extension (which bundles the backend for its standalone mode), the `baton` command (which serves
+ * the extension and drives it in `eval --via extension`).
+ */
+const packages = [
+  ["gen", "^gen/"],
+  ["sdk", "^sdk/"],
+  ["backend", "^runtime-backend/(?!cli/)"],
+  ["extension", "^runtime-extension/"],
+  ["cli", "^runtime-backend/cli/"],
+];
+/**
+ * Tests, test harnesses and benches may reach above their package: a backend fault test starts
+ * the `baton` command as a process, and the extension's end-to-end tests start a backend that way.
+ */
+const testCode = "(\\.test\\.tsx?$|/(testing|e2e|faults|bench)/)";
+
+const packageRules = packages.slice(0, -1).map(([name, path], i) => ({
+  name: `package-order-${name}`,
+  comment: `@baton/${name} may not import a package above it (${packages.slice(i + 1).map(([n]) => `@baton/${n}`).join(", ")}) outside its tests`,
+  severity: "error",
+  from: { path, pathNot: testCode },
+  to: { path: packages.slice(i + 1).map(([, p]) => `(${p})`).join("|") },
+}));
+
 const backend = "^runtime-backend/src/";
 /** The backend's layers, bottom-up. Tests, test harnesses and benches sit above all of them. */
-const layers = [["base", "log"], ["providers"], ["context"], ["store"], ["loop"], ["server", "standalone"], ["cli", "mcp"]];
+const layers = [["base", "log"], ["providers"], ["context"], ["store"], ["loop"], ["console"], ["server"], ["standalone"]];
 
 const above = (i) => layers.slice(i + 1).flat();
 const layerRules = layers.flatMap((names, i) =>
@@ -31,6 +59,7 @@ module.exports = {
       from: {},
       to: { circular: true },
     },
+    ...packageRules,
     ...layerRules,
   ],
   options: {

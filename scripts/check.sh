@@ -37,7 +37,7 @@ step "gen drift"
 bash scripts/check-gen.sh
 
 step "typecheck"
-for ws in gen sdk runtime-backend runtime-backend/console runtime-extension examples scripts; do
+for ws in gen sdk runtime-backend runtime-backend/console runtime-backend/cli runtime-extension examples scripts; do
   if [ -f "$ws/tsconfig.json" ]; then
     echo "tsc -p $ws"
     tsc --noEmit -p "$ws"

@@ -1,5 +1,5 @@
 /**
- * The packages as an integrator gets them: `npm run build`'s three packages packed with
+ * The packages as an integrator gets them: `npm run build`'s four packages packed with
  * `npm pack`, installed into a fresh project outside the workspace (npm's cache, else its
  * registry; nothing else leaves the machine), and used there: `npx baton run` with the example
  * script, `npx baton eval` with the built-in suite, `npx baton serve` with the console, a TypeScript program on the SDK type-checked with tsc and run with Node, and browser
@@ -11,6 +11,8 @@ import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writ
 import { tmpdir } from "node:os";
 import { delimiter, dirname, join, resolve } from "node:path";
 import { gzipSync } from "node:zlib";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { build } from "esbuild";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildPackage } from "./build/rollup-build.js";
@@ -34,7 +36,7 @@ beforeAll(async () => {
   for (const spec of packageSpecs()) await buildPackage(root, spec);
   const tgz = join(work, "tgz");
   mkdirSync(tgz);
-  const packed = await run("npm", ["pack", "./gen/dist", "./sdk/dist", "./runtime-backend/dist", "--pack-destination", tgz], root);
+  const packed = await run("npm", ["pack", "./gen/dist", "./sdk/dist", "./runtime-backend/dist", "./runtime-backend/cli/dist", "--pack-destination", tgz], root);
   if (packed.code !== 0) throw new Error(`npm pack failed: ${packed.stderr}`);
   mkdirSync(app);
   writeFileSync(join(app, "package.json"), JSON.stringify({ name: "baton-consumer", private: true, type: "module" }));
@@ -43,7 +45,8 @@ beforeAll(async () => {
   const installed = await run("npm", ["install", "--prefer-offline", "--no-audit", "--no-fund", ...tarballs, "@types/node@24.19.2"], app);
   if (installed.code !== 0) throw new Error(`npm install failed: ${installed.stderr}`);
 }, 600_000);
-afterAll(() => rmSync(work, { recursive: true, force: true }));
+// The install and the runs leave many files; removing them can take a while on a busy machine.
+afterAll(() => rmSync(work, { recursive: true, force: true }), 300_000);
 
 describe("the packed packages, installed outside the workspace", () => {
   it("ship dist only: ESM, .d.ts, source maps, exports per entry point, Apache-2.0", () => {
@@ -55,8 +58,15 @@ describe("the packed packages, installed outside the workspace", () => {
     const files = readdirSync(join(app, "node_modules/@baton/sdk"));
     expect(files).toEqual(expect.arrayContaining(["LICENSE", "client.js", "client.d.ts", "client.js.map"]));
     expect(files.some((f) => f.endsWith(".ts") && !f.endsWith(".d.ts"))).toBe(false);
+    // The command is its own package above the library; the extension is an optional peer of it.
     const backend = JSON.parse(readFileSync(join(app, "node_modules/@baton/backend/package.json"), "utf8"));
-    expect(backend.bin).toEqual({ baton: "bin/baton.js" });
+    expect(backend.bin).toBeUndefined();
+    expect(Object.keys(backend.exports)).toEqual(expect.arrayContaining([".", "./loop", "./store", "./server", "./providers"]));
+    expect(readdirSync(join(app, "node_modules/@baton/backend"))).not.toContain("src");
+    const cli = JSON.parse(readFileSync(join(app, "node_modules/@baton/cli/package.json"), "utf8"));
+    expect(cli.bin).toEqual({ baton: "bin/baton.js" });
+    expect(cli.dependencies["@baton/extension"]).toBeUndefined();
+    expect(cli.peerDependenciesMeta["@baton/extension"]).toEqual({ optional: true });
   });
 
   it("npx baton run replays the example script in Chromium", async () => {
@@ -72,7 +82,7 @@ describe("the packed packages, installed outside the workspace", () => {
   });
 
   it("npx baton eval runs the built-in suite (its sites compiled to JavaScript) and every task passes", async () => {
-    const shipped = join(app, "node_modules/@baton/backend/src/eval/suite");
+    const shipped = join(app, "node_modules/@baton/cli/src/eval/suite");
     expect(readdirSync(join(shipped, "sites/shop"))).toEqual(expect.arrayContaining(["server.js", "app.js"]));
     const r = await run("npx", ["baton", "eval", "--concurrency", "2", "--data-dir", join(work, "eval-store"), "--out", join(work, "eval.jsonl")], app);
     expect(r.code, r.stdout + r.stderr).toBe(0);
@@ -123,6 +133,24 @@ describe("the packed packages, installed outside the workspace", () => {
     // The server itself stops, not only npx.
     const served = url;
     if (served) await expect.poll(() => fetch(`${served}/sessions`).then(() => "up", () => "down"), { timeout: 20_000 }).toBe("down");
+  });
+
+  it("npx baton eval --via extension says what it needs when the extension's package is not installed", async () => {
+    const r = await run("npx", ["baton", "eval", "--via", "extension", "--data-dir", join(work, "eval-ext-store")], app);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain("@baton/extension");
+  });
+
+  it("npx baton mcp serves the tool catalog over stdio", async () => {
+    const transport = new StdioClientTransport({ command: "npx", args: ["baton", "mcp"], cwd: app, env: env as Record<string, string>, stderr: "pipe" });
+    const client = new Client({ name: "packages-test", version: "0" });
+    await client.connect(transport);
+    try {
+      const { tools } = await client.listTools();
+      expect(tools.map((t) => t.name)).toEqual(expect.arrayContaining(["navigate", "take_snapshot", "click"]));
+    } finally {
+      await client.close();
+    }
   });
 
   it("type-checks and runs a TypeScript program on the SDK", async () => {

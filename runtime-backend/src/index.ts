@@ -9,7 +9,6 @@ export { type Script, ScriptProvider, type ScriptSource } from "./providers/scri
 export type { Provider } from "./providers/types.js";
 export type { ModelResolver } from "./loop/deps.js";
 export { createToken, ensureUser } from "./store/users.js";
-export { type BackendProcess, startBackendProcess } from "@baton/cli/testing";
 export { recordSpan, spanAttr } from "./log/spans.js";
 export { sessionTraceId, traceIds } from "./log/trace-ids.js";
 export { batonVersion } from "./version.js";

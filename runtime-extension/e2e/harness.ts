@@ -9,7 +9,7 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { type BackendProcess, startBackendProcess } from "@baton/backend";
+import { type BackendProcess, startBackendProcess } from "@baton/cli/testing";
 import { type ExtensionBrowser, launchWithExtension, type PanelSettings, type Target, until, type WebTab } from "../testing/launch.js";
 import { type Shop, startShop } from "./fixture-shop.js";
 

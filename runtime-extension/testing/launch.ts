@@ -22,6 +22,7 @@ import { ClickParamsSchema, TypeTextParamsSchema } from "@baton/gen/baton/v1/too
 import { Engine, engineHandlers } from "@baton/sdk/engine";
 import { type LaunchedChromium, launchChromium, WebSocketTransport } from "@baton/sdk/node";
 import { findTarget, snapshotRefs } from "@baton/sdk/script";
+import { uploadFolderKey } from "../src/run/upload-paths.js";
 
 const extensionDir = join(import.meta.dirname, "..");
 /** Where the build writes the unpacked extension. */
@@ -250,6 +251,8 @@ export interface ExtensionBrowser {
   openPanel(tab: WebTab): Promise<Panel>;
   /** Saves the panel's settings, as if the user had signed in. */
   configure(settings: PanelSettings): Promise<void>;
+  /** Sets the folders uploads may come from without asking (the key `src/run/upload-paths.ts` reads). */
+  setUploadFolders(folders: readonly string[]): Promise<void>;
   /** The sessions the panel ran, newest first (ids from the backend). */
   pastSessions(): Promise<string[]>;
   close(): Promise<void>;
@@ -339,6 +342,9 @@ export async function launchWithExtension(o: LaunchOptions = {}): Promise<Extens
     async configure(s) {
       const settings = { model: "", modelKey: "", modelBaseUrl: "", maxSteps: 0, approval: "irreversible", diagnostics: false, ...s };
       await ext.control.eval(`chrome.storage.local.set({ settings: ${JSON.stringify(settings)} })`);
+    },
+    async setUploadFolders(folders) {
+      await ext.control.eval(`chrome.storage.local.set({ ${JSON.stringify(uploadFolderKey)}: ${JSON.stringify(folders)} })`);
     },
     async pastSessions() {
       const got = await ext.control.eval<{ sessions?: { sessionId: string }[] }>(`chrome.storage.local.get("sessions")`);

@@ -1,7 +1,7 @@
 /**
- * `npm run build`: the publishable packages `@baton/gen`, `@baton/sdk` and `@baton/backend`,
- * each into its workspace's `dist/` (see rollup-build.ts). Packs with `npm pack gen/dist
- * sdk/dist runtime-backend/dist`.
+ * `npm run build`: the publishable packages `@baton/gen`, `@baton/sdk`, `@baton/backend` and
+ * `@baton/cli` (the `baton` command), each into its workspace's `dist/` (see rollup-build.ts).
+ * Packs with `npm pack gen/dist sdk/dist runtime-backend/dist runtime-backend/cli/dist`.
  */
 import { readdirSync } from "node:fs";
 import { join, relative, resolve } from "node:path";
@@ -18,7 +18,10 @@ function genEntries(): Record<string, string> {
   return Object.fromEntries(walk(src).map((f) => [relative(src, f).replace(/\.ts$/, ""), relative(join(root, "gen"), f)]));
 }
 
-/** The three packages, in dependency order. */
+/** The backend's layers the command imports, each a subpath export of @baton/backend. */
+const backendLayers = ["base", "console", "context", "log", "loop", "providers", "server", "store"];
+
+/** The packages, in dependency order. */
 export function packageSpecs(): PackageSpec[] {
   const gen = genEntries();
   return [
@@ -62,16 +65,19 @@ export function packageSpecs(): PackageSpec[] {
     },
     {
       dir: "runtime-backend",
-      entries: { index: "src/index.ts", cli: "src/cli/main.ts" },
-      exports: { ".": "index" },
-      // `baton serve` serves the web console's build (console-pages.ts); `baton eval` runs the
-      // built-in suite (eval/suite.ts), its TypeScript compiled.
-      assets: [
-        { path: "console/dist", build: buildConsoleIfStale },
-        { path: "src/eval/suite", compile: compileSuite },
-      ],
-      // The flag as in bin/baton.js, the workspace's command (which runs the sources through tsx).
-      bins: { baton: { body: 'import { main } from "../cli.js";\n\nprocess.exitCode = await main(process.argv.slice(2));', nodeFlags: "--max-semi-space-size=8" } },
+      // The library the command is built on: its root and one entry per layer the command uses.
+      entries: Object.fromEntries([["index", "src/index.ts"], ...backendLayers.map((l) => [l, `src/${l}/index.ts`])]),
+      exports: Object.fromEntries([[".", "index"], ...backendLayers.map((l) => [`./${l}`, l])]),
+      // `baton serve` serves the web console's build (console-pages.ts).
+      assets: [{ path: "console/dist", build: buildConsoleIfStale }],
+    },
+    {
+      dir: "runtime-backend/cli",
+      entries: { main: "src/main.ts" },
+      exports: { ".": "main" },
+      // `baton eval` runs the built-in suite (eval/suite.ts), its TypeScript compiled.
+      assets: [{ path: "src/eval/suite", compile: compileSuite }],
+      bins: { baton: { body: 'import { main } from "../main.js";\n\nprocess.exitCode = await main(process.argv.slice(2));' } },
     },
   ];
 }

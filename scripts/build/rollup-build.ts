@@ -158,6 +158,7 @@ export async function buildPackage(root: string, spec: PackageSpec): Promise<str
     files: ["*.js", "*.d.ts", "*.js.map", "**/*.js", "**/*.d.ts", "**/*.js.map", "bin", "LICENSE", "README.md", ...(spec.assets ?? []).map((a) => a.path)],
     sideEffects: false,
     dependencies: ws.dependencies ?? {},
+    ...(ws.peerDependencies ? { peerDependencies: ws.peerDependencies, peerDependenciesMeta: ws.peerDependenciesMeta } : {}),
   };
   writeFileSync(join(out, "package.json"), `${JSON.stringify(manifest, null, 2)}\n`);
   copyFileSync(join(root, "LICENSE"), join(out, "LICENSE"));

@@ -21,8 +21,8 @@ import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js"
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { encode } from "gpt-tokenizer/encoding/o200k_base";
 import { engineHandlers } from "@baton/sdk/engine";
+import { startFixtureServer } from "@baton/sdk/engine/fixtures";
 import { ensureChromium, launchChromium, openPage, WebSocketTransport } from "@baton/sdk/node";
-import { startFixtureServer } from "../../../sdk/src/engine/fixtures/server.js";
 import { serveStatic } from "../src/run/static-server.js";
 import { mcpSiteDir } from "../src/mcp/mcp-testing.js";
 import { type Clickable, visibleClickables } from "./mcp-clickables.js";

@@ -5,6 +5,7 @@
  */
 import { realpathSync } from "node:fs";
 import { join, resolve } from "node:path";
+import { batonBin } from "../src/mcp/mcp-testing.js";
 
 /** How the benchmark drives one MCP server. */
 export interface Peer {
@@ -34,7 +35,7 @@ export function peers(chromium: string): Peer[] {
     {
       name: "Baton",
       command: process.execPath,
-      args: [join(root, "runtime-backend", "bin", "baton.js"), "mcp", "--viewport", "1280x800"],
+      args: [batonBin, "mcp", "--viewport", "1280x800"],
       snapshot: { tool: "take_snapshot", args: {} },
       navigate: (url) => ({ tool: "navigate", args: { url } }),
       click: (ref) => ({ tool: "click", args: { ref } }),

@@ -1,12 +1,11 @@
 import { execFile } from "node:child_process";
 import { chmodSync, lstatSync, mkdirSync, readdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import { createClient, type Interceptor } from "@connectrpc/connect";
 import { createConnectTransport } from "@connectrpc/connect-node";
 import { AgentService } from "@baton/gen/baton/v1/agent_pb";
-import { restartTimeoutMs, startBackendProcess } from "@baton/cli/testing";
+import { batonScript, restartTimeoutMs, startBackendProcess } from "@baton/cli/testing";
 import { afterAll, describe, expect, it } from "vitest";
 import { tempDirs } from "../testing/temp-dirs.js";
 
@@ -16,7 +15,6 @@ import { tempDirs } from "../testing/temp-dirs.js";
 // readable by every local user.
 
 const dirs = tempDirs("baton-data-dir-");
-const bin = fileURLToPath(new URL("../../cli/bin/baton.js", import.meta.url));
 const token = "bt_datadir_test_token_0123456789";
 
 afterAll(() => dirs.removeAll());
@@ -58,7 +56,7 @@ describe("one process per embedded data directory", () => {
       // The first server is untouched and still answers.
       expect((await client(first.url).listPlaybooks({})).playbooks).toEqual([]);
 
-      const tokenRun = await promisify(execFile)(process.execPath, [bin, "token", "create", "eve", "--data-dir", data]).then(
+      const tokenRun = await promisify(execFile)(process.execPath, [batonScript, "token", "create", "eve", "--data-dir", data]).then(
         () => undefined,
         (e: unknown) => e as { code: number; stdout: string; stderr: string },
       );

@@ -6,9 +6,8 @@ import { nextTurn } from "../base/next-turn.js";
  *
  * Why: a thousand sessions whose model answers land in the same millisecond (their timers or
  * HTTP responses come due together) would otherwise each run their post-model work (parsing,
- * context, building the turn's rows) back to back, ~0.5 ms apiece, holding the event loop for
- * 100 ms or more while finished commits wait to be answered. `npm run bench:backend`, 7
- * alternating pairs at 1,000 sessions × 1 s: overhead p99 median 210 → 162 ms, p50 31 → 30 ms.
+ * context, building the turn's rows) back to back, holding the event loop while finished
+ * commits wait to be answered.
  */
 export class FairShare {
   private readonly queue: (() => void)[] = [];

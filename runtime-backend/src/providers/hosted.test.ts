@@ -1,7 +1,6 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { missingKeysHelp } from "../../cli/src/run/model-choice.js";
 import { AnthropicProvider } from "./anthropic.js";
 import { autoModel, hostedProvider, providerHelp, providerTable } from "./hosted.js";
 
@@ -25,13 +24,10 @@ describe("the provider table", () => {
     expect(autoModel({})).toBeUndefined();
   });
 
-  it("is what the CLI's help, its no-model advice and the docs list", () => {
+  it("is what the CLI's help and the docs list", () => {
     expect(Object.keys(providerHelp)).toEqual(providerTable.map((e) => e.prefix));
-    for (const e of providerTable) for (const line of e.setup ?? []) expect(missingKeysHelp).toContain(line);
-    expect(missingKeysHelp).toContain("export ANTHROPIC_API_KEY=");
-    // docs/run.md shows the advice as printed; each prefix has a row in the backend's provider
-    // table, and the keyed ones a line in the README.
-    expect(readFileSync(join(root, "docs/run.md"), "utf8")).toContain(missingKeysHelp);
+    // Each prefix has a row in the backend's provider table, and the keyed ones a line in the
+    // README (the command's no-model advice is held to the table by the command's own test).
     const backendDoc = readFileSync(join(root, "docs/backend.md"), "utf8");
     const readme = readFileSync(join(root, "README.md"), "utf8");
     for (const e of providerTable) {

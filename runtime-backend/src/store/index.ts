@@ -10,3 +10,6 @@ export { listPlaybooks } from "./playbooks.js";
 export { SessionStore } from "./session-store.js";
 export { outcomeSql, summaryColumns, summaryFromRow } from "./sessions.js";
 export { createToken, ensureUser, issueToken, registerToken, userForToken } from "./users.js";
+// Types the layer's exported functions name, so the published declarations can name them too.
+export type { Queryable } from "./db.js";
+export type { BudgetLimits } from "./sessions.js";

@@ -1,6 +1,6 @@
 import { chmodSync, existsSync, readFileSync, writeFileSync } from "node:fs";
-import { join, resolve } from "node:path";
-import { fileURLToPath } from "node:url";
+import { createRequire } from "node:module";
+import { dirname, join, resolve } from "node:path";
 import type { ToolRisk } from "@baton/sdk/contract";
 import { defaultFoldOptions } from "@baton/backend/context";
 import { createLogger, type LogFormat, logFormatFor, logFormats, textDestination, createRedactor, envSecrets } from "@baton/backend/log";
@@ -18,12 +18,19 @@ function scriptDirEnv(p: Parsed, env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
   return dir ? { ...env, BATON_SCRIPT_DIR: resolve(dir) } : { ...env, BATON_SCRIPT_DIR: undefined };
 }
 
-/** Where the reference extension is in this repository (absent when the backend runs as an installed package). */
-const extensionDir = fileURLToPath(new URL("../../../../runtime-extension", import.meta.url));
+/** Where the reference extension is installed (`@baton/extension`, a dependency of the command), or undefined. */
+function extensionDirOf(): string | undefined {
+  try {
+    return dirname(createRequire(import.meta.url).resolve("@baton/extension/package.json"));
+  } catch {
+    return undefined;
+  }
+}
 
 /** How to load the extension and sign it in to this backend, when the repository has it. */
 function extensionNote(url: string): string {
-  if (!existsSync(join(extensionDir, "package.json"))) return "";
+  const extensionDir = extensionDirOf();
+  if (!extensionDir) return "";
   const dist = join(extensionDir, "dist");
   const build = existsSync(join(dist, "manifest.json")) ? "" : " (build it first: npm run build -w runtime-extension)";
   return `Chrome extension: load ${dist} with chrome://extensions → Load unpacked${build}; sign in with ${url} and the token above\n`;

@@ -25,7 +25,7 @@ const q = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
  * (in either format), and resolves to everything the terminal showed.
  */
 async function onTerminal(args: string[], env: Record<string, string> = {}): Promise<string> {
-  const cmd = [process.execPath, "--max-semi-space-size=8", bin, "serve", "--port", "0", ...args].map(q).join(" ");
+  const cmd = [process.execPath, bin, "serve", "--port", "0", ...args].map(q).join(" ");
   const child: ChildProcess = spawn("script", ["-qfec", cmd, "/dev/null"], { env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "pipe"], detached: true });
   let out = "";
   child.stdout?.on("data", (c: Buffer) => (out += c.toString()));

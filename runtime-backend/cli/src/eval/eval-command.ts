@@ -176,7 +176,7 @@ export async function evalCommand(argv: readonly string[], given: EvalDeps): Pro
     if (viaName === "extension" && policyFlagNames.some((k) => p.flags.has(k))) {
       throw new UsageError(`--${policyFlagNames.find((k) => p.flags.has(k))} goes with --via headless: the extension does not take a site policy from the command line`);
     }
-    via = viaFor(viaName, {
+    via = await viaFor(viaName, {
       headed: p.flags.has("headed"),
       policy,
       uploadDirs: uploadDirsOf(p),

@@ -3,7 +3,6 @@ import { join } from "node:path";
 import type { TaskOutcome } from "@baton/sdk/client";
 import type { PageProbe } from "@baton/sdk/script";
 import { distDir, type ExtensionBrowser, launchWithExtension, type PanelRun, runInPanel, Target, type TimelineEntry } from "@baton/extension/testing";
-import { uploadFolderKey } from "../../../../runtime-extension/src/run/upload-paths.js";
 import { viewportJpeg } from "./page-shot.js";
 import { type Attempt, type AttemptJob, type Lane, type ToolTally, type Via, ViaUnavailable } from "./via.js";
 
@@ -100,7 +99,7 @@ export function extensionVia(o: ExtensionViaOptions = {}): Via {
             await ext.configure({ backendUrl: job.backend.baseUrl, token: job.backend.token, model: job.model });
             // Uploads come from the suite's files/ (relative paths resolve there) and --upload-dir, as via headless.
             const folders = [job.filesDir, ...(o.uploadDirs ?? [])];
-            await ext.control.eval(`chrome.storage.local.set({ [${JSON.stringify(uploadFolderKey)}]: ${JSON.stringify(folders)} })`);
+            await ext.setUploadFolders(folders);
             run = await runInPanel(ext, {
               startUrl: job.startUrl,
               task: job.goal,

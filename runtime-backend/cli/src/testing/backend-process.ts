@@ -6,7 +6,8 @@ import { fileURLToPath } from "node:url";
 import type { Interceptor } from "@connectrpc/connect";
 import type { Script } from "@baton/backend/providers";
 
-const bin = fileURLToPath(new URL("../../bin/baton.js", import.meta.url));
+/** The `baton` command's entry point (`bin/baton.js`), for tests that run it themselves. */
+export const batonScript = fileURLToPath(new URL("../../bin/baton.js", import.meta.url));
 
 /** A `baton serve` child process. */
 export interface BackendProcess {
@@ -30,9 +31,9 @@ export const restartTimeoutMs = 180_000;
  * (`startTimeoutMs`, 90 s by default: a store recovering a long WAL, or a loaded machine, may need more).
  * `batonBin` runs another checkout's `bin/baton.js` (the bench's before and after).
  */
-export async function startBackendProcess(args: string[], env: Record<string, string> = {}, startTimeoutMs = 90_000, batonBin = bin): Promise<BackendProcess> {
+export async function startBackendProcess(args: string[], env: Record<string, string> = {}, startTimeoutMs = 90_000, batonBin = batonScript): Promise<BackendProcess> {
   // The young-generation size the bin's own shebang sets (see bin/baton.js).
-  const child = spawn(process.execPath, ["--max-semi-space-size=8", batonBin, "serve", "--port", "0", ...args], {
+  const child = spawn(process.execPath, [batonBin, "serve", "--port", "0", ...args], {
     env: { ...process.env, BATON_LOG_LEVEL: "warn", ...env },
     stdio: ["ignore", "pipe", "pipe"],
   });
