@@ -132,6 +132,7 @@ export class TaskRunner {
       policy = await runPolicy(this.o.client, this.o.settings, signal);
     } catch (e) {
       ui.event({ type: "error", message: `Could not read the site policy, so nothing ran: ${e instanceof Error ? e.message : String(e)}` });
+      await noteRefusal(e);
       throw e;
     }
     const tabs = new AgentTabs(owned, {
@@ -205,9 +206,7 @@ export class TaskRunner {
       // The backend refused the run or stayed unreachable: the record stays, so reopening the
       // panel (or pressing Resume) picks the session up again.
       if (!ended) ui.event({ type: "error", message: e instanceof Error ? e.message : String(e) });
-      // A token revoked since the last check: the panel says "Signed out" now, not at the next check.
-      const refused = ConnectError.from(e);
-      if (refused.code === Code.Unauthenticated) await saveAuth({ state: "rejected", at: Date.now(), detail: refused.rawMessage });
+      await noteRefusal(e);
       throw e;
     } finally {
       offPause();
@@ -259,4 +258,13 @@ export async function pendingRun(): Promise<RunRecord | undefined> {
   }
   const activeTabId = alive.includes(record.activeTabId) ? record.activeTabId : (alive[0] as number);
   return { ...record, tabIds: alive, activeTabId };
+}
+
+/**
+ * A call the backend refused for the token (revoked since the last check, say): the panel says
+ * "Signed out" now, not at the next check. The run's first call may be any of its requests.
+ */
+async function noteRefusal(e: unknown): Promise<void> {
+  const refused = ConnectError.from(e);
+  if (refused.code === Code.Unauthenticated) await saveAuth({ state: "rejected", at: Date.now(), detail: refused.rawMessage });
 }
