@@ -156,9 +156,9 @@ export async function replayScript(o: ReplayOptions): Promise<ReplayOutcome> {
     return undefined;
   }
 
-  /** A fresh snapshot's text, for resolving targets. */
+  /** A fresh snapshot's text, for resolving targets: the whole page, never a diff (nothing here keeps the page before). */
   async function snapshotText(turn: number): Promise<string> {
-    const call = parseToolCall(toolCatalog, "take_snapshot", '{"include_offscreen":true,"max_chars":200000}');
+    const call = parseToolCall(toolCatalog, "take_snapshot", '{"include_offscreen":true,"max_chars":200000,"full":true}');
     if (!call.ok) return "";
     const out = await dispatchToolCall(toolCatalog, call.call, o.handlers, ctx(turn));
     return out.ok && out.result.tool.case === "takeSnapshot" ? out.result.tool.value.text : "";
