@@ -3,7 +3,7 @@ import { describeCall, isSecretField, type RefLookup, type RunEvent } from "@bat
 import { toolCatalog } from "@baton/gen/baton/v1/tools_baton";
 import type { ToolCall } from "@baton/gen/baton/v1/tools_pb";
 import type { Session } from "@baton/gen/baton/v1/agent_pb";
-import { spendLine, wireSpend } from "@baton/backend/budget";
+import { spendLine, wireSpend } from "@baton/backend/loop";
 import { type OutStream, Spinner } from "./spinner.js";
 import { terminalStream, terminalText } from "./terminal-text.js";
 
