@@ -10,7 +10,7 @@ import type { AgentTabs } from "./agent-tabs.js";
 import { waitLoaded } from "./agent-tabs.js";
 import type { PauseGate } from "./pause-gate.js";
 import { type TabConnection, type TabDriver, withoutDebuggerReason } from "./tab-driver.js";
-import { decideAction, foldersInWords, guardUploads, type UploadFile } from "@baton/sdk/policy";
+import { foldersInWords, refuseUnlessAllowed, guardUploads, type UploadFile } from "@baton/sdk/policy";
 import { extensionUploadRule, uploadFolderKey, uploadFoldersOf } from "./upload-paths.js";
 
 /** Something the panel shows beside the timeline's steps. */
@@ -137,10 +137,7 @@ export function createExecutor(o: ExecutorOptions): { handlers: ClientToolHandle
     };
     // The engine holds its calls to the site policy itself; through the page, the same rule is
     // asked here, before any card asks the user about a call that would be refused.
-    if (conn.kind === "dom" && spec) {
-      const d = decideAction(o.tabs.policy, (await pageNow()).url, pageActionClass(spec, params as never));
-      if (!d.allow) throw new ToolFailure(ToolErrorCode.PERMISSION_DENIED, `Refused, nothing was done: ${d.reason}`);
-    }
+    if (conn.kind === "dom" && spec) refuseUnlessAllowed(o.tabs.policy, (await pageNow()).url, pageActionClass(spec, params as never));
     // The upload rule: files from the upload folders go ahead, any other waits for the user's
     // card with its full path; what the rule resolved is what Chrome gets.
     let asked = false;

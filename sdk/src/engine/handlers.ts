@@ -1,7 +1,7 @@
 import type { Message } from "@bufbuild/protobuf";
 import { type ClientToolCase, type ClientToolHandlers, toolRoutes } from "@baton/gen/baton/v1/tools_baton";
-import { pageActionClass, screenMaskOf, toolByCase, type ToolRoute, ToolErrorCode, ToolFailure, typingOrigins } from "../contract/index.js";
-import { decideAction } from "../policy/site-policy.js";
+import { pageActionClass, screenMaskOf, toolByCase, type ToolRoute, typingOrigins } from "../contract/index.js";
+import { refuseUnlessAllowed } from "../policy/site-policy.js";
 import { openUrlPolicy } from "../policy/url-policy.js";
 import { drag, click, hover } from "./actions/pointer.js";
 import { pressKeys, typeText } from "./actions/keyboard.js";
@@ -46,10 +46,7 @@ function siteGuarded<Ctx>(engine: Engine, handlers: EngineHandlers<Ctx>): Engine
         ? handler
         : async (params: Message, ctx: Ctx) => {
             const policy = engine.options.urlPolicy ?? openUrlPolicy;
-            for (const url of actedOn(engine, params)) {
-              const d = decideAction(policy, url, pageActionClass(tool, params));
-              if (!d.allow) throw new ToolFailure(ToolErrorCode.PERMISSION_DENIED, `Refused, nothing was done: ${d.reason}`);
-            }
+            for (const url of actedOn(engine, params)) refuseUnlessAllowed(policy, url, pageActionClass(tool, params));
             return handler(params, ctx);
           };
   }

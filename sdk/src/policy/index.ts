@@ -14,6 +14,7 @@ export {
   type ActionDecision,
   decideAction,
   mergeUrlPolicies,
+  refuseUnlessAllowed,
   type SiteLists,
   siteListsOf,
   sitePolicyFromLists,

@@ -1,4 +1,5 @@
 import type { ToolRisk } from "../contract/catalog.js";
+import { ToolErrorCode, ToolFailure } from "../contract/tool-error.js";
 import { parseSiteList, type SitePattern, siteCovers, siteMatches } from "./site-list.js";
 import { decideUrl, describeSites, type UrlPolicy } from "./url-policy.js";
 
@@ -110,4 +111,13 @@ export function decideAction(policy: UrlPolicy, pageUrl: string | undefined, ris
     site: url.origin,
     reason: `${url.origin} is a read-only site (${rule}): its pages can be read, but no ${risk === "irreversible" ? "irreversible" : "mutating"} action (click, typing, form changes) runs there. Read what you need, navigate elsewhere, or ask the user to do this step.`,
   };
+}
+
+/**
+ * Throws the tool error a call gets when {@link decideAction} refuses it (the model reads that
+ * nothing was done and why), so every surface that acts refuses in the same words.
+ */
+export function refuseUnlessAllowed(policy: UrlPolicy, pageUrl: string | undefined, risk: ToolRisk | undefined): void {
+  const d = decideAction(policy, pageUrl, risk);
+  if (!d.allow) throw new ToolFailure(ToolErrorCode.PERMISSION_DENIED, `Refused, nothing was done: ${d.reason}`);
 }
