@@ -126,6 +126,13 @@ export class WebTab extends Target {
     super(ext, targetId, sessionId);
   }
 
+  /** Loads `url` in the tab, as typing it in the address bar does, and waits for it to load. */
+  async navigate(url: string): Promise<void> {
+    const { errorText } = await this.ext.transport.send<{ errorText?: string }>("Page.navigate", { url }, this.sessionId);
+    if (errorText) throw new Error(`${url} did not load: ${errorText}`);
+    await until(`${url} to load`, async () => (await this.eval<string>("location.href")) !== "about:blank" && (await this.eval<string>("document.readyState")) === "complete");
+  }
+
   /** The page's current URL. */
   url(): Promise<string> {
     return this.eval<string>("location.href");
@@ -202,6 +209,58 @@ export class Panel extends Target {
     return this.waitFor("the run's outcome", (e) => e.kind === "outcome", timeoutMs);
   }
 
+  /** Opens Settings, runs `fill` there, and goes back to the task, as a person does between tasks. */
+  async #inSettings(fill: () => Promise<void>): Promise<void> {
+    await this.click("button", "Settings");
+    await fill();
+    await this.click("button", "Back to the task");
+  }
+
+  /** Waits until the Settings form `selector` says `text` (its message after a save); fails with what it says instead. */
+  async #saved(selector: string, text: string): Promise<void> {
+    let said = "";
+    await until(`"${text}" in ${selector}`, async () => (said = await this.eval<string>(`document.querySelector(${JSON.stringify(selector)})?.innerText ?? ""`)).includes(text), 10_000).catch(() => {
+      throw new Error(`the panel did not save (${selector} says: ${said.replace(/\s+/g, " ").slice(-300)})`);
+    });
+  }
+
+  /**
+   * Sets the site policy in Settings as a person does: each list typed into its box, one origin
+   * or host a line (an empty list clears its box), then "Save site policy".
+   */
+  async setSitePolicy(p: SitePolicyLists): Promise<void> {
+    await this.#inSettings(async () => {
+      const boxes: [string, readonly string[] | undefined][] = [
+        ["Allowed sites", p.allowed],
+        ["Blocked sites", p.blocked],
+        ["Read-only sites", p.readOnly],
+      ];
+      for (const [label, list] of boxes) await this.type("textbox", label, (list ?? []).join("\n"));
+      await this.click("button", "Save site policy");
+      await this.#saved(".site-policy", "Saved.");
+    });
+  }
+
+  /** Adds a secret in Settings' Secrets as a person does (a one-time code: its authenticator key); it replaces one of that name. */
+  async addSecret(s: PanelSecret): Promise<void> {
+    await this.#inSettings(async () => {
+      if (s.totp) await this.click("radio", "One-time code");
+      await this.type("textbox", "Name", s.name);
+      await this.type("textbox", s.totp ? "Authenticator key" : "Value", s.value);
+      if (s.origins?.length) await this.type("textbox", "Allowed origins", s.origins.join(" "));
+      await this.click("button", s.totp ? "Add one-time code" : "Add secret");
+      await this.#saved(".secrets", `Saved ${s.name}.`);
+    });
+  }
+
+  /** Deletes a secret from Settings' Secrets, as a person does. */
+  async deleteSecret(name: string): Promise<void> {
+    await this.#inSettings(async () => {
+      await this.click("button", `Delete ${name}`);
+      await until(`the secret ${name} to go`, async () => !(await this.snapshot()).includes(`"Delete ${name}"`), 10_000);
+    });
+  }
+
   /** Closes the side panel, as the user does. */
   override async close(): Promise<void> {
     this.engine.page.dispose();
@@ -211,6 +270,23 @@ export class Panel extends Target {
       return !targetInfos.some((t) => t.targetId === this.targetId);
     });
   }
+}
+
+/** A site policy's lists, as Settings' "Site policy" boxes take them (origins or hosts). */
+export interface SitePolicyLists {
+  readonly allowed?: readonly string[];
+  readonly blocked?: readonly string[];
+  readonly readOnly?: readonly string[];
+}
+
+/** A secret as Settings' Secrets section takes it. */
+export interface PanelSecret {
+  readonly name: string;
+  /** The value, or for a one-time code the authenticator key (TOTP seed). */
+  readonly value: string;
+  readonly totp?: boolean;
+  /** Where it may be typed; unset: any site. */
+  readonly origins?: readonly string[];
 }
 
 /** The panel's settings (`src/settings.ts`), as {@link ExtensionBrowser.configure} writes them. */
@@ -374,13 +450,29 @@ export interface PanelApproval {
   readonly text: string;
 }
 
+/**
+ * How a card is answered: approve (true) or deny (false) this call, or "always" / "never" for
+ * every call of its class on its site (the card's "Always on this site" / "Never on this site",
+ * kept for the card's default time).
+ */
+export type PanelAnswer = boolean | "always" | "never";
+
+/** The card's button for an answer. */
+const answerButton = (a: PanelAnswer): string => (a === "always" ? "Always on this site" : a === "never" ? "Never on this site" : a ? "Approve" : "Deny");
+
 /** Options of {@link runInPanel}. */
 export interface PanelTask {
   /** The page the task starts on (opened in a new tab of its own window). */
   readonly startUrl: string;
   readonly task: string;
-  /** Approve (true) or deny (false) a held call; unset: deny. */
-  readonly onApproval?: (a: PanelApproval) => boolean | Promise<boolean>;
+  /** The answer to a held call ({@link PanelAnswer}); unset: deny. */
+  readonly onApproval?: (a: PanelApproval) => PanelAnswer | Promise<PanelAnswer>;
+  /**
+   * Runs once the panel is open, before the start page loads (the tab is on about:blank until
+   * it ends) and the task is typed: set up Settings as a person would, so that the page loads
+   * under them (a blocked frame is never fetched).
+   */
+  readonly prepare?: (panel: Panel) => Promise<void>;
   /** The answer to `ask_user` (a choice's name, or free text); unset: the question stays open until the time limit. */
   readonly userReply?: string;
   /** Presses Stop when aborted. */
@@ -415,7 +507,7 @@ function answeredAt(panel: Panel, index: number): Promise<boolean> {
  * panel's settings (backend, token, model) must be set first ({@link ExtensionBrowser.configure}).
  */
 export async function runInPanel(ext: ExtensionBrowser, t: PanelTask): Promise<PanelRun> {
-  const tab = await ext.openTab(t.startUrl);
+  const tab = await ext.openTab(t.prepare ? "about:blank" : t.startUrl);
   let panel: Panel | undefined;
   const end = async () => {
     await panel?.close().catch(() => undefined);
@@ -423,6 +515,10 @@ export async function runInPanel(ext: ExtensionBrowser, t: PanelTask): Promise<P
   };
   try {
     panel = await ext.openPanel(tab);
+    if (t.prepare) {
+      await t.prepare(panel);
+      await tab.navigate(t.startUrl);
+    }
     const before = new Set(await ext.pastSessions());
     await panel.run(t.task);
     const deadline = Date.now() + (t.timeoutMs ?? 300_000);
@@ -441,8 +537,8 @@ export async function runInPanel(ext: ExtensionBrowser, t: PanelTask): Promise<P
       }
       const held = entries.findIndex((e) => e.kind === "approval" && e.state === "pending");
       if (held >= 0) {
-        const yes = (await t.onApproval?.({ text: entries[held]?.text ?? "" })) ?? false;
-        await panel.click("button", yes ? "Approve" : "Deny");
+        const answer = (await t.onApproval?.({ text: entries[held]?.text ?? "" })) ?? false;
+        await panel.click("button", answerButton(answer));
         await answeredAt(panel, held);
         continue;
       }

@@ -4,7 +4,7 @@ import { unpaintedBoxes } from "./screenshot-check.js";
 import type { EvalTask } from "./task.js";
 
 /** The kinds of check a task can have, in the order they are run. */
-export type CheckKind = "js" | "url" | "state" | "answer" | "tool_calls" | "approvals" | "masked";
+export type CheckKind = "js" | "url" | "state" | "answer" | "tool_calls" | "approvals" | "masked" | "restart";
 
 /** One check's verdict. */
 export interface CheckResult {

@@ -1,9 +1,9 @@
-import { type RunContext, runTask, secretsScreenMask } from "@baton/sdk/client";
-import { type Engine, type EngineHandlers, engineHandlers, paintedOver } from "@baton/sdk/engine";
+import { type RunContext, runTask } from "@baton/sdk/client";
+import { type Engine, type EngineHandlers, engineHandlers } from "@baton/sdk/engine";
 import { guardUploads, mergeUrlPolicies, type UrlPolicy } from "@baton/sdk/policy";
 import { engineProbe } from "@baton/sdk/script";
 import { nodeUploadRule, refuseOutside } from "../run/upload-dirs.js";
-import { type MaskedCapture, viewportJpeg } from "./page-shot.js";
+import { secretsPainted, viewportJpeg } from "./page-shot.js";
 import type { Attempt, AttemptJob } from "./via.js";
 
 /** Rewrites the engine's handlers for a run: tests break the engine on purpose with it. */
@@ -65,15 +65,8 @@ export async function engineAttempt(engine: Engine, job: AttemptJob, o: Headless
       ...(job.secrets?.length ? { secrets: job.secrets } : {}),
       ...(job.budget ? { budget: job.budget } : {}),
     });
-    // The report's screenshot is painted over like every screenshot of the run: the secrets'
-    // values, and the codes a one-time-code secret may have typed.
-    const secrets = job.secrets ?? [];
-    const masked: MaskedCapture | undefined = secrets.length
-      ? async (capture) => {
-          const shot = await paintedOver(engine.page, secretsScreenMask(secrets), "viewport", capture);
-          return shot.painted ? shot.image : undefined;
-        }
-      : undefined;
+    // The report's screenshot is painted over like every screenshot of the run.
+    const masked = secretsPainted(engine.page, job.secrets);
     return { outcome, page: engineProbe(engine), screenshot: () => viewportJpeg((m, p) => engine.page.send(m, p), masked), end };
   } catch (e) {
     await end();

@@ -18,6 +18,7 @@ import { runEval } from "./run-eval.js";
 import type { HandlerWrapper } from "./headless-via.js";
 import { htmlReport } from "./html-report.js";
 import { readReport, ReportError, type ReportRow, rowLine } from "./report.js";
+import { restartableBackend } from "./restartable-backend.js";
 import { builtinSuiteDir, filterTasks, loadSuite, type Suite, tasksOnVia } from "./suite.js";
 import { seconds, summaryTable } from "./summary.js";
 import { type EvalTask, TaskError } from "./task.js";
@@ -209,10 +210,21 @@ export async function evalCommand(argv: readonly string[], given: EvalDeps): Pro
       deps.err.write(`baton eval: ${attachedGuardNotice(cdpUrls.length === 1 ? `the browser at ${cdpUrls[0]}` : `the browsers at ${cdpUrls.join(", ")}`, true)}\n`);
     }
     let backend: RunBackend;
+    let restartBackend: (() => Promise<void>) | undefined;
     try {
       // Script models are on for the suite's folder only: the harness is this backend's operator.
-      const start = (dataDir: string) => startLocalBackend({ model: "", env: { ...deps.env, BATON_SCRIPT_DIR: suite.dir }, dataDir });
-      backend = await withRunStore(resolve(flag(p, "data-dir") ?? defaultRunStore(deps.env)), start, cleanup);
+      let store = "";
+      const start = (dataDir: string, allowedHosts?: string[]) => {
+        store = dataDir;
+        return startLocalBackend({ model: "", env: { ...deps.env, BATON_SCRIPT_DIR: suite.dir }, dataDir, ...(allowedHosts ? { allowedHosts } : {}) });
+      };
+      const opened = (allowedHosts?: string[]) => withRunStore(resolve(flag(p, "data-dir") ?? defaultRunStore(deps.env)), (dir) => start(dir, allowedHosts), cleanup);
+      // A task that restarts the backend gets one behind a relay, restarted on the store it opened.
+      if (tasks.some((t) => t.trust.restartBackend)) {
+        const relayed = await restartableBackend((relay) => (store ? start(store, [relay]) : opened([relay])));
+        restartBackend = () => relayed.restart();
+        backend = relayed;
+      } else backend = await opened();
     } catch (e) {
       if (e instanceof BackendUnavailable) return fail(e.message, evalExitCodes.unavailable);
       throw e;
@@ -243,6 +255,7 @@ export async function evalCommand(argv: readonly string[], given: EvalDeps): Pro
         repeat,
         concurrency,
         signal: stop.signal,
+        ...(restartBackend ? { restartBackend } : {}),
         listener: {
           started: (task, attempt) => progress.started(task, attempt),
           finished: (row) => {

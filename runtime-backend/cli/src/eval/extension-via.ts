@@ -1,9 +1,22 @@
 import { existsSync } from "node:fs";
 import { join } from "node:path";
-import type { TaskOutcome } from "@baton/sdk/client";
+import type { ApprovalDecision, TaskBudget, TaskOutcome } from "@baton/sdk/client";
+import { Engine } from "@baton/sdk/engine";
+import { siteListsOf } from "@baton/sdk/policy";
 import type { PageProbe } from "@baton/sdk/script";
-import { distDir, type ExtensionBrowser, launchWithExtension, type PanelRun, runInPanel, Target, type TimelineEntry } from "@baton/extension/testing";
-import { viewportJpeg } from "./page-shot.js";
+import {
+  distDir,
+  type ExtensionBrowser,
+  launchWithExtension,
+  type Panel,
+  type PanelAnswer,
+  type PanelRun,
+  type PanelSettings,
+  runInPanel,
+  Target,
+  type TimelineEntry,
+} from "@baton/extension/testing";
+import { secretsPainted, viewportJpeg } from "./page-shot.js";
 import { type Attempt, type AttemptJob, type Lane, type ToolTally, type Via, ViaUnavailable } from "./via.js";
 
 /** Options of {@link extensionVia}. */
@@ -59,15 +72,63 @@ async function tabTarget(ext: ExtensionBrowser, tabId: number): Promise<Target> 
   return new Target(ext, targetId, sessionId);
 }
 
+/** The card's button for the harness's decision: a decision for the site is "Always" / "Never on this site". */
+function panelAnswer(d: ApprovalDecision): PanelAnswer {
+  if (d.scope === "site") return d.approved ? "always" : "never";
+  return d.approved;
+}
+
+/** A task's budget as the panel's "Budget per task" (0: no ceiling on that measure). */
+function panelBudget(b: TaskBudget): NonNullable<PanelSettings["budget"]> {
+  return { tokens: b.tokens ?? 0, costUsd: b.costUsd ?? 0, seconds: b.seconds ?? 0 };
+}
+
+/** What a lane's earlier attempt left in the extension's Settings, to undo before the next. */
+interface LaneSettings {
+  policy: boolean;
+  secrets: string[];
+}
+
+/**
+ * Sets the task's trust in the panel's Settings, the way a person does (its site policy
+ * typed in, its secrets added), after undoing what the lane's earlier task set there.
+ */
+async function prepareTrust(panel: Panel, job: AttemptJob, lane: LaneSettings): Promise<void> {
+  for (const name of lane.secrets.splice(0)) await panel.deleteSecret(name);
+  if (job.policy || lane.policy) {
+    await panel.setSitePolicy(job.policy ? siteListsOf(job.policy) : {});
+    lane.policy = !!job.policy;
+  }
+  for (const s of job.secrets ?? []) {
+    await panel.addSecret({ name: s.name, value: s.value, totp: s.kind === "totp", ...(s.origins ? { origins: s.origins } : {}) });
+    lane.secrets.push(s.name);
+  }
+}
+
+/** The visible part of tab `targetId` as the report keeps it: painted over where the run's secrets show. */
+async function laneShot(ext: ExtensionBrowser, final: Target, job: AttemptJob): Promise<string | undefined> {
+  const send = <T>(m: string, p?: Record<string, unknown>) => ext.transport.send<T>(m, p, final.sessionId);
+  if (!job.secrets?.length) return viewportJpeg(send);
+  // The one masking path of the engine, on a session of the test's own to the final tab.
+  const engine = await Engine.attach(ext.transport, final.targetId);
+  try {
+    return await viewportJpeg((m, p) => engine.page.send(m, p), secretsPainted(engine.page, job.secrets));
+  } finally {
+    engine.dispose();
+  }
+}
+
 /**
  * The extension's way: each lane is a Chromium with the built extension loaded (its own
  * profile). An attempt signs the panel in to the harness's backend with the task's model, opens
  * the start page in a window of its own and Chrome's side panel beside it, and runs the goal
  * from the panel's task box: the agent loop runs in the backend, the tools in the extension
- * over `chrome.debugger`, exactly as for a user (the extension's upload folders are the suite's
+ * over `chrome.debugger`, exactly as for a user. A task's site policy and secrets are set in the
+ * panel's Settings and its budget as the panel's "Budget per task", and its held calls are
+ * answered on the panel's card (once, or always / never on the site), as a person would (the extension's upload folders are the suite's
  * `files/`, where relative paths resolve, and the `--upload-dir` folders; the card asking about
  * a file from anywhere else is denied, as baton eval asks no one). The checks then read the
- * window's active tab.
+ * window's active tab; the report's screenshot of it is painted over where a secret shows.
  * The panel is worked by the extension's own driver (`runInPanel`). The panel does not send a step limit, so the task's `max_steps` is the backend's default here.
  */
 export function extensionVia(o: ExtensionViaOptions = {}): Via {
@@ -84,6 +145,7 @@ export function extensionVia(o: ExtensionViaOptions = {}): Via {
     async openLane(): Promise<Lane> {
       const ext = await launchWithExtension({ dir, build: false, ...(o.headed ? { headed: true } : {}) });
       const pages = async () => (await ext.transport.send<{ targetInfos: { targetId: string; type: string }[] }>("Target.getTargets")).targetInfos.filter((t) => t.type === "page").map((t) => t.targetId);
+      const settings: LaneSettings = { policy: false, secrets: [] };
       return {
         async attempt(job: AttemptJob): Promise<Attempt> {
           await ext.transport.send("Storage.clearCookies", {});
@@ -96,14 +158,15 @@ export function extensionVia(o: ExtensionViaOptions = {}): Via {
             }
           };
           try {
-            await ext.configure({ backendUrl: job.backend.baseUrl, token: job.backend.token, model: job.model });
+            await ext.configure({ backendUrl: job.backend.baseUrl, token: job.backend.token, model: job.model, ...(job.budget ? { budget: panelBudget(job.budget) } : {}) });
             // Uploads come from the suite's files/ (relative paths resolve there) and --upload-dir, as via headless.
             const folders = [job.filesDir, ...(o.uploadDirs ?? [])];
             await ext.setUploadFolders(folders);
             run = await runInPanel(ext, {
               startUrl: job.startUrl,
               task: job.goal,
-              onApproval: (card) => !uploadCard.test(card.text) && job.onApproval().approved,
+              onApproval: (card) => !uploadCard.test(card.text) && panelAnswer(job.onApproval()),
+              prepare: (panel) => prepareTrust(panel, job, settings),
               userReply: job.userReply ?? "The user is not available to answer. Continue without the answer if you can.",
               signal: job.signal,
             });
@@ -121,7 +184,7 @@ export function extensionVia(o: ExtensionViaOptions = {}): Via {
               outcome,
               tally: tallyOf(run.timeline),
               page: probeOf(final),
-              screenshot: () => within(10_000, "the screenshot", viewportJpeg((m, p) => ext.transport.send(m, p, final.sessionId))).catch(() => undefined),
+              screenshot: () => within(10_000, "the screenshot", laneShot(ext, final, job)).catch(() => undefined),
               end,
             };
           } catch (e) {

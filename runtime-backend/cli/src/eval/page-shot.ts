@@ -1,3 +1,6 @@
+import { type Secret, secretsScreenMask } from "@baton/sdk/client";
+import { type PageSession, paintedOver } from "@baton/sdk/engine";
+
 /** Sends one CDP command to the page (the engine's page session, or a flat session on it). */
 export type PageSend = <T>(method: string, params?: Record<string, unknown>) => Promise<T>;
 
@@ -27,4 +30,17 @@ export async function viewportJpeg(send: PageSend, masked?: MaskedCapture): Prom
   } catch {
     return undefined;
   }
+}
+
+/**
+ * The capture of a run with secrets: painted over like every screenshot of the run (the
+ * secrets' values, and the codes a one-time-code secret may have typed) on `page`, the final
+ * page's session; undefined when the run has none. Both vias' reports go through it.
+ */
+export function secretsPainted(page: PageSession, secrets: readonly Secret[] | undefined): MaskedCapture | undefined {
+  if (!secrets?.length) return undefined;
+  return async (capture) => {
+    const shot = await paintedOver(page, secretsScreenMask(secrets), "viewport", capture);
+    return shot.painted ? shot.image : undefined;
+  };
 }

@@ -25,6 +25,8 @@ export interface AttemptPlan {
   readonly lane: Lane;
   /** Stops the run early (Ctrl-C). */
   readonly stop?: AbortSignal;
+  /** Restarts the harness's backend on its store (for a task's `restart_backend`); unset: it cannot be. */
+  readonly restartBackend?: () => Promise<void>;
 }
 
 function message(e: unknown): string {
@@ -72,6 +74,36 @@ function approvalOf(task: EvalTask): ApprovalDecision {
   return task.approve ? { approved: true, reason: "approved by the eval task", ...scope } : { approved: false, reason: "The user declined this action.", ...scope };
 }
 
+/**
+ * For a task's `restart_backend`: once the answer to the first held call is in the store (a
+ * rule for the run's site), restarts the backend, while the run carries on; its check says
+ * whether the restart was made.
+ */
+async function restartOnceStored(p: AttemptPlan, site: string | undefined): Promise<CheckResult> {
+  const fail = (detail: string): CheckResult => ({ check: "restart", ok: false, detail });
+  if (!p.restartBackend) return fail("this harness's backend cannot be restarted");
+  const deadline = Date.now() + 10_000;
+  for (;;) {
+    const { rules } = await p.client.listApprovalRules({});
+    if (rules.some((r) => r.site === site)) break;
+    if (Date.now() > deadline) return fail(`the answer for ${site} never reached the store`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+  try {
+    await p.restartBackend();
+    return { check: "restart", ok: true, detail: "the backend restarted once the answer was stored" };
+  } catch (e) {
+    return fail(`the backend did not restart: ${message(e)}`);
+  }
+}
+
+/** Forgets what the run's "always" / "never" answers stored for its sites: the eval's store may be the user's own. */
+async function forgetRules(p: AttemptPlan, origins: RunOrigins): Promise<void> {
+  const sites = new Set(Object.values(origins));
+  const { rules } = await p.client.listApprovalRules({});
+  for (const r of rules) if (sites.has(r.site)) await p.client.revokeApprovalRule({ id: r.id });
+}
+
 /** What the run's events tell: time in tools, tool errors and approvals. */
 function eventTally() {
   const t = { toolMs: 0, errors: [] as string[], approvals: 0 };
@@ -114,6 +146,7 @@ export async function runAttempt(p: AttemptPlan): Promise<ReportRow> {
   let other: StaticServer | undefined;
   let origins: RunOrigins = {};
   let attempt: Attempt | undefined;
+  let restart: Promise<CheckResult> | undefined;
   const harnessError = (why: string, status: RunStatus = "error"): ReportRow => ({ ...base, verdict: "error", failed_check: "harness", reason: why, status, ...blank });
   try {
     try {
@@ -125,6 +158,10 @@ export async function runAttempt(p: AttemptPlan): Promise<ReportRow> {
       return harnessError(`the site could not be prepared: ${message(e)}`);
     }
     const { t, onEvent } = eventTally();
+    const answer = () => {
+      if (task.trust.restartBackend) restart ??= restartOnceStored(p, origins.site);
+      return approvalOf(task);
+    };
     const limit = new AbortController();
     let timedOut = false;
     const timer = setTimeout(() => {
@@ -142,7 +179,7 @@ export async function runAttempt(p: AttemptPlan): Promise<ReportRow> {
         maxSteps: task.maxSteps,
         signal: p.stop ? AbortSignal.any([limit.signal, p.stop]) : limit.signal,
         onEvent,
-        onApproval: () => approvalOf(task),
+        onApproval: answer,
         ...(task.userReply !== undefined ? { userReply: task.userReply } : {}),
         filesDir: join(p.suiteDir, "files"),
         ...trustJob(task, origins),
@@ -162,6 +199,7 @@ export async function runAttempt(p: AttemptPlan): Promise<ReportRow> {
     // The screenshot before the checks: the "masked" check reads the report's own image.
     const screenshot = await attempt.screenshot();
     const checks = await runChecks(task, { page: attempt.page, ...(site ? { siteUrl: site.url } : {}), answer: outcome.answer, toolCalls, approvals: tally.approvals, ...(screenshot ? { screenshot } : {}) });
+    if (task.trust.restartBackend) checks.unshift(restart ? await restart : { check: "restart", ok: false, detail: "no call was held for approval, so the backend was never restarted" });
     const usage = (got?.session ?? outcome.session).usage;
     const reason = timedOut ? `the task's time limit (${task.timeoutMs} ms) ran out` : outcome.reason;
     const judged = verdictOf(status, task.trust.status, reason, checks);
@@ -188,6 +226,9 @@ export async function runAttempt(p: AttemptPlan): Promise<ReportRow> {
     };
   } finally {
     await attempt?.end().catch(() => undefined);
+    // A run that ended early still lets its restart finish before the next run starts.
+    await restart?.catch(() => undefined);
+    if (task.trust.answer === "always" || task.trust.answer === "never") await forgetRules(p, origins).catch(() => undefined);
     await site?.close().catch(() => undefined);
     await other?.close().catch(() => undefined);
   }

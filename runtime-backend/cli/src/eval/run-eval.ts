@@ -31,6 +31,34 @@ export interface EvalOptions {
   readonly listener?: EvalListener;
   /** Stops starting runs and stops those under way (Ctrl-C). */
   readonly signal?: AbortSignal;
+  /** Restarts the backend on its store, for tasks with `restart_backend` (run while no other run is under way). */
+  readonly restartBackend?: () => Promise<void>;
+}
+
+/**
+ * Lets runs share the backend, and a run that restarts it have it alone: such a run waits for
+ * those under way to end, and no other starts until it has ended.
+ */
+function backendGate() {
+  let running = 0;
+  let alone = 0;
+  let wake: (() => void)[] = [];
+  const changed = () => {
+    for (const w of wake.splice(0)) w();
+  };
+  const wait = () => new Promise<void>((r) => wake.push(r));
+  return {
+    async enter(exclusive: boolean): Promise<void> {
+      if (exclusive) alone++;
+      while (exclusive ? running > 0 : alone > 0) await wait();
+      running++;
+    },
+    leave(exclusive: boolean): void {
+      running--;
+      if (exclusive) alone--;
+      changed();
+    },
+  };
 }
 
 /**
@@ -45,6 +73,7 @@ export async function runEval(o: EvalOptions): Promise<ReportRow[]> {
   const lanes: Lane[] = [];
   const rows: ReportRow[] = [];
   let next = 0;
+  const gate = backendGate();
   const worker = async () => {
     if (next >= jobs.length || o.signal?.aborted) return;
     const lane = await o.via.openLane();
@@ -52,6 +81,8 @@ export async function runEval(o: EvalOptions): Promise<ReportRow[]> {
     while (next < jobs.length && !o.signal?.aborted) {
       const job = jobs[next++] as (typeof jobs)[number];
       o.listener?.started(job.task.name, job.attempt);
+      const alone = job.task.trust.restartBackend;
+      await gate.enter(alone);
       const start = Date.now();
       const row = await runAttempt({
         task: job.task,
@@ -63,7 +94,8 @@ export async function runEval(o: EvalOptions): Promise<ReportRow[]> {
         backend: o.backend,
         lane,
         ...(o.signal ? { stop: o.signal } : {}),
-      });
+        ...(o.restartBackend ? { restartBackend: o.restartBackend } : {}),
+      }).finally(() => gate.leave(alone));
       traceRow(row, start);
       rows.push(row);
       o.listener?.finished(row);

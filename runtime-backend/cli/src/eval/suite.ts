@@ -85,22 +85,9 @@ export function filterTasks(tasks: readonly EvalTask[], filter: string | undefin
   return tasks.filter((t) => globs.some((g) => g.test(t.name)));
 }
 
-/** Trust keys a via cannot set up for a run yet (the extension keeps its own settings). */
-function untakenKeys(task: EvalTask, via: ViaName): string[] {
-  if (via !== "extension") return [];
-  const t = task.trust;
-  return [
-    ...(t.policy ? ["policy"] : []),
-    ...(t.secrets.length ? ["secrets"] : []),
-    ...(t.budget ? ["budget"] : []),
-    ...(t.answer === "always" || t.answer === "never" ? [`approve "${t.answer}"`] : []),
-  ];
-}
-
 /**
  * The tasks that run on `via`: a task with `vias` that does not list it is left out (its name
- * in `skipped`). A task the via cannot set up (a policy, secrets or a budget via extension) and
- * that does not say so with `vias` is a TaskError, rather than a run that ignores its setup.
+ * in `skipped`). Every via sets up every trust key (the extension in its panel's Settings).
  */
 export function tasksOnVia(tasks: readonly EvalTask[], via: ViaName): { run: EvalTask[]; skipped: string[] } {
   const run: EvalTask[] = [];
@@ -110,8 +97,6 @@ export function tasksOnVia(tasks: readonly EvalTask[], via: ViaName): { run: Eva
       skipped.push(t.name);
       continue;
     }
-    const untaken = untakenKeys(t, via);
-    if (untaken.length) throw new TaskError(`${t.name}: --via ${via} cannot set up its ${untaken.join(", ")} yet: run it --via headless, or mark it "vias": ["headless"]`);
     run.push(t);
   }
   return { run, skipped };

@@ -42,10 +42,16 @@ export interface TaskTrust {
   readonly masked: readonly string[];
   /** The vias the task runs on (unset: every via). */
   readonly vias?: readonly ViaName[];
+  /**
+   * Restart the backend (same store, same address) once the answer to the first held call is
+   * in the store, so that the run's later calls are decided by a backend that only has the
+   * store to remember it by (`restart_backend`).
+   */
+  readonly restartBackend: boolean;
 }
 
 /** The keys {@link trustOf} reads. */
-export const trustKeys = ["policy", "other_site", "secrets", "budget", "status", "approvals", "masked", "vias"] as const;
+export const trustKeys = ["policy", "other_site", "secrets", "budget", "status", "approvals", "masked", "vias", "restart_backend"] as const;
 
 /** The origins a run's placeholders stand for. */
 export interface RunOrigins {
@@ -122,7 +128,7 @@ function budgetOf(v: unknown, fail: (m: string) => never): TaskBudget | undefine
 
 /**
  * Reads a task's trust keys (`policy`, `other_site`, `secrets`, `budget`, `approve`, `status`,
- * `approvals`, `masked`, `vias`), calling `fail` with a message that names the key at fault.
+ * `approvals`, `masked`, `vias`, `restart_backend`), calling `fail` with a message that names the key at fault.
  */
 export function trustOf(o: Raw, site: string | undefined, fail: (m: string) => never): TaskTrust {
   const otherSite = o.other_site;
@@ -146,6 +152,9 @@ export function trustOf(o: Raw, site: string | undefined, fail: (m: string) => n
   const via = o.vias;
   if (via !== undefined && (!Array.isArray(via) || !via.length || via.some((x) => !vias.includes(x as ViaName)))) fail(`"vias" must be a list of ${vias.join(", ")}`);
   const budget = budgetOf(o.budget, fail);
+  const restart = o.restart_backend ?? false;
+  if (typeof restart !== "boolean") fail(`"restart_backend" must be true or false`);
+  if (restart && answer !== "always" && answer !== "never") fail(`"restart_backend" restarts the backend once a decision for the site is stored: give the task "approve": "always" or "never"`);
   return {
     ...(policy ? { policy } : {}),
     ...(typeof otherSite === "string" ? { otherSite } : {}),
@@ -156,5 +165,6 @@ export function trustOf(o: Raw, site: string | undefined, fail: (m: string) => n
     ...(approvals !== undefined ? { approvals: approvals as number } : {}),
     masked: masked as string[],
     ...(via ? { vias: via as ViaName[] } : {}),
+    restartBackend: restart as boolean,
   };
 }

@@ -58,6 +58,7 @@ describe("suite files", () => {
         approvals: 1,
         masked: ["#pin"],
         vias: ["headless"],
+        restart_backend: true,
       },
       "s.jsonl:1",
     );
@@ -75,6 +76,7 @@ describe("suite files", () => {
       approvals: 1,
       masked: ["#pin"],
       vias: ["headless"],
+      restartBackend: true,
     });
     expect(parseTask({ ...ok, approve: "never" }, "s").approve).toBe(false);
     expect(parseTask({ name: "a", goal: "x", site: "shop", approvals: 0 }, "s").trust.approvals).toBe(0);
@@ -99,6 +101,8 @@ describe("suite files", () => {
     expect(bad({ approvals: -1 })).toContain('"approvals" must be a whole number');
     expect(bad({ masked: ["#pin"] })).toContain('"masked" checks that secrets are painted over: give the task "secrets"');
     expect(bad({ vias: ["firefox"] })).toContain('"vias" must be a list of headless, extension');
+    expect(bad({ restart_backend: "yes", approve: "always" })).toContain('"restart_backend" must be true or false');
+    expect(bad({ restart_backend: true })).toContain('"restart_backend" restarts the backend once a decision for the site is stored: give the task "approve": "always" or "never"');
     expect(bad({ other_site: "../x" })).toContain('"other_site" must be a folder name');
     expect(bad({ policy: { blocked: ["{other_site}"] } })).toContain('"policy" names {other_site}: give the task an "other_site"');
   });
@@ -112,13 +116,13 @@ describe("suite files", () => {
     });
   });
 
-  it("keeps a task off the vias it does not list, and refuses one the via cannot set up", () => {
+  it("keeps a task off the vias it does not list; the extension takes every trust key", () => {
     const plain = parseTask(ok, "s");
     const headless = parseTask({ ...ok, name: "shop/h", policy: { read_only: ["{site}"] }, vias: ["headless"] }, "s");
     expect(tasksOnVia([plain, headless], "extension")).toEqual({ run: [plain], skipped: ["shop/h"] });
     expect(tasksOnVia([plain, headless], "headless")).toEqual({ run: [plain, headless], skipped: [] });
     const unmarked = parseTask({ ...ok, name: "shop/s", secrets: { pw: "x" }, budget: "tokens=10" }, "s");
-    expect(() => tasksOnVia([unmarked], "extension")).toThrow('shop/s: --via extension cannot set up its secrets, budget yet: run it --via headless, or mark it "vias": ["headless"]');
+    expect(tasksOnVia([unmarked], "extension")).toEqual({ run: [unmarked], skipped: [] });
   });
 
   it("loads a folder of *.jsonl files and refuses duplicates, missing sites and missing scripts", () => {
@@ -153,8 +157,7 @@ describe("suite files", () => {
     for (const t of s.tasks) {
       expect(t.script, t.name).toBeTruthy();
       expect(t.js.length + (t.url ? 1 : 0) + (t.state ? 1 : 0) + (t.answer ? 1 : 0) + t.toolCalls.length, t.name).toBeGreaterThan(0);
-      // A task the extension cannot set up yet says so: it runs via headless only.
-      expect(() => tasksOnVia([t], "extension"), t.name).not.toThrow();
+      expect(tasksOnVia([t], "extension").run, t.name).toEqual([t]);
     }
   });
 });

@@ -21,11 +21,11 @@ export class BackendUnavailable extends Error {
 
 /**
  * Starts the backend inside this process on a loopback port, on an embedded store in `dataDir`
- * (in memory when unset). The local
+ * (in memory when unset); `allowedHosts` are names ("host:port") it answers besides its own address. The local
  * user gets a fresh token for this run. Logs go to stderr at `error` unless BATON_LOG_LEVEL says
  * otherwise, so they never mix with the progress output.
  */
-export async function startLocalBackend(o: { dataDir?: string; model: string; maxSteps?: number; env: Env }): Promise<RunBackend> {
+export async function startLocalBackend(o: { dataDir?: string; model: string; maxSteps?: number; env: Env; allowedHosts?: readonly string[] }): Promise<RunBackend> {
   const redact = createRedactor(envSecrets(o.env));
   const logger = createLogger({ level: o.env.BATON_LOG_LEVEL ?? "error", destination: pino.destination({ dest: 2, sync: true }), redact });
   const backend = await startBackend({
@@ -36,6 +36,7 @@ export async function startLocalBackend(o: { dataDir?: string; model: string; ma
     defaultModel: o.model,
     ...(o.maxSteps ? { defaultMaxSteps: o.maxSteps } : {}),
     approval: { risks: ["irreversible"] },
+    ...(o.allowedHosts ? { allowedHosts: o.allowedHosts } : {}),
     logger,
     redact,
   });
