@@ -15,6 +15,7 @@ import { defaultRunStore, withRunStore } from "../run/store-dir.js";
 import { compareReports, comparisonTable } from "./compare.js";
 import { evalProgress } from "./eval-progress.js";
 import { runEval } from "./run-eval.js";
+import type { TrustPart } from "./extension-via.js";
 import type { HandlerWrapper } from "./headless-via.js";
 import { htmlReport } from "./html-report.js";
 import { readReport, ReportError, type ReportRow, rowLine } from "./report.js";
@@ -43,6 +44,8 @@ export const evalExitCodes = {
 export interface EvalDeps extends Pick<RunDeps, "out" | "err" | "env" | "onInterrupt"> {
   /** Rewrites the engine's handlers of every headless run (tests break the engine with it). */
   readonly wrapHandlers?: HandlerWrapper;
+  /** Trust the extension's lanes leave unset (tests see the trust tasks fail without it). */
+  readonly extensionWithoutTrust?: readonly TrustPart[];
 }
 
 export const evalUsage = `baton eval [suite.jsonl | folder] [options]     run a suite (default: the built-in suite)
@@ -182,6 +185,7 @@ export async function evalCommand(argv: readonly string[], given: EvalDeps): Pro
       policy,
       uploadDirs: uploadDirsOf(p),
       ...(deps.wrapHandlers ? { wrapHandlers: deps.wrapHandlers } : {}),
+      ...(deps.extensionWithoutTrust ? { withoutTrust: deps.extensionWithoutTrust } : {}),
       ...(extensionDir ? { dir: resolve(extensionDir) } : {}),
       ...(cdpUrls.length ? { cdpUrls } : {}),
     });

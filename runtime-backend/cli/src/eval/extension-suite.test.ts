@@ -5,6 +5,8 @@
  * eval` starts, and judged by the same checks as via headless.
  * permit/apply's relative upload path resolves in the suite's `files/` (the extension's upload
  * folder, which the harness sets), as via headless. Tasks marked `"vias": ["headless"]` are left out.
+ * The trust tasks (bank/*) set their policy, secrets, budget and answers up in the panel; a
+ * second run, in one browser, takes each of those away and sees each trust task fail.
  */
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -38,7 +40,7 @@ function deps(): EvalDeps & { output(): string } {
 
 describe("the built-in suite via extension", () => {
   it("passes every task through the extension's side panel at concurrency 2", { timeout: 600_000 }, async () => {
-    // The trust tasks the extension cannot set up yet (a policy, secrets, a budget) are marked headless-only.
+    // bank/blocked-frame is headless-only: the extension does not hold a page's frames to the site policy.
     const { run, skipped } = tasksOnVia(loadSuite(builtinSuiteDir).tasks, "extension");
     const out = join(dir, "suite.jsonl");
     const d = deps();
@@ -65,6 +67,29 @@ describe("the built-in suite via extension", () => {
     expect(d.output()).toContain(`${rows.length} task(s), ${rows.length} run(s): ${rows.length} passed`);
     // The upload reached the page as the suite's file (the site checks its name, type and size).
     expect(rows.find((r) => r.task === "permit/apply")?.tool_calls).toContain("upload_file");
+    // The remembered answer held across the backend's restart: one card for two removals.
+    expect(rows.find((r) => r.task === "bank/remember-approval")).toMatchObject({ approvals: 1, verdict: "pass" });
     console.log(`built-in suite: ${rows.length} tasks via extension at concurrency 2 in ${seconds.toFixed(1)} s (including the backend's start)`);
+  });
+
+  it("fails each trust task when the panel is not given that part of its trust", { timeout: 300_000 }, async () => {
+    const out = join(dir, "without-trust.jsonl");
+    const d = { ...deps(), extensionWithoutTrust: ["policy", "totp", "budget", "site_answers", "mask"] as const };
+    const code = await evalCommand(["--via", "extension", "--extension", extension, "--filter", "bank/*", "--data-dir", join(dir, "store-without"), "--out", out], d);
+    writeFileSync(join(artefacts, "extension-without-trust-output.txt"), d.output());
+    expect(code).toBe(evalExitCodes.failed);
+    const failed = Object.fromEntries(readReport(out).map((r) => [r.task, `${r.verdict} ${r.failed_check}`]));
+    expect(failed).toEqual({
+      // No one-time code in Settings: the literal placeholder is typed and refused.
+      "bank/signin-otp": "fail state",
+      // Answered once, not always on the site: no rule to restart on, and the second removal asked again.
+      "bank/remember-approval": "fail restart",
+      // No read-only site in Settings: the switch to paper statements went through.
+      "bank/read-only": "fail state",
+      // The report's screenshot not painted: the phrase shows.
+      "bank/masked-screenshot": "fail masked",
+      // No budget per task: the transfers ran to the end.
+      "bank/budget": "fail status",
+    });
   });
 });

@@ -27,7 +27,15 @@ export interface ExtensionViaOptions {
   readonly headed?: boolean;
   /** Folders uploads may come from besides the suite's files/ (`--upload-dir`). */
   readonly uploadDirs?: readonly string[];
+  /** Trust the lane leaves unset, so that tests see each trust task fail without it. */
+  readonly withoutTrust?: readonly TrustPart[];
 }
+
+/**
+ * A part of a task's trust setup: its site policy, its one-time-code secrets, its budget, its
+ * answers for the site (given as once instead), and the paint over the report's screenshot.
+ */
+export type TrustPart = "policy" | "totp" | "budget" | "site_answers" | "mask";
 
 /** The heading of the panel's card for an upload from outside the upload folders (`timeline-view.tsx`). */
 const uploadCard = /Allow this upload\?/;
@@ -93,22 +101,24 @@ interface LaneSettings {
  * Sets the task's trust in the panel's Settings, the way a person does (its site policy
  * typed in, its secrets added), after undoing what the lane's earlier task set there.
  */
-async function prepareTrust(panel: Panel, job: AttemptJob, lane: LaneSettings): Promise<void> {
+async function prepareTrust(panel: Panel, job: AttemptJob, lane: LaneSettings, without: ReadonlySet<TrustPart>): Promise<void> {
   for (const name of lane.secrets.splice(0)) await panel.deleteSecret(name);
-  if (job.policy || lane.policy) {
-    await panel.setSitePolicy(job.policy ? siteListsOf(job.policy) : {});
-    lane.policy = !!job.policy;
+  const policy = without.has("policy") ? undefined : job.policy;
+  if (policy || lane.policy) {
+    await panel.setSitePolicy(policy ? siteListsOf(policy) : {});
+    lane.policy = !!policy;
   }
   for (const s of job.secrets ?? []) {
+    if (s.kind === "totp" && without.has("totp")) continue;
     await panel.addSecret({ name: s.name, value: s.value, totp: s.kind === "totp", ...(s.origins ? { origins: s.origins } : {}) });
     lane.secrets.push(s.name);
   }
 }
 
 /** The visible part of tab `targetId` as the report keeps it: painted over where the run's secrets show. */
-async function laneShot(ext: ExtensionBrowser, final: Target, job: AttemptJob): Promise<string | undefined> {
+async function laneShot(ext: ExtensionBrowser, final: Target, job: AttemptJob, unpainted: boolean): Promise<string | undefined> {
   const send = <T>(m: string, p?: Record<string, unknown>) => ext.transport.send<T>(m, p, final.sessionId);
-  if (!job.secrets?.length) return viewportJpeg(send);
+  if (!job.secrets?.length || unpainted) return viewportJpeg(send);
   // The one masking path of the engine, on a session of the test's own to the final tab.
   const engine = await Engine.attach(ext.transport, final.targetId);
   try {
@@ -146,6 +156,7 @@ export function extensionVia(o: ExtensionViaOptions = {}): Via {
       const ext = await launchWithExtension({ dir, build: false, ...(o.headed ? { headed: true } : {}) });
       const pages = async () => (await ext.transport.send<{ targetInfos: { targetId: string; type: string }[] }>("Target.getTargets")).targetInfos.filter((t) => t.type === "page").map((t) => t.targetId);
       const settings: LaneSettings = { policy: false, secrets: [] };
+      const without = new Set(o.withoutTrust);
       return {
         async attempt(job: AttemptJob): Promise<Attempt> {
           await ext.transport.send("Storage.clearCookies", {});
@@ -158,15 +169,19 @@ export function extensionVia(o: ExtensionViaOptions = {}): Via {
             }
           };
           try {
-            await ext.configure({ backendUrl: job.backend.baseUrl, token: job.backend.token, model: job.model, ...(job.budget ? { budget: panelBudget(job.budget) } : {}) });
+            await ext.configure({ backendUrl: job.backend.baseUrl, token: job.backend.token, model: job.model, ...(job.budget && !without.has("budget") ? { budget: panelBudget(job.budget) } : {}) });
             // Uploads come from the suite's files/ (relative paths resolve there) and --upload-dir, as via headless.
             const folders = [job.filesDir, ...(o.uploadDirs ?? [])];
             await ext.setUploadFolders(folders);
             run = await runInPanel(ext, {
               startUrl: job.startUrl,
               task: job.goal,
-              onApproval: (card) => !uploadCard.test(card.text) && panelAnswer(job.onApproval()),
-              prepare: (panel) => prepareTrust(panel, job, settings),
+              onApproval: (card) => {
+                if (uploadCard.test(card.text)) return false;
+                const answer = panelAnswer(job.onApproval());
+                return typeof answer === "string" && without.has("site_answers") ? answer === "always" : answer;
+              },
+              prepare: (panel) => prepareTrust(panel, job, settings, without),
               userReply: job.userReply ?? "The user is not available to answer. Continue without the answer if you can.",
               signal: job.signal,
             });
@@ -184,7 +199,7 @@ export function extensionVia(o: ExtensionViaOptions = {}): Via {
               outcome,
               tally: tallyOf(run.timeline),
               page: probeOf(final),
-              screenshot: () => within(10_000, "the screenshot", laneShot(ext, final, job)).catch(() => undefined),
+              screenshot: () => within(10_000, "the screenshot", laneShot(ext, final, job, without.has("mask"))).catch(() => undefined),
               end,
             };
           } catch (e) {
