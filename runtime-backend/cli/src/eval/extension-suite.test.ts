@@ -57,7 +57,8 @@ describe("the built-in suite via extension", () => {
     expect(d.output()).toContain(`${skipped.length} task(s) not run via extension (their "vias" leave it out): ${skipped.join(", ")}`);
     for (const r of rows) {
       expect(r.via, r.task).toBe("extension");
-      expect(r.tool_calls.at(-1), r.task).toBe("done");
+      // Every run finished with done, but the one its budget ended before that.
+      expect(r.tool_calls.at(-1), r.task).toBe(r.status === "budget_exhausted" ? "take_snapshot" : "done");
       expect(r.tool_ms, r.task).toBeGreaterThan(0);
       if (r.verdict === "pass") expect(r.screenshot, r.task).toMatch(/^data:image\/jpeg;base64,/);
     }
@@ -69,6 +70,7 @@ describe("the built-in suite via extension", () => {
     expect(rows.find((r) => r.task === "permit/apply")?.tool_calls).toContain("upload_file");
     // The remembered answer held across the backend's restart: one card for two removals.
     expect(rows.find((r) => r.task === "bank/remember-approval")).toMatchObject({ approvals: 1, verdict: "pass" });
+    expect(rows.find((r) => r.task === "bank/budget")).toMatchObject({ status: "budget_exhausted", verdict: "pass" });
     console.log(`built-in suite: ${rows.length} tasks via extension at concurrency 2 in ${seconds.toFixed(1)} s (including the backend's start)`);
   });
 

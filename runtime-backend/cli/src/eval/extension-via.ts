@@ -181,7 +181,8 @@ export function extensionVia(o: ExtensionViaOptions = {}): Via {
                 const answer = panelAnswer(job.onApproval());
                 return typeof answer === "string" && without.has("site_answers") ? answer === "always" : answer;
               },
-              prepare: (panel) => prepareTrust(panel, job, settings, without),
+              // Only a task with trust to set, or after one, opens Settings (and its start page after them).
+              ...(job.policy || job.secrets?.length || settings.policy || settings.secrets.length ? { prepare: (panel: Panel) => prepareTrust(panel, job, settings, without) } : {}),
               userReply: job.userReply ?? "The user is not available to answer. Continue without the answer if you can.",
               signal: job.signal,
             });
