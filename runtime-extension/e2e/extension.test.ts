@@ -117,7 +117,7 @@ describe("the Baton extension", () => {
     const { tab, panel } = await shopAndPanel();
 
     // Sign in through the panel: the backend's URL and the token `npm start` prints.
-    expect(await panel.snapshot()).toContain('heading[1] "Connect to your Baton backend"');
+    expect(await panel.snapshot()).toContain('# Connect to your Baton backend');
     await panel.screenshot("01-sign-in");
     await panel.type("textbox", "Backend URL", world.backend.url);
     await panel.type("textbox", "API token", world.token);

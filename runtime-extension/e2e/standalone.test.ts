@@ -82,9 +82,9 @@ describe("the extension in standalone mode (no backend: the agent in the panel, 
     const { tab, panel } = await shopAndPanel();
 
     // First run: choose to run without a backend; the panel says what to fill in.
-    expect(await panel.snapshot()).toContain('heading[1] "Connect to your Baton backend"');
+    expect(await panel.snapshot()).toContain('# Connect to your Baton backend');
     await panel.click("button", "Run Baton without a backend");
-    await until("the standalone setup", async () => (await panel.snapshot()).includes('heading[1] "Run Baton without a backend"'));
+    await until("the standalone setup", async () => (await panel.snapshot()).includes('# Run Baton without a backend'));
     expect(await panel.eval<string>(`document.querySelector(".setup-missing")?.textContent ?? ""`)).toBe(
       "No backend and no model key: enter a backend URL, or a model and your API key to run Baton without a backend.",
     );

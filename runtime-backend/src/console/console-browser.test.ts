@@ -5,6 +5,7 @@
  * must list every control with a ref and a name. Screenshots go to `.artifacts/console/`.
  */
 import { createHash, randomBytes } from "node:crypto";
+import { refLinePattern } from "@baton/sdk/contract";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
@@ -53,7 +54,7 @@ async function snapshot(): Promise<string> {
 
 /** The ref of the first element with this role whose name matches. */
 function refIn(text: string, role: string, name: string | RegExp): string | undefined {
-  for (const m of text.matchAll(/\[(\w+)\] ([\w-]+)(?: "((?:[^"\\]|\\.)*)")?/g)) {
+  for (const m of text.matchAll(new RegExp(refLinePattern.source, "gm"))) {
     if (m[2] !== role) continue;
     const n = m[3] ?? "";
     if (typeof name === "string" ? n === name : name.test(n)) return m[1];
@@ -115,7 +116,7 @@ async function everyControlNamed(page: string): Promise<void> {
     ),
   );
   const roles = /^(link|button|textbox|searchbox|combobox|spinbutton|checkbox|radio|switch|slider|listbox|tab|menuitem|DisclosureTriangle)$/;
-  const lines = [...text.matchAll(/\[(\w+)\] ([\w-]+)(?: "((?:[^"\\]|\\.)*)")?/g)].filter((m) => roles.test(m[2] ?? ""));
+  const lines = [...text.matchAll(new RegExp(refLinePattern.source, "gm"))].filter((m) => roles.test(m[2] ?? ""));
   const unnamed = lines.filter((m) => !(m[3] ?? "").trim()).map((m) => m[0]);
   expect(unnamed, `${page}: controls without a name\n${text}`).toEqual([]);
   expect(lines.length, `${page}: ${controls} controls in the DOM, ${lines.length} with refs\n${text}`).toBeGreaterThanOrEqual(controls);

@@ -2,7 +2,7 @@ import { create, type MessageInitShape } from "@bufbuild/protobuf";
 import { type EvidenceSchema, type TakeSnapshotResult, type ViewportSchema } from "@baton/gen/baton/v1/tools_pb";
 import { TakeSnapshotResultSchema } from "@baton/gen/baton/v1/descriptors";
 import type { CdpTransport } from "../cdp/transport.js";
-import { type ScreenMask, ToolErrorCode, ToolFailure } from "../contract/index.js";
+import { refsInText, type ScreenMask, ToolErrorCode, ToolFailure } from "../contract/index.js";
 import { topElementBox, topElementHit } from "./hit/batch-occlusion.js";
 import { declaration, invocation, type PageFunction } from "./base/page-function.js";
 import { intersect, type Point, probePoints, probePointsBeside } from "./base/coordinates.js";
@@ -259,7 +259,7 @@ export class Engine {
       ...(page.nextOffset !== undefined && !useDiff ? { nextOffset: page.nextOffset } : {}),
     };
     if (params.includeScreenshot) {
-      const shown = new Set(text.match(/\[e\d+\]/g)?.map((r) => r.slice(1, -1)) ?? []);
+      const shown = new Set(refsInText(text));
       result.screenshot = await captureLabelledScreenshot(
         this.#page,
         snap.elements.filter((e) => shown.has(e.ref) && !e.offscreen),

@@ -6,7 +6,7 @@ export { Engine, type EngineOptions, type ResolvedElement } from "./engine.js";
 export { type EngineHandlers, type EngineToolCase, engineHandlers } from "./handlers.js";
 export { type DialogPolicy, PageSession, type PageSessionOptions, TargetGoneError } from "./page/page-session.js";
 export { RefTable, type RefEntry } from "./snapshot/refs.js";
-export { paginate, type SnapshotLine, type TextPage } from "./snapshot/render-text.js";
+export { paginate, renderLine, type SnapshotLine, type TextPage } from "./snapshot/render-text.js";
 export { diffHeader, type PageDiff, pageDiff } from "./snapshot/page-diff.js";
 export { frameLabel, quoted, sanitizeText, sanitizeUrl, stripFormatChars } from "./base/sanitize.js";
 export { type PageSnapshot, type SnapshotElement, takePageSnapshot } from "./snapshot/snapshot.js";
