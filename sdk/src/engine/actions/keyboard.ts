@@ -1,7 +1,7 @@
 import type { PressKeysParams, TypeTextParams } from "@baton/gen/baton/v1/tools_pb";
 import { ToolErrorCode } from "../../contract/index.js";
 import type { Engine } from "../engine.js";
-import { fieldValue } from "../read/element-state.js";
+import { fieldValue } from "../in-page/element-state.js";
 import { keysListened } from "../read/listeners.js";
 import { quoted, sanitizeText } from "../base/sanitize.js";
 import { pressKey } from "./input.js";

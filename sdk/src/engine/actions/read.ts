@@ -2,7 +2,7 @@ import type { ExtractParams, ScreenshotParams } from "@baton/gen/baton/v1/tools_
 import { ExtractFormat } from "@baton/gen/baton/v1/tools_pb";
 import type { Engine } from "../engine.js";
 import { declaration, invocation } from "../base/page-function.js";
-import { type ExtractedContent, extractContent } from "../read/page-content.js";
+import { type ExtractedContent, extractContent } from "../in-page/page-content.js";
 import { captureJpeg, captureLabelledScreenshot } from "../snapshot/screenshot.js";
 import { sanitizeText, sanitizeUrl } from "../base/sanitize.js";
 import type { ScreenMask } from "../../contract/index.js";

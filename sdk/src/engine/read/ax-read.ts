@@ -3,7 +3,7 @@ import { invocation } from "../base/page-function.js";
 import { topWorld } from "../page/worlds.js";
 import { type ComputedAxItem, computedAxSupported, readComputedAx } from "./computed-ax.js";
 import { documentToViewport, intersect } from "../base/coordinates.js";
-import { rules } from "../rules/element-rules.js";
+import { rules } from "../in-page/element-rules.js";
 import { attrOf, type DomNode, isInside } from "./dom-index.js";
 import type { SessionLayout } from "./layout.js";
 import type { PageSession } from "../page/page-session.js";
