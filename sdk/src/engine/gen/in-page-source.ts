@@ -1467,3 +1467,122 @@ export const domAgentSource: string = `"use strict";
   installDomAgent();
 })();
 `;
+
+/**
+ * The activity tracker (`in-page/tracker.ts`), as source text: the engine adds it to the
+ * tracker world of every new document, and evaluates it in a document that was there before.
+ */
+export const trackerSource: string = `"use strict";
+(() => {
+  // sdk/src/engine/in-page/tracker.ts
+  var sinceLoadEvent = -2;
+  function installTracker() {
+    const host = globalThis;
+    if (host.__batonActivity) return false;
+    const t = {
+      id: Math.random().toString(36).slice(2),
+      changes: 0,
+      effects: 0,
+      last: performance.now(),
+      lastAt: Date.now(),
+      read: () => ({ id: t.id, changes: t.changes, effects: t.effects, idle: performance.now() - t.last, animating: running(), sx: scrollX, sy: scrollY, w: innerWidth, h: innerHeight }),
+      quiet: (win, cap, frames, fromAgo, untouchedSince) => new Promise((resolve) => {
+        const start = performance.now();
+        const from = start - Math.max(0, fromAgo);
+        let framed = !frames;
+        let timer;
+        const check = () => {
+          clearTimeout(timer);
+          const now = performance.now();
+          const idle = now - Math.max(t.last, from);
+          if (framed && untouched(untouchedSince)) return resolve({ ...t.read(), quiet: true, untouched: true });
+          if (framed && idle >= win) return resolve({ ...t.read(), quiet: true });
+          if (now - start >= cap) return resolve({ ...t.read(), quiet: false });
+          timer = setTimeout(check, Math.max(1, Math.min(framed ? win - idle : 20, cap - (now - start))));
+        };
+        if (frames) {
+          const framesDone = () => {
+            if (!framed) {
+              framed = true;
+              check();
+            }
+          };
+          requestAnimationFrame(() => requestAnimationFrame(framesDone));
+          setTimeout(framesDone, document.visibilityState === "hidden" ? 0 : 200);
+        }
+        check();
+      })
+    };
+    const untouched = (since) => {
+      if (since !== sinceLoadEvent) return since >= 0 && t.lastAt < since;
+      const nav = performance.getEntriesByType("navigation")[0];
+      return nav !== void 0 && nav.loadEventStart > 0 && t.last < nav.loadEventStart;
+    };
+    const roots = /* @__PURE__ */ new WeakSet();
+    const passing = /* @__PURE__ */ new Set(["pointerover", "pointerout", "mouseover", "mouseout", "focusin", "focusout", "animationstart", "animationend", "animationcancel", "transitionrun", "transitionend", "transitioncancel"]);
+    const bump = (e) => {
+      t.changes++;
+      if (!passing.has(e.type)) t.effects++;
+    };
+    const scan = (root) => {
+      if (root instanceof Element && root.shadowRoot) watch(root.shadowRoot);
+      if (!(root instanceof Element || root instanceof Document || root instanceof DocumentFragment)) return;
+      for (const el of root.querySelectorAll("*")) if (el.shadowRoot) watch(el.shadowRoot);
+    };
+    const mo = new MutationObserver((records) => {
+      t.changes++;
+      t.effects++;
+      t.last = performance.now();
+      t.lastAt = Date.now();
+      for (const r of records) for (const n of r.addedNodes) if (n.nodeType === 1) scan(n);
+    });
+    const events = [
+      "scroll",
+      "input",
+      "change",
+      "focusin",
+      "focusout",
+      "load",
+      "error",
+      "toggle",
+      "animationstart",
+      "animationend",
+      "animationcancel",
+      "transitionrun",
+      "transitionend",
+      "transitioncancel",
+      "pointerover",
+      "pointerout",
+      "mouseover",
+      "mouseout"
+    ];
+    const watch = (root) => {
+      if (roots.has(root)) return;
+      roots.add(root);
+      mo.observe(root, { subtree: true, childList: true, attributes: true, characterData: true });
+      const on = root === document ? window : root;
+      for (const e of events) on.addEventListener(e, bump, { capture: true, passive: true });
+      if (root !== document) scan(root);
+    };
+    const running = () => {
+      try {
+        return document.getAnimations().some((a) => a.playState === "running");
+      } catch {
+        return true;
+      }
+    };
+    watch(document);
+    scan(document);
+    addEventListener("resize", bump, { capture: true, passive: true });
+    try {
+      document.fonts.addEventListener("loadingdone", bump);
+    } catch {
+    }
+    host.__batonActivity = t;
+    return true;
+  }
+
+  // sdk/src/engine/in-page/tracker-entry.ts
+  installTracker();
+})();
+`;
