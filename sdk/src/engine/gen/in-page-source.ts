@@ -546,235 +546,6 @@ export const domAgentSource: string = `"use strict";
     return out;
   };
 
-  // sdk/src/engine/in-page/element-state.ts
-  function deepestActive() {
-    let a = document.activeElement;
-    for (let i = 0; i < 50 && a; i++) {
-      if (a.shadowRoot?.activeElement) {
-        a = a.shadowRoot.activeElement;
-        continue;
-      }
-      if (a.localName === "iframe" || a.localName === "frame") {
-        try {
-          const inner = a.contentDocument?.activeElement;
-          if (inner) {
-            a = inner;
-            continue;
-          }
-        } catch {
-        }
-      }
-      break;
-    }
-    return a;
-  }
-
-  // sdk/src/engine/in-page/page-content.ts
-  function extractContent(format) {
-    const root = this?.nodeType === 1 ? this : document.body;
-    if (root.localName === "input" || root.localName === "textarea" || root.localName === "select") {
-      return { content: format === "links" ? "" : String(root.value), links: [] };
-    }
-    const links = [...root.querySelectorAll("a[href]")].slice(0, 500).map((a) => ({
-      text: (a.innerText || a.getAttribute("aria-label") || "").trim(),
-      url: a.href
-    }));
-    if (format === "text") return { content: root.innerText ?? root.textContent ?? "", links };
-    if (format === "links") return { content: "", links };
-    const out = [];
-    const hidden = (n) => {
-      const s = getComputedStyle(n);
-      return s.display === "none" || s.visibility === "hidden";
-    };
-    const inline = (n) => {
-      if (n.nodeType === 3) return (n.textContent ?? "").replace(/\\s+/g, " ");
-      if (n.nodeType !== 1 || hidden(n)) return "";
-      const href = n.localName === "a" ? n.href : "";
-      if (href) return \`[\${[...n.childNodes].map(inline).join("").trim()}](\${href})\`;
-      if (n.tagName === "BR") return "\\n";
-      return [...n.childNodes].map(inline).join("");
-    };
-    const block = (n) => {
-      if (n.nodeType === 3) {
-        const t = (n.textContent ?? "").trim();
-        if (t) out.push(t);
-        return;
-      }
-      if (n.nodeType !== 1) return;
-      const el = n;
-      if (hidden(el) || ["SCRIPT", "STYLE", "NOSCRIPT", "TEMPLATE"].includes(el.tagName)) return;
-      const m = /^H([1-6])$/.exec(el.tagName);
-      if (m) {
-        out.push(\`\${"#".repeat(Number(m[1]))} \${inline(el).trim()}\`);
-        return;
-      }
-      if (el.tagName === "LI") {
-        out.push(\`- \${inline(el).trim()}\`);
-        return;
-      }
-      if (el.tagName === "TR") {
-        out.push(\`| \${[...el.cells].map((c) => inline(c).trim()).join(" | ")} |\`);
-        return;
-      }
-      if (el.tagName === "P" || el.tagName === "A" && el.href) {
-        const t = inline(el).trim();
-        if (t) out.push(t);
-        return;
-      }
-      const kids = [...el.childNodes];
-      if (kids.every((k) => k.nodeType === 3 || k.nodeType === 1 && getComputedStyle(k).display.startsWith("inline"))) {
-        const t = inline(el).trim();
-        if (t) out.push(t);
-        return;
-      }
-      for (const k of kids) block(k);
-      if (el.shadowRoot) for (const k of el.shadowRoot.childNodes) block(k);
-    };
-    block(root);
-    return { content: out.join("\\n"), links };
-  }
-  function documentText(generated = false) {
-    const out = [];
-    const pseudoText = (d) => {
-      const view = d.defaultView;
-      if (!view) return;
-      for (const e of d.querySelectorAll("*")) {
-        for (const pseudo of ["::before", "::after"]) {
-          const c = view.getComputedStyle(e, pseudo).content;
-          if (!c || !c.includes('"')) continue;
-          if (e.checkVisibility && !e.checkVisibility({ visibilityProperty: true, opacityProperty: true })) break;
-          const t = [...c.matchAll(/"((?:[^"\\\\]|\\\\.)*)"/g)].map((m) => (m[1] ?? "").replace(/\\\\(.)/g, "$1")).join("").trim();
-          if (t) out.push(t);
-        }
-      }
-    };
-    const walk = (d) => {
-      out.push(d.body ? d.body.innerText : "");
-      if (generated) pseudoText(d);
-      for (const f of d.querySelectorAll("iframe,frame")) {
-        try {
-          const inner = f.contentDocument;
-          if (inner) walk(inner);
-        } catch {
-        }
-      }
-      for (const e of d.querySelectorAll("*")) if (e.shadowRoot) out.push(e.shadowRoot.textContent || "");
-    };
-    walk(document);
-    return out.join("\\n");
-  }
-
-  // sdk/src/engine/in-page/select-text.ts
-  function selectTextInPage(text, occurrence) {
-    const root = this?.nodeType === 1 ? this : document.body;
-    const squeeze2 = (s) => s.replace(/\\s+/g, " ");
-    const wanted = squeeze2(text).trim();
-    const nth = (hay) => {
-      const find = (h, w) => {
-        const out = [];
-        for (let i = h.indexOf(w); i >= 0 && w; i = h.indexOf(w, i + 1)) out.push(i);
-        return out;
-      };
-      let at = find(hay, wanted);
-      if (at.length === 0) at = find(hay.toLowerCase(), wanted.toLowerCase());
-      return { start: at[occurrence - 1] ?? -1, matches: at.length };
-    };
-    if (root.localName === "input" || root.localName === "textarea") {
-      const field = root;
-      const map = [];
-      let flat2 = "";
-      for (let i = 0; i < field.value.length; i++) {
-        const c = field.value[i];
-        if (/\\s/.test(c) && flat2.endsWith(" ")) continue;
-        flat2 += /\\s/.test(c) ? " " : c;
-        map.push(i);
-      }
-      const { start: start2, matches: matches2 } = nth(flat2);
-      if (start2 < 0) return { selected: "", matches: matches2 };
-      field.focus({ preventScroll: true });
-      field.setSelectionRange(map[start2], (map[start2 + wanted.length - 1] ?? field.value.length - 1) + 1);
-      return { selected: field.value.slice(field.selectionStart ?? 0, field.selectionEnd ?? 0), matches: matches2 };
-    }
-    const nodes = [];
-    const points = [];
-    let flat = "";
-    const walker = document.createTreeWalker(root, NodeFilter.SHOW_TEXT);
-    for (let n = walker.nextNode(); n; n = walker.nextNode()) {
-      const parent = n.parentElement;
-      if (!parent || !parent.checkVisibility({ visibilityProperty: true, opacityProperty: true }) || ["SCRIPT", "STYLE", "TEMPLATE"].includes(parent.tagName)) continue;
-      nodes.push({ node: n, from: flat.length });
-      const v = n.data;
-      for (let i = 0; i < v.length; i++) {
-        const c = v[i];
-        if (/\\s/.test(c) && (flat.endsWith(" ") || flat === "")) continue;
-        flat += /\\s/.test(c) ? " " : c;
-        points.push({ node: n, offset: i });
-      }
-    }
-    const { start, matches } = nth(flat);
-    if (start < 0) return { selected: "", matches };
-    const first = points[start];
-    const last = points[start + wanted.length - 1] ?? points[points.length - 1];
-    const host = first.node.parentElement?.closest('[contenteditable=""],[contenteditable="true"],[contenteditable="plaintext-only"]');
-    host?.focus({ preventScroll: true });
-    const range = document.createRange();
-    range.setStart(first.node, first.offset);
-    range.setEnd(last.node, last.offset + 1);
-    const selection = getSelection();
-    selection?.removeAllRanges();
-    selection?.addRange(range);
-    return { selected: selection?.toString() ?? "", matches };
-  }
-
-  // sdk/src/engine/in-page/set-value.ts
-  function valueTargetInPage() {
-    if (this.localName === "input") {
-      const input = this;
-      return { kind: "input", type: input.type, disabled: input.disabled, readOnly: input.readOnly };
-    }
-    const slider = this.getAttribute("role") === "slider" ? this : this.querySelector('[role="slider"]');
-    if (slider?.hasAttribute("aria-valuenow")) {
-      const num = (name, fallback) => {
-        const v = Number(slider.getAttribute(name));
-        return slider.hasAttribute(name) && Number.isFinite(v) ? v : fallback;
-      };
-      return { kind: "aria", now: num("aria-valuenow", Number.NaN), min: num("aria-valuemin", 0), max: num("aria-valuemax", 100) };
-    }
-    const r = this.getBoundingClientRect();
-    const handle = r.width >= 3 * r.height && r.height <= 40 ? sliderHandleOf(this) : null;
-    return handle ? { kind: "track" } : { kind: "other" };
-    function sliderHandleOf(track) {
-      for (const h of [...track.querySelectorAll("[tabindex]")].slice(0, 30)) {
-        const b = h.getBoundingClientRect();
-        if (h.tabIndex >= 0 && b.width > 0 && b.width <= 40 && b.height <= 40) return h;
-      }
-      return null;
-    }
-  }
-  function setInputInPage(value, percent) {
-    let v = value;
-    if (this.type === "color" && !/^#[0-9a-f]{6}$/.test(v)) {
-      const ctx = document.createElement("canvas").getContext("2d");
-      if (!ctx) return { value: this.value, error: "color", min: "", max: "", step: "" };
-      ctx.fillStyle = "#010203";
-      ctx.fillStyle = v;
-      const got = String(ctx.fillStyle);
-      if (got === "#010203" && v.toLowerCase() !== "#010203" || !got.startsWith("#")) return { value: this.value, error: "color", min: "", max: "", step: "" };
-      v = got;
-    }
-    if (percent !== null && this.type === "range") {
-      const min = Number(this.min || 0);
-      const max = Number(this.max || 100);
-      v = String(min + (max - min) * percent / 100);
-    }
-    this.focus({ preventScroll: true });
-    const win = this.ownerDocument.defaultView ?? window;
-    Object.getOwnPropertyDescriptor(win.HTMLInputElement.prototype, "value")?.set?.call(this, v);
-    this.dispatchEvent(new Event("input", { bubbles: true, composed: true }));
-    this.dispatchEvent(new Event("change", { bubbles: true }));
-    return { value: this.value, min: this.min, max: this.max, step: this.step };
-  }
-
   // sdk/src/engine/in-page/hover-reveal.ts
   function hoverRevealsInPage() {
     const host = globalThis;
@@ -945,6 +716,315 @@ export const domAgentSource: string = `"use strict";
     }
   };
 
+  // sdk/src/engine/in-page/dom-targets.ts
+  var handlerProps = ["onclick", "onmousedown", "onmouseup", "onpointerdown", "onpointerup", "ontouchstart", "ondblclick"];
+  var view = (n) => {
+    const el = n.nodeType === 1 ? n : null;
+    return {
+      tag: el ? el.localName : "#text",
+      attr: (name) => el?.getAttribute(name) ?? null,
+      children: () => [...n.childNodes].filter((c) => c.nodeType === 1 || c.nodeType === 3).map(view),
+      text: el ? "" : n.textContent ?? "",
+      shown: el ? shown(el) : true
+    };
+  };
+  var targetsOf = (doc) => {
+    const els = [];
+    const items = [];
+    const cursors = /* @__PURE__ */ new Map();
+    const walk = (root, parent) => {
+      for (const c of root.childNodes) {
+        if (c.nodeType !== 1) continue;
+        const el = c;
+        if (["SCRIPT", "STYLE", "NOSCRIPT", "TEMPLATE", "HEAD"].includes(el.tagName)) continue;
+        const cursor = styleOf(el).cursor;
+        cursors.set(el, cursor);
+        const parentEl = parent >= 0 ? els[parent] : void 0;
+        const control = isTag(el, "label") && el.control;
+        const index = els.length;
+        els.push(el);
+        const facts = {
+          tag: el.localName,
+          attr: (name) => el.getAttribute(name),
+          listener: handlerProps.some((p) => typeof el[p] === "function"),
+          pointer: cursor === "pointer" && (parentEl ? cursors.get(parentEl) : "") !== "pointer",
+          standIn: !!control && !el.hasAttribute("role") && controlHidden2(control),
+          editableHost: isEditHost(el),
+          floatingItem: /option|sugg/i.test(el.getAttribute("class") ?? "") && [el.parentElement, el.parentElement?.parentElement, el.parentElement?.parentElement?.parentElement].some((p) => !!p && ["absolute", "fixed"].includes(styleOf(p).position))
+        };
+        const signs2 = rules.signsOf(facts);
+        const r = signs2 ? el.getBoundingClientRect() : void 0;
+        const empty = !!r && (r.width <= 0 || r.height <= 0 || r.right + scrollX <= 0 || r.bottom + scrollY <= 0 || !el.checkVisibility({ opacityProperty: true, visibilityProperty: true }));
+        items.push({ parent, signs: signs2, list: rules.isList(facts), empty });
+        if (el.shadowRoot) walk(el.shadowRoot, index);
+        walk(el, index);
+      }
+    };
+    if (doc.body) walk(doc.body, -1);
+    const { target, signs } = rules.classify(items);
+    const out = /* @__PURE__ */ new Map();
+    els.forEach((el, i) => out.set(el, { target: target[i] === 1, signs: signs[i] ?? 0 }));
+    return out;
+  };
+  var regionLook = (el, signs, info, hasText) => {
+    const parent = el.parentElement;
+    const facts = { tag: el.localName, attr: (name) => el.getAttribute(name), listener: false, pointer: false, standIn: false, editableHost: false };
+    const floating = !!parent && ["absolute", "fixed"].includes(styleOf(parent).position);
+    let role = rules.regionRole(facts, signs, parent ? { tag: parent.localName, attr: (name) => parent.getAttribute(name), floating } : void 0, hasText);
+    let value = "";
+    if ((role === "clickable" || role === "listitem") && parent) {
+      const siblings = [...parent.children].filter((c) => info.get(c)?.target && c.localName === el.localName && shown(c)).map((c) => ({ top: c.getBoundingClientRect().y, on: rules.marksOn({ attr: (name) => c.getAttribute(name) }) }));
+      if (rules.isTabLike(siblings)) role = "tab";
+    }
+    const r = el.getBoundingClientRect();
+    if (r.width >= 3 * r.height && r.height <= 40) {
+      const handle = [...el.querySelectorAll("[tabindex]")].slice(0, 30).find((h) => {
+        const b = h.getBoundingClientRect();
+        return (html(h)?.tabIndex ?? -1) >= 0 && b.width > 0 && b.width <= 40 && b.height <= 40;
+      });
+      if (handle) {
+        role = "slider";
+        const hb = handle.getBoundingClientRect();
+        value = handle.getAttribute("aria-valuetext") ?? el.getAttribute("aria-valuetext") ?? handle.getAttribute("aria-valuenow") ?? el.getAttribute("aria-valuenow") ?? \`\${Math.round(Math.max(0, Math.min(1, (hb.x + hb.width / 2 - r.x) / r.width)) * 100)}%\`;
+      }
+    }
+    const states = rules.regionStates(facts, role);
+    const handleEl = role === "slider" ? [...el.querySelectorAll("[tabindex]")].find((h) => h.hasAttribute("aria-valuemin")) : void 0;
+    const min = handleEl?.getAttribute("aria-valuemin") ?? (role === "slider" ? el.getAttribute("aria-valuemin") : null);
+    const max = handleEl?.getAttribute("aria-valuemax") ?? (role === "slider" ? el.getAttribute("aria-valuemax") : null);
+    if (min !== null && max !== null) states.push(\`range \${min}–\${max}\`);
+    return { role, states, value };
+  };
+
+  // sdk/src/engine/in-page/element-state.ts
+  function deepestActive() {
+    let a = document.activeElement;
+    for (let i = 0; i < 50 && a; i++) {
+      if (a.shadowRoot?.activeElement) {
+        a = a.shadowRoot.activeElement;
+        continue;
+      }
+      if (a.localName === "iframe" || a.localName === "frame") {
+        try {
+          const inner = a.contentDocument?.activeElement;
+          if (inner) {
+            a = inner;
+            continue;
+          }
+        } catch {
+        }
+      }
+      break;
+    }
+    return a;
+  }
+
+  // sdk/src/engine/in-page/page-content.ts
+  function extractContent(format) {
+    const root = this?.nodeType === 1 ? this : document.body;
+    if (root.localName === "input" || root.localName === "textarea" || root.localName === "select") {
+      return { content: format === "links" ? "" : String(root.value), links: [] };
+    }
+    const links = [...root.querySelectorAll("a[href]")].slice(0, 500).map((a) => ({
+      text: (a.innerText || a.getAttribute("aria-label") || "").trim(),
+      url: a.href
+    }));
+    if (format === "text") return { content: root.innerText ?? root.textContent ?? "", links };
+    if (format === "links") return { content: "", links };
+    const out = [];
+    const hidden = (n) => {
+      const s = getComputedStyle(n);
+      return s.display === "none" || s.visibility === "hidden";
+    };
+    const inline = (n) => {
+      if (n.nodeType === 3) return (n.textContent ?? "").replace(/\\s+/g, " ");
+      if (n.nodeType !== 1 || hidden(n)) return "";
+      const href = n.localName === "a" ? n.href : "";
+      if (href) return \`[\${[...n.childNodes].map(inline).join("").trim()}](\${href})\`;
+      if (n.tagName === "BR") return "\\n";
+      return [...n.childNodes].map(inline).join("");
+    };
+    const block = (n) => {
+      if (n.nodeType === 3) {
+        const t = (n.textContent ?? "").trim();
+        if (t) out.push(t);
+        return;
+      }
+      if (n.nodeType !== 1) return;
+      const el = n;
+      if (hidden(el) || ["SCRIPT", "STYLE", "NOSCRIPT", "TEMPLATE"].includes(el.tagName)) return;
+      const m = /^H([1-6])$/.exec(el.tagName);
+      if (m) {
+        out.push(\`\${"#".repeat(Number(m[1]))} \${inline(el).trim()}\`);
+        return;
+      }
+      if (el.tagName === "LI") {
+        out.push(\`- \${inline(el).trim()}\`);
+        return;
+      }
+      if (el.tagName === "TR") {
+        out.push(\`| \${[...el.cells].map((c) => inline(c).trim()).join(" | ")} |\`);
+        return;
+      }
+      if (el.tagName === "P" || el.tagName === "A" && el.href) {
+        const t = inline(el).trim();
+        if (t) out.push(t);
+        return;
+      }
+      const kids = [...el.childNodes];
+      if (kids.every((k) => k.nodeType === 3 || k.nodeType === 1 && getComputedStyle(k).display.startsWith("inline"))) {
+        const t = inline(el).trim();
+        if (t) out.push(t);
+        return;
+      }
+      for (const k of kids) block(k);
+      if (el.shadowRoot) for (const k of el.shadowRoot.childNodes) block(k);
+    };
+    block(root);
+    return { content: out.join("\\n"), links };
+  }
+  function documentText(generated = false) {
+    const out = [];
+    const pseudoText = (d) => {
+      const view2 = d.defaultView;
+      if (!view2) return;
+      for (const e of d.querySelectorAll("*")) {
+        for (const pseudo of ["::before", "::after"]) {
+          const c = view2.getComputedStyle(e, pseudo).content;
+          if (!c || !c.includes('"')) continue;
+          if (e.checkVisibility && !e.checkVisibility({ visibilityProperty: true, opacityProperty: true })) break;
+          const t = [...c.matchAll(/"((?:[^"\\\\]|\\\\.)*)"/g)].map((m) => (m[1] ?? "").replace(/\\\\(.)/g, "$1")).join("").trim();
+          if (t) out.push(t);
+        }
+      }
+    };
+    const walk = (d) => {
+      out.push(d.body ? d.body.innerText : "");
+      if (generated) pseudoText(d);
+      for (const f of d.querySelectorAll("iframe,frame")) {
+        try {
+          const inner = f.contentDocument;
+          if (inner) walk(inner);
+        } catch {
+        }
+      }
+      for (const e of d.querySelectorAll("*")) if (e.shadowRoot) out.push(e.shadowRoot.textContent || "");
+    };
+    walk(document);
+    return out.join("\\n");
+  }
+
+  // sdk/src/engine/in-page/select-text.ts
+  function selectTextInPage(text, occurrence) {
+    const root = this?.nodeType === 1 ? this : document.body;
+    const squeeze2 = (s) => s.replace(/\\s+/g, " ");
+    const wanted = squeeze2(text).trim();
+    const nth = (hay) => {
+      const find = (h, w) => {
+        const out = [];
+        for (let i = h.indexOf(w); i >= 0 && w; i = h.indexOf(w, i + 1)) out.push(i);
+        return out;
+      };
+      let at = find(hay, wanted);
+      if (at.length === 0) at = find(hay.toLowerCase(), wanted.toLowerCase());
+      return { start: at[occurrence - 1] ?? -1, matches: at.length };
+    };
+    if (root.localName === "input" || root.localName === "textarea") {
+      const field = root;
+      const map = [];
+      let flat2 = "";
+      for (let i = 0; i < field.value.length; i++) {
+        const c = field.value[i];
+        if (/\\s/.test(c) && flat2.endsWith(" ")) continue;
+        flat2 += /\\s/.test(c) ? " " : c;
+        map.push(i);
+      }
+      const { start: start2, matches: matches2 } = nth(flat2);
+      if (start2 < 0) return { selected: "", matches: matches2 };
+      field.focus({ preventScroll: true });
+      field.setSelectionRange(map[start2], (map[start2 + wanted.length - 1] ?? field.value.length - 1) + 1);
+      return { selected: field.value.slice(field.selectionStart ?? 0, field.selectionEnd ?? 0), matches: matches2 };
+    }
+    const nodes = [];
+    const points = [];
+    let flat = "";
+    const walker = document.createTreeWalker(root, NodeFilter.SHOW_TEXT);
+    for (let n = walker.nextNode(); n; n = walker.nextNode()) {
+      const parent = n.parentElement;
+      if (!parent || !parent.checkVisibility({ visibilityProperty: true, opacityProperty: true }) || ["SCRIPT", "STYLE", "TEMPLATE"].includes(parent.tagName)) continue;
+      nodes.push({ node: n, from: flat.length });
+      const v = n.data;
+      for (let i = 0; i < v.length; i++) {
+        const c = v[i];
+        if (/\\s/.test(c) && (flat.endsWith(" ") || flat === "")) continue;
+        flat += /\\s/.test(c) ? " " : c;
+        points.push({ node: n, offset: i });
+      }
+    }
+    const { start, matches } = nth(flat);
+    if (start < 0) return { selected: "", matches };
+    const first = points[start];
+    const last = points[start + wanted.length - 1] ?? points[points.length - 1];
+    const host = first.node.parentElement?.closest('[contenteditable=""],[contenteditable="true"],[contenteditable="plaintext-only"]');
+    host?.focus({ preventScroll: true });
+    const range = document.createRange();
+    range.setStart(first.node, first.offset);
+    range.setEnd(last.node, last.offset + 1);
+    const selection = getSelection();
+    selection?.removeAllRanges();
+    selection?.addRange(range);
+    return { selected: selection?.toString() ?? "", matches };
+  }
+
+  // sdk/src/engine/in-page/set-value.ts
+  function valueTargetInPage() {
+    if (this.localName === "input") {
+      const input = this;
+      return { kind: "input", type: input.type, disabled: input.disabled, readOnly: input.readOnly };
+    }
+    const slider = this.getAttribute("role") === "slider" ? this : this.querySelector('[role="slider"]');
+    if (slider?.hasAttribute("aria-valuenow")) {
+      const num = (name, fallback) => {
+        const v = Number(slider.getAttribute(name));
+        return slider.hasAttribute(name) && Number.isFinite(v) ? v : fallback;
+      };
+      return { kind: "aria", now: num("aria-valuenow", Number.NaN), min: num("aria-valuemin", 0), max: num("aria-valuemax", 100) };
+    }
+    const r = this.getBoundingClientRect();
+    const handle = r.width >= 3 * r.height && r.height <= 40 ? sliderHandleOf(this) : null;
+    return handle ? { kind: "track" } : { kind: "other" };
+    function sliderHandleOf(track) {
+      for (const h of [...track.querySelectorAll("[tabindex]")].slice(0, 30)) {
+        const b = h.getBoundingClientRect();
+        if (h.tabIndex >= 0 && b.width > 0 && b.width <= 40 && b.height <= 40) return h;
+      }
+      return null;
+    }
+  }
+  function setInputInPage(value, percent) {
+    let v = value;
+    if (this.type === "color" && !/^#[0-9a-f]{6}$/.test(v)) {
+      const ctx = document.createElement("canvas").getContext("2d");
+      if (!ctx) return { value: this.value, error: "color", min: "", max: "", step: "" };
+      ctx.fillStyle = "#010203";
+      ctx.fillStyle = v;
+      const got = String(ctx.fillStyle);
+      if (got === "#010203" && v.toLowerCase() !== "#010203" || !got.startsWith("#")) return { value: this.value, error: "color", min: "", max: "", step: "" };
+      v = got;
+    }
+    if (percent !== null && this.type === "range") {
+      const min = Number(this.min || 0);
+      const max = Number(this.max || 100);
+      v = String(min + (max - min) * percent / 100);
+    }
+    this.focus({ preventScroll: true });
+    const win = this.ownerDocument.defaultView ?? window;
+    Object.getOwnPropertyDescriptor(win.HTMLInputElement.prototype, "value")?.set?.call(this, v);
+    this.dispatchEvent(new Event("input", { bubbles: true, composed: true }));
+    this.dispatchEvent(new Event("change", { bubbles: true }));
+    return { value: this.value, min: this.min, max: this.max, step: this.step };
+  }
+
   // sdk/src/engine/in-page/dom-agent.ts
   function installDomAgent() {
     const host = globalThis;
@@ -984,84 +1064,6 @@ export const domAgentSource: string = `"use strict";
       return el?.isConnected ? el : null;
     };
     const R = rules;
-    const handlerProps = ["onclick", "onmousedown", "onmouseup", "onpointerdown", "onpointerup", "ontouchstart", "ondblclick"];
-    const view = (n) => {
-      const el = n.nodeType === 1 ? n : null;
-      return {
-        tag: el ? el.localName : "#text",
-        attr: (name) => el?.getAttribute(name) ?? null,
-        children: () => [...n.childNodes].filter((c) => c.nodeType === 1 || c.nodeType === 3).map(view),
-        text: el ? "" : n.textContent ?? "",
-        shown: el ? shown(el) : true
-      };
-    };
-    const targetsOf = (doc) => {
-      const els = [];
-      const items = [];
-      const cursors = /* @__PURE__ */ new Map();
-      const walk = (root, parent) => {
-        for (const c of root.childNodes) {
-          if (c.nodeType !== 1) continue;
-          const el = c;
-          if (["SCRIPT", "STYLE", "NOSCRIPT", "TEMPLATE", "HEAD"].includes(el.tagName)) continue;
-          const cursor = styleOf(el).cursor;
-          cursors.set(el, cursor);
-          const parentEl = parent >= 0 ? els[parent] : void 0;
-          const control = isTag(el, "label") && el.control;
-          const index = els.length;
-          els.push(el);
-          const facts = {
-            tag: el.localName,
-            attr: (name) => el.getAttribute(name),
-            listener: handlerProps.some((p) => typeof el[p] === "function"),
-            pointer: cursor === "pointer" && (parentEl ? cursors.get(parentEl) : "") !== "pointer",
-            standIn: !!control && !el.hasAttribute("role") && controlHidden2(control),
-            editableHost: isEditHost(el),
-            floatingItem: /option|sugg/i.test(el.getAttribute("class") ?? "") && [el.parentElement, el.parentElement?.parentElement, el.parentElement?.parentElement?.parentElement].some((p) => !!p && ["absolute", "fixed"].includes(styleOf(p).position))
-          };
-          const signs2 = R.signsOf(facts);
-          const r = signs2 ? el.getBoundingClientRect() : void 0;
-          const empty = !!r && (r.width <= 0 || r.height <= 0 || r.right + scrollX <= 0 || r.bottom + scrollY <= 0 || !el.checkVisibility({ opacityProperty: true, visibilityProperty: true }));
-          items.push({ parent, signs: signs2, list: R.isList(facts), empty });
-          if (el.shadowRoot) walk(el.shadowRoot, index);
-          walk(el, index);
-        }
-      };
-      if (doc.body) walk(doc.body, -1);
-      const { target, signs } = R.classify(items);
-      const out = /* @__PURE__ */ new Map();
-      els.forEach((el, i) => out.set(el, { target: target[i] === 1, signs: signs[i] ?? 0 }));
-      return out;
-    };
-    const regionLook = (el, signs, info, hasText) => {
-      const parent = el.parentElement;
-      const facts = { tag: el.localName, attr: (name) => el.getAttribute(name), listener: false, pointer: false, standIn: false, editableHost: false };
-      const floating = !!parent && ["absolute", "fixed"].includes(styleOf(parent).position);
-      let role = R.regionRole(facts, signs, parent ? { tag: parent.localName, attr: (name) => parent.getAttribute(name), floating } : void 0, hasText);
-      let value = "";
-      if ((role === "clickable" || role === "listitem") && parent) {
-        const siblings = [...parent.children].filter((c) => info.get(c)?.target && c.localName === el.localName && shown(c)).map((c) => ({ top: c.getBoundingClientRect().y, on: R.marksOn({ attr: (name) => c.getAttribute(name) }) }));
-        if (R.isTabLike(siblings)) role = "tab";
-      }
-      const r = el.getBoundingClientRect();
-      if (r.width >= 3 * r.height && r.height <= 40) {
-        const handle = [...el.querySelectorAll("[tabindex]")].slice(0, 30).find((h) => {
-          const b = h.getBoundingClientRect();
-          return (html(h)?.tabIndex ?? -1) >= 0 && b.width > 0 && b.width <= 40 && b.height <= 40;
-        });
-        if (handle) {
-          role = "slider";
-          const hb = handle.getBoundingClientRect();
-          value = handle.getAttribute("aria-valuetext") ?? el.getAttribute("aria-valuetext") ?? handle.getAttribute("aria-valuenow") ?? el.getAttribute("aria-valuenow") ?? \`\${Math.round(Math.max(0, Math.min(1, (hb.x + hb.width / 2 - r.x) / r.width)) * 100)}%\`;
-        }
-      }
-      const states = R.regionStates(facts, role);
-      const handleEl = role === "slider" ? [...el.querySelectorAll("[tabindex]")].find((h) => h.hasAttribute("aria-valuemin")) : void 0;
-      const min = handleEl?.getAttribute("aria-valuemin") ?? (role === "slider" ? el.getAttribute("aria-valuemin") : null);
-      const max = handleEl?.getAttribute("aria-valuemax") ?? (role === "slider" ? el.getAttribute("aria-valuemax") : null);
-      if (min !== null && max !== null) states.push(\`range \${min}–\${max}\`);
-      return { role, states, value };
-    };
     const snapshot = () => {
       S.frames = [];
       readHoverRoots();
