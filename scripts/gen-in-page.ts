@@ -9,8 +9,9 @@
  *   npx tsx scripts/gen-in-page.ts           # write the file
  *   inPageSource()                           # the file's text, for a test
  */
-import { writeFileSync } from "node:fs";
+import { realpathSync, writeFileSync } from "node:fs";
 import { resolve } from "node:path";
+import { fileURLToPath } from "node:url";
 import { build } from "esbuild";
 
 const root = resolve(import.meta.dirname, "..");
@@ -76,6 +77,7 @@ export async function inPageSource(): Promise<string> {
   return text;
 }
 
-if (import.meta.url === `file://${process.argv[1]}`) {
+// Run as a script (not imported by the test): write the file.
+if (process.argv[1] && realpathSync(process.argv[1]) === fileURLToPath(import.meta.url)) {
   writeFileSync(resolve(root, inPageSourcePath), await inPageSource());
 }
