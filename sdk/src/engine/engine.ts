@@ -2,9 +2,9 @@ import type { MessageInitShape } from "@bufbuild/protobuf";
 import type { TakeSnapshotResultSchema } from "@baton/gen/baton/v1/descriptors";
 import type { CdpTransport } from "../cdp/transport.js";
 import { PageSession } from "./page/page-session.js";
-import type { RefEntry, RefTable } from "./snapshot/refs.js";
+import type { RefTable } from "./snapshot/refs.js";
 import type { PageSnapshot } from "./snapshot/snapshot.js";
-import { type EngineOptions, PageState, type SnapshotParams } from "./page-state.js";
+import { type EngineOptions, type PageSnapshotOptions, PageState, type SnapshotParams } from "./page-state.js";
 import { Targeting } from "./targeting.js";
 import { Evidence } from "./evidence.js";
 import type { EngineParts } from "./parts.js";
@@ -77,7 +77,7 @@ export class Engine implements EngineParts {
   }
 
   /** A whole-page snapshot, reused while the page is still (see `PageState.pageSnapshot`). */
-  pageSnapshot(options: { includeOffscreen?: boolean; scope?: RefEntry; fresh?: boolean; onMarked?: () => void } = {}): Promise<PageSnapshot> {
+  pageSnapshot(options: PageSnapshotOptions = {}): Promise<PageSnapshot> {
     return this.state.pageSnapshot(options);
   }
 

@@ -3,7 +3,7 @@
  */
 export * from "./base/coordinates.js";
 export { Engine, type EngineOptions, type EngineParts } from "./engine.js";
-export { PageState, type SnapshotParams, viewportOf } from "./page-state.js";
+export { type PageSnapshotOptions, PageState, type SnapshotParams, viewportOf } from "./page-state.js";
 export { type Aim, type ResolvedElement, Targeting } from "./targeting.js";
 export { type ActionMark, Evidence, type FocusedElement } from "./evidence.js";
 export { type EngineHandlers, type EngineToolCase, engineHandlers } from "./handlers.js";

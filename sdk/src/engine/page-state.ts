@@ -64,6 +64,17 @@ export interface SnapshotParams {
   screenMask?: ScreenMask;
 }
 
+/** How to take a whole-page snapshot (`PageState.pageSnapshot`). */
+export interface PageSnapshotOptions {
+  includeOffscreen?: boolean;
+  /** Only what is inside this element (never reused, never remembered). */
+  scope?: RefEntry;
+  /** Never reuse the last snapshot. */
+  fresh?: boolean;
+  /** Called once the activity mark a new snapshot is checked against has been read, as it starts. */
+  onMarked?: () => void;
+}
+
 /** The last snapshot the model was given (take_snapshot), what a diff is taken against. */
 interface SeenSnapshot {
   readonly id: number;
@@ -161,7 +172,7 @@ export class PageState {
    * have changed since the last one was taken; `fresh` forces a new one. `onMarked` is called
    * once the activity mark a new snapshot is checked against has been read, as it starts.
    */
-  async pageSnapshot(options: { includeOffscreen?: boolean; scope?: RefEntry; fresh?: boolean; onMarked?: () => void } = {}): Promise<PageSnapshot> {
+  async pageSnapshot(options: PageSnapshotOptions = {}): Promise<PageSnapshot> {
     const { fresh, onMarked, ...snapOptions } = options;
     if (options.scope) return takePageSnapshot(this.#page, this.refs, snapOptions);
     const includeOffscreen = options.includeOffscreen ?? false;
