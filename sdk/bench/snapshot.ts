@@ -159,7 +159,7 @@ try {
   for (const f of selected) {
     const url = server.originA + f.path;
     await engine.page.send("Page.navigate", { url });
-    await engine.evidence(engine.mark());
+    await engine.evidence.after(engine.evidence.mark());
     await pwPage.goto(url, { waitUntil: "load" });
     await pwPage.waitForTimeout(200);
     const [b, p, d] = (await timeInterleaved([

@@ -2,7 +2,10 @@
  * The CDP perception and action engine: runtime-neutral, speaking only `CdpTransport`.
  */
 export * from "./base/coordinates.js";
-export { Engine, type EngineOptions, type ResolvedElement } from "./engine.js";
+export { Engine, type EngineOptions, type EngineParts } from "./engine.js";
+export { type PageSnapshotOptions, PageState, type SnapshotParams, viewportOf } from "./page-state.js";
+export { type Aim, type ResolvedElement, Targeting } from "./targeting.js";
+export { type ActionMark, Evidence, type FocusedElement } from "./evidence.js";
 export { type EngineHandlers, type EngineToolCase, engineHandlers } from "./handlers.js";
 export { type DialogPolicy, PageSession, type PageSessionOptions, TargetGoneError } from "./page/page-session.js";
 export { RefTable, type RefEntry } from "./snapshot/refs.js";

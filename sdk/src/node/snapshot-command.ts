@@ -90,7 +90,7 @@ export async function snapshotCommand(argv: string[], out: CommandOutput): Promi
       out.stderr(`could not open ${args.url}: ${nav.errorText}\n`);
       return 1;
     }
-    await engine.evidence(engine.mark());
+    await engine.evidence.after(engine.evidence.mark());
     const started = performance.now();
     const snap = await engine.pageSnapshot();
     const page = paginate(snap.lines, args.offset, args.maxChars);
