@@ -202,7 +202,7 @@ describe("the extension in standalone mode (no backend: the agent in the panel, 
     await panel.run("Look at the page forever");
     const outcome = await panel.outcome(120_000);
     expect(outcome.state).toBe("budget_exhausted");
-    expect(outcome.text).toBe("Budget reached Budget reached: 15,000 of 12,000 tokens used.");
+    expect(outcome.text).toBe("Budget reached 15,000 of 12,000 tokens used.");
     // Three model calls, and none after the ceiling.
     expect(costly.bodies).toHaveLength(3);
     expect(await panel.eval<string>(`document.querySelector(".spend").textContent`)).toBe("Budget: 15,000 of 12,000 tokens used, $0.027 of $0.05 spent");

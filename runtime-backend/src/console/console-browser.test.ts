@@ -450,9 +450,9 @@ describe("the web console in Chromium", () => {
       // Two model calls (1,902 then 2,450 tokens): the screenshot it asked for is taken and
       // recorded, then the session ends instead of calling the model a third time.
       expect(r.session?.status).toBe(SessionStatus.BUDGET_EXHAUSTED);
-      expect(r.session?.reason).toBe("Budget reached: 4,352 of 3,000 tokens used.");
+      expect(r.session?.reason).toBe("4,352 of 3,000 tokens used.");
       await go(`/sessions/${session?.id}`);
-      await waitText(/Budget reached: 4,352 of 3,000 tokens used/);
+      await waitText(/4,352 of 3,000 tokens used/);
       expect(await pageText()).toMatch(/of 3\.0k budget/);
       await until("the screenshot shown", async () => (await engineProbe(engine).evaluate(`document.querySelectorAll(".shot img").length`)) === 1);
       await shot("budget-stop");

@@ -2,7 +2,7 @@ import type { MessageInitShape } from "@bufbuild/protobuf";
 import type { EvidenceSchema } from "@baton/gen/baton/v1/tools_pb";
 import { ToolErrorCode } from "../contract/index.js";
 import { declaration, invocation } from "./base/page-function.js";
-import { deepestActive, fieldValue } from "./read/element-state.js";
+import { deepestActive, fieldValue } from "./in-page/element-state.js";
 import { textChanges } from "./snapshot/text-diff.js";
 import { settle } from "./page/settle.js";
 import { type ActivityMark, markActivity, noEffectsBetween, unchangedBetween } from "./page/snapshot-reuse.js";

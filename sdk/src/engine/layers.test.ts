@@ -13,8 +13,9 @@ const root = import.meta.dirname;
  * entry sit side by side: neither imports the other.
  */
 const layers: readonly (string | readonly string[])[] = [
+  "in-page", // code that runs in the page: element rules (also run in Node), page functions, the DOM agent
+  "gen", // the in-page code bundled into one string (scripts/gen-in-page.ts)
   "base", // coordinates, text sanitising, in-page function serialisation
-  "rules", // role, name and clickable rules shared by the CDP engine and the DOM fallback
   "page", // the page session, isolated worlds, activity tracker, settle, snapshot reuse
   "read", // DOMSnapshot index, AX reads, frame layout, labels
   "hit", // occlusion hit tests

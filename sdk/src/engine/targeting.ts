@@ -3,7 +3,7 @@ import { topElementBox, topElementHit } from "./hit/batch-occlusion.js";
 import { declaration, type PageFunction } from "./base/page-function.js";
 import { intersect, type Point, probePoints, probePointsBeside } from "./base/coordinates.js";
 import { toFailure } from "./page/errors.js";
-import { isConnected } from "./read/element-state.js";
+import { isConnected } from "./in-page/element-state.js";
 import { readPageLayout } from "./read/frame-layout.js";
 import { visibleRect } from "./read/visible-rect.js";
 import { filterOccluded } from "./hit/occlusion.js";

@@ -323,7 +323,7 @@ describe("baton run (in process)", browserRun, () => {
     );
     const deps = fakeDeps();
     expect(await runCommand(["Buy it", "--serve", shop, "--script", costly, "--data-dir", dataDir, "--yes", "--json", "--budget", "tokens=5000,time=10m"], deps)).toBe(exitCodes.failed);
-    expect(deps.errors()).toBe("baton run: budget reached: Budget reached: 6,200 of 5,000 tokens used.\n");
+    expect(deps.errors()).toBe("baton run: budget reached: 6,200 of 5,000 tokens used.\n");
     const events = deps.output().trim().split("\n").map((l) => JSON.parse(l) as { type: string; tool?: string; status?: string; spent?: { tokens: number }; budget?: unknown });
     expect(events.filter((e) => e.type === "spend").map((e) => e.spent?.tokens)).toEqual([3100, 6200]);
     expect(events.find((e) => e.type === "spend")?.budget).toEqual({ tokens: 5000, costUsd: 0, seconds: 600 });

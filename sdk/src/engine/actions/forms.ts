@@ -6,6 +6,7 @@ import { viewportOf } from "../page-state.js";
 import { invocation } from "../base/page-function.js";
 import { sanitizeText } from "../base/sanitize.js";
 import { noFileMessage } from "../../policy/index.js";
+import { fileNames, isFileInput, scrollInPage, selectInPage, topLeft } from "../in-page/forms.js";
 
 /** select_option: picks options of a native select by label or value, firing input and change. */
 export async function selectOption(engine: EngineParts, params: SelectOptionParams) {
@@ -79,55 +80,4 @@ export async function scroll(engine: EngineParts, params: ScrollParams) {
     const evidence = await engine.evidence.after(mark);
     return { moved, viewport: engine.state.lastSnapshot ? viewportOf(engine.state.lastSnapshot) : undefined, evidence };
   });
-}
-
-/**
- * Selects the options of a native select (`this`) matching `wanted` by label or value (exactly,
- * then ignoring case and spacing), firing input and change.
- */
-function selectInPage(this: HTMLSelectElement, wanted: readonly string[]): { error?: string; selected?: string[]; available?: string[] } {
-  if (this.localName !== "select") return { error: "not-select" };
-  if (this.disabled) return { error: "disabled" };
-  const opts = [...this.options];
-  const norm = (s: string): string => s.replace(/\s+/g, " ").trim().toLowerCase();
-  const pick: HTMLOptionElement[] = [];
-  for (const w of wanted) {
-    const o = opts.find((o) => o.label === w || o.value === w) ?? opts.find((o) => norm(o.label) === norm(w) || norm(o.value) === norm(w));
-    if (!o) return { error: "missing", available: opts.map((o) => o.label).slice(0, 50) };
-    pick.push(o);
-  }
-  if (!this.multiple && pick.length > 1) return { error: "single" };
-  for (const o of opts) o.selected = pick.includes(o);
-  this.dispatchEvent(new Event("input", { bubbles: true, composed: true }));
-  this.dispatchEvent(new Event("change", { bubbles: true }));
-  return { selected: [...this.selectedOptions].map((o) => o.label) };
-}
-
-/** Whether the element (`this`) is a file input. */
-function isFileInput(this: Element): boolean {
-  return this.localName === "input" && (this as HTMLInputElement).type === "file";
-}
-
-/** The names of a file input's (`this`) files. */
-function fileNames(this: HTMLInputElement): string[] {
-  return [...(this.files ?? [])].map((f) => f.name);
-}
-
-/** The element's (`this`) top-left corner in the viewport. */
-function topLeft(this: Element): [number, number] {
-  const r = this.getBoundingClientRect();
-  return [r.x, r.y];
-}
-
-/**
- * Scrolls the element (`this`), or the document when called on the document, by `pixels` (or
- * 80% of its size) or to its edge; whether it moved.
- */
-function scrollInPage(this: unknown, vertical: boolean, sign: number, pixels: number, toEdge: boolean): boolean {
-  const el = (this as Node | undefined)?.nodeType === 1 ? (this as Element) : (document.scrollingElement ?? document.documentElement);
-  const before = [el.scrollLeft, el.scrollTop];
-  const amount = pixels || Math.round((vertical ? el.clientHeight || innerHeight : el.clientWidth || innerWidth) * 0.8);
-  const d = toEdge ? 1e9 * sign : amount * sign;
-  el.scrollBy({ left: vertical ? 0 : d, top: vertical ? d : 0, behavior: "instant" });
-  return before[0] !== el.scrollLeft || before[1] !== el.scrollTop;
 }

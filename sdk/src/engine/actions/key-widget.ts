@@ -13,26 +13,7 @@ import type { ResolvedElement } from "../targeting.js";
 import { keysListened } from "../read/listeners.js";
 import { pressKey } from "./input.js";
 import { keyDef } from "./keys.js";
-
-/**
- * In the page, on the widget (`this`): what took the focus after the click. "field" for a text
- * field or editing host (anywhere: the helper may sit outside the widget's box), "self" for the
- * widget itself or an element inside it, "none" otherwise; with whether it is multi-line.
- */
-function focusAfterClick(this: Element): { kind: "field" | "self" | "none"; multiline: boolean } {
-  let a = document.activeElement;
-  while (a?.shadowRoot?.activeElement) a = a.shadowRoot.activeElement;
-  if (!a || a === document.body || a === document.documentElement) return { kind: "none", multiline: false };
-  const textTypes = ["", "text", "search", "email", "url", "tel", "password", "number"];
-  const field = a.localName === "textarea" || (a.localName === "input" && textTypes.includes((a.getAttribute("type") ?? "").toLowerCase())) || (a as HTMLElement).isContentEditable;
-  if (field) return { kind: "field", multiline: a.localName === "textarea" || (a as HTMLElement).isContentEditable };
-  return { kind: this === a || this.contains(a) ? "self" : "none", multiline: true };
-}
-
-/** The widget's visible text (what the typing made it show), for the result's value. */
-function widgetText(this: Element): string {
-  return ((this as HTMLElement).innerText ?? this.textContent ?? "").replace(/\s+/g, " ").trim();
-}
+import { focusAfterClick, widgetText } from "../in-page/key-widget.js";
 
 /**
  * type_text into a widget (`el`, aimed at `point`): a real click, then the text as key presses

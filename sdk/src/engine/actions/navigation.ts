@@ -1,7 +1,7 @@
 import type { GoBackParams, NavigateParams, WaitForParams } from "@baton/gen/baton/v1/tools_pb";
 import { delay } from "../../cdp/timeouts.js";
 import { invocation } from "../base/page-function.js";
-import { documentText } from "../read/page-content.js";
+import { documentText } from "../in-page/page-content.js";
 import { ToolErrorCode, ToolFailure } from "../../contract/index.js";
 import type { EngineParts } from "../parts.js";
 import { sanitizeText, sanitizeUrl } from "../base/sanitize.js";

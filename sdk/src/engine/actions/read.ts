@@ -3,7 +3,7 @@ import { ExtractFormat } from "@baton/gen/baton/v1/tools_pb";
 import type { EngineParts } from "../parts.js";
 import { viewportOf } from "../page-state.js";
 import { declaration, invocation } from "../base/page-function.js";
-import { type ExtractedContent, extractContent } from "../read/page-content.js";
+import { type ExtractedContent, extractContent } from "../in-page/page-content.js";
 import { captureJpeg, captureLabelledScreenshot } from "../snapshot/screenshot.js";
 import { sanitizeText, sanitizeUrl } from "../base/sanitize.js";
 import type { ScreenMask } from "../../contract/index.js";

@@ -3,18 +3,7 @@ import { declaration } from "../base/page-function.js";
 import { sanitizeText } from "../base/sanitize.js";
 import type { EngineParts } from "../parts.js";
 import type { ResolvedElement } from "../targeting.js";
-
-/** The origin of the document holding the element (`this`): its frame's own (inherited by about:blank and srcdoc frames). */
-function documentOrigin(this: Element): string {
-  return self.origin;
-}
-
-/** Whether the element (`this`) is its document's focused element, through shadow roots (not into frames). */
-function isDocumentFocus(this: Element): boolean {
-  let a = this.ownerDocument.activeElement;
-  while (a?.shadowRoot?.activeElement) a = a.shadowRoot.activeElement;
-  return a === this;
-}
+import { documentOrigin, isDocumentFocus } from "../in-page/typing-scope.js";
 
 /**
  * Fails (PERMISSION_DENIED, nothing typed) unless the field's own frame is on one of

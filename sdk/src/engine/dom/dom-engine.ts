@@ -18,7 +18,8 @@ import {
 import { dropEchoes, paginate } from "../snapshot/render-text.js";
 import { frameLabel, quoted, sanitizeText, sanitizeUrl } from "../base/sanitize.js";
 import type { SnapshotLine } from "../snapshot/render-text.js";
-import type { AgentBox, AgentItem, AgentSnapshot } from "./agent.js";
+import type { AgentItem, AgentSnapshot } from "../in-page/dom-agent.js";
+import type { AgentBox } from "../in-page/elements.js";
 import type { DomRunner } from "./dom-runner.js";
 
 type Box = AgentBox;

@@ -2,7 +2,7 @@ import type { AXNode } from "../../cdp/protocol.js";
 import { actionableRoles, axProp, axStates, axString, contextRoles, displayRole, silentRoles } from "./roles.js";
 import { documentToViewport, type Rect } from "../base/coordinates.js";
 import { attrOf, childrenOf, type DomIndex, type DomNode } from "../read/dom-index.js";
-import { rules } from "../rules/element-rules.js";
+import { rules } from "../in-page/element-rules.js";
 import { controlNameOf, hiddenTextField, labelBefore, regionLook, toggleStates, visibleName } from "./regions.js";
 import type { HiddenControl } from "../read/label-controls.js";
 import { topWorld } from "../page/worlds.js";
