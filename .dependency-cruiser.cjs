@@ -2,7 +2,8 @@
  * Checked by `npm test` (`npm run check:layers`): no import cycle anywhere in the tree, type-only
  * imports included (`tsPreCompilationDeps`): a type that points up is a type in the wrong layer;
  * the packages form a DAG, each importing only those below it; and the backend's folders form
- * layers, each importing only those below it (docs/development.md "Layout").
+ * layers, each importing only those below it (docs/development.md "Layout"); the in-page code
+ * imports only itself.
  */
 
 /**
@@ -50,6 +51,19 @@ const layerRules = layers.flatMap((names, i) =>
       ],
 );
 
+/**
+ * The in-page code runs in a page, bundled alone (scripts/gen-in-page.ts): it may import only
+ * itself, never Node-side engine code, another package or a Node built-in.
+ */
+const inPage = "^sdk/src/engine/in-page/";
+const inPageRule = {
+  name: "in-page-imports-in-page",
+  comment: "sdk/src/engine/in-page/ runs in the page and may import only sdk/src/engine/in-page/",
+  severity: "error",
+  from: { path: inPage, pathNot: testCode },
+  to: { pathNot: inPage },
+};
+
 module.exports = {
   forbidden: [
     {
@@ -61,6 +75,7 @@ module.exports = {
     },
     ...packageRules,
     ...layerRules,
+    inPageRule,
   ],
   options: {
     tsPreCompilationDeps: true,

@@ -3,8 +3,8 @@
 #   0. a Chromium for the browser tests (found, installed when root, or one line saying what to run)
 #   1. buf lint
 #   2. buf breaking against the latest v* release tag, when one exists
-#   3. gen drift: regenerate and fail on any difference in gen/src or docs/tools.md
-#   4. tsc --noEmit for every workspace
+#   3. gen drift: regenerate and fail on any difference in what `npm run gen` writes
+#   4. tsc --noEmit for every workspace, and for the in-page code alone (DOM types, no Node)
 #   5. vitest
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -37,7 +37,7 @@ step "gen drift"
 bash scripts/check-gen.sh
 
 step "typecheck"
-for ws in gen sdk runtime-backend runtime-backend/console runtime-backend/cli runtime-extension examples scripts; do
+for ws in gen sdk sdk/src/engine/in-page runtime-backend runtime-backend/console runtime-backend/cli runtime-extension examples scripts; do
   if [ -f "$ws/tsconfig.json" ]; then
     echo "tsc -p $ws"
     tsc --noEmit -p "$ws"

@@ -36,12 +36,12 @@ afterAll(async () => {
 });
 
 /** The status card's heading, once it says `text`. */
-const heading = (text: string) => until(`"${text}"`, async () => (await panel.snapshot()).includes(`heading[3] "${text}"`), 30_000);
+const heading = (text: string) => until(`"${text}"`, async () => (await panel.snapshot()).includes(`### ${text}`), 30_000);
 const cardState = () => panel.eval<string>(`document.querySelector(".built-in")?.dataset.state ?? ""`);
 
 describe("Chrome's built-in model in the panel (no backend, no key)", () => {
   it("in real Chromium without the model: says it is unavailable and what the device needs, and offers no download", async () => {
-    await until("the standalone setup", async () => (await panel.snapshot()).includes('heading[1] "Run Baton without a backend"'));
+    await until("the standalone setup", async () => (await panel.snapshot()).includes('# Run Baton without a backend'));
     await panel.screenshot("built-in-offer");
     await panel.click("button", "Ask Chrome’s built-in model");
     await heading("Chrome’s built-in model is not available here");

@@ -82,9 +82,9 @@ describe("the extension in standalone mode (no backend: the agent in the panel, 
     const { tab, panel } = await shopAndPanel();
 
     // First run: choose to run without a backend; the panel says what to fill in.
-    expect(await panel.snapshot()).toContain('heading[1] "Connect to your Baton backend"');
+    expect(await panel.snapshot()).toContain('# Connect to your Baton backend');
     await panel.click("button", "Run Baton without a backend");
-    await until("the standalone setup", async () => (await panel.snapshot()).includes('heading[1] "Run Baton without a backend"'));
+    await until("the standalone setup", async () => (await panel.snapshot()).includes('# Run Baton without a backend'));
     expect(await panel.eval<string>(`document.querySelector(".setup-missing")?.textContent ?? ""`)).toBe(
       "No backend and no model key: enter a backend URL, or a model and your API key to run Baton without a backend.",
     );
@@ -202,7 +202,7 @@ describe("the extension in standalone mode (no backend: the agent in the panel, 
     await panel.run("Look at the page forever");
     const outcome = await panel.outcome(120_000);
     expect(outcome.state).toBe("budget_exhausted");
-    expect(outcome.text).toBe("Budget reached Budget reached: 15,000 of 12,000 tokens used.");
+    expect(outcome.text).toBe("Budget reached 15,000 of 12,000 tokens used.");
     // Three model calls, and none after the ceiling.
     expect(costly.bodies).toHaveLength(3);
     expect(await panel.eval<string>(`document.querySelector(".spend").textContent`)).toBe("Budget: 15,000 of 12,000 tokens used, $0.027 of $0.05 spent");

@@ -21,7 +21,7 @@ const runs = runsAt >= 0 ? Number(args[runsAt + 1]) : 20;
 const paths = args.filter((a, i) => a.startsWith("/") && i !== runsAt + 1);
 for (const path of paths.length ? paths : ["/shop", "/docs", "/app", "/big"]) {
   await p.send("Page.navigate", { url: server.originA + path });
-  await engine.evidence(engine.mark());
+  await engine.evidence.after(engine.evidence.mark());
   const t: Record<string, number[]> = { whole: [], viewport: [] };
   for (let i = 0; i < runs + 4; i++) {
     for (const mode of (i % 2 ? ["whole", "viewport"] : ["viewport", "whole"]) as ("whole" | "viewport")[]) {

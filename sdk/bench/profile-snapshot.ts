@@ -26,7 +26,7 @@ try {
   const engine = await openPage(rec, { viewport: { width: 1280, height: 800 }, reuseSnapshots: false });
   for (const f of wanted) {
     await engine.page.send("Page.navigate", { url: server.originA + f.path });
-    await engine.evidence(engine.mark());
+    await engine.evidence.after(engine.evidence.mark());
     const totals: number[] = [];
     let last: Call[] = [];
     let t0 = 0;

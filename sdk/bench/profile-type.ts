@@ -45,7 +45,7 @@ try {
   const load = async (): Promise<string> => {
     await tools.navigate({ url: server.originA + path } as never, undefined);
     const snap = await tools.takeSnapshot({} as never, undefined);
-    const found = /\[(e\d+)\][^\n]*/.exec((snap.text ?? "").split("\n").find((l) => l.includes(`"${fieldName}"`)) ?? "")?.[1];
+    const found = /^\s*(e\d+) /.exec((snap.text ?? "").split("\n").find((l) => l.includes(`"${fieldName}"`)) ?? "")?.[1];
     if (!found) throw new Error(`no "${fieldName}" on ${path}`);
     return found;
   };

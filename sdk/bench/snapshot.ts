@@ -49,13 +49,13 @@ function percentile(values: number[], p: number): number {
 }
 
 const esc = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
-/** Baton lists an element as `[eN] role "name"`. */
+/** Baton lists an element as `eN role "name"`. */
 const batonHas = (text: string, role: string, name: string): boolean =>
-  new RegExp(`^\\s*\\[e\\d+\\] ${esc(role)} "${esc(name)}"`, "m").test(text);
+  new RegExp(`^\\s*e\\d+ ${esc(role)} "${esc(name)}"`, "m").test(text);
 /** Playwright lists it as `- role "name" … [ref=…]`. */
 const playwrightHas = (text: string, role: string, name: string): boolean =>
   new RegExp(`- ${esc(role)} "${esc(name)}"[^\\n]*\\[ref=`, "m").test(text);
-const batonPhantom = (text: string, name: string): boolean => new RegExp(`\\[e\\d+\\] \\S+ "${esc(name)}"`).test(text);
+const batonPhantom = (text: string, name: string): boolean => new RegExp(`^\\s*e\\d+ \\S+ "${esc(name)}"`, "m").test(text);
 const playwrightPhantom = (text: string, name: string): boolean => new RegExp(`"${esc(name)}"[^\\n]*\\[ref=`).test(text);
 
 type Timed = { ms: number[]; text: string };
@@ -159,7 +159,7 @@ try {
   for (const f of selected) {
     const url = server.originA + f.path;
     await engine.page.send("Page.navigate", { url });
-    await engine.evidence(engine.mark());
+    await engine.evidence.after(engine.evidence.mark());
     await pwPage.goto(url, { waitUntil: "load" });
     await pwPage.waitForTimeout(200);
     const [b, p, d] = (await timeInterleaved([

@@ -19,6 +19,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { cpus, loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { createBatonClient, type RunEvent, runTask } from "@baton/sdk/client";
+import { refsInText } from "@baton/sdk/contract";
 import { defaultQuietWindowMs, type Engine, engineHandlers } from "@baton/sdk/engine";
 import { launchChromium, nodeTransport, openPage, WebSocketTransport } from "@baton/sdk/node";
 import { startSite } from "@baton/backend/e2e/fixtures/site";
@@ -127,7 +128,7 @@ async function main(): Promise<void> {
     console.log(
       [
         "baton client overhead (model time excluded: zero-latency script model)",
-        `page: ${site.a}/catalog at 1280×800, ${(text.match(/\[e\d+\]/g) ?? []).length} refs in view, snapshot ${text.length} chars`,
+        `page: ${site.a}/catalog at 1280×800, ${refsInText(text).length} refs in view, snapshot ${text.length} chars`,
         `machine: ${cpus().length} cores, load average ${loadavg().map((l) => l.toFixed(1)).join(" ")}; settle quiet window ${quietMs ?? `${defaultQuietWindowMs} (default)`} ms; snapshot reuse after actions ${reuseAllowed ? "on" : "off"}`,
         "",
         ...lines,

@@ -40,7 +40,7 @@ export function peers(chromium: string): Peer[] {
       navigate: (url) => ({ tool: "navigate", args: { url } }),
       click: (ref) => ({ tool: "click", args: { ref } }),
       type: (ref, _name, text) => ({ tool: "type_text", args: { ref, text } }),
-      ref: /\[(e\d+)\]/,
+      ref: /^\s*(e\d+) /m,
     },
     {
       name: "Playwright MCP",

@@ -16,7 +16,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { encode } from "gpt-tokenizer/encoding/o200k_base";
 import type { RunContext } from "@baton/sdk/client";
-import { diffHeader, type EngineHandlers, pageDiff, type SnapshotLine } from "@baton/sdk/engine";
+import { diffHeader, type EngineHandlers, pageDiff, renderLine, type SnapshotLine } from "@baton/sdk/engine";
 import { evalCommand } from "../src/eval/eval-command.js";
 import type { HandlerWrapper } from "../src/eval/headless-via.js";
 import { readReport } from "../src/eval/report.js";
@@ -29,7 +29,7 @@ interface Tally {
 }
 
 const tokens = (s: string): number => encode(s).length;
-const render = (lines: readonly SnapshotLine[]): string => lines.map((l) => `${"  ".repeat(l.depth)}${l.text}`).join("\n");
+const render = (lines: readonly SnapshotLine[]): string => lines.map(renderLine).join("\n");
 
 // Runs are one at a time, in suite order: the n-th wrapped engine is the n-th row of the report.
 const tallies: Tally[] = [];

@@ -5,6 +5,7 @@
  * must list every control with a ref and a name. Screenshots go to `.artifacts/console/`.
  */
 import { createHash, randomBytes } from "node:crypto";
+import { refLinePattern } from "@baton/sdk/contract";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
@@ -53,7 +54,7 @@ async function snapshot(): Promise<string> {
 
 /** The ref of the first element with this role whose name matches. */
 function refIn(text: string, role: string, name: string | RegExp): string | undefined {
-  for (const m of text.matchAll(/\[(\w+)\] ([\w-]+)(?: "((?:[^"\\]|\\.)*)")?/g)) {
+  for (const m of text.matchAll(new RegExp(refLinePattern.source, "gm"))) {
     if (m[2] !== role) continue;
     const n = m[3] ?? "";
     if (typeof name === "string" ? n === name : name.test(n)) return m[1];
@@ -115,7 +116,7 @@ async function everyControlNamed(page: string): Promise<void> {
     ),
   );
   const roles = /^(link|button|textbox|searchbox|combobox|spinbutton|checkbox|radio|switch|slider|listbox|tab|menuitem|DisclosureTriangle)$/;
-  const lines = [...text.matchAll(/\[(\w+)\] ([\w-]+)(?: "((?:[^"\\]|\\.)*)")?/g)].filter((m) => roles.test(m[2] ?? ""));
+  const lines = [...text.matchAll(new RegExp(refLinePattern.source, "gm"))].filter((m) => roles.test(m[2] ?? ""));
   const unnamed = lines.filter((m) => !(m[3] ?? "").trim()).map((m) => m[0]);
   expect(unnamed, `${page}: controls without a name\n${text}`).toEqual([]);
   expect(lines.length, `${page}: ${controls} controls in the DOM, ${lines.length} with refs\n${text}`).toBeGreaterThanOrEqual(controls);
@@ -450,9 +451,9 @@ describe("the web console in Chromium", () => {
       // Two model calls (1,902 then 2,450 tokens): the screenshot it asked for is taken and
       // recorded, then the session ends instead of calling the model a third time.
       expect(r.session?.status).toBe(SessionStatus.BUDGET_EXHAUSTED);
-      expect(r.session?.reason).toBe("Budget reached: 4,352 of 3,000 tokens used.");
+      expect(r.session?.reason).toBe("4,352 of 3,000 tokens used.");
       await go(`/sessions/${session?.id}`);
-      await waitText(/Budget reached: 4,352 of 3,000 tokens used/);
+      await waitText(/4,352 of 3,000 tokens used/);
       expect(await pageText()).toMatch(/of 3\.0k budget/);
       await until("the screenshot shown", async () => (await engineProbe(engine).evaluate(`document.querySelectorAll(".shot img").length`)) === 1);
       await shot("budget-stop");

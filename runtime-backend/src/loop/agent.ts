@@ -20,7 +20,7 @@ import { budgetOf } from "./budget.js";
 import type { LoopDeps, StepEvent } from "./deps.js";
 import { type DriveStart, drive } from "./drive.js";
 import { bestPlaybook } from "./playbook-match.js";
-import { defaultPrices } from "./pricing.js";
+import { defaultPrices, priceOf } from "./pricing.js";
 import { SessionCache } from "./session-cache.js";
 import { SessionEvents } from "./session-events.js";
 import { storeTrust } from "./trust.js";
@@ -111,9 +111,11 @@ export class Agent {
   /** Creates a session (idempotently, by key) with its model, step limit and playbook. */
   async createSession(userId: string, req: CreateSessionRequest): Promise<Session> {
     const model = req.model || this.defaultModel;
+    let priced: boolean;
     try {
       const resolved = this.deps.resolveModel(model);
       await resolved.provider.check?.(resolved.model);
+      priced = priceOf(resolved.model, this.deps.prices) !== undefined;
     } catch (e) {
       throw new ConnectError(`model "${model}" cannot be used: ${e instanceof Error ? e.message : String(e)}`, Code.InvalidArgument);
     }
@@ -133,6 +135,12 @@ export class Agent {
     const id = newId("ses");
     const maxSteps = req.maxSteps || this.defaultMaxSteps;
     const budget = req.budget ? budgetOf(req.budget) : await this.deps.store.defaultBudget(userId);
+    if (budget.costUsd > 0 && !priced) {
+      // Its calls would cost 0 here, so a cost ceiling would never end the session: refused
+      // rather than run with a ceiling that only looks held.
+      const whose = req.budget ? "budget.cost_usd" : "your default budget's cost ceiling";
+      throw new ConnectError(`${whose} cannot hold model "${model}": this backend has no price for it, so its cost is not counted; set a token or time ceiling instead, or give the backend the model's price`, Code.InvalidArgument);
+    }
     const row = await this.deps.store.createSession({
       id,
       userId,

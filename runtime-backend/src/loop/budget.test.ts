@@ -69,14 +69,14 @@ describe("session budgets", () => {
     const calls = model.requests.length;
     const r = await agent.step({ sessionId: session?.id ?? "" });
     expect(r.session?.status).toBe(SessionStatus.BUDGET_EXHAUSTED);
-    expect(r.session?.reason).toBe("Budget reached: 2,200 of 1,300 tokens used.");
+    expect(r.session?.reason).toBe("2,200 of 1,300 tokens used.");
     // Two model calls: the third would have gone over, so it was never made.
     expect(model.requests.length - calls).toBe(2);
     const [first, second] = model.requests.slice(calls);
     expect(contextOf(first)).not.toContain("Budget:");
     expect(contextOf(second)).toContain("Budget: 250 of 1,300 tokens left for this task.");
     const last = r.messages.at(-1);
-    expect(last?.content.case === "text" ? last.content.value.text : "").toBe("I stopped: Budget reached: 2,200 of 1,300 tokens used.");
+    expect(last?.content.case === "text" ? last.content.value.text : "").toBe("I stopped at the budget: 2,200 of 1,300 tokens used.");
     // What the model did before the ceiling is kept.
     const got = await agent.getSession({ sessionId: session?.id ?? "" });
     expect(got.session).toMatchObject({ status: SessionStatus.BUDGET_EXHAUSTED, budget: { tokens: 1300n } });
@@ -88,14 +88,14 @@ describe("session budgets", () => {
     const costly = await agent.createSession({ task: "Remember three things", model: "script:gpt-4o", budget: { costUsd: 0.005 } });
     const r = await agent.step({ sessionId: costly.session?.id ?? "" });
     expect(r.session?.status).toBe(SessionStatus.BUDGET_EXHAUSTED);
-    expect(r.session?.reason).toBe("Budget reached: $0.0063 of $0.005 spent.");
+    expect(r.session?.reason).toBe("$0.0063 of $0.005 spent.");
 
     const quick = await agent.createSession({ task: "Remember three things", budget: { seconds: 1 } });
     await new Promise((res) => setTimeout(res, 1100));
     const calls = model.requests.length;
     const t = await agent.step({ sessionId: quick.session?.id ?? "" });
     expect(t.session?.status).toBe(SessionStatus.BUDGET_EXHAUSTED);
-    expect(t.session?.reason).toBe("Budget reached: 1 s of 1 s used.");
+    expect(t.session?.reason).toBe("1 s of 1 s used.");
     expect(model.requests.length).toBe(calls);
   });
 
@@ -112,7 +112,7 @@ describe("session budgets", () => {
     const result = { toolcallId, outcome: { case: "result" as const, value: { tool: { case: "navigate" as const, value: { url: "https://example.com/", title: "Example" } } } } };
     const r2 = await agent.step({ sessionId: id, input: { case: "toolResults", value: { results: [result] } } });
     expect(r2.session?.status).toBe(SessionStatus.BUDGET_EXHAUSTED);
-    expect(r2.session?.reason).toBe("Budget reached: 1,100 of 1,000 tokens used.");
+    expect(r2.session?.reason).toBe("1,100 of 1,000 tokens used.");
     expect(model.requests.length - calls).toBe(1);
     const got = await agent.getSession({ sessionId: id });
     const recorded = got.history.flatMap((h) => (h.entry.case === "toolResult" ? [h.entry.value.toolcallId] : []));
@@ -128,11 +128,25 @@ describe("session budgets", () => {
     const agent = await agentOf("dee");
     expect((await agent.createSession({ task: "t" })).session?.budget).toMatchObject({ tokens: 5000n, costUsd: 0, seconds: 600 });
     // A session's own budget wins; another user's default is not dee's.
-    expect((await agent.createSession({ task: "t", budget: { costUsd: 1 } })).session?.budget).toMatchObject({ tokens: 0n, costUsd: 1, seconds: 0 });
+    expect((await agent.createSession({ task: "t", model: "script:gpt-4o", budget: { costUsd: 1 } })).session?.budget).toMatchObject({ tokens: 0n, costUsd: 1, seconds: 0 });
     expect((await (await agentOf("eve")).createSession({ task: "t" })).session?.budget).toMatchObject({ tokens: 0n, costUsd: 0, seconds: 0 });
     // Clearing it: all zeros.
     await dee.console.setDefaultBudget({ budget: {} });
     expect((await agent.createSession({ task: "t" })).session?.budget).toMatchObject({ tokens: 0n, costUsd: 0, seconds: 0 });
+  });
+
+  it("refuses a cost ceiling on a model it has no price for, its own or the user's default: it could never be reached", async () => {
+    const agent = await agentOf("gus");
+    const own = await refusal(agent.createSession({ task: "t", model: "script:unpriced", budget: { costUsd: 0.5 } }));
+    expect(own.code).toBe(Code.InvalidArgument);
+    expect(own.message).toContain('budget.cost_usd cannot hold model "script:unpriced"');
+    const gus = await signedIn("gus");
+    await gus.console.setDefaultBudget({ budget: { costUsd: 0.5 } });
+    const byDefault = await refusal(agent.createSession({ task: "t", model: "script:unpriced" }));
+    expect(byDefault.message).toContain("your default budget's cost ceiling");
+    // A priced model holds it; a token ceiling needs no price.
+    expect((await agent.createSession({ task: "t", model: "script:gpt-4o" })).session?.budget).toMatchObject({ costUsd: 0.5 });
+    expect((await agent.createSession({ task: "t", model: "script:unpriced", budget: { tokens: 900n } })).session?.budget).toMatchObject({ tokens: 900n });
   });
 
   it("refuses a budget that is not one, saying which field", async () => {

@@ -52,13 +52,15 @@ function measures(b: BudgetLimits, spent: Spent): Measure[] {
 }
 
 /**
- * Why the session may not call the model again, or undefined while every ceiling of its budget
- * is above what it spent. Asked before each model call: every result the client sent is
+ * Which ceilings the session reached ("2,200 of 1,300 tokens used."), or undefined while every
+ * ceiling of its budget is above what it spent. It is the session's reason beside its
+ * BUDGET_EXHAUSTED status, which every surface shows as "Budget reached", so it does not say so
+ * again. Asked before each model call: every result the client sent is
  * recorded by then, so a session never ends in the middle of an action.
  */
 export function budgetReached(s: Pick<SessionRow, "budget" | "usage" | "createdAt">, now: number): string | undefined {
   const over = measures(s.budget, spentOf(s, now)).filter((m) => m.spent >= m.limit);
-  return over.length ? `Budget reached: ${over.map((m) => m.used).join(", ")}.` : undefined;
+  return over.length ? `${over.map((m) => m.used).join(", ")}.` : undefined;
 }
 
 /** What the session spent against each ceiling of its budget ("2,200 of 5,000 tokens used, 12 s of 10 min used"); "" without a budget. */

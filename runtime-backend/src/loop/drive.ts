@@ -172,7 +172,7 @@ export async function drive(deps: LoopDeps, start: DriveStart, hooks: DriveHooks
     if (overBudget) {
       // Before the model is called, so never mid-action: every result the client sent is kept.
       if (pending) s = await flush(deps, s, pending);
-      return finish(deps, s, SessionStatus.BUDGET_EXHAUSTED, messages, key, { reason: overBudget, text: `I stopped: ${overBudget}` });
+      return finish(deps, s, SessionStatus.BUDGET_EXHAUSTED, messages, key, { reason: overBudget, text: `I stopped at the budget: ${overBudget}` });
     }
     const turn = await modelTurn(deps, s, calls, hooks, messages, key, pending);
     if ("failed" in turn) {

@@ -1,11 +1,9 @@
 import type { GetSessionResponse } from "@baton/gen/baton/v1/agent_pb";
 import { toolCatalog } from "@baton/gen/baton/v1/tools_baton";
 import { describeCall, type ElementLabel, endedStatus } from "@baton/sdk/client";
-import { toolByCase } from "@baton/sdk/contract";
+import { refLabels, toolByCase } from "@baton/sdk/contract";
 import type { TimelineItem } from "./timeline.js";
 
-/** `[e12] button "Add to cart"` lines of a snapshot's text. */
-const refLine = /\[(e\d+)\]\s+([\w-]+)(?:\s+"((?:[^"\\]|\\.)*)")?/g;
 
 /**
  * A past session's timeline, rebuilt from the backend's history (the source of truth): the
@@ -41,7 +39,7 @@ export function historyTimeline(got: GetSessionResponse): TimelineItem[] {
       const at = items.findIndex((i) => i.kind === "step" && i.id === r.toolcallId);
       const step = items[at];
       if (r.outcome.case === "result" && r.outcome.value.tool.case === "takeSnapshot") {
-        for (const m of r.outcome.value.tool.value.text.matchAll(refLine)) names.set(m[1] ?? "", { role: m[2] ?? "", name: (m[3] ?? "").replace(/\\(.)/g, "$1") });
+        refLabels(r.outcome.value.tool.value.text, names);
       }
       if (r.outcome.case === "approval" && step?.kind === "step") {
         items.splice(at, 0, {

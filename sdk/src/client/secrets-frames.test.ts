@@ -105,7 +105,7 @@ async function open(path: string): Promise<string> {
 }
 
 function refOf(text: string, name: string): string {
-  const ref = new RegExp(`\\[(e\\d+)\\] textbox "${name}"`).exec(text)?.[1];
+  const ref = new RegExp(`(e\\d+) textbox "${name}"`).exec(text)?.[1];
   if (!ref) throw new Error(`no textbox "${name}" in\n${text}`);
   return ref;
 }

@@ -21,6 +21,7 @@ export { type AnyToolHandlers, type Dispatched, dispatchToolCall } from "./dispa
 export type { JsonSchema } from "./json-schema.js";
 export { encodeToolError, encodeToolResult, toModelJson } from "./model-json.js";
 export { modelEnumName, modelEnumValues } from "./names.js";
+export { type RefLabel, refLabels, refLinePattern, refsInText } from "./snapshot-lines.js";
 export {
   defaultParseLimits,
   exampleArgs,

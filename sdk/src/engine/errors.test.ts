@@ -21,7 +21,7 @@ afterAll(async () => {
 
 async function refFor(role: string, name: string): Promise<string> {
   const r = await h.tools.takeSnapshot(create(TakeSnapshotParamsSchema, {}), undefined);
-  const ref = (r.text ?? "").split("\n").find((l) => l.includes(`] ${role} "${name}"`))?.match(/\[(e\d+)\]/)?.[1];
+  const ref = (r.text ?? "").split("\n").find((l) => l.includes(` ${role} "${name}"`))?.match(/^\s*(e\d+) /)?.[1];
   if (!ref) throw new Error(`no ${role} "${name}" in\n${r.text}`);
   return ref;
 }
@@ -50,7 +50,7 @@ describe("bad input gets a clear ToolError, never a hang", () => {
     expect(r.ok).toBe(false);
     if (r.ok) return;
     expect(r.error.code).toBe(ToolErrorCode.STALE_REF);
-    const fresh = /\[(e\d+)\] button "Open 1"/.exec(r.error.snapshot?.text ?? "")?.[1];
+    const fresh = /(e\d+) button "Open 1"/.exec(r.error.snapshot?.text ?? "")?.[1];
     expect(fresh).toBeDefined();
     expect(fresh).not.toBe(old);
   });

@@ -11,6 +11,7 @@ import { extract, screenshot } from "./actions/read.js";
 import { selectText } from "./actions/select-text.js";
 import { setValue } from "./actions/set-value.js";
 import type { Engine } from "./engine.js";
+import type { PageState } from "./page-state.js";
 import { TabSet } from "./actions/tabs.js";
 
 /** The client tools the engine implements: all of them except ask_user, which is the app's. */
@@ -23,11 +24,11 @@ export type EngineHandlers<Ctx = void> = Pick<ClientToolHandlers<Ctx>, EngineToo
  * The URLs a call acts on: the page's top document, and the frame of the element it names
  * (a read-only site may be embedded in a page that is not).
  */
-function actedOn(engine: Engine, params: Message): (string | undefined)[] {
-  const urls = [engine.page.mainFrame()?.url];
+function actedOn(state: PageState, params: Message): (string | undefined)[] {
+  const urls = [state.page.mainFrame()?.url];
   const ref = (params as { ref?: unknown }).ref;
-  const entry = typeof ref === "string" ? engine.refs.get(ref) : undefined;
-  if (entry) urls.push(engine.page.frames.get(entry.frameId)?.url);
+  const entry = typeof ref === "string" ? state.refs.get(ref) : undefined;
+  if (entry) urls.push(state.page.frames.get(entry.frameId)?.url);
   return urls;
 }
 
@@ -37,7 +38,7 @@ function actedOn(engine: Engine, params: Message): (string | undefined)[] {
  * PERMISSION_DENIED before it touches the page, naming the site and the rule. Navigation tools
  * and reading calls pass; where they may go is the URL policy's question.
  */
-function siteGuarded<Ctx>(engine: Engine, handlers: EngineHandlers<Ctx>): EngineHandlers<Ctx> {
+function siteGuarded<Ctx>(state: PageState, handlers: EngineHandlers<Ctx>): EngineHandlers<Ctx> {
   const out: Record<string, unknown> = {};
   for (const [c, handler] of Object.entries(handlers) as [string, (p: Message, ctx: Ctx) => Promise<unknown>][]) {
     const tool: ToolRoute | undefined = toolByCase(toolRoutes, c);
@@ -45,8 +46,8 @@ function siteGuarded<Ctx>(engine: Engine, handlers: EngineHandlers<Ctx>): Engine
       !tool || tool.navigation || (tool.risk === "read_only" && !tool.irreversibleFlag)
         ? handler
         : async (params: Message, ctx: Ctx) => {
-            const policy = engine.options.urlPolicy ?? openUrlPolicy;
-            for (const url of actedOn(engine, params)) refuseUnlessAllowed(policy, url, pageActionClass(tool, params));
+            const policy = state.options.urlPolicy ?? openUrlPolicy;
+            for (const url of actedOn(state, params)) refuseUnlessAllowed(policy, url, pageActionClass(tool, params));
             return handler(params, ctx);
           };
   }
@@ -59,13 +60,13 @@ function siteGuarded<Ctx>(engine: Engine, handlers: EngineHandlers<Ctx>): Engine
  * change a page on a read-only site of the engine's policy fails before it runs.
  */
 export function engineHandlers<Ctx = void>(engine: Engine): EngineHandlers<Ctx> {
-  return siteGuarded(engine, pageHandlers<Ctx>(engine));
+  return siteGuarded(engine.state, pageHandlers<Ctx>(engine));
 }
 
 function pageHandlers<Ctx>(engine: Engine): EngineHandlers<Ctx> {
   let tabs: TabSet | undefined;
   const tabSet = (): TabSet => {
-    tabs ??= new TabSet(engine);
+    tabs ??= new TabSet(engine.state);
     return tabs;
   };
   return {
@@ -73,7 +74,7 @@ function pageHandlers<Ctx>(engine: Engine): EngineHandlers<Ctx> {
     goBack: (p) => goBack(engine, p),
     // The secrets layer's mask rides on the context (`MaskScope`): secrets are painted over in every screenshot.
     takeSnapshot: (p, ctx) =>
-      engine.guard(() =>
+      engine.state.guard(() =>
         engine.snapshot({
           screenMask: screenMaskOf(ctx),
           offset: p.offset,
@@ -98,9 +99,9 @@ function pageHandlers<Ctx>(engine: Engine): EngineHandlers<Ctx> {
     extract: (p) => extract(engine, p),
     setValue: (p) => setValue(engine, p),
     selectText: (p) => selectText(engine, p),
-    openTab: (p) => engine.guard(async () => ({ tab: await tabSet().open(p.url) })),
-    switchTab: (p) => engine.guard(async () => ({ tab: await tabSet().switch(p.tabId) })),
-    closeTab: (p) => engine.guard(() => tabSet().close(p.tabId)),
-    listTabs: () => engine.guard(() => tabSet().list()),
+    openTab: (p) => engine.state.guard(async () => ({ tab: await tabSet().open(p.url) })),
+    switchTab: (p) => engine.state.guard(async () => ({ tab: await tabSet().switch(p.tabId) })),
+    closeTab: (p) => engine.state.guard(() => tabSet().close(p.tabId)),
+    listTabs: () => engine.state.guard(() => tabSet().list()),
   };
 }

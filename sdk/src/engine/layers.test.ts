@@ -8,21 +8,28 @@ import { describe, expect, it } from "vitest";
 
 const root = import.meta.dirname;
 
-/** Bottom-up: each entry may import only from itself and the entries before it. */
-const layers = [
+/**
+ * Bottom-up: each entry may import only from itself and the entries before it. Names in one
+ * entry sit side by side: neither imports the other.
+ */
+const layers: readonly (string | readonly string[])[] = [
+  "in-page", // code that runs in the page: element rules (also run in Node), page functions, the DOM agent
+  "gen", // the in-page code bundled into one string (scripts/gen-in-page.ts)
   "base", // coordinates, text sanitising, in-page function serialisation
-  "rules", // role, name and clickable rules shared by the CDP engine and the DOM fallback
   "page", // the page session, isolated worlds, activity tracker, settle, snapshot reuse
   "read", // DOMSnapshot index, AX reads, frame layout, labels
   "hit", // occlusion hit tests
   "mask", // the boxes of secrets, painted over a screenshot before it is encoded
   "snapshot", // the snapshot walk, refs, roles, text, screenshots
-  "engine.ts", // the Engine: resolve, action points, evidence
+  "page-state.ts", // the page, its refs and snapshots, failures that carry a fresh one
+  ["targeting.ts", "evidence.ts"], // resolve, aim, describe | mark, settle, what changed
+  "parts.ts", // the parts an action names
+  "engine.ts", // the Engine: the composition of the parts
   "actions", // the tools' actions
   "handlers.ts", // the tools as handlers
   "dom", // the DOM fallback
   "index.ts",
-] as const;
+];
 
 /** Source files of the engine (tests and test fixtures are not layered). */
 function sources(dir: string): string[] {
@@ -45,10 +52,15 @@ function importsOf(file: string): string[] {
   return out;
 }
 
+const firstName = (file: string): string => relative(root, file).split("/")[0] ?? "";
+
 const layerOf = (file: string): number => {
-  const first = relative(root, file).split("/")[0] ?? "";
-  return layers.indexOf(first as (typeof layers)[number]);
+  const first = firstName(file);
+  return layers.findIndex((l) => (typeof l === "string" ? l === first : l.includes(first)));
 };
+
+/** Two files of one side-by-side entry (not the same file or folder). */
+const besides = (a: string, b: string): boolean => layerOf(a) === layerOf(b) && typeof layers[layerOf(a)] !== "string" && firstName(a) !== firstName(b);
 
 describe("engine layout", () => {
   const files = sources(root);
@@ -67,7 +79,7 @@ describe("engine layout", () => {
           if (rel.startsWith("../node/")) bad.push(`${relative(root, f)} → ${rel}`);
           continue;
         }
-        if (rel.startsWith("fixtures/") || layerOf(dep) > layerOf(f)) bad.push(`${relative(root, f)} → ${rel}`);
+        if (rel.startsWith("fixtures/") || layerOf(dep) > layerOf(f) || besides(f, dep)) bad.push(`${relative(root, f)} → ${rel}`);
       }
     }
     expect(bad).toEqual([]);

@@ -53,7 +53,7 @@ async function withEngine(fn: (tools: EngineHandlers, engine: Engine) => Promise
 
 /** The ref of the first element of the latest snapshot's text with this role and name. */
 function refOf(text: string, role: string, name: string): string {
-  const m = new RegExp(`\\[(e\\d+)\\] ${role} "${name}"`).exec(text);
+  const m = new RegExp(`(e\\d+) ${role} "${name}"`).exec(text);
   if (!m?.[1]) throw new Error(`no ${role} "${name}" in:\n${text}`);
   return m[1];
 }

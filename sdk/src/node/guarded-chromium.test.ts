@@ -53,7 +53,7 @@ describe("a launched browser without site lists", () => {
     const tools = engineHandlers(engine);
     await tools.navigate(create(NavigateParamsSchema, { url: `${site.origin}/` }), undefined);
     const snap = async () => (await tools.takeSnapshot(create(TakeSnapshotParamsSchema, { fresh: true } as never), undefined)).text ?? "";
-    const ref = (text: string, name: string) => /\[(e\d+)\][^\n]*/.exec(text.split("\n").find((l) => l.includes(name)) ?? "")?.[1] ?? "";
+    const ref = (text: string, name: string) => /(e\d+)[^\n]*/.exec(text.split("\n").find((l) => l.includes(name)) ?? "")?.[1] ?? "";
     const first = await snap();
     expect(first).not.toMatch(fileContent);
     for (const name of ["new tab", "popup", "same tab"]) {

@@ -1,5 +1,6 @@
 import { encode } from "gpt-tokenizer/encoding/o200k_base";
 import { Engine } from "../engine/engine.js";
+import { refsInText } from "../contract/index.js";
 import { paginate } from "../engine/snapshot/render-text.js";
 import { decideUrl, openUrlPolicy } from "../policy/url-policy.js";
 import { ChromiumNotFoundError, chromiumMissingExitCode, ensureChromium } from "./find-chromium.js";
@@ -89,7 +90,7 @@ export async function snapshotCommand(argv: string[], out: CommandOutput): Promi
       out.stderr(`could not open ${args.url}: ${nav.errorText}\n`);
       return 1;
     }
-    await engine.evidence(engine.mark());
+    await engine.evidence.after(engine.evidence.mark());
     const started = performance.now();
     const snap = await engine.pageSnapshot();
     const page = paginate(snap.lines, args.offset, args.maxChars);
@@ -100,7 +101,7 @@ export async function snapshotCommand(argv: string[], out: CommandOutput): Promi
       await writeFile(args.screenshot, result.screenshot?.data ?? new Uint8Array());
     }
     if (args.json) {
-      const onPage = new Set(page.text.match(/\[e\d+\]/g)?.map((r) => r.slice(1, -1)) ?? []);
+      const onPage = new Set(refsInText(page.text));
       const json = {
         url: snap.url,
         title: snap.title,

@@ -5,17 +5,20 @@ import { findTarget, latestSnapshotText, resolveTargets } from "./targets.js";
 import { targetOf, urlPattern } from "./recorder.js";
 
 const snapshot = [
-  'heading[1] "Account"',
+  "# Account",
   '"Fill in your details."',
-  '[e1] textbox "Full name"',
-  '[e2] checkbox "Agree to terms" unchecked',
-  '[e3] button "Save"',
+  'e1 textbox "Full name"',
+  'e2 checkbox "Agree to terms" unchecked',
+  'e3 button "Save"',
   "iframe [cross-origin localhost:8081/remote]",
-  '  [e4] button "Remote pay"',
-  '  [e5] button "Save"',
-  '[e6] link "Say \\"hi\\""',
-  "[e7] separator",
+  ' e4 button "Remote pay"',
+  ' e5 button "Save"',
+  'e6 link "Say \\"hi\\""',
+  "e7 separator",
 ].join("\n");
+
+/** The same page as snapshots stored before the bare ref spelled it: refs in brackets, two spaces a level. */
+const bracketed = snapshot.replace(/^( *)(e\d+) /gm, "$1$1[$2] ");
 
 describe("snapshotRefs", () => {
   it("reads refs, roles and names, unescaping quotes, skipping lines without a ref", () => {
@@ -29,27 +32,38 @@ describe("snapshotRefs", () => {
       { ref: "e7", role: "separator", name: "" },
     ]);
   });
+
+  it("reads snapshots stored with refs in brackets alike", () => {
+    expect(bracketed).toContain('  [e4] button "Remote pay"');
+    const read = (text: string) => snapshotRefs(text).map(({ context, ...r }) => ({ ...r, block: context?.split("\n")[0]?.replace(/[[\]]/g, "") }));
+    expect(read(bracketed)).toEqual(read(snapshot));
+    expect(read(bracketed).find((r) => r.ref === "e4")?.block).toBe("iframe cross-origin localhost:8081/remote");
+  });
+
+  it("never reads a ref from quoted page text or a heading", () => {
+    expect(snapshotRefs('"e9 button \\"Pay\\""\n## e8 link "Home"\ne1 button "Real"').map((r) => r.ref)).toEqual(["e1"]);
+  });
 });
 
 /** Rows of a settings list: the same link text in every row, told apart by the row. */
 const rows = [
-  'heading[2] "Filters"',
+  "## Filters",
   'row "Matches: from:(deals@shop.example)"',
-  '  [e1] link "edit"',
-  '  [e2] link "delete"',
+  ' e1 link "edit"',
+  ' e2 link "delete"',
   'row "Matches: subject:(invoice)"',
-  '  [e3] link "edit"',
-  '  [e4] link "delete"',
-  '[e5] row "Kernel patch v2 Linus Torvalds"',
-  '  [e6] button "☆" not starred',
-  '[e7] button "delete"',
+  ' e3 link "edit"',
+  ' e4 link "delete"',
+  'e5 row "Kernel patch v2 Linus Torvalds"',
+  ' e6 button "☆" not starred',
+  'e7 button "delete"',
 ].join("\n");
 
 describe("blocks", () => {
   it("gives each indented ref the text of its block, and a top-level ref none", () => {
     const refs = snapshotRefs(rows);
-    expect(refs.find((r) => r.ref === "e4")?.context).toBe('row "Matches: subject:(invoice)"\n[e3] link "edit"\n[e4] link "delete"');
-    expect(refs.find((r) => r.ref === "e6")?.context).toBe('[e5] row "Kernel patch v2 Linus Torvalds"\n[e6] button "☆" not starred');
+    expect(refs.find((r) => r.ref === "e4")?.context).toBe('row "Matches: subject:(invoice)"\ne3 link "edit"\ne4 link "delete"');
+    expect(refs.find((r) => r.ref === "e6")?.context).toBe('e5 row "Kernel patch v2 Linus Torvalds"\ne6 button "☆" not starred');
     expect(refs.find((r) => r.ref === "e7")?.context).toBe("");
   });
 
@@ -84,13 +98,13 @@ describe("role + name targets", () => {
 
   it("finds the latest snapshot among tool outputs, including one attached to an error", () => {
     const outputs = [
-      JSON.stringify({ text: '[e1] button "Old"' }),
+      JSON.stringify({ text: 'e1 button "Old"' }),
       JSON.stringify({ evidence: { url: "http://x" } }),
-      JSON.stringify({ error: { code: "stale_ref", snapshot: { text: '[e9] button "Fresh"' } } }),
+      JSON.stringify({ error: { code: "stale_ref", snapshot: { text: 'e9 button "Fresh"' } } }),
       "not json",
     ];
-    expect(latestSnapshotText(outputs)).toBe('[e9] button "Fresh"');
-    expect(latestSnapshotText(outputs.slice(0, 2))).toBe('[e1] button "Old"');
+    expect(latestSnapshotText(outputs)).toBe('e9 button "Fresh"');
+    expect(latestSnapshotText(outputs.slice(0, 2))).toBe('e1 button "Old"');
     expect(latestSnapshotText([JSON.stringify({ content: "# An extract, not a snapshot" })])).toBeUndefined();
     expect(latestSnapshotText([outputs[0]!, JSON.stringify({ text: "" })])).toBe("");
   });

@@ -1,4 +1,6 @@
-/** One element line of snapshot text: `[e12] button "Save" disabled`. */
+import { refLinePattern } from "../contract/index.js";
+
+/** One element line of snapshot text: `e12 button "Save" disabled`. */
 export interface SnapshotRef {
   readonly ref: string;
   readonly role: string;
@@ -11,20 +13,19 @@ export interface SnapshotRef {
   readonly context?: string;
 }
 
-const LINE = /^\s*\[(e\d+)\]\s+([A-Za-z][\w-]*)(?:\s+"((?:[^"\\]|\\.)*)")?/;
-
 /**
  * The refs of a snapshot text with their roles, names and blocks, in document order. It reads
- * the format the engine writes (`[ref] role "name" states…`, names JSON-style escaped, two
- * spaces of indentation per level). In a diff (`pageDiff`), the lines added or changed are read
- * without their mark; removed lines and hunk places are not elements of the page.
+ * the format the engine writes (`ref role "name" states…`, names JSON-style escaped, indented
+ * by depth; only indentations are compared, so any width per level reads alike). In a diff
+ * (`pageDiff`), the lines added or changed are read without their mark; removed lines and hunk
+ * places are not elements of the page.
  */
 export function snapshotRefs(text: string): SnapshotRef[] {
   const lines = text.split("\n").map((l) => (/^[+~] /.test(l) ? l.slice(2) : /^[-@] /.test(l) ? "" : l));
-  const depthOf = (line: string): number => Math.floor((/^ */.exec(line)?.[0].length ?? 0) / 2);
+  const depthOf = (line: string): number => /^ */.exec(line)?.[0].length ?? 0;
   const out: SnapshotRef[] = [];
   lines.forEach((line, i) => {
-    const m = LINE.exec(line);
+    const m = refLinePattern.exec(line);
     if (!m?.[1] || !m[2]) return;
     const depth = depthOf(line);
     let context = "";

@@ -1079,7 +1079,9 @@ export type TakeSnapshotResult = Message<"baton.v1.TakeSnapshotResult"> & {
   title: string;
 
   /**
-   * The snapshot text: one element per line, indented by depth, "[ref] role "name" states".
+   * The snapshot text: one element per line, indented one space per level of depth; an element
+   * you can act on starts with its ref: e12 button "Save" disabled. Headings read as Markdown
+   * (## Billing), text as a quoted line.
    *
    * @generated from field: string text = 3;
    */

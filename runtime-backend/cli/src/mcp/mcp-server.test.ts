@@ -61,7 +61,7 @@ describe("baton mcp over stdio", () => {
     expect(nav.isError).toBeFalsy();
     expect(JSON.parse(textOf(nav))).toMatchObject({ url: `${site.url}/index.html`, title: "Notes" });
     const snap = textOf(await call(client, "take_snapshot"));
-    expect(snap).toContain('heading[1] "Notes"');
+    expect(snap).toContain('# Notes');
     const name = refOf(snap, /textbox "Name"/);
     const save = refOf(snap, /"Save"/);
     const typed = await call(client, "type_text", { ref: name, text: "Ada" });
@@ -71,7 +71,7 @@ describe("baton mcp over stdio", () => {
     // Snapshot diffs are off unless asked for (--snapshot-diffs): the second read is the whole page.
     const again = textOf(await call(client, "take_snapshot"));
     expect(again).toContain("Saved: Ada");
-    expect(again).toContain('heading[1] "Notes"');
+    expect(again).toContain('# Notes');
     expect(again).not.toContain("Diff against");
     // The cross-origin widget is part of the page.
     expect(snap).toMatch(/button "Join the partner programme"/);
@@ -91,10 +91,10 @@ describe("baton mcp over stdio", () => {
     expect(opened.tab).toMatchObject({ title: "Help", active: true });
     const listed = JSON.parse(textOf(await call(client, "list_tabs")));
     expect(listed.tabs).toHaveLength(2);
-    expect(textOf(await call(client, "take_snapshot"))).toContain('heading[1] "Help"');
+    expect(textOf(await call(client, "take_snapshot"))).toContain('# Help');
     const first = listed.tabs.find((t: { title: string }) => t.title === "Notes");
     expect((await call(client, "switch_tab", { tab_id: first.tab_id })).isError).toBeFalsy();
-    expect(textOf(await call(client, "take_snapshot"))).toContain('heading[1] "Notes"');
+    expect(textOf(await call(client, "take_snapshot"))).toContain('# Notes');
     expect((await call(client, "close_tab", { tab_id: opened.tab.tab_id })).isError).toBeFalsy();
     expect(JSON.parse(textOf(await call(client, "list_tabs"))).tabs).toHaveLength(1);
   });
@@ -207,8 +207,8 @@ describe("baton mcp over Streamable HTTP", () => {
       expect((await a.listTools()).tools.length).toBe(servedTools.length);
       await call(a, "navigate", { url: `${site.url}/help.html` });
       await call(b, "navigate", { url: `${site.url}/index.html` });
-      expect(textOf(await call(a, "take_snapshot"))).toContain('heading[1] "Help"');
-      expect(textOf(await call(b, "take_snapshot"))).toContain('heading[1] "Notes"');
+      expect(textOf(await call(a, "take_snapshot"))).toContain('# Help');
+      expect(textOf(await call(b, "take_snapshot"))).toContain('# Notes');
       const tabs = JSON.parse(textOf(await call(a, "list_tabs"))).tabs;
       expect(tabs.map((t: { title: string }) => t.title)).toEqual(["Help"]);
     } finally {
@@ -225,7 +225,7 @@ describe("baton mcp over Streamable HTTP", () => {
       expect((await call(client, "open_tab", { url: `${hostile.url}/help.html` })).isError).toBe(true);
       await call(client, "navigate", { url: `${site.url}/index.html` });
       const snap = textOf(await call(client, "take_snapshot"));
-      expect(snap).toContain('heading[1] "Notes"');
+      expect(snap).toContain('# Notes');
       // Uploads come from --upload-dir, relative paths too.
       const upload = await call(client, "upload_file", { ref: refOf(snap, /Attachment/), paths: ["note.txt"] });
       expect(JSON.parse(textOf(upload)).files).toEqual(["note.txt"]);
@@ -282,7 +282,7 @@ describe("baton mcp --snapshot-diffs", () => {
   it("answers a second take_snapshot of the same page with what changed, and full=true with the whole page", async () => {
     await call(client, "navigate", { url: `${site.url}/index.html` });
     const whole = textOf(await call(client, "take_snapshot"));
-    expect(whole).toContain('heading[1] "Notes"');
+    expect(whole).toContain('# Notes');
     await call(client, "type_text", { ref: refOf(whole, /textbox "Name"/), text: "Ada" });
     await call(client, "click", { ref: refOf(whole, /"Save"/) });
     const diff = textOf(await call(client, "take_snapshot"));

@@ -81,7 +81,7 @@ export function textOf(result: CallToolResult): string {
 /** The ref of the first snapshot line that matches `line` (such as /button "Save"/). */
 export function refOf(snapshot: string, line: RegExp): string {
   const found = snapshot.split("\n").find((l) => line.test(l));
-  const ref = found && /\[(e\d+)\]/.exec(found)?.[1];
+  const ref = found && /(e\d+)/.exec(found)?.[1];
   if (!ref) throw new Error(`no ref for ${line} in:\n${snapshot}`);
   return ref;
 }

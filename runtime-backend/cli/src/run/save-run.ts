@@ -4,9 +4,9 @@ import type { BatonClient } from "@baton/sdk/client";
 import type { Engine } from "@baton/sdk/engine";
 import { describeScriptCall, parseScriptFile, perceptionTools, type ScriptExpectations, type ScriptFile, scriptGoal, urlPattern } from "@baton/sdk/script";
 
-/** The visible headings of a snapshot text (`heading[1] "Welcome back, Ada"`). */
+/** The visible headings of a snapshot text (`# Welcome back, Ada`). */
 function headings(text: string): string[] {
-  return [...text.matchAll(/^\s*heading\[\d\] "((?:[^"\\]|\\.)*)"/gm)].map((m) => (m[1] ?? "").replace(/\\(.)/g, "$1")).filter(Boolean);
+  return [...text.matchAll(/^\s*#{1,6} (.+)$/gm)].map((m) => (m[1] ?? "").trim()).filter(Boolean);
 }
 
 /**

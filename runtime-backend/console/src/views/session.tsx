@@ -4,6 +4,7 @@ import { MessageStatus, Phase, SessionStatus } from "@baton/gen/baton/v1/agent_p
 import type { Image, ToolCall } from "@baton/gen/baton/v1/tools_pb";
 import { useEffect, useState } from "preact/hooks";
 import { describeCall, type ElementLabel } from "@baton/sdk/client";
+import { refLabels } from "@baton/sdk/contract";
 import { agentApi, consoleApi, errorText } from "../client.js";
 import { count, duration, failureOf, isActive, money, outcomeOf, when } from "../format.js";
 import { ErrorNote, PageHeader, Stat, StatusPill } from "../ui.js";
@@ -20,10 +21,6 @@ interface Watched {
   typing: string;
 }
 
-/** Roles and names of refs, from the last snapshot text before a call ("[e7] button "Save""). */
-function refsOf(text: string, into: Map<string, ElementLabel>): void {
-  for (const m of text.matchAll(/\[([\w-]+)\]\s+([\w-]+)(?:\s+"((?:[^"\\]|\\.)*)")?/g)) into.set(m[1] ?? "", { role: m[2] ?? "", name: m[3] ?? "" });
-}
 
 /** The images in a tool result (a screenshot, a labelled snapshot). */
 function imagesOf(r: ToolcallResult): Image[] {
@@ -111,7 +108,7 @@ function snapshotLabels(history: HistoryEntry[]): Map<string, ElementLabel> {
   const labels = new Map<string, ElementLabel>();
   for (const h of history) {
     const r = h.entry.case === "toolResult" ? h.entry.value : undefined;
-    if (r?.outcome.case === "result" && r.outcome.value.tool.case === "takeSnapshot") refsOf(r.outcome.value.tool.value.text, labels);
+    if (r?.outcome.case === "result" && r.outcome.value.tool.case === "takeSnapshot") refLabels(r.outcome.value.tool.value.text, labels);
   }
   return labels;
 }
@@ -142,7 +139,7 @@ function Timeline(p: { w: Watched; sessionId: string }) {
       );
     } else if (e.case === "toolResult") {
       const r = e.value;
-      if (r.outcome.case === "result" && r.outcome.value.tool.case === "takeSnapshot") refsOf(r.outcome.value.tool.value.text, labels);
+      if (r.outcome.case === "result" && r.outcome.value.tool.case === "takeSnapshot") refLabels(r.outcome.value.tool.value.text, labels);
     } else if (e.case === "agentMessage") {
       const m = e.value;
       const c = m.content;

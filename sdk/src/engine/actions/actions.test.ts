@@ -37,8 +37,8 @@ afterAll(async () => {
 
 async function refFor(role: string, name: string, includeOffscreen = false): Promise<string> {
   const r = await h.tools.takeSnapshot(create(TakeSnapshotParamsSchema, { includeOffscreen }), undefined);
-  const line = (r.text ?? "").split("\n").find((l) => l.includes(`] ${role} "${name}"`));
-  const ref = line && /\[(e\d+)\]/.exec(line)?.[1];
+  const line = (r.text ?? "").split("\n").find((l) => l.includes(` ${role} "${name}"`));
+  const ref = line && /(e\d+)/.exec(line)?.[1];
   if (!ref) throw new Error(`no ${role} "${name}" in\n${r.text}`);
   return ref;
 }

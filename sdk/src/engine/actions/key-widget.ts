@@ -8,30 +8,12 @@ import type { TypeTextParams } from "@baton/gen/baton/v1/tools_pb";
 import { ToolErrorCode } from "../../contract/index.js";
 import type { Point } from "../base/coordinates.js";
 import { sanitizeText } from "../base/sanitize.js";
-import type { Engine, ResolvedElement } from "../engine.js";
+import type { EngineParts } from "../parts.js";
+import type { ResolvedElement } from "../targeting.js";
 import { keysListened } from "../read/listeners.js";
 import { pressKey } from "./input.js";
 import { keyDef } from "./keys.js";
-
-/**
- * In the page, on the widget (`this`): what took the focus after the click. "field" for a text
- * field or editing host (anywhere: the helper may sit outside the widget's box), "self" for the
- * widget itself or an element inside it, "none" otherwise; with whether it is multi-line.
- */
-function focusAfterClick(this: Element): { kind: "field" | "self" | "none"; multiline: boolean } {
-  let a = document.activeElement;
-  while (a?.shadowRoot?.activeElement) a = a.shadowRoot.activeElement;
-  if (!a || a === document.body || a === document.documentElement) return { kind: "none", multiline: false };
-  const textTypes = ["", "text", "search", "email", "url", "tel", "password", "number"];
-  const field = a.localName === "textarea" || (a.localName === "input" && textTypes.includes((a.getAttribute("type") ?? "").toLowerCase())) || (a as HTMLElement).isContentEditable;
-  if (field) return { kind: "field", multiline: a.localName === "textarea" || (a as HTMLElement).isContentEditable };
-  return { kind: this === a || this.contains(a) ? "self" : "none", multiline: true };
-}
-
-/** The widget's visible text (what the typing made it show), for the result's value. */
-function widgetText(this: Element): string {
-  return ((this as HTMLElement).innerText ?? this.textContent ?? "").replace(/\s+/g, " ").trim();
-}
+import { focusAfterClick, widgetText } from "../in-page/key-widget.js";
 
 /**
  * type_text into a widget (`el`, aimed at `point`): a real click, then the text as key presses
@@ -39,17 +21,17 @@ function widgetText(this: Element): string {
  * keys. Fails as before ("not a text field") when nothing there takes keys. The widget is not
  * cleared (a terminal keeps what it printed).
  */
-export async function typeIntoWidget(engine: Engine, el: ResolvedElement, point: Point, params: TypeTextParams, typeChars: (text: string, multiline: boolean) => Promise<void>) {
-  const page = engine.page;
-  const mark = engine.mark();
+export async function typeIntoWidget(engine: EngineParts, el: ResolvedElement, point: Point, params: TypeTextParams, typeChars: (text: string, multiline: boolean) => Promise<void>) {
+  const page = engine.state.page;
+  const mark = engine.evidence.mark();
   for (const type of ["mouseMoved", "mousePressed", "mouseReleased"] as const) {
     await page.send("Input.dispatchMouseEvent", { type, x: point.x, y: point.y, ...(type === "mouseMoved" ? {} : { button: "left", clickCount: 1 }) });
   }
-  await engine.guardNavigation(mark, "typing");
-  const focus = await engine.call(el, focusAfterClick);
+  await engine.evidence.guardNavigation(mark, "typing");
+  const focus = await engine.targeting.call(el, focusAfterClick);
   const takesKeys = focus.kind === "field" || (focus.kind === "self" && (await keysListened(page, el.entry.sessionId, el.objectId)) === true);
   if (!takesKeys) {
-    return engine.fail(
+    return engine.state.fail(
       ToolErrorCode.NOT_ACTIONABLE,
       `Element ${el.entry.ref} is not a text field and nothing took the keys when it was clicked; type into an input, textarea or editable element.`,
       "ref",
@@ -58,6 +40,6 @@ export async function typeIntoWidget(engine: Engine, el: ResolvedElement, point:
   await typeChars(params.text, focus.multiline);
   const enter = params.pressEnter ? keyDef("Enter") : undefined;
   if (enter) await pressKey(page, enter);
-  const [value, evidence] = await Promise.all([engine.call(el, widgetText).catch(() => ""), engine.evidence(mark)]);
+  const [value, evidence] = await Promise.all([engine.targeting.call(el, widgetText).catch(() => ""), engine.evidence.after(mark)]);
   return { value: sanitizeText(value, 200), suggestions: [], evidence };
 }

@@ -1,7 +1,9 @@
 import type { PressKeysParams, TypeTextParams } from "@baton/gen/baton/v1/tools_pb";
 import { ToolErrorCode } from "../../contract/index.js";
-import type { Engine } from "../engine.js";
-import { fieldValue } from "../read/element-state.js";
+import type { EngineParts } from "../parts.js";
+import type { Evidence } from "../evidence.js";
+import type { PageSession } from "../page/page-session.js";
+import { fieldValue } from "../in-page/element-state.js";
 import { keysListened } from "../read/listeners.js";
 import { quoted, sanitizeText } from "../base/sanitize.js";
 import { pressKey } from "./input.js";
@@ -9,97 +11,7 @@ import { charKey, keyDef, modifierBits, parseChord } from "./keys.js";
 import { typeIntoWidget } from "./key-widget.js";
 import { setValueOf } from "./set-value.js";
 import { checkBeforeKeys, checkFieldOrigin } from "./typing-scope.js";
-
-/** What kind of text field an element (`this`) is, whether it takes text now, and whether it has the focus. */
-function fieldInfo(this: Element): { kind: "input" | "editable" | "value" | "other"; disabled: boolean; readOnly: boolean; multiline: boolean; focused: boolean } {
-  const notText = ["checkbox", "radio", "file", "button", "submit", "reset", "image"];
-  const byValue = ["date", "time", "datetime-local", "month", "week", "color", "range"];
-  const field = this as Partial<HTMLInputElement>;
-  const type = field.type ?? "";
-  const input = this.localName === "textarea" || (this.localName === "input" && !notText.includes(type) && !byValue.includes(type));
-  const kind = input ? "input" : this.localName === "input" && byValue.includes(type) ? "value" : (this as HTMLElement).isContentEditable ? "editable" : "other";
-  const focused = (this.getRootNode() as Document | ShadowRoot).activeElement === this && document.hasFocus();
-  return { kind, disabled: !!field.disabled, readOnly: !!field.readOnly, multiline: this.localName === "textarea" || kind === "editable", focused };
-}
-
-/** Selects a field's (`this`) whole content, so the next key replaces it. */
-function selectContents(this: Element): void {
-  if (this.localName === "input" || this.localName === "textarea") {
-    (this as HTMLInputElement).select();
-    return;
-  }
-  const r = document.createRange();
-  r.selectNodeContents(this);
-  const s = getSelection();
-  s?.removeAllRanges();
-  s?.addRange(r);
-}
-
-/**
- * Waits, called on a field, for a list of suggestions to appear near it (a listbox, a menu, a
- * list, or any element holding several items) and be still for a moment: up to `capMs`.
- * Resolves to the items' text, or [] when none came.
- */
-function suggestionsInPage(this: Element, capMs: number): Promise<string[]> {
-  const field = this;
-  const squeeze = (s: string | null | undefined): string => (s ?? "").replace(/\s+/g, " ").trim();
-  const shown = (el: Element): boolean => {
-    const r = el.getBoundingClientRect();
-    return r.width > 0 && r.height > 0 && el.checkVisibility({ visibilityProperty: true, opacityProperty: true });
-  };
-  const near = (el: Element): boolean => {
-    const f = field.getBoundingClientRect();
-    const r = el.getBoundingClientRect();
-    const overlapX = Math.min(f.right, r.right) - Math.max(f.left, r.left) > 0;
-    return overlapX && r.top < f.bottom + 60 && r.bottom > f.top - 400 && !el.contains(field);
-  };
-  const itemsOf = (list: Element): string[] => {
-    const role = list.getAttribute("role");
-    const options = role === "listbox" || role === "menu" || role === "grid" ? [...list.querySelectorAll('[role="option"],[role="menuitem"],[role="gridcell"]')] : [];
-    const items = options.length ? options : [...list.children];
-    return items.filter(shown).map((i) => squeeze((i as HTMLElement).innerText ?? i.textContent)).filter((t) => t !== "").slice(0, 20);
-  };
-  const find = (): string[] => {
-    const lists = document.querySelectorAll('[role="listbox"],[role="menu"],[role="grid"],ul,ol,datalist');
-    for (const list of lists) {
-      if (!shown(list) || !near(list)) continue;
-      const items = itemsOf(list);
-      if (items.length > 0) return items;
-    }
-    // Lists built from <div>s: an element just below the field holding several shown children,
-    // floating itself or inside a floating menu (react-select's menu holds a menu list).
-    const floating = (el: Element | null): boolean => {
-      const p = el ? getComputedStyle(el).position : "";
-      return p === "absolute" || p === "fixed";
-    };
-    for (const el of document.querySelectorAll("body *")) {
-      if (el.children.length < 2 || !shown(el) || !near(el) || el.contains(field)) continue;
-      if (!floating(el) && !floating(el.parentElement) && !floating(el.parentElement?.parentElement ?? null)) continue;
-      const items = itemsOf(el);
-      if (items.length >= 2) return items;
-    }
-    return [];
-  };
-  return new Promise((resolve) => {
-    const start = performance.now();
-    let last = "";
-    let stableSince = 0;
-    const tick = (): void => {
-      const items = find();
-      const key = items.join("\n");
-      const now = performance.now();
-      if (items.length && key === last) {
-        if (now - stableSince >= 80) return resolve(items);
-      } else {
-        last = key;
-        stableSince = now;
-      }
-      if (now - start >= capMs) return resolve(items);
-      setTimeout(tick, 40);
-    };
-    tick();
-  });
-}
+import { caretAtEnd, fieldInfo, focusLabelControl, hasFocus, selectContents, suggestionsInPage } from "../in-page/keyboard.js";
 
 /**
  * Types text as key presses: every printable ASCII character with its US-keyboard key (Shift
@@ -107,7 +19,7 @@ function suggestionsInPage(this: Element, capMs: number): Promise<string[]> {
  * Enter; characters no key produces (é, 中, emoji) with `Input.insertText`, as an input method
  * would. Pipelined in small batches.
  */
-export async function typeChars(page: Engine["page"], text: string, multiline: boolean): Promise<void> {
+export async function typeChars(page: PageSession, text: string, multiline: boolean): Promise<void> {
   let pending: Promise<unknown>[] = [];
   let run = "";
   const flush = async (): Promise<void> => {
@@ -149,18 +61,18 @@ const comparable = (s: string): string => s.replace(/\r\n?/g, "\n").replace(/\u0
  * of them when it is found and again just before the text's keys go out, with the page's focus
  * still on the field; otherwise nothing is typed.
  */
-export async function typeText(engine: Engine, params: TypeTextParams, onlyOn?: readonly string[]) {
-  return engine.guard(async () => {
-    const el = await engine.resolve(params.ref, "ref");
+export async function typeText(engine: EngineParts, params: TypeTextParams, onlyOn?: readonly string[]) {
+  return engine.state.guard(async () => {
+    const el = await engine.targeting.resolve(params.ref, "ref");
     if (onlyOn) await checkFieldOrigin(engine, el, onlyOn);
     // Where to click is found beside what kind of field it is; the kind decides first.
-    const aimed = engine.actionPoint(el, "ref");
+    const aimed = engine.targeting.actionPoint(el, "ref");
     aimed.catch(() => undefined);
-    const info = await engine.call(el, fieldInfo);
+    const info = await engine.targeting.call(el, fieldInfo);
     // A widget that takes keys once focused (a terminal's screen): clicked, then typed into.
-    if (info.kind === "other") return typeIntoWidget(engine, el, await aimed, params, (text, multiline) => typeChars(engine.page, text, multiline));
+    if (info.kind === "other") return typeIntoWidget(engine, el, await aimed, params, (text, multiline) => typeChars(engine.state.page, text, multiline));
     if (info.disabled || info.readOnly) {
-      return engine.fail(ToolErrorCode.NOT_ACTIONABLE, `Element ${el.entry.ref} is ${info.disabled ? "disabled" : "read-only"}.`, "ref");
+      return engine.state.fail(ToolErrorCode.NOT_ACTIONABLE, `Element ${el.entry.ref} is ${info.disabled ? "disabled" : "read-only"}.`, "ref");
     }
     if (info.kind === "value") {
       await aimed.catch(() => undefined);
@@ -168,9 +80,9 @@ export async function typeText(engine: Engine, params: TypeTextParams, onlyOn?: 
       return { value: r.value, suggestions: [], evidence: r.evidence };
     }
     const point = await aimed;
-    const page = engine.page;
-    const mark = engine.mark();
-    const before = params.clear ?? true ? "" : await engine.call(el, fieldValue).catch(() => "");
+    const page = engine.state.page;
+    const mark = engine.evidence.mark();
+    const before = params.clear ?? true ? "" : await engine.targeting.call(el, fieldValue).catch(() => "");
     let focused: boolean;
     let current: string;
     // Whether the page can hear keys typed into the field, read once the click (if any) has
@@ -182,7 +94,7 @@ export async function typeText(engine: Engine, params: TypeTextParams, onlyOn?: 
       // Already focused (clicked, or typed into just before): no click, which would only have
       // focused it and placed the caret; the caret is placed below as after a click.
       focused = true;
-      [current, listened] = await Promise.all([params.clear ?? true ? engine.call(el, fieldValue).catch(() => "x") : before, listenedAfter()]);
+      [current, listened] = await Promise.all([params.clear ?? true ? engine.targeting.call(el, fieldValue).catch(() => "x") : before, listenedAfter()]);
     } else {
       // A real click focuses like a user would (and places the caret); DOM.focus is the backstop.
       // The move, press and release go out together (a session's input events reach the page in
@@ -197,10 +109,10 @@ export async function typeText(engine: Engine, params: TypeTextParams, onlyOn?: 
       // Whether the click focused the field, read beside its value and its listeners (all only
       // read), and whether the page navigated away meanwhile (then nothing is typed).
       [focused, current, listened] = await Promise.all([
-        engine.call(el, hasFocus).catch(() => false),
-        engine.call(el, fieldValue).catch(() => "x"),
+        engine.targeting.call(el, hasFocus).catch(() => false),
+        engine.targeting.call(el, fieldValue).catch(() => "x"),
         listening,
-        engine.guardNavigation(mark, "typing"),
+        engine.evidence.guardNavigation(mark, "typing"),
       ]);
     }
     if (!focused) await page.send("DOM.focus", { backendNodeId: el.entry.backendNodeId }, el.entry.sessionId).catch(() => undefined);
@@ -212,31 +124,31 @@ export async function typeText(engine: Engine, params: TypeTextParams, onlyOn?: 
     if (params.clear ?? true) {
       // Only a field with content is cleared: Backspace in an empty field still reaches the
       // page's key handlers (a shell would drop a character it keeps elsewhere).
-      if (current !== "" || (!focused && (await engine.call(el, fieldValue).catch(() => "x")) !== "")) {
-        await engine.call(el, selectContents);
+      if (current !== "" || (!focused && (await engine.targeting.call(el, fieldValue).catch(() => "x")) !== "")) {
+        await engine.targeting.call(el, selectContents);
         const backspace = keyDef("Backspace");
         if (backspace && !insert) await pressKey(page, backspace);
       }
     } else {
-      await engine.call(el, caretAtEnd).catch(() => undefined);
+      await engine.targeting.call(el, caretAtEnd).catch(() => undefined);
     }
     if (onlyOn) await checkBeforeKeys(engine, el, onlyOn);
     if (insert) await page.send("Input.insertText", { text: info.multiline ? text : text.replace(/\n/g, "") });
     else await typeChars(page, text, info.multiline);
-    const readValue = () => engine.call(el, fieldValue).catch(() => "");
+    const readValue = () => engine.targeting.call(el, fieldValue).catch(() => "");
     let value: string;
     let suggestions: string[] = [];
-    let evidence: Awaited<ReturnType<Engine["evidence"]>>;
+    let evidence: Awaited<ReturnType<Evidence["after"]>>;
     if (params.waitForSuggestion || params.pressEnter) {
       value = await readValue();
-      if (params.waitForSuggestion) suggestions = await engine.call(el, suggestionsInPage, [3000]).catch(() => [] as string[]);
+      if (params.waitForSuggestion) suggestions = await engine.targeting.call(el, suggestionsInPage, [3000]).catch(() => [] as string[]);
       const enter = params.pressEnter ? keyDef("Enter") : undefined;
       if (enter) await pressKey(page, enter);
-      evidence = await engine.evidence(mark);
+      evidence = await engine.evidence.after(mark);
     } else {
       // Nothing more to do in the page: the value is read (only read) while settle and the
       // evidence snapshot start, instead of a round trip before them.
-      [value, evidence] = await Promise.all([readValue(), engine.evidence(mark)]);
+      [value, evidence] = await Promise.all([readValue(), engine.evidence.after(mark)]);
     }
     const notes = [...(evidence.notes ?? [])];
     const expected = comparable(before + params.text);
@@ -248,58 +160,26 @@ export async function typeText(engine: Engine, params: TypeTextParams, onlyOn?: 
   });
 }
 
-/** Whether a field (`this`) has its document's or shadow root's focus. */
-function hasFocus(this: Element): boolean {
-  return (this.getRootNode() as Document | ShadowRoot).activeElement === this;
-}
-
-/** Puts the caret at the end of a field's (`this`) content, so typing appends. */
-function caretAtEnd(this: Element): void {
-  if (this.localName === "input" || this.localName === "textarea") {
-    const f = this as HTMLInputElement;
-    try {
-      f.setSelectionRange(f.value.length, f.value.length);
-    } catch {
-      // Types without a selection (email, number) keep the caret where the click put it.
-    }
-    return;
-  }
-  const r = document.createRange();
-  r.selectNodeContents(this);
-  r.collapse(false);
-  const s = getSelection();
-  s?.removeAllRanges();
-  s?.addRange(r);
-}
-
-/** In the page: focuses the control of a `<label>` (true), or does nothing for another element. */
-function focusLabelControl(this: Element): boolean {
-  const control = this instanceof HTMLLabelElement ? this.control : null;
-  if (!control) return false;
-  (control as HTMLElement).focus({ preventScroll: true });
-  return true;
-}
-
 /** press_keys: keys and chords in order, to the focused element or to `ref` after focusing it. */
-export async function pressKeys(engine: Engine, params: PressKeysParams) {
-  return engine.guard(async () => {
+export async function pressKeys(engine: EngineParts, params: PressKeysParams) {
+  return engine.state.guard(async () => {
     const chords = params.keys.map((k) => ({ k, parts: parseChord(k) }));
     for (const { k, parts } of chords) {
       if (!parts || parts.some((p) => !keyDef(p))) {
-        return engine.fail(ToolErrorCode.INVALID_ARGUMENTS, `Unknown key ${JSON.stringify(k)}. Use KeyboardEvent.key names such as "Enter", "ArrowDown", "Control+a".`, "keys");
+        return engine.state.fail(ToolErrorCode.INVALID_ARGUMENTS, `Unknown key ${JSON.stringify(k)}. Use KeyboardEvent.key names such as "Enter", "ArrowDown", "Control+a".`, "keys");
       }
     }
     if (params.ref) {
-      const el = await engine.resolve(params.ref, "ref");
+      const el = await engine.targeting.resolve(params.ref, "ref");
       // A label standing for a hidden control (a custom switch) passes the focus to the control,
       // which is what the keys operate.
-      if (!(await engine.call(el, focusLabelControl))) {
-        await engine.page.send("DOM.focus", { backendNodeId: el.entry.backendNodeId }, el.entry.sessionId);
+      if (!(await engine.targeting.call(el, focusLabelControl))) {
+        await engine.state.page.send("DOM.focus", { backendNodeId: el.entry.backendNodeId }, el.entry.sessionId);
       }
     }
-    const page = engine.page;
-    const reactionFrom = await engine.activityBefore();
-    const mark = engine.mark();
+    const page = engine.state.page;
+    const reactionFrom = await engine.evidence.activityBefore();
+    const mark = engine.evidence.mark();
     for (const { parts } of chords) {
       const defs = parts!.map((p) => keyDef(p)!);
       const main = defs[defs.length - 1]!;
@@ -314,6 +194,6 @@ export async function pressKeys(engine: Engine, params: PressKeysParams) {
         await page.send("Input.dispatchKeyEvent", { type: "keyUp", key: m.key, code: m.code, windowsVirtualKeyCode: m.keyCode, modifiers });
       }
     }
-    return { evidence: await engine.evidence(mark, reactionFrom ? { reactionFrom } : {}) };
+    return { evidence: await engine.evidence.after(mark, reactionFrom ? { reactionFrom } : {}) };
   });
 }

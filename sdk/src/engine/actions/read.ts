@@ -1,47 +1,48 @@
 import type { ExtractParams, ScreenshotParams } from "@baton/gen/baton/v1/tools_pb";
 import { ExtractFormat } from "@baton/gen/baton/v1/tools_pb";
-import type { Engine } from "../engine.js";
+import type { EngineParts } from "../parts.js";
+import { viewportOf } from "../page-state.js";
 import { declaration, invocation } from "../base/page-function.js";
-import { type ExtractedContent, extractContent } from "../read/page-content.js";
+import { type ExtractedContent, extractContent } from "../in-page/page-content.js";
 import { captureJpeg, captureLabelledScreenshot } from "../snapshot/screenshot.js";
 import { sanitizeText, sanitizeUrl } from "../base/sanitize.js";
 import type { ScreenMask } from "../../contract/index.js";
 
 /** screenshot: viewport, full page, or one element; optionally with ref labels; secrets painted over with `mask`. */
-export async function screenshot(engine: Engine, params: ScreenshotParams, mask?: ScreenMask) {
-  return engine.guard(async () => {
+export async function screenshot(engine: Pick<EngineParts, "state" | "targeting">, params: ScreenshotParams, mask?: ScreenMask) {
+  return engine.state.guard(async () => {
     const quality = params.quality ?? 70;
-    const snap = await engine.pageSnapshot();
-    const viewport = engine.viewportOf(snap);
+    const snap = await engine.state.pageSnapshot();
+    const viewport = viewportOf(snap);
     if (params.ref) {
-      const el = await engine.resolve(params.ref, "ref");
-      await engine.page.send("DOM.scrollIntoViewIfNeeded", { backendNodeId: el.entry.backendNodeId }, el.entry.sessionId).catch(() => undefined);
-      const after = await engine.pageSnapshot();
+      const el = await engine.targeting.resolve(params.ref, "ref");
+      await engine.state.page.send("DOM.scrollIntoViewIfNeeded", { backendNodeId: el.entry.backendNodeId }, el.entry.sessionId).catch(() => undefined);
+      const after = await engine.state.pageSnapshot();
       const box = after.elements.find((e) => e.ref === el.entry.ref)?.box ?? el.entry.box;
       if (box) {
         const m = after.layout.metrics.cssLayoutViewport;
         const clip = { x: box.x + m.pageX, y: box.y + m.pageY, width: Math.max(1, box.width), height: Math.max(1, box.height) };
-        return { image: await captureJpeg(engine.page, { quality, clip, ...(mask ? { mask } : {}) }), viewport: engine.viewportOf(after) };
+        return { image: await captureJpeg(engine.state.page, { quality, clip, ...(mask ? { mask } : {}) }), viewport: viewportOf(after) };
       }
     }
     if (params.labelRefs && !params.fullPage) {
-      return { image: await captureLabelledScreenshot(engine.page, snap.elements.filter((e) => !e.offscreen), quality, "jpeg", mask), viewport };
+      return { image: await captureLabelledScreenshot(engine.state.page, snap.elements.filter((e) => !e.offscreen), quality, "jpeg", mask), viewport };
     }
-    return { image: await captureJpeg(engine.page, { quality, fullPage: params.fullPage, ...(mask ? { mask } : {}) }), viewport };
+    return { image: await captureJpeg(engine.state.page, { quality, fullPage: params.fullPage, ...(mask ? { mask } : {}) }), viewport };
   });
 }
 
 /** extract: the page (or one element) as Markdown, plain text or links, paged by characters. */
-export async function extract(engine: Engine, params: ExtractParams) {
-  return engine.guard(async () => {
+export async function extract(engine: Pick<EngineParts, "state" | "targeting">, params: ExtractParams) {
+  return engine.state.guard(async () => {
     const format = params.format === ExtractFormat.UNSPECIFIED ? ExtractFormat.MARKDOWN : params.format;
     const formatName = format === ExtractFormat.TEXT ? "text" : format === ExtractFormat.LINKS ? "links" : "markdown";
     let r: ExtractedContent;
     if (params.ref) {
-      const el = await engine.resolve(params.ref, "ref");
-      r = await engine.call(el, declaration(extractContent), [formatName]);
+      const el = await engine.targeting.resolve(params.ref, "ref");
+      r = await engine.targeting.call(el, declaration(extractContent), [formatName]);
     } else {
-      const res = await engine.page.send<{ result: { value?: typeof r } }>("Runtime.evaluate", {
+      const res = await engine.state.page.send<{ result: { value?: typeof r } }>("Runtime.evaluate", {
         expression: invocation(extractContent, formatName),
         returnByValue: true,
       });
@@ -54,10 +55,10 @@ export async function extract(engine: Engine, params: ExtractParams) {
     const max = params.maxChars ?? 20_000;
     const offset = params.offset ?? 0;
     const page = content.slice(offset, offset + max);
-    const main = engine.page.mainFrame();
+    const main = engine.state.page.mainFrame();
     return {
       url: sanitizeUrl(main?.url ?? ""),
-      title: sanitizeText(engine.lastSnapshot?.title ?? "", 200),
+      title: sanitizeText(engine.state.lastSnapshot?.title ?? "", 200),
       content: page,
       ...(offset + max < content.length ? { nextOffset: offset + max } : {}),
       links: format === ExtractFormat.LINKS || format === ExtractFormat.MARKDOWN

@@ -1,6 +1,6 @@
 import type { TargetInfo } from "../../cdp/protocol.js";
 import { ToolErrorCode, ToolFailure } from "../../contract/index.js";
-import type { Engine } from "../engine.js";
+import type { PageState } from "../page-state.js";
 import { PageSession } from "../page/page-session.js";
 import { sanitizeText, sanitizeUrl } from "../base/sanitize.js";
 import { settle, waitUntil } from "../page/settle.js";
@@ -20,14 +20,15 @@ export interface TabView {
  * switch to or close tabs it opened or started in; other tabs of the user are off limits.
  */
 export class TabSet {
-  readonly #engine: Engine;
+  /** The engine's page state: switching tabs moves it to another page. */
+  readonly #state: PageState;
   readonly #pages = new Map<string, PageSession>();
   #active: string;
 
-  constructor(engine: Engine) {
-    this.#engine = engine;
-    this.#active = engine.page.targetId;
-    this.#pages.set(this.#active, engine.page);
+  constructor(state: PageState) {
+    this.#state = state;
+    this.#active = state.page.targetId;
+    this.#pages.set(this.#active, state.page);
   }
 
   /**
@@ -48,7 +49,7 @@ export class TabSet {
   }
 
   get #policy(): UrlPolicy {
-    return this.#engine.options.urlPolicy ?? openUrlPolicy;
+    return this.#state.options.urlPolicy ?? openUrlPolicy;
   }
 
   #own(tabId: string, field: string): PageSession {
@@ -62,7 +63,7 @@ export class TabSet {
   /** Opens a tab (blank or at `url`) and makes it active. */
   async open(url: string): Promise<TabView> {
     const target = url ? openableUrl(url, this.#policy) : "";
-    const transport = this.#engine.page.transport;
+    const transport = this.#state.page.transport;
     const { targetId } = await transport.send<{ targetId: string }>("Target.createTarget", { url: "about:blank" });
     const page = await PageSession.attach(transport, targetId);
     this.#pages.set(targetId, page);
@@ -73,7 +74,7 @@ export class TabSet {
       const before = page.loadsStarted;
       const r = await page.send<{ loaderId?: string }>("Page.navigate", { url: target }, page.rootId, 30_000);
       if (r.loaderId) await waitUntil(page, () => page.loadsStarted > before || page.gone !== undefined, 2000);
-      await settle(page, before, this.#engine.options.settle).catch(() => undefined);
+      await settle(page, before, this.#state.options.settle).catch(() => undefined);
     }
     return this.#view(targetId);
   }
@@ -113,7 +114,7 @@ export class TabSet {
 
   #activate(id: string, page: PageSession): void {
     this.#active = id;
-    if (this.#engine.page !== page) this.#engine.usePage(page);
+    if (this.#state.page !== page) this.#state.usePage(page);
   }
 
   async #view(id: string): Promise<TabView> {

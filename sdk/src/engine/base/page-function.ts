@@ -2,7 +2,9 @@
  * In-page code is written as real functions, so tsc checks them, and sent to the page as their
  * source (`fn.toString()`), as Playwright and chrome-devtools-mcp do. Such a function runs in
  * another realm: it may use only its parameters, `this` and the page's globals, never anything
- * from its module. The integration tests run every one of them in Chromium.
+ * from its module. They live in `in-page/` (typechecked with DOM types only); the larger in-page
+ * scripts there are bundled instead (`gen/in-page-source.ts`). The integration tests run every
+ * one of them in Chromium.
  */
 
 /** A function to run in the page. */

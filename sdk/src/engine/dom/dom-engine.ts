@@ -16,9 +16,11 @@ import {
   viewportToDocument,
 } from "../base/coordinates.js";
 import { dropEchoes, paginate } from "../snapshot/render-text.js";
+import { contextLineText, refLineText } from "../snapshot/line-format.js";
 import { frameLabel, quoted, sanitizeText, sanitizeUrl } from "../base/sanitize.js";
 import type { SnapshotLine } from "../snapshot/render-text.js";
-import type { AgentBox, AgentItem, AgentSnapshot } from "./agent.js";
+import type { AgentItem, AgentSnapshot } from "../in-page/dom-agent.js";
+import type { AgentBox } from "../in-page/elements.js";
 import type { DomRunner } from "./dom-runner.js";
 
 type Box = AgentBox;
@@ -101,7 +103,9 @@ export class DomEngine {
       } else if (item.k === "text") {
         lines.push({ depth: item.depth, text: quoted(item.name ?? "", 100), plain: sanitizeText(item.name ?? "", 100) });
       } else if (item.k === "ctx") {
-        lines.push({ depth: item.depth, text: item.name ? `${item.role} ${quoted(item.name)}` : (item.role ?? "") });
+        // (The page spells a heading `heading[2]`; the line is written Node-side, as the CDP engine writes it.)
+        const heading = /^heading\[(\d)\]$/.exec(item.role ?? "");
+        lines.push({ depth: item.depth, text: contextLineText(heading ? "heading" : (item.role ?? ""), item.name ?? "", heading ? Number(heading[1]) : undefined) });
       } else {
         pending.push({ item, box, visible, line: lines.length });
         lines.push({ depth: item.depth, text: "" });
@@ -121,12 +125,11 @@ export class DomEngine {
       entry.role = p.item.role ?? "";
       entry.name = p.item.name ?? "";
       const states = p.visible ? (p.item.states ?? []) : [...(p.item.states ?? []), "offscreen"];
-      const value = p.item.value && p.item.value !== p.item.name ? ` = ${quoted(p.item.value, 80)}` : "";
       lines[p.line] = {
         depth: p.item.depth,
         ref: entry.ref,
         plain: sanitizeText(entry.name),
-        text: `[${entry.ref}] ${entry.role}${entry.name ? ` ${quoted(entry.name)}` : ""}${value}${states.length ? ` ${states.join(" ")}` : ""}`,
+        text: refLineText({ ref: entry.ref, role: entry.role, name: entry.name, value: p.item.value, states }),
       };
       refs.push(entry.ref);
     }

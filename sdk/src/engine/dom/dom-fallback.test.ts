@@ -1,4 +1,5 @@
 import { create } from "@bufbuild/protobuf";
+import { refsInText } from "../../contract/index.js";
 import { toolCatalog } from "@baton/gen/baton/v1/tools_baton";
 import {
   ClickParamsSchema,
@@ -43,7 +44,7 @@ const snapshot = (init: Partial<{ offset: number; maxChars: number; includeOffsc
 
 function refOf(text: string, role: string, name: string): string | undefined {
   for (const line of text.split("\n")) {
-    const m = /^\s*\[(e\d+)\] (\S+) "((?:[^"\\]|\\.)*)"/.exec(line);
+    const m = /^\s*(e\d+) (\S+) "((?:[^"\\]|\\.)*)"/.exec(line);
     if (m && m[2] === role && m[3] === name) return m[1];
   }
   return undefined;
@@ -88,7 +89,7 @@ describe.each(appFixtures.map((f) => [f.path] as const))("DOM fallback on app %s
   it("gives every target a page script can see a ref, and lists no phantom", async () => {
     await h.goto(path);
     const text = (await snapshot({ maxChars: 50_000 })).text ?? "";
-    const refs = [...text.matchAll(/\[(e\d+)\]/g)].map((m) => m[1]!);
+    const refs = refsInText(text);
     const ids: number[] = [];
     for (const ref of refs) ids.push((await domEngine.resolve(ref, "ref")).id);
     const refIndexes = new Set(await domEngine.runner.call<number[]>("lightIndex", ids));
@@ -123,7 +124,7 @@ describe("DOM fallback actions, verified by their effect", () => {
   it("reads a custom switch's label as its hidden checkbox and toggles it by click and by Space", async () => {
     await h.goto("/apps/settings");
     const checked = () => h.evaluate<boolean>("document.getElementById('news').checked");
-    expect((await snapshot()).text).toMatch(/\[e\d+\] checkbox "Product news" unchecked/);
+    expect((await snapshot()).text).toMatch(/e\d+ checkbox "Product news" unchecked/);
     await dom.click(create(ClickParamsSchema, { ref: await refFor("checkbox", "Product news") }), undefined);
     expect(await checked()).toBe(true);
     await dom.pressKeys(create(PressKeysParamsSchema, { ref: await refFor("checkbox", "Product news"), keys: [" "] }), undefined);
@@ -153,13 +154,13 @@ describe("DOM fallback actions, verified by their effect", () => {
     await h.goto("/basic");
     await h.evaluate(`(() => { document.body.innerHTML = ${JSON.stringify(toggleStyle + markup)}; return true; })()`);
     const before = (await snapshot()).text ?? "";
-    const ref = /^\s*\[(e\d+)\] checkbox "Remember me" unchecked$/m.exec(before)?.[1];
+    const ref = /^\s*(e\d+) checkbox "Remember me" unchecked$/m.exec(before)?.[1];
     expect(ref, before).toBeDefined();
     // The transparent input gets no line of its own.
     expect(before.match(/Remember me/g), before).toHaveLength(1);
     await dom.click(create(ClickParamsSchema, { ref: ref! }), undefined);
     expect(await h.evaluate<boolean>("document.getElementById('remember').checked")).toBe(true);
-    expect((await snapshot()).text).toMatch(/^\s*\[e\d+\] checkbox "Remember me" checked( focused)?$/m);
+    expect((await snapshot()).text).toMatch(/^\s*e\d+ checkbox "Remember me" checked( focused)?$/m);
   });
 
   it("navigates by link click and by navigate, reporting the new page", async () => {

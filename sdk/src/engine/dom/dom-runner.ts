@@ -1,6 +1,6 @@
 import { withTimeout } from "../../cdp/timeouts.js";
 import type { PageSession } from "../page/page-session.js";
-import { domAgentSource } from "./agent.js";
+import { domAgentSource } from "../gen/in-page-source.js";
 
 /**
  * Runs the DOM agent in a page: installs `domAgentSource` in an isolated world when the

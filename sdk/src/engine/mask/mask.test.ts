@@ -124,7 +124,7 @@ const inner = (b: ShareBox, by = 3): ShareBox => ({ x: b.x + by, y: b.y + by, wi
 
 async function refOf(name: string): Promise<string> {
   const snap = (await h.takeSnapshot({} as never, ctx)) as { text: string };
-  const m = new RegExp(`\\[(e\\d+)\\] textbox "${name}"`).exec(snap.text);
+  const m = new RegExp(`(e\\d+) textbox "${name}"`).exec(snap.text);
   if (!m?.[1]) throw new Error(`no textbox ${name} in\n${snap.text}`);
   return m[1];
 }

@@ -3,6 +3,7 @@ import type { Rect } from "../base/coordinates.js";
 import { invocation } from "../base/page-function.js";
 import type { PageSession } from "../page/page-session.js";
 import { type BoxPlace, type FrameBoxes, secretBoxes } from "./secret-boxes.js";
+import { paintBoxes, paintHeld, removePaint } from "../in-page/paint.js";
 
 /** The opaque colour secrets are painted with, as CSS and as the pixels a decoded image holds. */
 export const maskColour = { css: "#202124", r: 0x20, g: 0x21, b: 0x24 } as const;
@@ -25,58 +26,6 @@ export interface Painted<T> {
 interface FramePaint {
   readonly frame: FrameBoxes;
   readonly contextId: number;
-}
-
-/**
- * Draws opaque boxes as an overlay in a closed shadow root under `id`, in the top layer (a
- * manual popover, above the page's own modal dialogs and popovers): at viewport coordinates, or
- * at document coordinates for a full-page shot. Resolves once painted (runs in the page).
- */
-function paintBoxes(id: string, boxes: readonly (readonly [number, number, number, number])[], fixed: boolean, colour: string): Promise<boolean> {
-  const host = document.createElement("div");
-  host.id = id;
-  const at = fixed ? "position:fixed;inset:0;width:auto;height:auto" : "position:absolute;left:0;top:0;width:0;height:0";
-  host.style.cssText = `${at};margin:0;padding:0;border:0;background:transparent;overflow:visible;pointer-events:none;z-index:2147483647;display:block;opacity:1;visibility:visible;transform:none`;
-  const root = host.attachShadow({ mode: "closed" });
-  for (const [x, y, w, h] of boxes) {
-    const b = document.createElement("div");
-    b.style.cssText = `position:absolute;left:${x}px;top:${y}px;width:${w}px;height:${h}px;background:${colour}`;
-    root.append(b);
-  }
-  document.documentElement.append(host);
-  // In the top layer (a manual popover shown last is above the page's own), which an absolute
-  // box places in document coordinates and a fixed one in the viewport's.
-  host.setAttribute("popover", "manual");
-  try {
-    host.showPopover();
-  } catch {
-    // Without the top layer the overlay still sits on top of everything but the page's own top layer.
-  }
-  const held = globalThis as unknown as { batonMasks?: Map<string, { host: HTMLElement; root: ShadowRoot; n: number }> };
-  (held.batonMasks ??= new Map()).set(id, { host, root, n: boxes.length });
-  // Two frames, so the overlay is painted before the capture; a hidden tab paints no frames,
-  // and its capture forces one.
-  return new Promise((r) => {
-    const done = () => r(true);
-    setTimeout(done, 250);
-    requestAnimationFrame(() => requestAnimationFrame(done));
-  });
-}
-
-/** Whether the overlay `id` is still whole and shown (runs in the page). */
-function paintHeld(id: string): boolean {
-  const held = globalThis as unknown as { batonMasks?: Map<string, { host: HTMLElement; root: ShadowRoot; n: number }> };
-  const m = held.batonMasks?.get(id);
-  if (!m || !m.host.isConnected || m.root.childElementCount !== m.n) return false;
-  const style = getComputedStyle(m.host);
-  return style.display !== "none" && style.visibility === "visible" && style.opacity === "1";
-}
-
-/** Removes the overlay `id` (runs in the page). */
-function removePaint(id: string): void {
-  const held = globalThis as unknown as { batonMasks?: Map<string, { host: HTMLElement }> };
-  held.batonMasks?.get(id)?.host.remove();
-  held.batonMasks?.delete(id);
 }
 
 function grown(b: Rect): [number, number, number, number] {

@@ -1,8 +1,10 @@
 import { invocation, type PageArgument, type PageFunction } from "../base/page-function.js";
+import { trackerSource } from "../gen/in-page-source.js";
+import { awaitQuiet, type DocActivity, readTracker, sinceLoadEvent } from "../in-page/tracker.js";
 import type { PageSession } from "./page-session.js";
-import { activityWorld, awaitQuiet, type DocActivity, readTracker, sinceLoadEvent, trackerSource } from "./tracker-script.js";
+import { activityWorld } from "./tracker-script.js";
 
-export type { DocActivity } from "./tracker-script.js";
+export type { DocActivity } from "../in-page/tracker.js";
 
 /** One document the engine tracks: a frame in the session that renders it. */
 export interface TrackedDoc {

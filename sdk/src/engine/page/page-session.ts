@@ -1,7 +1,8 @@
 import type { Frame, FrameTree } from "../../cdp/protocol.js";
 import { withTimeout } from "../../cdp/timeouts.js";
 import { CdpClosedError, type CdpEvent, type CdpTransport } from "../../cdp/transport.js";
-import { activityWorld, trackerSource } from "./tracker-script.js";
+import { trackerSource } from "../gen/in-page-source.js";
+import { activityWorld } from "./tracker-script.js";
 import { autoAttachFilter, workerAutoAttach, workerOf, type WorkerInfo } from "./workers.js";
 
 /** One flat CDP session of the page: the page itself, or an out-of-process iframe. */

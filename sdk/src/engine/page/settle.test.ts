@@ -44,9 +44,9 @@ function refOf(name: string): string {
 /** Clicks a button with real input events and returns how long settle then took. */
 async function timedSettle(name: string, early = false): Promise<number> {
   await h.engine.pageSnapshot();
-  const el = await h.engine.resolve(refOf(name), "ref");
-  const point = await h.engine.actionPoint(el, "ref");
-  const mark = h.engine.mark();
+  const el = await h.engine.targeting.resolve(refOf(name), "ref");
+  const point = await h.engine.targeting.actionPoint(el, "ref");
+  const mark = h.engine.evidence.mark();
   await mouseClick(h.engine.page, point);
   const t0 = performance.now();
   const report = await settle(h.engine.page, mark.loadsStarted, {}, undefined, early ? mark.at : undefined);
@@ -107,9 +107,9 @@ describe("settle: concurrent conditions, windows measured from the last activity
   it("stops at its cap on a page that keeps changing, and says so", async () => {
     await setUp();
     await h.engine.pageSnapshot();
-    const el = await h.engine.resolve(refOf("Churn"), "ref");
-    const point = await h.engine.actionPoint(el, "ref");
-    const mark = h.engine.mark();
+    const el = await h.engine.targeting.resolve(refOf("Churn"), "ref");
+    const point = await h.engine.targeting.actionPoint(el, "ref");
+    const mark = h.engine.evidence.mark();
     await mouseClick(h.engine.page, point);
     const t0 = performance.now();
     const report = await settle(h.engine.page, mark.loadsStarted, { quietTimeoutMs: 300 });

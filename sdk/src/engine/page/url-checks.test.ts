@@ -102,7 +102,7 @@ describe("open_tab and navigate ask the URL policy first", () => {
 describe("after an action, tabs and pages the policy refuses are closed or left", () => {
   const refOf = async (tools: EngineHandlers, name: string) => {
     const text = (await tools.takeSnapshot(create(TakeSnapshotParamsSchema, {}), undefined)).text ?? "";
-    const ref = /\[(e\d+)\]/.exec(text.split("\n").find((l) => l.includes(`"${name}"`)) ?? "")?.[1];
+    const ref = /(e\d+)/.exec(text.split("\n").find((l) => l.includes(`"${name}"`)) ?? "")?.[1];
     if (!ref) throw new Error(`no "${name}" in\n${text}`);
     return ref;
   };

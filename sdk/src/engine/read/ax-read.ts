@@ -3,10 +3,11 @@ import { invocation } from "../base/page-function.js";
 import { topWorld } from "../page/worlds.js";
 import { type ComputedAxItem, computedAxSupported, readComputedAx } from "./computed-ax.js";
 import { documentToViewport, intersect } from "../base/coordinates.js";
-import { rules } from "../rules/element-rules.js";
+import { rules } from "../in-page/element-rules.js";
 import { attrOf, type DomNode, isInside } from "./dom-index.js";
 import type { SessionLayout } from "./layout.js";
 import type { PageSession } from "../page/page-session.js";
+import { documentSizeInPage } from "../in-page/document-size.js";
 
 /** How big a document is, for choosing how to read its AX tree. */
 export interface DocumentSize {
@@ -52,13 +53,6 @@ export function viewportFirst(size: DocumentSize, computed = false): boolean {
 
 /** The page expression `DocumentSize` is read with: element count and content/viewport area. */
 export const documentSizeExpression: string = invocation(documentSizeInPage);
-
-/** Element count and content/viewport area (runs in the page). */
-function documentSizeInPage(): [number, number] {
-  const d = document.documentElement;
-  const v = Math.max(1, innerWidth * innerHeight);
-  return [document.getElementsByTagName("*").length, d ? (d.scrollWidth * d.scrollHeight) / v : 1];
-}
 
 /** Whole AX trees of a session's frames, one `getFullAXTree` per frame, in parallel. */
 export async function readFullAx(

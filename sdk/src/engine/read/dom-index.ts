@@ -1,7 +1,7 @@
 import type { CaptureSnapshotResult } from "../../cdp/protocol.js";
 import { computedAxEligible, computedAxTags } from "./computed-ax.js";
 import type { Rect } from "../base/coordinates.js";
-import { type RuleItem, rules } from "../rules/element-rules.js";
+import { type RuleItem, rules } from "../in-page/element-rules.js";
 import type { HoverReveals } from "./hover-reveal.js";
 import { type HiddenControl, hiddenLabelControls } from "./label-controls.js";
 
@@ -22,7 +22,7 @@ export interface DomNode {
   /** draggable="true". */
   readonly draggable: boolean;
   /**
-   * A target by the shared element rules (`rules/element-rules.ts`): a native control, an
+   * A target by the shared element rules (`in-page/element-rules.ts`): a native control, an
    * ARIA widget, an element with its own click-type listener, a pointer cursor, a tabindex or
    * draggable, or an item of a list that handles its items' events; not a container that only
    * delegates, nor a part of another target's clickable region.

@@ -1,6 +1,6 @@
 import type { CaptureSnapshotResult } from "../../cdp/protocol.js";
 import type { Rect } from "../base/coordinates.js";
-import { rules } from "../rules/element-rules.js";
+import { rules } from "../in-page/element-rules.js";
 
 /** The control a `<label>` stands for when that control is not rendered (a custom toggle). */
 export interface HiddenControl {

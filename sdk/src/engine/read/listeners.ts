@@ -1,5 +1,6 @@
 import { declaration, type PageFunction } from "../base/page-function.js";
 import type { PageSession } from "../page/page-session.js";
+import { ownerDocument, ownerWindow } from "../in-page/listeners.js";
 
 /**
  * Listener types that make an element something to click. DOMSnapshot's own click flag covers
@@ -68,14 +69,6 @@ export function clickListeners(page: PageSession, sessionId: string, loaderId: s
 
 /** Listener types through which a page sees key presses as keys rather than as text input. */
 const keyTypes: ReadonlySet<string> = new Set(["keydown", "keypress", "keyup"]);
-
-/** In the page: an element's (`this`) document, or its window. */
-function ownerDocument(this: Element): Document {
-  return this.ownerDocument;
-}
-function ownerWindow(this: Element): Window | null {
-  return this.ownerDocument.defaultView;
-}
 
 /**
  * Whether anything in an element's document — any node, with same-process frames and open

@@ -6,22 +6,19 @@
  * model read it. A diff that is not smaller than the page is not worth reading: the caller
  * returns the whole page instead.
  */
-import type { SnapshotLine } from "./render-text.js";
+import { headingLine } from "./line-format.js";
+import { renderLine, type SnapshotLine } from "./render-text.js";
 
-/** Lines of a snapshot that name a place: headings and landmarks (and frames). */
-const placeLine = /^(heading\[\d\]|banner|navigation|main|form|region|complementary|contentinfo|dialog|alertdialog|search|iframe)(?=[\s"]|$)/;
+/** Lines of a snapshot that name a place: landmarks and frames (and headings, `headingLine`). */
+const landmarkLine = /^(banner|navigation|main|form|region|complementary|contentinfo|dialog|alertdialog|search|iframe)(?=[\s"]|$)/;
 
 /** Past this many lines in the changed middle of both snapshots, the diff is not computed. */
 const maxMiddle = 4000;
 
-/** The rendered line, indented as in the whole snapshot. */
-function rendered(line: SnapshotLine): string {
-  return `${"  ".repeat(line.depth)}${line.text}`;
-}
 
 /** What a line is matched by: its ref (stable across snapshots), else its rendered text. */
 function keyOf(line: SnapshotLine): string {
-  return line.ref ? `\u0000${line.ref}` : rendered(line);
+  return line.ref ? `\u0000${line.ref}` : renderLine(line);
 }
 
 type Op = { kind: "keep" | "change"; a: number; b: number } | { kind: "add"; b: number } | { kind: "del"; a: number };
@@ -49,7 +46,7 @@ function editScript(a: readonly SnapshotLine[], b: readonly SnapshotLine[]): Op[
     }
   }
   const ops: Op[] = [];
-  const pair = (ia: number, ib: number) => ops.push({ kind: rendered(a[ia]!) === rendered(b[ib]!) ? "keep" : "change", a: ia, b: ib });
+  const pair = (ia: number, ib: number) => ops.push({ kind: renderLine(a[ia]!) === renderLine(b[ib]!) ? "keep" : "change", a: ia, b: ib });
   for (let i = 0; i < start; i++) pair(i, i);
   let i = 0;
   let j = 0;
@@ -91,7 +88,7 @@ export function pageDiff(before: readonly SnapshotLine[], after: readonly Snapsh
   for (const op of ops) {
     if (op.kind === "keep") {
       const line = after[op.b]!;
-      if (placeLine.test(line.text)) place = line.text;
+      if (landmarkLine.test(line.text) || headingLine.test(line.text)) place = line.text;
       previous = line.text;
       inHunk = false;
       continue;
@@ -103,12 +100,12 @@ export function pageDiff(before: readonly SnapshotLine[], after: readonly Snapsh
     }
     changedLines++;
     if (op.kind === "del") {
-      out.push(`- ${rendered(before[op.a]!)}`);
+      out.push(`- ${renderLine(before[op.a]!)}`);
       continue;
     }
     const line = after[op.b]!;
-    out.push(`${op.kind === "add" ? "+" : "~"} ${rendered(line)}`);
-    if (placeLine.test(line.text)) place = line.text;
+    out.push(`${op.kind === "add" ? "+" : "~"} ${renderLine(line)}`);
+    if (landmarkLine.test(line.text) || headingLine.test(line.text)) place = line.text;
   }
   if (changedLines === 0) out.push("(nothing changed)");
   return { text: out.join("\n"), changedLines };

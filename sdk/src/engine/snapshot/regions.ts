@@ -1,12 +1,12 @@
 /**
- * How the snapshot reads an element through the shared rules (`rules/element-rules.ts`): a
+ * How the snapshot reads an element through the shared rules (`in-page/element-rules.ts`): a
  * DOMSnapshot node as the rules' `ElementView`, the role and states of a clickable region, a
  * slider's value, a derived name for an icon-only control, and names without text the user
  * cannot see.
  */
 import type { Rect } from "../base/coordinates.js";
 import { attrOf, childrenOf, type DomIndex, type DomNode, isInside } from "../read/dom-index.js";
-import { type ElementView, rules } from "../rules/element-rules.js";
+import { type ElementView, rules } from "../in-page/element-rules.js";
 
 /** Views made for an index, by backend id: a row's name and its icons' names visit the same nodes. */
 const views = new WeakMap<DomIndex, Map<number, ElementView>>();

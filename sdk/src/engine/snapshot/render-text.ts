@@ -1,3 +1,5 @@
+import { indent } from "./line-format.js";
+
 /** One line of the snapshot text, before pagination. */
 export interface SnapshotLine {
   readonly depth: number;
@@ -6,6 +8,11 @@ export interface SnapshotLine {
   readonly ref?: string;
   /** The plain text of a text line, or the name of a ref line (for de-duplication). */
   readonly plain?: string;
+}
+
+/** A line as the model reads it: indented by its depth. */
+export function renderLine(line: SnapshotLine): string {
+  return `${indent(line.depth)}${line.text}`;
 }
 
 /** One page of snapshot text. */
@@ -31,7 +38,7 @@ export function paginate(lines: readonly SnapshotLine[], offset: number, maxChar
   const groups: { lines: string[]; refs: number }[] = [];
   let current: string[] = [];
   for (const line of lines) {
-    current.push(`${"  ".repeat(line.depth)}${line.text}`);
+    current.push(renderLine(line));
     if (line.ref) {
       groups.push({ lines: current, refs: 1 });
       current = [];

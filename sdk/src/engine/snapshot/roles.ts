@@ -1,7 +1,7 @@
 import type { AXNode } from "../../cdp/protocol.js";
-import { rules } from "../rules/element-rules.js";
+import { rules } from "../in-page/element-rules.js";
 
-/** Role tables and spellings, shared with the DOM fallback (`rules/element-rules.ts`). */
+/** Role tables and spellings, shared with the DOM fallback (`in-page/element-rules.ts`). */
 export const actionableRoles: ReadonlySet<string> = rules.actionableRoles;
 /** Roles printed as context lines without a ref, because they orient the reader. */
 export const contextRoles: ReadonlySet<string> = rules.contextRoles;

@@ -1,4 +1,5 @@
 import { create } from "@bufbuild/protobuf";
+import { refsInText } from "../../contract/index.js";
 import { ClickParamsSchema, GoBackParamsSchema, TakeSnapshotParamsSchema } from "@baton/gen/baton/v1/tools_pb";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Fixture, fixtures } from "../fixtures/pages.js";
@@ -18,7 +19,7 @@ const snapshot = (init: Partial<{ offset: number; maxChars: number; includeOffsc
 /** The ref of a line `[eN] role "name"` for an expected element, or undefined. */
 function refOf(text: string, role: string, name: string): string | undefined {
   for (const line of text.split("\n")) {
-    const m = /^\s*\[(e\d+)\] (\S+) "((?:[^"\\]|\\.)*)"/.exec(line);
+    const m = /^\s*(e\d+) (\S+) "((?:[^"\\]|\\.)*)"/.exec(line);
     if (m && m[2] === role && m[3] === name) return m[1];
   }
   return undefined;
@@ -61,7 +62,7 @@ describe("snapshot behaviour", () => {
     const plain = await snapshot();
     expect(plain.text).not.toContain("Bottom action");
     const all = await snapshot({ includeOffscreen: true });
-    expect(all.text).toMatch(/\[e\d+\] button "Bottom action" offscreen/);
+    expect(all.text).toMatch(/e\d+ button "Bottom action" offscreen/);
   });
 
   it("pages a 5,000-node page by ref without losing or repeating refs", async () => {
@@ -72,7 +73,7 @@ describe("snapshot behaviour", () => {
       const r = await snapshot({ offset, maxChars: 8000, includeOffscreen: true });
       expect(r.pageOverflow).toBe(false);
       expect((r.text ?? "").length).toBeLessThanOrEqual(8000);
-      seen.push(...(r.text?.match(/\[e\d+\]/g) ?? []));
+      seen.push(...refsInText(r.text ?? ""));
       if (r.nextOffset === undefined) break;
       expect(r.nextOffset).toBeGreaterThan(offset);
       offset = r.nextOffset;
@@ -94,7 +95,7 @@ describe("snapshot behaviour", () => {
   it("scopes a snapshot to one element's subtree", async () => {
     await h.goto("/modal");
     const r = await snapshot();
-    const dialogLess = /\[(e\d+)\] button "Accept cookies"/.exec(r.text ?? "")?.[1];
+    const dialogLess = /(e\d+) button "Accept cookies"/.exec(r.text ?? "")?.[1];
     expect(dialogLess).toBeDefined();
     const scoped = await snapshot({ ref: dialogLess! });
     expect(scoped.text).toContain("Accept cookies");
@@ -148,22 +149,22 @@ describe("snapshot behaviour", () => {
     const text = (await snapshot()).text ?? "";
     const toggle = refOf(text, "checkbox", "Dark mode");
     expect(toggle, text).toBeDefined();
-    expect(text).toMatch(/\] checkbox "Dark mode" unchecked/);
-    expect(text).toMatch(/\] radio "Pro plan" checked/);
+    expect(text).toMatch(/e\d+ checkbox "Dark mode" unchecked/);
+    expect(text).toMatch(/e\d+ radio "Pro plan" checked/);
     // A label whose control is shown, or that labels nothing, is still only text.
     expect(refOf(text, "checkbox", "Visible box")).toBeDefined();
-    expect(text).not.toMatch(/\] (label|LabelText) "(Visible box|Orphan label)"/);
+    expect(text).not.toMatch(/e\d+ (label|LabelText) "(Visible box|Orphan label)"/);
     // A label with a role of its own keeps it.
     expect(refOf(text, "button", "Acts as a button")).toBeDefined();
     // A label naming its hidden control with \`for\` stands for it too.
-    expect(text).toMatch(/\] checkbox "Wi-Fi" checked/);
+    expect(text).toMatch(/e\d+ checkbox "Wi-Fi" checked/);
     await h.tools.click(create(ClickParamsSchema, { ref: toggle! }), undefined);
     expect(await h.evaluate<boolean>("document.getElementById('dark').checked")).toBe(true);
     await h.tools.click(create(ClickParamsSchema, { ref: refOf(text, "checkbox", "Wi-Fi")! }), undefined);
     expect(await h.evaluate<boolean>("document.getElementById('wifi').checked")).toBe(false);
     const after = (await snapshot()).text;
-    expect(after).toMatch(/\] checkbox "Dark mode" checked/);
-    expect(after).toMatch(/\] checkbox "Wi-Fi" unchecked/);
+    expect(after).toMatch(/e\d+ checkbox "Dark mode" checked/);
+    expect(after).toMatch(/e\d+ checkbox "Wi-Fi" unchecked/);
   });
 
   it("drops a form covered by a modal opened on a typical page, and lists the modal", async () => {

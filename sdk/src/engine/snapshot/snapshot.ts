@@ -2,7 +2,7 @@ import type { AXNode } from "../../cdp/protocol.js";
 import { actionableRoles, axProp, axStates, axString, contextRoles, displayRole, silentRoles } from "./roles.js";
 import { documentToViewport, type Rect } from "../base/coordinates.js";
 import { attrOf, childrenOf, type DomIndex, type DomNode } from "../read/dom-index.js";
-import { rules } from "../rules/element-rules.js";
+import { rules } from "../in-page/element-rules.js";
 import { controlNameOf, hiddenTextField, labelBefore, regionLook, toggleStates, visibleName } from "./regions.js";
 import type { HiddenControl } from "../read/label-controls.js";
 import { topWorld } from "../page/worlds.js";
@@ -15,6 +15,7 @@ import type { PageSession } from "../page/page-session.js";
 import type { RefEntry, RefTable } from "./refs.js";
 import { groupLines, type LineSource } from "./groups.js";
 import { dropEchoes, type SnapshotLine } from "./render-text.js";
+import { contextLineText, refLineText } from "./line-format.js";
 import { frameLabel, quoted, sanitizeText, sanitizeUrl, urlOrigin } from "../base/sanitize.js";
 
 /** An element with a ref, with the client-side facts the model does not see. */
@@ -194,8 +195,7 @@ export async function takePageSnapshot(page: PageSession, refs: RefTable, option
         } else if (contextRoles.has(role) && !silentRoles.has(role) && shown && here && !(inRef && (role === "image" || role === "img") && (!name || containerName.includes(name)))) {
           // (An image inside a ref says nothing its name does not: an icon.)
           const level = axProp(node, "level");
-          const r = role === "heading" && typeof level === "number" ? `heading[${level}]` : displayRole(role);
-          emit({ depth, text: name ? `${r} ${quoted(name)}` : r }, l, dom?.backendId);
+          emit({ depth, text: contextLineText(role === "heading" ? role : displayRole(role), name, typeof level === "number" ? level : undefined) }, l, dom?.backendId);
           if (role === "heading" || role === "image") childContainer = `${containerName} ${name}`;
           if (role === "dialog" || role === "alertdialog") childDepth = depth + 1;
         }
@@ -282,14 +282,12 @@ export async function takePageSnapshot(page: PageSession, refs: RefTable, option
     if (c) (inner.get(c) ?? inner.set(c, []).get(c)!).push({ x: p.box.x - c.box.x, y: p.box.y - c.box.y, width: p.box.width, height: p.box.height });
     const offscreen = p.visible === undefined;
     const states = offscreen ? [...p.states, "offscreen"] : p.states;
-    // A snapshot scoped to one element shows a field's value whole; a page snapshot cuts it.
-    const valuePart = p.value && p.value !== p.name ? ` = ${quoted(p.value, scope ? 20_000 : 80)}` : "";
-    const namePart = p.name ? ` ${quoted(p.name)}` : "";
     const line: SnapshotLine = {
       depth: p.depth,
       ref: entry.ref,
       plain: sanitizeText(p.name),
-      text: `[${entry.ref}] ${p.role}${namePart}${valuePart}${states.length ? ` ${states.join(" ")}` : ""}`,
+      // A snapshot scoped to one element shows a field's value whole; a page snapshot cuts it.
+      text: refLineText({ ref: entry.ref, role: p.role, name: p.name, value: p.value, states, valueMax: scope ? 20_000 : 80 }),
     };
     lines[p.lineIndex] = line;
     sources.set(line, { index: p.l.index, session: p.l.session.id, backendId: p.node.backendDOMNodeId! });

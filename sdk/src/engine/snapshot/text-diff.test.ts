@@ -3,7 +3,7 @@ import type { SnapshotLine } from "./render-text.js";
 import { maxTextChanges, textChanges } from "./text-diff.js";
 
 const text = (plain: string, depth = 0): SnapshotLine => ({ depth, text: JSON.stringify(plain), plain });
-const ref = (r: string, line: string, depth = 0): SnapshotLine => ({ depth, ref: r, text: `[${r}] ${line}`, plain: "" });
+const ref = (r: string, line: string, depth = 0): SnapshotLine => ({ depth, ref: r, text: `${r} ${line}`, plain: "" });
 
 describe("textChanges", () => {
   it("reports text that appeared, changed in its place, and went away", () => {
@@ -28,7 +28,7 @@ describe("textChanges", () => {
   it("reports refs whose name, value or state changed, not focus or hover", () => {
     const before = [ref("e1", 'switch "Dark mode" off'), ref("e2", 'textbox "Name" = "Ad"'), ref("e3", 'button "Edit" on-hover')];
     const after = [ref("e1", 'switch "Dark mode" on focused'), ref("e2", 'textbox "Name" = "Ad" focused'), ref("e3", 'button "Edit"')];
-    expect(textChanges(before, after).changed).toEqual(['[e1] switch "Dark mode" off → switch "Dark mode" on']);
+    expect(textChanges(before, after).changed).toEqual(['e1 switch "Dark mode" off → switch "Dark mode" on']);
   });
 
   it("is bounded", () => {

@@ -46,7 +46,7 @@ function slots(lines: readonly SnapshotLine[]): Slot[] {
 /** A ref line without its states about the pointer or the focus. */
 function refText(line: SnapshotLine): string {
   return line.text
-    .replace(/^\[e\d+\] /, "")
+    .slice(line.ref && line.text.startsWith(`${line.ref} `) ? line.ref.length + 1 : 0)
     .split(" ")
     .filter((w) => !transientStates.has(w))
     .join(" ");
@@ -98,7 +98,7 @@ export function textChanges(before: readonly SnapshotLine[], after: readonly Sna
     if (!line.ref) continue;
     const old = refsBefore.get(line.ref);
     const now = refText(line);
-    if (old !== undefined && old !== now) changed.push(`[${line.ref}] ${sanitizeText(old, 100)} → ${sanitizeText(now, 100)}`);
+    if (old !== undefined && old !== now) changed.push(`${line.ref} ${sanitizeText(old, 100)} → ${sanitizeText(now, 100)}`);
   }
   return { added: added.slice(0, maxTextChanges), changed: changed.slice(0, maxTextChanges), removed: removed.slice(0, maxTextChanges) };
 }

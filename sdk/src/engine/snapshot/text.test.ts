@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { refsInText } from "../../contract/index.js";
 import { childFrameOrigin, documentToViewport, probePoints, quadToRect, topFrameOrigin, viewportToDocument } from "../base/coordinates.js";
 import { paginate } from "./render-text.js";
 import { frameLabel, quoted, sanitizeText, sanitizeUrl } from "../base/sanitize.js";
@@ -46,7 +47,7 @@ describe("coordinates", () => {
 describe("pagination", () => {
   const lines = Array.from({ length: 10 }, (_, i) => [
     { depth: 0, text: `"context ${i}"` },
-    { depth: 0, text: `[e${i + 1}] button "B${i}"`, ref: `e${i + 1}` },
+    { depth: 0, text: `e${i + 1} button "B${i}"`, ref: `e${i + 1}` },
   ]).flat();
 
   it("pages by refs, carrying context with its ref, with no gaps or repeats", () => {
@@ -55,7 +56,7 @@ describe("pagination", () => {
     for (let guard = 0; offset !== undefined && guard < 20; guard++) {
       const p = paginate(lines, offset, 60);
       expect(p.text.length).toBeLessThanOrEqual(60);
-      seen.push(...(p.text.match(/e\d+/g) ?? []));
+      seen.push(...refsInText(p.text));
       offset = p.nextOffset;
     }
     expect(seen).toEqual(Array.from({ length: 10 }, (_, i) => `e${i + 1}`));

@@ -1,13 +1,19 @@
-import { selectTextInPage } from "../actions/select-text.js";
-import { setInputInPage, type ValueTarget, valueTargetInPage } from "../actions/set-value.js";
-import { invocation } from "../base/page-function.js";
-import { type ElementFacts, type ElementView, elementRules, type RuleItem } from "../rules/element-rules.js";
-import { deepestActive } from "../read/element-state.js";
-import { hoverRevealsInPage } from "../read/hover-reveal.js";
-import { documentText, type ExtractedContent, extractContent } from "../read/page-content.js";
-
-/** A rectangle as the agent reports it: x, y, width, height in its frame's client coordinates. */
-export type AgentBox = [number, number, number, number];
+/**
+ * The DOM fallback's in-page agent. It runs in the page only, as part of the bundle
+ * `gen/in-page-source.ts` (entry `dom-agent-entry.ts`); Node imports its types.
+ */
+import { key, mouse, setValue } from "./dom-events.js";
+import { describe, hitAt, inside, related } from "./dom-hit.js";
+import { nameOf, shownText, statesOf, valueOf } from "./dom-names.js";
+import { roleOf } from "./dom-roles.js";
+import { regionLook, targetsOf, view } from "./dom-targets.js";
+import { rules } from "./element-rules.js";
+import { deepestActive } from "./element-state.js";
+import { type AgentBox, html, isTag, ownerRect, rectOf, squeeze, styleOf } from "./elements.js";
+import { documentText, extractContent } from "./page-content.js";
+import { selectTextInPage } from "./select-text.js";
+import { setInputInPage, valueTargetInPage } from "./set-value.js";
+import { clipOf, controlHidden, onHover, readHoverRoots, visibleStyle } from "./visibility.js";
 
 /** One item the agent's snapshot reports, in document order. */
 export interface AgentItem {
@@ -46,16 +52,7 @@ export interface AgentSnapshot {
  * It reports frame-local client rectangles only; every conversion to top-level viewport
  * coordinates happens in the engine's coordinates module.
  */
-function installDomAgent(
-  makeRules: typeof elementRules,
-  extract: (this: unknown, format: string) => ExtractedContent,
-  pageText: (generated: boolean) => string,
-  activeElement: () => Element | null,
-  valueTarget: (this: Element) => ValueTarget,
-  setInput: (this: HTMLInputElement, value: string, percent: number | null) => { value: string; error?: string; min: string; max: string; step: string },
-  selectText: (this: unknown, text: string, occurrence: number) => { selected: string; matches: number },
-  hoverReveals: () => number[],
-): boolean {
+export function installDomAgent(): boolean {
   type Arg = Record<string, unknown>;
   const host = globalThis as { __batonDomAgent?: (op: string, arg: unknown) => unknown };
   if (host.__batonDomAgent) return true;
@@ -95,277 +92,12 @@ function installDomAgent(
     const el = S.byId.get(id as number)?.deref();
     return el?.isConnected ? el : null;
   };
-  const squeeze = (s: string | null | undefined): string => (s || "").replace(/\s+/g, " ").trim();
-  // Type checks by tag, not instanceof: elements of other frames belong to other realms.
-  const isTag = <K extends keyof HTMLElementTagNameMap>(n: unknown, name: K): n is HTMLElementTagNameMap[K] => (n as Element | null)?.nodeType === 1 && (n as Element).localName === name;
-  const html = (el: Element): HTMLElement | null => ("isContentEditable" in el ? (el as HTMLElement) : null);
-  const R = makeRules();
-  const inputRoles: Record<string, string> = {
-    checkbox: "checkbox", radio: "radio", range: "slider", number: "spinbutton", search: "searchbox", submit: "button", button: "button",
-    reset: "button", image: "button", file: "button", color: "color", date: "date", time: "time", "datetime-local": "datetime", month: "datetime", week: "datetime",
-  };
-  const isEditHost = (el: Element): boolean => !!html(el)?.isContentEditable && !(el.parentElement?.isContentEditable);
-  const roleOf = (el: Element): string => {
-    const explicit = (el.getAttribute("role") || "").trim().split(/\s+/)[0] ?? "";
-    if (explicit && explicit !== "presentation" && explicit !== "none" && explicit !== "generic") return explicit;
-    const tag = el.tagName;
-    if (tag === "A" || tag === "AREA") return el.hasAttribute("href") ? "link" : "";
-    if (tag === "BUTTON" || tag === "SUMMARY") return "button";
-    if (tag === "INPUT") {
-      const t = (el.getAttribute("type") || "text").toLowerCase();
-      return t === "hidden" ? "" : (inputRoles[t] ?? "textbox");
-    }
-    if (tag === "TEXTAREA") return "textbox";
-    if (isTag(el, "select")) return el.multiple || el.size > 1 ? "listbox" : "combobox";
-    if (tag === "OPTION") return "option";
-    if (/^H[1-6]$/.test(tag)) return "heading";
-    if (tag === "IMG") return el.getAttribute("alt") ? "img" : "";
-    if (isTag(el, "dialog")) return el.open ? "dialog" : "";
-    if (tag === "LI") return "listitem";
-    if (isEditHost(el)) return "textbox";
-    return "";
-  };
-  const styleOf = (el: Element): CSSStyleDeclaration => (el.ownerDocument.defaultView ?? window).getComputedStyle(el);
-  /** Text a user sees inside an element: not at font-size 0, not an icon font's ligature, not hidden. */
-  const shownText = (root: Element, max: number): string => {
-    let out = "";
-    const visit = (n: Node): void => {
-      if (out.length > max) return;
-      for (const c of n.childNodes) {
-        if (c.nodeType === 3) {
-          const parent = c.parentElement;
-          if (parent && parent.checkVisibility({ visibilityProperty: true, opacityProperty: true }) && styleOf(parent).fontSize !== "0px" && !R.isIconFont({ attr: (name) => parent.getAttribute(name) })) out += ` ${c.textContent ?? ""}`;
-        } else if (c.nodeType === 1 && !["SCRIPT", "STYLE", "TEMPLATE"].includes((c as Element).tagName)) visit(c);
-      }
-    };
-    visit(root);
-    return squeeze(out).slice(0, 200);
-  };
-  const textSkipping = (node: Node): string => {
-    let out = "";
-    for (const c of node.childNodes) {
-      if (c.nodeType === 3) out += c.textContent;
-      else if (c.nodeType === 1 && !["INPUT", "SELECT", "TEXTAREA", "BUTTON", "SCRIPT", "STYLE"].includes((c as Element).tagName)) out += ` ${textSkipping(c)}`;
-    }
-    return out;
-  };
-  const nameOf = (el: Element, role: string): string => {
-    const lb = el.getAttribute("aria-labelledby");
-    if (lb) {
-      const root = el.getRootNode() as Document | ShadowRoot;
-      const t = squeeze(
-        lb
-          .split(/\s+/)
-          .map((id) => root.getElementById?.(id) ?? el.ownerDocument.getElementById(id))
-          .filter((n): n is HTMLElement => !!n)
-          .map((n) => n.textContent)
-          .join(" "),
-      );
-      if (t) return t;
-    }
-    const al = squeeze(el.getAttribute("aria-label"));
-    if (al) return al;
-    if (isTag(el, "input") || isTag(el, "textarea") || isTag(el, "select")) {
-      const type = (el.getAttribute("type") || "").toLowerCase();
-      if (type === "submit" || type === "button" || type === "reset") return el.value || (type === "submit" ? "Submit" : type === "reset" ? "Reset" : "");
-      const labels = el.labels ? squeeze([...el.labels].map(textSkipping).join(" ")) : "";
-      if (labels) return labels;
-      return squeeze(el.getAttribute("placeholder") || el.getAttribute("title") || "");
-    }
-    if (el.tagName === "IMG") return squeeze(el.getAttribute("alt"));
-    if (isEditHost(el)) return squeeze(el.getAttribute("title") || "");
-    if (R.nameFromContent(role)) return shownText(el, 200);
-    return squeeze(el.getAttribute("title") || "");
-  };
-  const valueOf = (el: Element, role: string): string => {
-    if (isTag(el, "select")) return el.multiple ? "" : squeeze(el.selectedOptions[0] ? el.selectedOptions[0].label : "");
-    if (isTag(el, "input")) {
-      const t = (el.type || "").toLowerCase();
-      if (t === "checkbox" || t === "radio" || t === "submit" || t === "button" || t === "reset" || t === "image") return "";
-      if (t === "file") return el.files?.length ? [...el.files].map((f) => f.name).join(", ") : "No file chosen";
-      if (t === "password") return el.value ? "••••" : "";
-      return el.value;
-    }
-    if (isTag(el, "textarea")) return el.value;
-    if (role === "textbox" && html(el)?.isContentEditable) return squeeze(html(el)?.innerText ?? el.textContent);
-    return "";
-  };
-  const statesOf = (el: Element, role: string, active: Element | null): string[] => {
-    const out: string[] = [];
-    const aria = (n: string): string | null => el.getAttribute(n);
-    const field = el as Partial<HTMLInputElement & HTMLOptionElement>;
-    if (role === "checkbox" || role === "radio" || role === "switch") {
-      const c = isTag(el, "input") ? (el.indeterminate ? "mixed" : String(el.checked)) : aria("aria-checked");
-      out.push(c === "true" ? "checked" : c === "mixed" ? "mixed" : "unchecked");
-    }
-    if (aria("aria-pressed") === "true") out.push("pressed");
-    if (field.disabled || aria("aria-disabled") === "true") out.push("disabled");
-    const expanded = aria("aria-expanded") ?? (el.tagName === "SUMMARY" && el.parentElement?.tagName === "DETAILS" ? String((el.parentElement as HTMLDetailsElement).open) : null);
-    if (expanded === "true") out.push("expanded");
-    else if (expanded === "false" || role === "combobox") out.push("collapsed");
-    if (field.selected === true || aria("aria-selected") === "true") out.push("selected");
-    if (el === active) out.push("focused");
-    if (field.readOnly === true) out.push("readonly");
-    if (field.required === true) out.push("required");
-    if (isTag(el, "textarea") || (isEditHost(el) && el.getAttribute("aria-multiline") !== "false")) out.push("multiline");
-    if (role === "slider") {
-      const input = isTag(el, "input");
-      const min = input ? Number(el.min || 0) : Number(aria("aria-valuemin") ?? Number.NaN);
-      const max = input ? Number(el.max || 100) : Number(aria("aria-valuemax") ?? Number.NaN);
-      if (Number.isFinite(min) && Number.isFinite(max)) out.push(`range ${min}–${max}`);
-    }
-    return out;
-  };
-  const rectOf = (el: Element): AgentBox => {
-    const r = el.getBoundingClientRect();
-    return [r.x, r.y, r.width, r.height];
-  };
-  // Elements a stylesheet shows only while their row is hovered (read/hover-reveal.ts), read per snapshot.
-  let hoverRoots = new Set<Element>();
-  const hoverMemo = new Map<Element, boolean>();
-  const onHover = (el: Element): boolean => {
-    if (hoverRoots.size === 0) return false;
-    const known = hoverMemo.get(el);
-    if (known !== undefined) return known;
-    const v = hoverRoots.has(el) || (!!el.parentElement && onHover(el.parentElement));
-    hoverMemo.set(el, v);
-    return v;
-  };
-  const visibleStyle = (el: Element): boolean => !el.checkVisibility || el.checkVisibility({ visibilityProperty: true, opacityProperty: true }) || onHover(el);
-  const shown = (el: Element): boolean => {
-    const r = el.getBoundingClientRect();
-    return r.width > 0 && r.height > 0 && visibleStyle(el);
-  };
-  /** A control hidden from a person (the shared rule): its label stands in for it. */
-  const controlHidden = (el: Element): boolean => R.controlHidden(el.getBoundingClientRect(), visibleStyle(el));
-  /** The client rectangle its clipping ancestors leave an element (null: none clips it). */
-  const clipOf = (el: Element): AgentBox | null => {
-    let clip: AgentBox | null = null;
-    let mode = styleOf(el).position;
-    for (let cur = el.parentElement; cur && cur !== el.ownerDocument.body && cur !== el.ownerDocument.documentElement; cur = cur.parentElement) {
-      if (mode === "fixed") break;
-      const cs = styleOf(cur);
-      if (cs.display === "contents" || (mode === "absolute" && cs.position === "static")) continue;
-      if (cs.overflow !== "visible") {
-        const b = cur.getBoundingClientRect();
-        const x: number = clip ? Math.max(clip[0], b.left) : b.left;
-        const y: number = clip ? Math.max(clip[1], b.top) : b.top;
-        const right: number = clip ? Math.min(clip[0] + clip[2], b.right) : b.right;
-        const bottom: number = clip ? Math.min(clip[1] + clip[3], b.bottom) : b.bottom;
-        clip = [x, y, Math.max(0, right - x), Math.max(0, bottom - y)];
-      }
-      mode = cs.position;
-    }
-    return clip;
-  };
-  const ownerRect = (iframe: Element): AgentBox => {
-    const r = iframe.getBoundingClientRect();
-    const s = getComputedStyle(iframe);
-    const px = (v: string): number => Number.parseFloat(v || "0");
-    const l = iframe.clientLeft + px(s.paddingLeft);
-    const t = iframe.clientTop + px(s.paddingTop);
-    return [r.x + l, r.y + t, iframe.clientWidth - px(s.paddingLeft) - px(s.paddingRight), iframe.clientHeight - px(s.paddingTop) - px(s.paddingBottom)];
-  };
-  const handlerProps = ["onclick", "onmousedown", "onmouseup", "onpointerdown", "onpointerup", "ontouchstart", "ondblclick"];
-  /** The live DOM as the shared rules see it. */
-  const view = (n: Node): ElementView => {
-    const el = n.nodeType === 1 ? (n as Element) : null;
-    return {
-      tag: el ? el.localName : "#text",
-      attr: (name) => el?.getAttribute(name) ?? null,
-      children: () => [...n.childNodes].filter((c) => c.nodeType === 1 || c.nodeType === 3).map(view),
-      text: el ? "" : (n.textContent ?? ""),
-      shown: el ? shown(el) : true,
-    };
-  };
-  /**
-   * The shared rules over one document (its open shadow roots included): each element's
-   * signs, then which are targets (`rules.classify`).
-   */
-  const targetsOf = (doc: Document): Map<Element, { target: boolean; signs: number }> => {
-    const els: Element[] = [];
-    const items: RuleItem[] = [];
-    const cursors = new Map<Element, string>();
-    const walk = (root: Node, parent: number): void => {
-      for (const c of root.childNodes) {
-        if (c.nodeType !== 1) continue;
-        const el = c as Element;
-        if (["SCRIPT", "STYLE", "NOSCRIPT", "TEMPLATE", "HEAD"].includes(el.tagName)) continue;
-        const cursor = styleOf(el).cursor;
-        cursors.set(el, cursor);
-        const parentEl = parent >= 0 ? els[parent] : undefined;
-        const control = isTag(el, "label") && el.control;
-        const index = els.length;
-        els.push(el);
-        const facts: ElementFacts = {
-          tag: el.localName,
-          attr: (name) => el.getAttribute(name),
-          listener: handlerProps.some((p) => typeof (el as unknown as Record<string, unknown>)[p] === "function"),
-          pointer: cursor === "pointer" && (parentEl ? cursors.get(parentEl) : "") !== "pointer",
-          standIn: !!control && !el.hasAttribute("role") && controlHidden(control),
-          editableHost: isEditHost(el),
-          floatingItem:
-            /option|sugg/i.test(el.getAttribute("class") ?? "") &&
-            [el.parentElement, el.parentElement?.parentElement, el.parentElement?.parentElement?.parentElement].some((p) => !!p && ["absolute", "fixed"].includes(styleOf(p).position)),
-        };
-        const signs = R.signsOf(facts);
-        const r = signs ? el.getBoundingClientRect() : undefined;
-        const empty = !!r && (r.width <= 0 || r.height <= 0 || r.right + scrollX <= 0 || r.bottom + scrollY <= 0 || !el.checkVisibility({ opacityProperty: true, visibilityProperty: true }));
-        items.push({ parent, signs, list: R.isList(facts), empty });
-        if (el.shadowRoot) walk(el.shadowRoot, index);
-        walk(el, index);
-      }
-    };
-    if (doc.body) walk(doc.body, -1);
-    const { target, signs } = R.classify(items);
-    const out = new Map<Element, { target: boolean; signs: number }>();
-    els.forEach((el, i) => out.set(el, { target: target[i] === 1, signs: signs[i] ?? 0 }));
-    return out;
-  };
-  /** What a region target reads as: the rules' role (a tab strip, a slider …), states and value. */
-  const regionLook = (el: Element, signs: number, info: Map<Element, { target: boolean }>, hasText: boolean): { role: string; states: string[]; value: string } => {
-    const parent = el.parentElement;
-    const facts = { tag: el.localName, attr: (name: string) => el.getAttribute(name), listener: false, pointer: false, standIn: false, editableHost: false };
-    const floating = !!parent && ["absolute", "fixed"].includes(styleOf(parent).position);
-    let role = R.regionRole(facts, signs, parent ? { tag: parent.localName, attr: (name: string) => parent.getAttribute(name), floating } : undefined, hasText);
-    let value = "";
-    if ((role === "clickable" || role === "listitem") && parent) {
-      const siblings = [...parent.children]
-        .filter((c) => info.get(c)?.target && c.localName === el.localName && shown(c))
-        .map((c) => ({ top: c.getBoundingClientRect().y, on: R.marksOn({ attr: (name: string) => c.getAttribute(name) }) }));
-      if (R.isTabLike(siblings)) role = "tab";
-    }
-    const r = el.getBoundingClientRect();
-    if (r.width >= 3 * r.height && r.height <= 40) {
-      const handle = [...el.querySelectorAll("[tabindex]")].slice(0, 30).find((h) => {
-        const b = h.getBoundingClientRect();
-        return (html(h)?.tabIndex ?? -1) >= 0 && b.width > 0 && b.width <= 40 && b.height <= 40;
-      });
-      if (handle) {
-        role = "slider";
-        const hb = handle.getBoundingClientRect();
-        value = handle.getAttribute("aria-valuetext") ?? el.getAttribute("aria-valuetext") ?? handle.getAttribute("aria-valuenow") ?? el.getAttribute("aria-valuenow") ?? `${Math.round(Math.max(0, Math.min(1, (hb.x + hb.width / 2 - r.x) / r.width)) * 100)}%`;
-      }
-    }
-    const states = R.regionStates(facts, role);
-    const handleEl = role === "slider" ? [...el.querySelectorAll("[tabindex]")].find((h) => h.hasAttribute("aria-valuemin")) : undefined;
-    const min = handleEl?.getAttribute("aria-valuemin") ?? (role === "slider" ? el.getAttribute("aria-valuemin") : null);
-    const max = handleEl?.getAttribute("aria-valuemax") ?? (role === "slider" ? el.getAttribute("aria-valuemax") : null);
-    if (min !== null && max !== null) states.push(`range ${min}–${max}`);
-    return { role, states, value };
-  };
+  const R = rules;
   const snapshot = (): AgentSnapshot => {
     S.frames = [];
-    const pairs = hoverReveals();
-    const all = document.getElementsByTagName("*");
-    hoverRoots = new Set();
-    hoverMemo.clear();
-    for (let i = 1; i + 1 < pairs.length; i += 2) {
-      const el = all[pairs[i]!];
-      if (el) hoverRoots.add(el);
-    }
+    readHoverRoots();
     const items: AgentItem[] = [];
-    const active = activeElement();
+    const active = deepestActive();
     const walkDoc = (doc: Document, frame: number, depth: number): void => {
       const info = targetsOf(doc);
       const visit = (node: Node, depth: number, inAction: boolean, container: string): void => {
@@ -493,27 +225,6 @@ function installDomAgent(
       page: [document.documentElement.scrollWidth, document.documentElement.scrollHeight],
     };
   };
-  const parentOf = (n: Node): Node | null => n.parentNode ?? (n.nodeType === 11 && "host" in n ? (n as ShadowRoot).host : null);
-  const inside = (n: Node | null, el: Node): boolean => {
-    for (let c = n; c; c = parentOf(c)) if (c === el) return true;
-    return false;
-  };
-  const related = (hit: Element | null, el: Element): boolean => !hit || hit.tagName === "LABEL" || inside(hit, el) || inside(el, hit);
-  const hitAt = (doc: Document, x: number, y: number): Element | null => {
-    // Into open shadow roots: the document only reports the outermost host.
-    let h = doc.elementFromPoint(x, y);
-    for (let i = 0; i < 30 && h?.shadowRoot; i++) {
-      const inner: Element | null = h.shadowRoot.elementFromPoint(x, y);
-      if (!inner || inner === h) break;
-      h = inner;
-    }
-    return h;
-  };
-  const describe = (n: Element | null): string => {
-    if (!n) return "nothing";
-    const label = n.getAttribute("aria-label");
-    return `<${n.tagName.toLowerCase()}${n.id ? ` #${n.id}` : label ? ` "${label}"` : ""}>`;
-  };
   type HitAsk = { id: number; chain: { frame: number; x: number; y: number }[] };
   const hits = (arg: HitAsk[]): { ok: boolean; gone?: boolean; by?: string }[] =>
     arg.map((c) => {
@@ -552,23 +263,11 @@ function installDomAgent(
     if (!chain) return { gone: true };
     return { rect: rectOf(el), visible: visibleStyle(el), chain, owners: chain.map((f) => (S.frames[f]?.owner ? ownerRect(S.frames[f].owner) : null)) };
   };
-  const mouse = (target: Element, type: string, x: number, y: number, extra?: MouseEventInit): boolean => {
-    const Ctor = type.startsWith("pointer") ? PointerEvent : MouseEvent;
-    const init: PointerEventInit = { bubbles: true, cancelable: true, composed: true, clientX: x, clientY: y, view: target.ownerDocument.defaultView, pointerId: 1, pointerType: "mouse", isPrimary: true, ...extra };
-    return target.dispatchEvent(new Ctor(type, init));
-  };
   const pointAt = (el: Element, frame: number, x: number, y: number): Element => {
     const f = S.frames[frame];
     const hit = f ? hitAt(f.doc, x, y) : null;
     return hit && inside(hit, el) ? hit : el;
   };
-  const setValue = (el: HTMLInputElement | HTMLTextAreaElement, value: string): void => {
-    const win = el.ownerDocument.defaultView ?? window;
-    const proto = isTag(el, "textarea") ? win.HTMLTextAreaElement.prototype : win.HTMLInputElement.prototype;
-    Object.getOwnPropertyDescriptor(proto, "value")?.set?.call(el, value);
-  };
-  const key = (target: Element, type: string, k: string): boolean =>
-    target.dispatchEvent(new KeyboardEvent(type, { key: k, code: k.length === 1 ? (/[a-z]/i.test(k) ? `Key${k.toUpperCase()}` : /\d/.test(k) ? `Digit${k}` : "") : k, bubbles: true, cancelable: true, composed: true }));
   const ops: Record<string, (a: Arg) => unknown> = {
     ping: (a) => {
       if (a?.reset) S.navigating = "";
@@ -588,7 +287,7 @@ function installDomAgent(
       });
     },
     focused: () => {
-      const a = activeElement();
+      const a = deepestActive();
       return a && a !== document.body ? (S.ids.get(a) ?? 0) : 0;
     },
     click: (a) => {
@@ -654,7 +353,7 @@ function installDomAgent(
       return { value: isTag(el, "input") || isTag(el, "textarea") ? el.value : (html(el)?.innerText ?? "") };
     },
     keys: (a) => {
-      let t = a.id ? byId(a.id) : activeElement();
+      let t = a.id ? byId(a.id) : deepestActive();
       if (a.id && !t) return { gone: true };
       // A label standing for a hidden control (a custom switch) hands the keys to the control.
       if (t && isTag(t, "label") && t.control) t = t.control;
@@ -753,7 +452,7 @@ function installDomAgent(
       return { moved: before[0] !== el.scrollLeft || before[1] !== el.scrollTop };
     },
     // CSS-drawn text (`::after { content }`) counts for text waits, as in the CDP engine.
-    text: () => pageText(true),
+    text: () => documentText(true),
     navigate: (url) => {
       location.assign(url as unknown as string);
       return { ok: true };
@@ -786,16 +485,16 @@ function installDomAgent(
           }),
         );
       }),
-    extract: (a) => extract.call(a.id ? byId(a.id) : document, a.format as string),
+    extract: (a) => extractContent.call(a.id ? byId(a.id) : document, a.format as string),
     valueTarget: (a) => {
       const el = byId(a.id);
-      return el ? valueTarget.call(el) : { gone: true };
+      return el ? valueTargetInPage.call(el) : { gone: true };
     },
     setInput: (a) => {
       const el = byId(a.id);
-      return el && isTag(el, "input") ? setInput.call(el, a.value as string, (a.percent as number | null) ?? null) : { gone: true };
+      return el && isTag(el, "input") ? setInputInPage.call(el, a.value as string, (a.percent as number | null) ?? null) : { gone: true };
     },
-    selectText: (a) => selectText.call(a.id ? byId(a.id) : undefined, a.text as string, a.occurrence as number),
+    selectText: (a) => selectTextInPage.call(a.id ? byId(a.id) : undefined, a.text as string, a.occurrence as number),
   };
   host.__batonDomAgent = (op, arg) => {
     const f = ops[op];
@@ -805,10 +504,3 @@ function installDomAgent(
   return true;
 }
 
-/**
- * The DOM fallback's in-page agent, as source text. Evaluated once per document in an isolated
- * world (a content script's, or a CDP isolated world), it defines
- * `globalThis.__batonDomAgent(op, arg)`; every later call goes through that one function, so a
- * runner never needs `eval` (MV3 forbids it): inject this source, then call the global.
- */
-export const domAgentSource: string = invocation(installDomAgent, elementRules, extractContent, documentText, deepestActive, valueTargetInPage, setInputInPage, selectTextInPage, hoverRevealsInPage);
