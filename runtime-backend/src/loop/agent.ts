@@ -320,8 +320,8 @@ export class Agent {
   async reportVerdict(userId: string, sessionId: string, verdict: Verdict | undefined): Promise<Session> {
     if (!verdict) throw new ConnectError("verdict is required", Code.InvalidArgument);
     const s = await this.owned(userId, sessionId);
-    if (this.running.has(s.id) || ![SessionStatus.COMPLETED, SessionStatus.FAILED, SessionStatus.STOPPED].includes(s.status)) {
-      throw new ConnectError(`session ${s.id} has not finished: report a verdict once it is completed, failed or stopped`, Code.FailedPrecondition);
+    if (this.running.has(s.id) || ![SessionStatus.COMPLETED, SessionStatus.FAILED, SessionStatus.STOPPED, SessionStatus.BUDGET_EXHAUSTED].includes(s.status)) {
+      throw new ConnectError(`session ${s.id} has not finished: report a verdict once it is completed, failed, stopped or ended at its budget`, Code.FailedPrecondition);
     }
     this.deps.cache?.delete(s.id);
     // Client text, stored and shown as a log message is: the operator's secrets masked.

@@ -113,6 +113,9 @@ describe("session budgets", () => {
     const r2 = await agent.step({ sessionId: id, input: { case: "toolResults", value: { results: [result] } } });
     expect(r2.session?.status).toBe(SessionStatus.BUDGET_EXHAUSTED);
     expect(r2.session?.reason).toBe("1,100 of 1,000 tokens used.");
+    // Ended, so a client's own checks may report on it (an eval task whose expected end is its budget).
+    const judged = await agent.reportVerdict({ sessionId: id, verdict: { passed: true, reason: "stopped at the budget, as expected" } });
+    expect(judged.session?.verdict).toMatchObject({ passed: true });
     expect(model.requests.length - calls).toBe(1);
     const got = await agent.getSession({ sessionId: id });
     const recorded = got.history.flatMap((h) => (h.entry.case === "toolResult" ? [h.entry.value.toolcallId] : []));
