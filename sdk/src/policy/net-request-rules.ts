@@ -12,7 +12,7 @@ export interface NetRule {
   readonly condition: {
     readonly regexFilter: string;
     readonly tabIds: number[];
-    readonly resourceTypes: string[];
+    readonly resourceTypes: NetResourceType[];
   };
 }
 
@@ -36,7 +36,10 @@ const allTypes = [
   "webtransport",
   "webbundle",
   "other",
-];
+] as const;
+
+/** A kind of request, as `chrome.declarativeNetRequest` names it. */
+export type NetResourceType = (typeof allTypes)[number];
 
 /**
  * Every spelling of this machine, as Chromium writes a URL's host (RE2): `localhost` and its
