@@ -473,6 +473,14 @@ export interface PanelTask {
    * under them (a blocked frame is never fetched).
    */
   readonly prepare?: (panel: Panel) => Promise<void>;
+  /**
+   * With `prepare`: load the start page only once the task has started and the extension holds
+   * its tab to the site policy in the network (a session rule names the tab), as a page the
+   * agent opens is held, so that not even the page's first frame goes out unheld. The policy set
+   * in `prepare` must limit loading (allowed or blocked sites), or there is no rule to wait for.
+   * The model's first call can come while the page still loads.
+   */
+  readonly startWhenHeld?: boolean;
   /** The answer to `ask_user` (a choice's name, or free text); unset: the question stays open until the time limit. */
   readonly userReply?: string;
   /** Presses Stop when aborted. */
@@ -517,10 +525,15 @@ export async function runInPanel(ext: ExtensionBrowser, t: PanelTask): Promise<P
     panel = await ext.openPanel(tab);
     if (t.prepare) {
       await t.prepare(panel);
-      await tab.navigate(t.startUrl);
+      if (!t.startWhenHeld) await tab.navigate(t.startUrl);
     }
     const before = new Set(await ext.pastSessions());
     await panel.run(t.task);
+    if (t.prepare && t.startWhenHeld) {
+      const held = () => ext.control.eval<{ condition: { tabIds?: number[] } }[]>("chrome.declarativeNetRequest.getSessionRules()");
+      await until("the extension to hold the tab", async () => (await held()).some((r) => r.condition.tabIds?.includes(tab.tabId)));
+      await tab.navigate(t.startUrl);
+    }
     const deadline = Date.now() + (t.timeoutMs ?? 300_000);
     let stopped = false;
     for (;;) {
