@@ -213,7 +213,8 @@ describe("trust in the side panel", () => {
     expect(await tab.eval<boolean>(`document.querySelector("iframe[title=Partner]") !== null`)).toBe(true);
     expect(blockedHits).toEqual([]);
     const rules = await sessionRules();
-    expect(rules.map((r) => [r.action.type, r.condition.tabIds])).toEqual([["block", [tab.tabId]]]);
+    expect(rules.length).toBeGreaterThan(0);
+    for (const r of rules) expect([r.action.type, r.condition.tabIds]).toEqual(["block", [tab.tabId]]);
 
     // The same page in a tab the agent does not own loads all of it.
     const users = await world.openTab(`${embedderUrl}/`);
