@@ -5,7 +5,7 @@ import { clearRun, loadRun, type RunRecord, saveRun } from "../run-record.js";
 import { loadSecrets } from "../secrets-store.js";
 import { onSiteListsChange } from "../site-policy-store.js";
 import { saveAuth, type Settings, taskBudgetOf } from "../settings.js";
-import { AgentTabs } from "./agent-tabs.js";
+import { AgentTabs, waitLoaded } from "./agent-tabs.js";
 import { PauseGate } from "./pause-gate.js";
 import { runPolicy } from "./run-policy.js";
 import { storageJournal } from "./storage-journal.js";
@@ -151,6 +151,8 @@ export class TaskRunner {
       ui.event({ type: "error", message: `Could not hold the agent's tabs to the site policy, so nothing ran: ${e instanceof Error ? e.message : String(e)}` });
       throw e;
     }
+    // A tab still loading its page when the task starts is read once it has loaded, as the user sees it.
+    await waitLoaded(owned.activeTabId);
     // The policy as it is now, for the tabs, the engine and the tabs' requests: read again when
     // the user saves new lists and before each model call (the backend's may have changed). A
     // backend that cannot say keeps the policy the run has.
