@@ -136,8 +136,8 @@ async function laneShot(ext: ExtensionBrowser, final: Target, job: AttemptJob, u
  * over `chrome.debugger`, exactly as for a user. A task's site policy and secrets are set in the
  * panel's Settings and its budget as the panel's "Budget per task", and its held calls are
  * answered on the panel's card (once, or always / never on the site), as a person would. Under
- * a policy with allowed or blocked sites the start page loads once the task holds its tab, so
- * the extension's network rules cover the page's first frame (the extension's upload folders are the suite's
+ * a policy with allowed or blocked sites the start page's request waits until the task holds
+ * its tab, so the extension's network rules cover the page's first frame (the extension's upload folders are the suite's
  * `files/`, where relative paths resolve, and the `--upload-dir` folders; the card asking about
  * a file from anywhere else is denied, as baton eval asks no one). The checks then read the
  * window's active tab; the report's screenshot of it is painted over where a secret shows.
