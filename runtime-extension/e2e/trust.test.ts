@@ -2,7 +2,7 @@
  * Trust a person configures in the side panel, end to end (the built extension in headless
  * Chromium, a real `baton serve` replaying scripts, the fixture shop): approvals answered
  * "always on this site" and revoked from Settings, and the site policy of Settings (read-only
- * and blocked sites) held by the agent's tabs.
+ * and blocked sites) held by the agent's tabs, down to their frames, subresources and WebSockets.
  */
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
@@ -18,19 +18,53 @@ let world: World;
 /** A site of its own on another port, for the blocked list. */
 let other: Server;
 let otherUrl: string;
+/** A blocked site that counts every request and WebSocket handshake that reaches it. */
+let blocked: Server;
+let blockedUrl: string;
+const blockedHits: string[] = [];
+/** A site whose page embeds the blocked one: a frame, an image, a script and a WebSocket. */
+let embedder: Server;
+let embedderUrl: string;
 const open: { close(): Promise<void> }[] = [];
+
+async function listen(server: Server): Promise<string> {
+  await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
+  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+}
 
 beforeAll(async () => {
   other = createServer((_req, res) => res.end("<!doctype html><title>Other site</title><p>Another site</p>"));
-  await new Promise<void>((r) => other.listen(0, "127.0.0.1", r));
-  otherUrl = `http://127.0.0.1:${(other.address() as AddressInfo).port}`;
+  otherUrl = await listen(other);
+  blocked = createServer((req, res) => {
+    blockedHits.push(req.url ?? "");
+    res.end(req.url === "/frame.html" ? "<!doctype html><p>Blocked partner</p>" : "");
+  });
+  blocked.on("upgrade", (req, socket) => {
+    blockedHits.push(`websocket ${req.url ?? ""}`);
+    socket.destroy();
+  });
+  blockedUrl = await listen(blocked);
+  embedder = createServer((_req, res) => {
+    const ws = blockedUrl.replace(/^http/, "ws");
+    res.setHeader("content-type", "text/html");
+    res.end(`<!doctype html><title>Widgets</title><h1>Widgets</h1>
+<iframe title="Partner" src="${blockedUrl}/frame.html"></iframe>
+<img alt="Pixel" src="${blockedUrl}/pixel.png">
+<script src="${blockedUrl}/widget.js"></script>
+<script>
+  const ws = new WebSocket("${ws}/live");
+  ws.onopen = () => (document.body.dataset.ws = "open");
+  ws.onerror = () => (document.body.dataset.ws = "failed");
+</script>`);
+  });
+  embedderUrl = await listen(embedder);
   world = await startWorld();
 }, 180_000);
 
 afterAll(async () => {
   for (const t of open) await t.close();
   await world?.close();
-  await new Promise((r) => other?.close(r));
+  for (const s of [other, blocked, embedder]) await new Promise((r) => s?.close(r));
 });
 
 async function shopAndPanel(): Promise<{ tab: WebTab; panel: Panel }> {
@@ -155,5 +189,47 @@ describe("trust in the side panel", () => {
     expect(await tab.url()).toBe(`${world.shop.url}/`);
     const { targetInfos } = await world.transport.send<{ targetInfos: { url: string }[] }>("Target.getTargets");
     expect(targetInfos.some((t) => t.url.startsWith(otherUrl))).toBe(false);
+  });
+
+  it("holds the agent's tabs to the site policy in the network: a blocked site's frame, image, script and WebSocket never reach it, while the user's tab is untouched", async () => {
+    await world.signIn(
+      world.script("net-block.json", {
+        turns: [
+          { text: "<goal>Read the widgets page</goal>", calls: [{ name: "navigate", args: { url: `${embedderUrl}/` } }] },
+          { calls: [{ name: "ask_user", args: { question: "Go on?", choices: ["Yes", "No"] } }] },
+          { calls: [{ name: "done", args: { answer: "The partner's widgets did not load." } }] },
+        ],
+      }),
+    );
+    const sessionRules = () => world.control.eval<{ action: { type: string }; condition: { regexFilter: string; tabIds: number[] } }[]>("chrome.declarativeNetRequest.getSessionRules()");
+    await world.control.eval(`chrome.storage.local.set({ sitePolicy: { allowed: [], blocked: [${JSON.stringify(blockedUrl)}], readOnly: [] } })`);
+    const { tab, panel } = await shopAndPanel();
+    blockedHits.length = 0;
+    await panel.run("Read the widgets page");
+    // The agent has loaded the page in its tab and waits for an answer: the tab is still held.
+    await panel.waitFor("the question", (e) => e.kind === "question" && e.state === "pending");
+    expect(await tab.url()).toBe(`${embedderUrl}/`);
+    await until("the page's WebSocket to fail", async () => (await tab.eval<string | undefined>("document.body.dataset.ws")) === "failed");
+    expect(await tab.eval<boolean>(`document.querySelector("iframe[title=Partner]") !== null`)).toBe(true);
+    expect(blockedHits).toEqual([]);
+    const rules = await sessionRules();
+    expect(rules.length).toBeGreaterThan(0);
+    for (const r of rules) expect([r.action.type, r.condition.tabIds]).toEqual(["block", [tab.tabId]]);
+
+    // The same page in a tab the agent does not own loads all of it.
+    const users = await world.openTab(`${embedderUrl}/`);
+    open.push(users);
+    await until("the user's tab to reach the blocked site", async () => ["/frame.html", "/pixel.png", "/widget.js", "websocket /live"].every((h) => blockedHits.includes(h)));
+
+    // A site blocked in Settings while the task runs is held at once.
+    const later = "http://127.0.0.1:9";
+    await world.control.eval(`chrome.storage.local.set({ sitePolicy: { allowed: [], blocked: [${JSON.stringify(blockedUrl)}, ${JSON.stringify(later)}], readOnly: [] } })`);
+    await until("the new rule", async () => (await sessionRules()).some((r) => r.condition.regexFilter.endsWith(":9/") && r.condition.tabIds.includes(tab.tabId)));
+
+    await panel.click("button", "Yes");
+    expect((await panel.outcome()).text).toContain("did not load");
+    // The task let its tab go: the rules are gone, and the tab is the user's again.
+    await until("the rules to be lifted", async () => (await sessionRules()).length === 0);
+    await world.control.eval(`chrome.storage.local.remove("sitePolicy")`);
   });
 });

@@ -14,6 +14,8 @@ export const permissions = {
     "keeps your settings, your secrets (never synced, never sent to the backend), the run in progress and its call journal (so a reopened panel never repeats a step) in this browser, readable by the extension's own pages and worker only",
   offscreen: "keeps the service worker awake while a task runs",
   alarms: "checks your sign-in token periodically",
+  declarativeNetRequest:
+    "holds the agent's tabs (only those) to your site policy in the network: their frames, images, scripts and WebSockets from a blocked site, or one off your allowed list, are blocked while a task holds the tabs (session rules for their tab ids, lifted when it lets them go)",
 } as const;
 
 /**

@@ -61,3 +61,12 @@ export async function saveSiteLists(lists: SiteLists): Promise<SiteLists> {
   await chrome.storage.local.set({ [key]: lists });
   return lists;
 }
+
+/** Calls `listener` whenever the saved lists change (Settings saved); returns what stops it. */
+export function onSiteListsChange(listener: () => void): () => void {
+  const onChanged = (changes: Record<string, chrome.storage.StorageChange>, area: string) => {
+    if (area === "local" && key in changes) listener();
+  };
+  chrome.storage.onChanged.addListener(onChanged);
+  return () => chrome.storage.onChanged.removeListener(onChanged);
+}

@@ -133,6 +133,32 @@ export class WebTab extends Target {
     await until(`${url} to load`, async () => (await this.eval<string>("location.href")) !== "about:blank" && (await this.eval<string>("document.readyState")) === "complete");
   }
 
+  /**
+   * Starts loading `url` with its document request held back (the Fetch domain, on the test's
+   * own session), so the tab is loading it and nothing of the page has been fetched yet; the
+   * returned function lets the request go and waits for the page to load.
+   */
+  async holdNavigation(url: string): Promise<() => Promise<void>> {
+    const paused = new Promise<string>((resolve) => {
+      const off = this.ext.transport.onEvent((e) => {
+        if (e.method === "Fetch.requestPaused" && e.sessionId === this.sessionId) {
+          off();
+          resolve(String(e.params.requestId));
+        }
+      });
+    });
+    await this.ext.transport.send("Fetch.enable", { patterns: [{ urlPattern: "*", resourceType: "Document", requestStage: "Request" }] }, this.sessionId);
+    const navigated = this.ext.transport.send<{ errorText?: string }>("Page.navigate", { url }, this.sessionId);
+    const requestId = await paused;
+    return async () => {
+      await this.ext.transport.send("Fetch.continueRequest", { requestId }, this.sessionId);
+      await this.ext.transport.send("Fetch.disable", {}, this.sessionId);
+      const { errorText } = await navigated;
+      if (errorText) throw new Error(`${url} did not load: ${errorText}`);
+      await until(`${url} to load`, async () => (await this.eval<string>("location.href")) !== "about:blank" && (await this.eval<string>("document.readyState")) === "complete");
+    };
+  }
+
   /** The page's current URL. */
   url(): Promise<string> {
     return this.eval<string>("location.href");
@@ -473,6 +499,14 @@ export interface PanelTask {
    * under them (a blocked frame is never fetched).
    */
   readonly prepare?: (panel: Panel) => Promise<void>;
+  /**
+   * With `prepare`: the start page begins to load before the task starts, its document request
+   * held back until the extension holds the tab to the site policy in the network (a session
+   * rule names the tab), so that not even the page's first frame goes out unheld; the task
+   * starts once its tab has loaded. The policy set in `prepare` must limit loading (allowed or
+   * blocked sites), or there is no rule to wait for.
+   */
+  readonly startWhenHeld?: boolean;
   /** The answer to `ask_user` (a choice's name, or free text); unset: the question stays open until the time limit. */
   readonly userReply?: string;
   /** Presses Stop when aborted. */
@@ -515,12 +549,19 @@ export async function runInPanel(ext: ExtensionBrowser, t: PanelTask): Promise<P
   };
   try {
     panel = await ext.openPanel(tab);
+    let release: (() => Promise<void>) | undefined;
     if (t.prepare) {
       await t.prepare(panel);
-      await tab.navigate(t.startUrl);
+      if (t.startWhenHeld) release = await tab.holdNavigation(t.startUrl);
+      else await tab.navigate(t.startUrl);
     }
     const before = new Set(await ext.pastSessions());
     await panel.run(t.task);
+    if (release) {
+      const held = () => ext.control.eval<{ condition: { tabIds?: number[] } }[]>("chrome.declarativeNetRequest.getSessionRules()");
+      await until("the extension to hold the tab", async () => (await held()).some((r) => r.condition.tabIds?.includes(tab.tabId)));
+      await release();
+    }
     const deadline = Date.now() + (t.timeoutMs ?? 300_000);
     let stopped = false;
     for (;;) {

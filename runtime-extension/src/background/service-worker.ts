@@ -3,11 +3,12 @@
  * state the run needs). It opens the side panel from the toolbar
  * button, keeps itself awake while a panel runs a turn (offscreen keepalive), checks the token
  * on an alarm, and cleans up after a panel that closed mid-run: the mask comes off the agent's
- * tabs and the debugger detaches, so the user gets their tabs back until the panel reopens and
+ * tabs, the debugger detaches and the site policy's network rules are lifted, so the user gets their tabs back until the panel reopens and
  * resumes the run. No agent state lives here; what it reads is in `chrome.storage`.
  */
 import { isWorkerMessage, keepalivePort, type ContentMessage } from "../messages.js";
 import { loadRun } from "../run-record.js";
+import { releaseTabRequests } from "../run/net-rules.js";
 import { Keepalive } from "./keepalive.js";
 import { restrictStorage } from "../storage-access.js";
 import { checkToken, tokenAlarm } from "./token-check.js";
@@ -28,10 +29,11 @@ chrome.alarms.onAlarm.addListener((alarm) => {
   if (alarm.name === tokenAlarm) void checkToken();
 });
 
-/** Takes the mask off the run's tabs and detaches the debugger from them. */
+/** Takes the mask off the run's tabs, detaches the debugger and lifts the site policy's network rules from them. */
 async function releaseTabs(): Promise<void> {
   const run = await loadRun();
   if (!run) return;
+  await releaseTabRequests().catch(() => undefined);
   const off: ContentMessage = { to: "content", kind: "mask", state: "off" };
   await Promise.all(
     run.tabIds.map(async (tabId) => {

@@ -2,7 +2,8 @@ import type { MessageInitShape } from "@bufbuild/protobuf";
 import type { TabSchema } from "@baton/gen/baton/v1/tools_pb";
 import { ToolErrorCode, ToolFailure } from "@baton/sdk/contract";
 import { openableUrl, sanitizeText, sanitizeUrl } from "@baton/sdk/engine";
-import { decideUrl, openUrlPolicy, type UrlPolicy } from "@baton/sdk/policy";
+import { decideUrl, hasSiteLists, openUrlPolicy, type UrlPolicy } from "@baton/sdk/policy";
+import { holdTabRequests, releaseTabRequests } from "./net-rules.js";
 import { TabDriver } from "./tab-driver.js";
 
 type TabView = MessageInitShape<typeof TabSchema>;
@@ -38,7 +39,8 @@ export async function waitLoaded(tabId: number, capMs = 15_000): Promise<void> {
  * and tabs those opened themselves (a link with target=_blank). They are grouped as
  * `Task(<id>)` so the user sees the boundary. Everything else is the user's: `switch_tab` or
  * `close_tab` on another tab is refused with a tool error, and the debugger never attaches to
- * it. Tab ids are Chrome's tab ids, as strings.
+ * it. Tab ids are Chrome's tab ids, as strings. While it holds them, their requests (frames,
+ * subresources, WebSockets) are held to the site policy in the network (`net-rules.ts`).
  */
 export class AgentTabs {
   readonly #drivers = new Map<number, TabDriver>();
@@ -49,17 +51,52 @@ export class AgentTabs {
   #withoutDebugger = false;
   /** Tabs closed for the policy since the model last heard, as evidence notes. */
   #refusedNotes: string[] = [];
+  #policy: UrlPolicy;
+  /** The network rules' updates, one after another, so the last word is the current tabs and policy. */
+  #held: Promise<void> = Promise.resolve();
+  #released = false;
 
   constructor(
     owned: OwnedTabs,
     private readonly hooks: AgentTabsHooks,
     /** The URL policy tabs are held to (the site lists are the user's, when they have any). */
-    readonly policy: UrlPolicy = openUrlPolicy,
+    policy: UrlPolicy = openUrlPolicy,
   ) {
+    this.#policy = policy;
     this.#startTabId = owned.startTabId;
     this.#active = owned.activeTabId;
     this.#groupId = owned.groupId;
     for (const id of owned.tabIds) this.#drivers.set(id, this.#driver(id));
+  }
+
+  /** The URL policy the tabs, the engine and the tabs' requests are held to now. */
+  get policy(): UrlPolicy {
+    return this.#policy;
+  }
+
+  /** Holds the tabs to another policy from now on (the user's or the backend's lists changed). */
+  usePolicy(policy: UrlPolicy): Promise<void> {
+    this.#policy = policy;
+    return this.holdRequests();
+  }
+
+  /**
+   * Holds the owned tabs' requests to the policy (Chrome's session rules for their tab ids), or
+   * updates the rules after the tabs or the policy changed. Resolves once Chrome has them.
+   */
+  holdRequests(): Promise<void> {
+    const next = this.#held.then(() => (this.#released ? undefined : holdTabRequests(this.#policy, [...this.#drivers.keys()])));
+    // A failed update leaves the chain usable; the caller that awaits it hears of the failure.
+    this.#held = next.catch(() => undefined);
+    return next;
+  }
+
+  /** Lets the tabs' requests go: the rules are removed, and no later change sets them again. */
+  releaseRequests(): Promise<void> {
+    this.#released = true;
+    const next = this.#held.then(() => releaseTabRequests());
+    this.#held = next.catch(() => undefined);
+    return next;
   }
 
   /** Names the tab group after the session: `Task(<id>)`. */
@@ -155,6 +192,7 @@ export class AgentTabs {
 
   #changed(): void {
     this.hooks.onChange(this.owned);
+    this.holdRequests().catch((e: unknown) => console.error("Baton could not hold the agent's tabs to the site policy:", e));
   }
 
   #own(raw: string, field: string): TabDriver {
@@ -177,12 +215,17 @@ export class AgentTabs {
     return notes;
   }
 
-  /** The open_tab tool: a new tab next to the active one, owned and grouped. */
+  /**
+   * The open_tab tool: a new tab next to the active one, owned and grouped. Under site lists it
+   * opens blank and loads the page once the network rules hold it, so not even the page's first
+   * frame or script goes out before them.
+   */
   async open(url: string): Promise<TabView> {
     const checked = url ? openableUrl(url, this.policy) : "";
+    const loadLater = !!checked && hasSiteLists(this.policy);
     const opener = await chrome.tabs.get(this.#active).catch(() => undefined);
     const tab = await chrome.tabs.create({
-      ...(checked ? { url: checked } : {}),
+      ...(checked ? { url: loadLater ? "about:blank" : checked } : {}),
       active: true,
       ...(opener ? { openerTabId: opener.id, windowId: opener.windowId, index: opener.index + 1 } : {}),
     });
@@ -190,6 +233,10 @@ export class AgentTabs {
     this.#drivers.set(tab.id, this.#driver(tab.id));
     this.#active = tab.id;
     this.#changed();
+    if (loadLater) {
+      await this.holdRequests();
+      await chrome.tabs.update(tab.id, { url: checked });
+    }
     await this.group();
     if (checked) await waitLoaded(tab.id);
     return this.view(tab.id);

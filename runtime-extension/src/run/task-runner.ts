@@ -3,8 +3,9 @@ import { Code, ConnectError } from "@connectrpc/connect";
 import { keepalivePort, type WorkerMessage } from "../messages.js";
 import { clearRun, loadRun, type RunRecord, saveRun } from "../run-record.js";
 import { loadSecrets } from "../secrets-store.js";
+import { onSiteListsChange } from "../site-policy-store.js";
 import { saveAuth, type Settings, taskBudgetOf } from "../settings.js";
-import { AgentTabs } from "./agent-tabs.js";
+import { AgentTabs, waitLoaded } from "./agent-tabs.js";
 import { PauseGate } from "./pause-gate.js";
 import { runPolicy } from "./run-policy.js";
 import { storageJournal } from "./storage-journal.js";
@@ -142,6 +143,21 @@ export class TaskRunner {
       },
     }, policy);
     this.#tabs = tabs;
+    try {
+      // The tabs' requests are held before the agent does anything in them.
+      await tabs.holdRequests();
+    } catch (e) {
+      await tabs.releaseRequests().catch(() => undefined);
+      ui.event({ type: "error", message: `Could not hold the agent's tabs to the site policy, so nothing ran: ${e instanceof Error ? e.message : String(e)}` });
+      throw e;
+    }
+    // A tab still loading its page when the task starts is read once it has loaded, as the user sees it.
+    await waitLoaded(owned.activeTabId);
+    // The policy as it is now, for the tabs, the engine and the tabs' requests: read again when
+    // the user saves new lists and before each model call (the backend's may have changed). A
+    // backend that cannot say keeps the policy the run has.
+    const refreshPolicy = () => void runPolicy(this.o.client, this.o.settings, signal).then((p) => tabs.usePolicy(p)).catch(() => undefined);
+    const offPolicy = onSiteListsChange(refreshPolicy);
     const offPause = this.pause.onChange((reason) => ui.event({ type: "paused", reason }));
     const executor = createExecutor({
       tabs,
@@ -184,6 +200,7 @@ export class TaskRunner {
             void persist().then(() => tabs.group());
           }
           if (e.type === "done") ended = true;
+          if (e.type === "thinking" && (e.attempt ?? 1) === 1) refreshPolicy();
           ui.event(e);
         },
         onApproval: async (req) => {
@@ -210,10 +227,12 @@ export class TaskRunner {
       throw e;
     } finally {
       offPause();
+      offPolicy();
       chrome.tabs.onCreated.removeListener(onCreated);
       chrome.tabs.onRemoved.removeListener(onRemoved);
       chrome.tabs.onUpdated.removeListener(onUpdated);
       await Promise.all(tabs.drivers().map((d) => d.release()));
+      await tabs.releaseRequests().catch((e: unknown) => console.error("Baton could not lift the site policy's rules from the tabs it let go:", e));
       keepalive.release();
     }
   }

@@ -86,7 +86,8 @@ export function createExecutor(o: ExecutorOptions): { handlers: ClientToolHandle
 
   const handlersFor = (conn: Exclude<TabConnection, { kind: "restricted" }>): EngineHandlers<RunContext> => {
     if (conn.kind === "debugger") {
-      if (!engine) engine = new Engine(conn.page, { urlPolicy: o.tabs.policy });
+      // Read at each use: the run's policy follows the user's and the backend's lists as they change.
+      if (!engine) engine = new Engine(conn.page, { get urlPolicy() { return o.tabs.policy; } });
       else if (engine.page !== conn.page) engine.usePage(conn.page);
       cdpHandlers ??= engineHandlers<RunContext>(engine);
       return cdpHandlers;

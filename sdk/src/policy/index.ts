@@ -7,7 +7,7 @@
 export { attachedGuardNotice, type GuardScope, guardBrowser } from "./browser-guard.js";
 export { type CanonicalHost, canonicalHost, hostMatches } from "./hosts.js";
 export { hostResolverRules } from "./host-resolver-rules.js";
-export { declarativeNetRequestRules, type NetRule } from "./net-request-rules.js";
+export { declarativeNetRequestRules, type NetResourceType, type NetRule } from "./net-request-rules.js";
 export { decisionLive, defaultRememberMs, refusedByDecision, rememberDurations, type RememberedDecision, rememberedFor, siteOf, withDecision } from "./remembered.js";
 export { parseSiteList, siteCovers, type SitePattern, siteMatches } from "./site-list.js";
 export {

@@ -12,7 +12,7 @@ export interface NetRule {
   readonly condition: {
     readonly regexFilter: string;
     readonly tabIds: number[];
-    readonly resourceTypes: string[];
+    readonly resourceTypes: NetResourceType[];
   };
 }
 
@@ -36,27 +36,40 @@ const allTypes = [
   "webtransport",
   "webbundle",
   "other",
-];
+] as const;
+
+/** A kind of request, as `chrome.declarativeNetRequest` names it. */
+export type NetResourceType = (typeof allTypes)[number];
 
 /**
  * Every spelling of this machine, as Chromium writes a URL's host (RE2): `localhost` and its
  * subdomains, 127.0.0.0/8, `0.0.0.0`, `[::1]`, `[::]` and the IPv4-mapped and -compatible
- * forms — the class `canonicalHost` calls loopback.
+ * forms — the class `canonicalHost` calls loopback. One rule each: Chrome refuses a rule whose
+ * regular expression compiles to more than 2 KB, which all of them in one alternation does.
  */
-const loopbackHost = String.raw`(?:localhost|[^/:?#]+\.localhost|127\.\d+\.\d+\.\d+|0\.0\.0\.0|\[::1?\]|\[::(?:ffff:)?7f[0-9a-f]{2}:[0-9a-f]{1,4}\]|\[::ffff:0:0\])`;
+const loopbackHosts = [
+  "localhost",
+  String.raw`[^/:?#]+\.localhost`,
+  String.raw`127\.\d+\.\d+\.\d+`,
+  String.raw`0\.0\.0\.0`,
+  String.raw`\[::1?\]`,
+  String.raw`\[::(?:ffff:)?7f[0-9a-f]{2}:[0-9a-f]{1,4}\]`,
+  String.raw`\[::ffff:0:0\]`,
+];
 
 const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 
 /**
- * A regular expression for the URLs (pages, requests, WebSockets) of a site pattern. Chromium
- * drops a default port and keeps a trailing dot, so both are optional where they can appear.
+ * Regular expressions for the URLs (pages, requests, WebSockets) of a site pattern: one, or one
+ * per spelling of this machine. Chromium drops a default port and keeps a trailing dot, so both
+ * are optional where they can appear.
  */
-function patternRegex(p: SitePattern): string {
+function patternRegexes(p: SitePattern): string[] {
   const scheme = p.scheme === "http:" ? "(?:http|ws)" : p.scheme === "https:" ? "(?:https|wss)" : "(?:https?|wss?)";
-  const host = p.host.loopback ? loopbackHost : `${p.subdomains ? "(?:[^/:?#]+\\.)?" : ""}${escape(p.host.name)}\\.?`;
+  const hosts = p.host.loopback ? loopbackHosts : [`${p.subdomains ? "(?:[^/:?#]+\\.)?" : ""}${escape(p.host.name)}\\.?`];
   const defaultPort = p.scheme === "https:" ? "443" : "80";
   const port = p.port === undefined ? "(?::\\d+)?" : p.port === defaultPort ? `(?::${defaultPort})?` : `:${p.port}`;
-  return `^${scheme}://${host}${port}/`;
+  return hosts.map((host) => `^${scheme}://${host}${port}/`);
 }
 
 /**
@@ -72,9 +85,9 @@ export function declarativeNetRequestRules(policy: UrlPolicy, tabIds: readonly n
   const add = (type: "block" | "allow", priority: number, regexFilter: string) =>
     rules.push({ id: firstId + rules.length, priority, action: { type }, condition: { regexFilter, tabIds: [...tabIds], resourceTypes: [...allTypes] } });
   // Priorities: a blocked site wins over an allowed one, which wins over "nothing else".
-  for (const p of policy.blocked) if (p.host.name) add("block", 3, patternRegex(p));
+  for (const p of policy.blocked) if (p.host.name) for (const re of patternRegexes(p)) add("block", 3, re);
   if (policy.allowed.length > 0) {
-    for (const p of policy.allowed) if (p.host.name) add("allow", 2, patternRegex(p));
+    for (const p of policy.allowed) if (p.host.name) for (const re of patternRegexes(p)) add("allow", 2, re);
     add("block", 1, "^(?:https?|wss?)://");
   }
   return rules;

@@ -2,7 +2,7 @@ import { existsSync } from "node:fs";
 import { join } from "node:path";
 import type { ApprovalDecision, TaskBudget, TaskOutcome } from "@baton/sdk/client";
 import { Engine } from "@baton/sdk/engine";
-import { siteListsOf } from "@baton/sdk/policy";
+import { hasSiteLists, siteListsOf } from "@baton/sdk/policy";
 import type { PageProbe } from "@baton/sdk/script";
 import {
   distDir,
@@ -135,7 +135,9 @@ async function laneShot(ext: ExtensionBrowser, final: Target, job: AttemptJob, u
  * from the panel's task box: the agent loop runs in the backend, the tools in the extension
  * over `chrome.debugger`, exactly as for a user. A task's site policy and secrets are set in the
  * panel's Settings and its budget as the panel's "Budget per task", and its held calls are
- * answered on the panel's card (once, or always / never on the site), as a person would (the extension's upload folders are the suite's
+ * answered on the panel's card (once, or always / never on the site), as a person would. Under
+ * a policy with allowed or blocked sites the start page's request waits until the task holds
+ * its tab, so the extension's network rules cover the page's first frame (the extension's upload folders are the suite's
  * `files/`, where relative paths resolve, and the `--upload-dir` folders; the card asking about
  * a file from anywhere else is denied, as baton eval asks no one). The checks then read the
  * window's active tab; the report's screenshot of it is painted over where a secret shows.
@@ -183,6 +185,8 @@ export function extensionVia(o: ExtensionViaOptions = {}): Via {
               },
               // Only a task with trust to set, or after one, opens Settings (and its start page after them).
               ...(job.policy || job.secrets?.length || settings.policy || settings.secrets.length ? { prepare: (panel: Panel) => prepareTrust(panel, job, settings, without) } : {}),
+              // A policy that limits loading holds the tabs the agent takes: its start page loads in one.
+              ...(job.policy && !without.has("policy") && hasSiteLists(job.policy) ? { startWhenHeld: true } : {}),
               userReply: job.userReply ?? "The user is not available to answer. Continue without the answer if you can.",
               signal: job.signal,
             });

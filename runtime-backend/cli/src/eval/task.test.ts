@@ -157,8 +157,8 @@ describe("suite files", () => {
     for (const t of s.tasks) {
       expect(t.script, t.name).toBeTruthy();
       expect(t.js.length + (t.url ? 1 : 0) + (t.state ? 1 : 0) + (t.answer ? 1 : 0) + t.toolCalls.length, t.name).toBeGreaterThan(0);
-      // Every task runs via extension but blocked-frame: the extension does not hold a page's frames to the site policy.
-      expect(tasksOnVia([t], "extension"), t.name).toEqual(t.name === "bank/blocked-frame" ? { run: [], skipped: [t.name] } : { run: [t], skipped: [] });
+      // Every task runs via extension too.
+      expect(tasksOnVia([t], "extension"), t.name).toEqual({ run: [t], skipped: [] });
     }
   });
 });
