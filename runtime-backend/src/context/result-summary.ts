@@ -30,6 +30,8 @@ const longestPath = 100;
  * it does not parse.
  */
 export function pageLocation(url: string): string {
+  // Most action results name no page; the parser would throw (and build a stack) for each.
+  if (!url) return "";
   let u: URL;
   try {
     u = new URL(url);
