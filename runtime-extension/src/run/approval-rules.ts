@@ -1,8 +1,16 @@
 import type { ApprovalRule } from "@baton/gen/baton/v1/agent_pb";
 import { timestampFromMs, timestampMs } from "@bufbuild/protobuf/wkt";
 import type { BatonClient } from "@baton/sdk/client";
-import { riskEnum, toolRiskOf } from "@baton/sdk/contract";
+import { riskEnum, type ToolRisk, toolRiskOf } from "@baton/sdk/contract";
 import type { RememberedDecision } from "@baton/sdk/policy";
+
+/** What a remembered answer to an approval card would cover. */
+export interface RememberScope {
+  /** The site (an origin). */
+  readonly site: string;
+  /** The action class (the catalog's risk, raised by the call's irreversible flag). */
+  readonly risk: ToolRisk;
+}
 
 /** A decision to remember: a site, an action class, always or never, until when. */
 export type NewDecision = Omit<RememberedDecision, "id" | "createdAt">;

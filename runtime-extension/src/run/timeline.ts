@@ -1,6 +1,6 @@
 import type { ToolCall } from "@baton/gen/baton/v1/tools_pb";
 import type { RunEvent, TaskOutcome } from "@baton/sdk/client";
-import type { ToolRisk } from "@baton/sdk/contract";
+import type { RememberScope } from "./approval-rules.js";
 import type { Notice } from "./tool-executor.js";
 
 /** A page, as an approval card names it. */
@@ -17,13 +17,7 @@ export interface UploadAsk {
   readonly offer?: readonly string[];
 }
 
-/** What a remembered answer to an approval card would cover. */
-export interface RememberScope {
-  /** The site (an origin). */
-  readonly site: string;
-  /** The action class (the catalog's risk, raised by the call's irreversible flag). */
-  readonly risk: ToolRisk;
-}
+export type { RememberScope } from "./approval-rules.js";
 
 /** Events the panel adds to the run's own. */
 export type PanelEvent =

@@ -11,8 +11,7 @@ import { waitLoaded } from "./agent-tabs.js";
 import type { PauseGate } from "./pause-gate.js";
 import { type TabConnection, type TabDriver, withoutDebuggerReason } from "./tab-driver.js";
 import { foldersInWords, refuseUnlessAllowed, guardUploads, type RememberedDecision, refusedByDecision, rememberedFor, siteOf, type UploadFile } from "@baton/sdk/policy";
-import type { ApprovalRules } from "./approval-rules.js";
-import type { RememberScope } from "./timeline.js";
+import type { ApprovalRules, RememberScope } from "./approval-rules.js";
 import { addUploadFolders, extensionUploadRule, foldersToOffer, uploadFolderKey, uploadFoldersOf } from "./upload-paths.js";
 
 /** Something the panel shows beside the timeline's steps. */
