@@ -1,5 +1,6 @@
 import { useEffect, useState } from "preact/hooks";
-import { removeUploadFolder, uploadFolderKey, uploadFoldersOf } from "../run/upload-paths.js";
+import { removeUploadFolder } from "../run/upload-folders.js";
+import { uploadFolderKey, uploadFoldersOf } from "../run/upload-paths.js";
 
 /**
  * Settings' Upload folders section: the folders `upload_file` takes files from without asking

@@ -12,7 +12,8 @@ import type { PauseGate } from "./pause-gate.js";
 import { type TabConnection, type TabDriver, withoutDebuggerReason } from "./tab-driver.js";
 import { foldersInWords, refuseUnlessAllowed, guardUploads, type RememberedDecision, refusedByDecision, rememberedFor, siteOf, type UploadFile } from "@baton/sdk/policy";
 import type { ApprovalRules, RememberScope } from "./approval-rules.js";
-import { addUploadFolders, extensionUploadRule, foldersToOffer, uploadFolderKey, uploadFoldersOf } from "./upload-paths.js";
+import { addUploadFolders } from "./upload-folders.js";
+import { extensionUploadRule, foldersToOffer, uploadFolderKey, uploadFoldersOf } from "./upload-paths.js";
 
 /** Something the panel shows beside the timeline's steps. */
 export type Notice =

@@ -40,18 +40,3 @@ export function foldersToOffer(files: readonly string[]): string[] {
   }
   return out;
 }
-
-/** Adds folders to the upload folders (the one upload rule), keeping those already there. */
-export async function addUploadFolders(folders: readonly string[]): Promise<string[]> {
-  const now = uploadFoldersOf((await chrome.storage.local.get(uploadFolderKey))[uploadFolderKey]);
-  const next = [...now, ...folders.filter((f) => !now.includes(f))];
-  await chrome.storage.local.set({ [uploadFolderKey]: next });
-  return next;
-}
-
-/** Removes one folder from the upload folders. */
-export async function removeUploadFolder(folder: string): Promise<string[]> {
-  const next = uploadFoldersOf((await chrome.storage.local.get(uploadFolderKey))[uploadFolderKey]).filter((f) => f !== folder);
-  await chrome.storage.local.set({ [uploadFolderKey]: next });
-  return next;
-}
