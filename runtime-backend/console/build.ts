@@ -27,9 +27,8 @@ function newest(dir: string): number {
  * processes building at once leave one whole build.
  */
 export async function buildConsole(outDir: string): Promise<string[]> {
-  // Loaded here, not at the top: a server whose build is current never loads the bundler
-  // (rollup and its plugins took 0.4–0.5 s to load and held 16 MB of heap, 120 MB of RSS, in
-  // every server started from a clone: docs/benchmarks.md, "2026-11-28, second session").
+  // Loaded here, not at the top: a server whose build is current never loads the bundler,
+  // whose load time and memory every server started from a clone would otherwise pay.
   const [{ rollup }, { nodeResolve }, { default: esbuild, minify }] = await Promise.all([
     import("rollup"),
     import("@rollup/plugin-node-resolve"),
@@ -43,7 +42,7 @@ export async function buildConsole(outDir: string): Promise<string[]> {
       nodeResolve({ browser: true, extensions: [".ts", ".tsx", ".js", ".mjs"] }),
       esbuild({ target: "chrome120", jsx: "automatic", jsxImportSource: "preact", legalComments: "none" }),
       // Minified per chunk, after tree-shaking: with each module minified first, rollup kept the
-      // `/*@__PURE__*/` descriptor calls of unused schemas (docs/benchmarks.md, "the descriptors as literals").
+      // `/*@__PURE__*/` descriptor calls of unused schemas.
       minify({ target: "chrome120", legalComments: "none" }),
     ],
     onwarn(warning, warn) {

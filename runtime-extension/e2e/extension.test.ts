@@ -798,7 +798,6 @@ describe("the Baton extension", () => {
       expect(card.text).toContain("Allow this upload? The file is outside your upload folder");
       expect(card.text).toContain(join(root, "private.txt"));
       expect(card.text).toContain(`Upload folder: ${folder}`);
-      await panel.screenshot("extension-upload-approval", docsImg);
       await panel.click("button", "Deny");
       await until("the second upload card", async () => (await panel.timeline()).filter((e) => e.kind === "approval").map((e) => e.state).join() === "denied,pending");
       expect(await tab.eval<string>(`${files}[0]?.name ?? ""`)).toBe("receipt.txt");

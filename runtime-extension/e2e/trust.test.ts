@@ -124,7 +124,6 @@ describe("trust in the side panel", () => {
     const listed = await panel.eval<string>(`(() => { const s = document.querySelector(".trust"); s.scrollIntoView(); return s.innerText; })()`);
     expect(listed).toContain("Always");
     expect(listed).toContain("Irreversible action (paying, sending, deleting)");
-    await panel.screenshot("extension-trust", docsImg);
     await panel.click("button", revoke);
     await until("the list to empty", async () => (await panel.eval<string>(`document.querySelector(".trust").innerText`)).includes("None yet."));
     expect((await api().listApprovalRules({})).rules).toEqual([]);

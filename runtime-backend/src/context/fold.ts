@@ -133,8 +133,8 @@ interface Rendered {
 
 /**
  * The last rendering. A turn asks for its state's text several times in a row (fold check,
- * prompt) with nothing in between, so one entry is enough; a `WeakMap` by state (until
- * 2026-11-28) kept an entry per session in flight, which every major GC's pause paid for.
+ * prompt) with nothing in between, so one entry is enough; an entry per session in flight would
+ * be held for nothing between turns.
  */
 let last: Rendered | undefined;
 

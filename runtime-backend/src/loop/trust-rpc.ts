@@ -1,10 +1,10 @@
 import { create } from "@bufbuild/protobuf";
-import { timestampFromMs } from "@bufbuild/protobuf/wkt";
+import { timestampFromMs, timestampMs } from "@bufbuild/protobuf/wkt";
 import { Code, ConnectError } from "@connectrpc/connect";
-import type { ApprovalRule, GetSitePolicyResponse, SitePolicy } from "@baton/gen/baton/v1/agent_pb";
+import type { ApprovalRule, GetSitePolicyResponse, RememberApprovalRuleRequest, SitePolicy } from "@baton/gen/baton/v1/agent_pb";
 import { ApprovalRuleSchema, GetSitePolicyResponseSchema, SitePolicySchema } from "@baton/gen/baton/v1/descriptors";
-import { riskEnum } from "@baton/sdk/contract";
-import { type RememberedDecision, type SiteLists, siteListsOf, urlPolicyFromLists } from "@baton/sdk/policy";
+import { riskEnum, toolRiskOf } from "@baton/sdk/contract";
+import { type RememberedDecision, type SiteLists, siteListsOf, siteOf, urlPolicyFromLists } from "@baton/sdk/policy";
 import { getAccount } from "../store/accounts.js";
 import type { Queryable } from "../store/db.js";
 import { setSitePolicy, sitePoliciesFor } from "../store/trust.js";
@@ -34,6 +34,25 @@ export async function revokeApprovalRule(deps: LoopDeps, userId: string, id: str
   if (!id) throw new ConnectError("id is required", Code.InvalidArgument);
   if (!(await deps.trust.revoke(userId, id))) throw new ConnectError(`you have no remembered decision ${id}`, Code.NotFound);
   deps.logger.info({ userId, rule: id }, "remembered approval revoked");
+}
+
+/**
+ * Remembers a decision a client asked about itself (no call held here): the site as `siteOf`
+ * gives it, so the loop's own matching (`rememberedFor`) finds it. InvalidArgument for a site
+ * that is not http(s), an unspecified class, or an expiry that is not in the future.
+ */
+export async function rememberApprovalRule(deps: LoopDeps, userId: string, req: RememberApprovalRuleRequest): Promise<ApprovalRule> {
+  const site = siteOf(req.site);
+  if (!site) throw new ConnectError(`site ${JSON.stringify(req.site.slice(0, 200))} is not an http(s) origin, such as "https://shop.example"`, Code.InvalidArgument);
+  const risk = toolRiskOf(req.risk);
+  if (!risk) throw new ConnectError("risk is required: the action class the decision covers", Code.InvalidArgument);
+  const expiresAt = req.expiresAt ? timestampMs(req.expiresAt) : undefined;
+  if (expiresAt !== undefined && expiresAt <= Date.now()) {
+    throw new ConnectError(`expires_at (${new Date(expiresAt).toISOString()}) is not in the future`, Code.InvalidArgument);
+  }
+  const d = await deps.trust.remember(userId, { site, risk, allow: req.allow, tool: req.tool, ...(expiresAt !== undefined ? { expiresAt } : {}) });
+  deps.logger.info({ userId, rule: d.id, site, risk, allow: d.allow }, "approval remembered");
+  return approvalRuleMessage(d);
 }
 
 const listsMessage = (l: SiteLists): SitePolicy => create(SitePolicySchema, { allowed: [...l.allowed], blocked: [...l.blocked], readOnly: [...l.readOnly] });

@@ -30,6 +30,7 @@ import { agentRoutes } from "../server/routes.js";
 import { makeAdmin } from "../store/accounts.js";
 import type { Db } from "../store/db.js";
 import { openDb } from "../store/open.js";
+import { ensureUser } from "../store/users.js";
 import { scriptedAgent } from "../testing/harness.js";
 import { recordingHandlers } from "../testing/recording-handlers.js";
 import { storeTrust } from "./trust.js";
@@ -234,6 +235,27 @@ describe("the trust RPCs", () => {
     expect(await bob.revokeApprovalRule({ id: rules[0]?.id ?? "" }).catch((e: unknown) => ConnectError.from(e).code)).toBe(Code.NotFound);
     await alice.revokeApprovalRule({ id: rules[0]?.id ?? "" });
     expect((await alice.listApprovalRules({})).rules).toEqual([]);
+  });
+
+  it("remember a decision a client asked about itself: listed, honoured by the loop, bad input refused with nothing stored", async () => {
+    const { agent } = await scriptedAgent(twoOrders, { db });
+    const erin = createClient(AgentService, createRouterTransport(agentRoutes(agent, async () => "erin")));
+    const codeOf = (p: Promise<unknown>) => p.then(() => Code.Unknown, (e: unknown) => ConnectError.from(e).code);
+    // A signed-in user has an account.
+    await ensureUser(db, "erin");
+    expect(await codeOf(erin.rememberApprovalRule({ site: "file:///etc/", risk: Risk.IRREVERSIBLE, allow: true }))).toBe(Code.InvalidArgument);
+    expect(await codeOf(erin.rememberApprovalRule({ site: shop, allow: true }))).toBe(Code.InvalidArgument);
+    expect(await codeOf(erin.rememberApprovalRule({ site: shop, risk: Risk.IRREVERSIBLE, allow: true, expiresAt: timestampFromMs(Date.now() - 1000) }))).toBe(Code.InvalidArgument);
+    expect((await erin.listApprovalRules({})).rules).toEqual([]);
+    // A page URL is kept as its site, as the loop places calls.
+    const { rule } = await erin.rememberApprovalRule({ site: `${shop}/cart?x=1`, risk: Risk.IRREVERSIBLE, allow: false, tool: "click" });
+    expect(rule).toMatchObject({ site: shop, risk: Risk.IRREVERSIBLE, allow: false, tool: "click" });
+    expect((await erin.listApprovalRules({})).rules.map((r) => r.id)).toEqual([rule?.id]);
+    // The loop refuses the next such call on that site without asking.
+    const s = await agent.createSession("erin", start("order"));
+    const r = await agent.step("erin", step(s.id, `${shop}/cart`));
+    expect(r.messages.some((m) => m.content.case === "functionCall" && m.status === MessageStatus.AWAITING_APPROVAL)).toBe(false);
+    await erin.revokeApprovalRule({ id: rule?.id ?? "" });
   });
 
   it("keep each user's site policy, the team's for admins only, and say what sessions are held to", async () => {

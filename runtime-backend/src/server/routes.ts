@@ -3,7 +3,7 @@ import type { ConnectRouter, HandlerContext } from "@connectrpc/connect";
 import { type StreamStepResponse } from "@baton/gen/baton/v1/agent_pb";
 import { AgentService, StreamStepResponseSchema } from "@baton/gen/baton/v1/descriptors";
 import type { Agent } from "../loop/agent.js";
-import { getSitePolicy, listApprovalRules, putSitePolicy, revokeApprovalRule } from "../loop/trust-rpc.js";
+import { getSitePolicy, listApprovalRules, putSitePolicy, rememberApprovalRule, revokeApprovalRule } from "../loop/trust-rpc.js";
 import type { Authenticator } from "./auth.js";
 import { progressOf } from "../loop/step-progress.js";
 import { rpcLogger } from "./rpc-log.js";
@@ -98,6 +98,9 @@ export function agentRoutes(agent: Agent, auth: Authenticator): (router: Connect
         async revokeApprovalRule(req, ctx) {
           await revokeApprovalRule(agent.deps, await user(ctx), req.id);
           return {};
+        },
+        async rememberApprovalRule(req, ctx) {
+          return { rule: await rememberApprovalRule(agent.deps, await user(ctx), req) };
         },
         async getSitePolicy(_req, ctx) {
           return getSitePolicy(agent.deps, agent.deps.store.db, await user(ctx));

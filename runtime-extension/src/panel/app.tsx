@@ -12,6 +12,7 @@ import { SecretsSection } from "./secrets-view.js";
 import { SettingsView, SignIn } from "./settings-view.js";
 import { SitePolicySection } from "./site-policy-view.js";
 import { TrustSection } from "./trust-view.js";
+import { UploadFoldersSection } from "./upload-folders-view.js";
 import { TimelineView } from "./timeline-view.js";
 
 type View = "task" | "history" | "settings" | "diagnostics" | "ask";
@@ -141,6 +142,7 @@ export function App({ model }: { model: PanelModel }) {
             <SettingsView key={settings.token} settings={settings} auth={auth} />
             <SecretsSection />
             <SitePolicySection />
+            <UploadFoldersSection />
             <TrustSection settings={settings} />
           </>
         ) : view === "history" ? (
@@ -163,6 +165,7 @@ export function App({ model }: { model: PanelModel }) {
             items={state.items}
             actions={{
               decide: (id, ok, keepMs) => model.decide(id, ok, keepMs),
+              allowFolders: (id, folders) => model.allowFolders(id, folders),
               answer: (id, a) => model.answer(id, a),
               resumeDebugger: () => model.resumeDebugger(),
               continueWithoutDebugger: () => model.continueWithoutDebugger(),

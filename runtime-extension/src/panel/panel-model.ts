@@ -9,6 +9,7 @@ import { historyTimeline } from "../run/history-timeline.js";
 import { LogReporter } from "../run/log-reporter.js";
 import { pendingRun, TaskRunner } from "../run/task-runner.js";
 import { type PanelEvent, reduceTimeline, type TimelineItem } from "../run/timeline.js";
+import type { CardDecision } from "../run/tool-executor.js";
 import type { RunRecord } from "../run-record.js";
 
 /** How the panel reaches an AgentService: the seam between connected and standalone modes. */
@@ -138,8 +139,16 @@ export class PanelModel {
           return this.#wait<string>(id, signal);
         },
         approve: (req, signal) => {
-          this.#push({ type: "approval_request", id: req.toolcallId, description: req.description, page: req.page, source: "policy", ...(req.upload ? { upload: req.upload } : {}) });
-          return this.#wait<ApprovalDecision>(req.toolcallId, signal);
+          this.#push({
+            type: "approval_request",
+            id: req.toolcallId,
+            description: req.description,
+            page: req.page,
+            source: "policy",
+            ...(req.upload ? { upload: req.upload } : {}),
+            ...(req.remember ? { remember: req.remember } : {}),
+          });
+          return this.#wait<CardDecision>(req.toolcallId, signal);
         },
         approveHeld: (req, signal) => this.#wait<ApprovalDecision>(req.toolcallId, signal),
         image: (toolcallId, image) => {
@@ -210,6 +219,15 @@ export class PanelModel {
       ...(approved ? {} : { reason: onSite ? "The user never allows this on this site." : "The user denied it in the panel." }),
       ...(onSite ? { scope: "site" as const, ...(keepMs > 0 ? { expiresAt: Date.now() + keepMs } : {}) } : {}),
     } satisfies ApprovalDecision);
+  }
+
+  /** Approves an upload card's files and adds the folders it offered to the upload folders ("Always allow files from"). */
+  allowFolders(id: string, folders: readonly string[]): void {
+    const resolve = this.#waiting.get(id);
+    if (!resolve) return;
+    this.#waiting.delete(id);
+    this.#push({ type: "approval_decided", id, approved: true, addedFolders: folders });
+    resolve({ approved: true, addFolders: true } satisfies CardDecision);
   }
 
   /** Answers an ask_user question. */

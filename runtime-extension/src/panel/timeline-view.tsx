@@ -8,6 +8,8 @@ import { actionClassLabel } from "./trust-view.js";
 export interface TimelineActions {
   /** Answers an approval card; with `keepMs`, for every call of its class on its site (0: until revoked). */
   decide(id: string, approved: boolean, keepMs?: number): void;
+  /** Approves an upload card and adds the folders it offers to the upload folders. */
+  allowFolders(id: string, folders: readonly string[]): void;
   answer(id: string, answer: string): void;
   resumeDebugger(): void;
   continueWithoutDebugger(): void;
@@ -81,7 +83,9 @@ function Approval({ item, actions }: { item: Extract<TimelineItem, { kind: "appr
             : item.state === "approved"
               ? item.onSite && item.remember
                 ? `Allowed, and always on ${hostOf(item.remember.site)}`
-                : "Allowed"
+                : item.addedFolders?.length
+                  ? `Allowed, and always from ${item.addedFolders.join(", ")}`
+                  : "Allowed"
               : item.onSite && item.remember
                 ? `Not allowed, and never on ${hostOf(item.remember.site)}`
                 : "Not allowed"}
@@ -116,6 +120,16 @@ function Approval({ item, actions }: { item: Extract<TimelineItem, { kind: "appr
           <button type="button" class="btn primary" ref={approve} onClick={() => actions.decide(item.id, true)}>
             Approve
           </button>
+        </div>
+      ) : null}
+      {pending && item.upload?.offer?.length ? (
+        <div class="card-remember" role="group" aria-label="Remember this answer">
+          <p class="card-sub">Or let every file from there go up without asking (Settings lists your upload folders):</p>
+          <div class="card-actions">
+            <button type="button" class="btn ghost" onClick={() => actions.allowFolders(item.id, item.upload?.offer ?? [])}>
+              Always allow files from {item.upload.offer.join(", ")}
+            </button>
+          </div>
         </div>
       ) : null}
       {pending && item.remember ? (

@@ -6,6 +6,7 @@ import { loadSecrets } from "../secrets-store.js";
 import { onSiteListsChange } from "../site-policy-store.js";
 import { saveAuth, type Settings, taskBudgetOf } from "../settings.js";
 import { AgentTabs, waitLoaded } from "./agent-tabs.js";
+import { serviceApprovalRules } from "./approval-rules.js";
 import { PauseGate } from "./pause-gate.js";
 import { runPolicy } from "./run-policy.js";
 import { storageJournal } from "./storage-journal.js";
@@ -164,6 +165,7 @@ export class TaskRunner {
       pause: this.pause,
       ui: { ...ui, notice: (notice) => ui.event({ type: "notice", notice }) },
       askEveryChange: () => this.o.settings.approval === "every-change",
+      rules: serviceApprovalRules(this.o.client),
     });
 
     // Tabs the agent's tabs open become the agent's; closed ones leave; a new document gets the mask again.

@@ -1,6 +1,6 @@
 import type { ToolCall } from "@baton/gen/baton/v1/tools_pb";
 import type { RunEvent, TaskOutcome } from "@baton/sdk/client";
-import type { ToolRisk } from "@baton/sdk/contract";
+import type { RememberScope } from "./approval-rules.js";
 import type { Notice } from "./tool-executor.js";
 
 /** A page, as an approval card names it. */
@@ -13,15 +13,11 @@ export interface PageRef {
 export interface UploadAsk {
   readonly files: readonly string[];
   readonly folders: readonly string[];
+  /** The files' own folders, which "Always allow files from" adds to the upload folders. */
+  readonly offer?: readonly string[];
 }
 
-/** What a remembered answer to an approval card would cover. */
-export interface RememberScope {
-  /** The site (an origin). */
-  readonly site: string;
-  /** The action class (the catalog's risk, raised by the call's irreversible flag). */
-  readonly risk: ToolRisk;
-}
+export type { RememberScope } from "./approval-rules.js";
 
 /** Events the panel adds to the run's own. */
 export type PanelEvent =
@@ -38,10 +34,17 @@ export type PanelEvent =
       readonly source: "backend" | "policy";
       /** An upload from outside the upload folders: the files' full paths and the folders. */
       readonly upload?: UploadAsk;
-      /** Set when the answer can be remembered: the site the backend places the call on, and its action class. */
+      /** Set when the answer can be remembered: the call's site (an origin) and its action class. */
       readonly remember?: RememberScope;
     }
-  | { readonly type: "approval_decided"; readonly id: string; readonly approved: boolean; readonly onSite?: boolean }
+  | {
+      readonly type: "approval_decided";
+      readonly id: string;
+      readonly approved: boolean;
+      readonly onSite?: boolean;
+      /** Upload cards: the folders "Always allow files from" added to the upload folders. */
+      readonly addedFolders?: readonly string[];
+    }
   | { readonly type: "question"; readonly id: string; readonly question: string; readonly choices: readonly string[] }
   | { readonly type: "answered"; readonly id: string; readonly answer: string }
   | { readonly type: "paused"; readonly reason: string | undefined }
@@ -76,6 +79,8 @@ export type TimelineItem =
       readonly state: "pending" | "approved" | "denied";
       /** The answer holds for every call of its class on the site (always or never). */
       readonly onSite?: boolean;
+      /** Folders the answer added to the upload folders. */
+      readonly addedFolders?: readonly string[];
     }
   | {
       readonly kind: "question";
@@ -189,7 +194,7 @@ export function reduceTimeline(items: readonly TimelineItem[], e: PanelEvent, ct
       return at >= 0 ? [...rest.slice(0, at), card, ...rest.slice(at)] : [...rest, card];
     }
     case "approval_decided":
-      return update(items, "approval", e.id, (a) => ({ ...a, state: e.approved ? "approved" : "denied", ...(e.onSite ? { onSite: true } : {}) }));
+      return update(items, "approval", e.id, (a) => ({ ...a, state: e.approved ? "approved" : "denied", ...(e.onSite ? { onSite: true } : {}), ...(e.addedFolders ? { addedFolders: e.addedFolders } : {}) }));
     case "approval":
       return update(items, "approval", e.toolcallId, (a) => ({ ...a, state: e.decision.approved ? "approved" : "denied" }));
     case "question":

@@ -10,8 +10,10 @@ import type { AgentTabs } from "./agent-tabs.js";
 import { waitLoaded } from "./agent-tabs.js";
 import type { PauseGate } from "./pause-gate.js";
 import { type TabConnection, type TabDriver, withoutDebuggerReason } from "./tab-driver.js";
-import { foldersInWords, refuseUnlessAllowed, guardUploads, type UploadFile } from "@baton/sdk/policy";
-import { extensionUploadRule, uploadFolderKey, uploadFoldersOf } from "./upload-paths.js";
+import { foldersInWords, refuseUnlessAllowed, guardUploads, type RememberedDecision, refusedByDecision, rememberedFor, siteOf, type UploadFile } from "@baton/sdk/policy";
+import type { ApprovalRules, RememberScope } from "./approval-rules.js";
+import { addUploadFolders } from "./upload-folders.js";
+import { extensionUploadRule, foldersToOffer, uploadFolderKey, uploadFoldersOf } from "./upload-paths.js";
 
 /** Something the panel shows beside the timeline's steps. */
 export type Notice =
@@ -25,16 +27,24 @@ export interface ChangeApproval {
   readonly description: string;
   /** The page it happens on. */
   readonly page: { readonly title: string; readonly url: string };
-  /** An upload of files from outside the upload folders: their full paths, and the folders (none when unset). */
-  readonly upload?: { readonly files: readonly string[]; readonly folders: readonly string[] };
+  /**
+   * An upload of files from outside the upload folders: their full paths, the folders (none
+   * when unset), and the files' own folders the card offers to add ("Always allow files from").
+   */
+  readonly upload?: { readonly files: readonly string[]; readonly folders: readonly string[]; readonly offer: readonly string[] };
+  /** What an "always" or "never on this site" answer covers (every-change cards on an http(s) page). */
+  readonly remember?: RememberScope;
 }
+
+/** An answer to a panel card: an approval, or (upload cards) "always allow files from" its offered folders. */
+export type CardDecision = ApprovalDecision & { readonly addFolders?: boolean };
 
 /** What the executor needs from the panel. */
 export interface ExecutorUi {
   /** Asks the user a question (ask_user) and resolves with the answer. */
   ask(question: string, choices: readonly string[], signal: AbortSignal): Promise<string>;
-  /** Asks the user to approve a change (the "every change" policy). */
-  approve(request: ChangeApproval, signal: AbortSignal): Promise<ApprovalDecision>;
+  /** Asks the user to approve a change (the "every change" policy) or an upload from outside the upload folders. */
+  approve(request: ChangeApproval, signal: AbortSignal): Promise<CardDecision>;
   /** A screenshot a tool took. */
   image(toolcallId: string, image: MessageInitShape<typeof ImageSchema>): void;
   /** Something the user should know about the tab. */
@@ -48,7 +58,12 @@ export interface ExecutorOptions {
   readonly ui: ExecutorUi;
   /** Ask before every call that changes a page, not only what the backend holds. */
   readonly askEveryChange: () => boolean;
+  /** The remembered approvals (the loop's own store), consulted before an every-change card and added to by its answer. */
+  readonly rules: ApprovalRules;
 }
+
+/** How the model is told to leave a remembered "never" alone, and how the user undoes it. */
+const undoNever = "The user can undo this in the Baton panel's Settings → Remembered approvals.";
 
 /** The engine's tools, by case (all client tools but ask_user). */
 const engineCases = Object.values(toolCatalog.tools)
@@ -147,8 +162,10 @@ export function createExecutor(o: ExecutorOptions): { handlers: ClientToolHandle
       const folders = uploadFoldersOf((await chrome.storage.local.get(uploadFolderKey))[uploadFolderKey]);
       const outside = async (files: readonly UploadFile[]) => {
         asked = true;
-        const upload = { files: files.map((f) => f.path), folders };
+        const upload = { files: files.map((f) => f.path), folders, offer: foldersToOffer(files.map((f) => f.path)) };
         const decision = await o.ui.approve({ toolcallId: ctx.toolcallId, description, page: await pageNow(), upload }, ctx.signal);
+        // "Always allow files from …" adds to the upload folders: the one rule for uploads, listed in Settings.
+        if (decision.approved && decision.addFolders && upload.offer.length > 0) await addUploadFolders(upload.offer);
         return decision.approved
           ? { approved: true as const }
           : {
@@ -159,12 +176,7 @@ export function createExecutor(o: ExecutorOptions): { handlers: ClientToolHandle
       };
       params = await guardUploads(async (p: { paths: readonly string[] }) => p, { rule: extensionUploadRule(folders), outside })(params as { paths: readonly string[] }, ctx);
     }
-    if (spec && !asked && o.askEveryChange() && callRisk(spec, params as never) === "mutating") {
-      const decision = await o.ui.approve({ toolcallId: ctx.toolcallId, description, page: await pageNow() }, ctx.signal);
-      if (!decision.approved) {
-        throw new ToolFailure(ToolErrorCode.DENIED, `The user did not allow this${decision.reason ? `: ${decision.reason}` : "."} Do not try it again another way; ask the user or finish.`);
-      }
-    }
+    if (spec && !asked && o.askEveryChange() && callRisk(spec, params as never) === "mutating") await askChange(spec.name, "mutating", description, ctx, await pageNow());
     const ref = (params as { ref?: string; fromRef?: string }).ref || (params as { fromRef?: string }).fromRef;
     const lastRead = readBy.get(driver.tabId);
     if (ref && lastRead && lastRead !== conn.kind) {
@@ -203,6 +215,33 @@ export function createExecutor(o: ExecutorOptions): { handlers: ClientToolHandle
     const shot = image?.screenshot ?? image?.image;
     if (shot?.data && shot.data.length > 0) o.ui.image(ctx.toolcallId, shot);
     return result;
+  };
+
+  /**
+   * The "every change" card, after the user's remembered approvals: an "always" for this action
+   * class on the page's site lets the call go unasked, a "never" refuses it; otherwise the card
+   * asks, and an "always" or "never on this site" answer is stored where the loop keeps its own
+   * (so one list, one Revoke). The loop's matcher (`rememberedFor`) decides what applies.
+   */
+  const askChange = async (tool: string, risk: RememberScope["risk"], description: string, ctx: RunContext, page: { title: string; url: string }): Promise<void> => {
+    const site = siteOf(page.url);
+    // Rules that cannot be read are no rules: the card asks, as it would without them.
+    const remembered = site ? rememberedFor(await o.rules.decisions().catch(() => []), page.url, risk, Date.now()) : undefined;
+    if (remembered) {
+      if (remembered.allow) return;
+      throw new ToolFailure(ToolErrorCode.DENIED, `${refusedByDecision(remembered, `this ${tool} call`)} ${undoNever}`);
+    }
+    const decision = await o.ui.approve({ toolcallId: ctx.toolcallId, description, page, ...(site ? { remember: { site, risk } } : {}) }, ctx.signal);
+    let kept: RememberedDecision | undefined;
+    if (site && decision.scope === "site") {
+      // The answer holds for this call whatever happens to storing it.
+      kept = await o.rules
+        .remember({ site, risk, allow: decision.approved, tool, ...(decision.expiresAt !== undefined ? { expiresAt: decision.expiresAt } : {}) })
+        .catch((e: unknown) => (console.error("Baton could not remember the answer on this site:", e), undefined));
+    }
+    if (decision.approved) return;
+    if (kept) throw new ToolFailure(ToolErrorCode.DENIED, `${refusedByDecision(kept, `this ${tool} call`)} ${undoNever}`);
+    throw new ToolFailure(ToolErrorCode.DENIED, `The user did not allow this${decision.reason ? `: ${decision.reason}` : "."} Do not try it again another way; ask the user or finish.`);
   };
 
   const tabTool = async (tool: EngineToolCase, params: object): Promise<unknown> => {

@@ -1,7 +1,7 @@
 import { ToolErrorCode, ToolFailure } from "@baton/sdk/contract";
 import { locateUploads } from "@baton/sdk/policy";
 import { describe, expect, it } from "vitest";
-import { extensionUploadRule } from "./upload-paths.js";
+import { extensionUploadRule, foldersToOffer } from "./upload-paths.js";
 
 describe("the extension's upload rule", () => {
   it("resolves relative paths in the first upload folder, in its own separator, and .. before deciding", async () => {
@@ -26,5 +26,10 @@ describe("the extension's upload rule", () => {
     expect((err as ToolFailure).message).toContain('"site-plan.pdf" is not a full path');
     // An absolute path without a folder is located (and then asked about).
     expect((await locateUploads(["/home/ada/a.pdf"], extensionUploadRule([])))[0]).toMatchObject({ path: "/home/ada/a.pdf", folder: undefined });
+  });
+
+  it("offers each outside file's own folder once, in its own separator, and never a drive's root", () => {
+    expect(foldersToOffer(["/home/ada/Docs/a.pdf", "/home/ada/Docs/b.pdf", "/home/ada/Docs/old/c.pdf", "/x.txt"])).toEqual(["/home/ada/Docs"]);
+    expect(foldersToOffer(["C:\\Users\\Ada\\a.pdf", "C:\\b.pdf"])).toEqual(["C:\\Users\\Ada"]);
   });
 });

@@ -7,7 +7,7 @@
  * it is, gives the input an empty file of that name and then keeps the extension out of the tab,
  * so a relative path resolves in the first upload folder and, with none set, is refused.
  */
-import { lexicalResolver, type UploadRule } from "@baton/sdk/policy";
+import { isInside, lexicalResolver, normalizePath, type UploadRule } from "@baton/sdk/policy";
 
 /**
  * The `chrome.storage.local` key of the upload folders: a path on this computer, or a list of
@@ -24,4 +24,19 @@ export function uploadFoldersOf(stored: unknown): string[] {
 /** The upload rule in the extension: those folders, relative paths in the first, `.` and `..` resolved. */
 export function extensionUploadRule(folders: readonly string[]): UploadRule {
   return { folders, relativeTo: folders[0], resolver: lexicalResolver };
+}
+
+/**
+ * The folders an upload card offers to add for files from outside the upload folders ("Always
+ * allow files from …"): each file's own folder, once. A file at the top of a drive gets none:
+ * adding the root would let every file on it go up unasked.
+ */
+export function foldersToOffer(files: readonly string[]): string[] {
+  const out: string[] = [];
+  for (const f of files) {
+    const folder = normalizePath(`${f}/..`);
+    if (folder === undefined || normalizePath(`${folder}/..`) === folder) continue;
+    if (!out.some((o) => o === folder || isInside(o, folder))) out.push(folder);
+  }
+  return out;
 }

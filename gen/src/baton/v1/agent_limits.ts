@@ -177,6 +177,14 @@ export const fieldLimits: { readonly [message: string]: { readonly [field: strin
       "maxLength": 64
     }
   },
+  "baton.v1.RememberApprovalRuleRequest": {
+    "site": {
+      "maxLength": 2000
+    },
+    "tool": {
+      "maxLength": 64
+    }
+  },
   "baton.v1.SitePolicy": {
     "allowed": {
       "maxLength": 300,
@@ -307,6 +315,13 @@ export const methodLimits: { readonly [method: string]: MethodLimits } = {
   },
   "baton.v1.AgentService.RevokeApprovalRule": {
     "maxRequestBytes": 1024,
+    "access": [
+      1,
+      2
+    ]
+  },
+  "baton.v1.AgentService.RememberApprovalRule": {
+    "maxRequestBytes": 4096,
     "access": [
       1,
       2

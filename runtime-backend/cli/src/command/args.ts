@@ -1,6 +1,7 @@
 import { fieldLimits } from "@baton/gen/baton/v1/agent_limits";
 import { CreateSessionRequestSchema } from "@baton/gen/baton/v1/descriptors";
 import { parseHostList } from "@baton/backend/server";
+import type { Io } from "./io.js";
 
 /** Parsed command-line flags: `--name value`, `--name=value` and bare `--flag` (true). */
 export interface Parsed {
@@ -51,6 +52,24 @@ export const maxStepsLimit: number =
 
 /** A problem with the command line or its files: the command exits 2 with the message. */
 export class UsageError extends Error {}
+
+/**
+ * A command's start: `--help` prints `usage` (exit 0); otherwise `parse` reads the flags, and a
+ * UsageError is printed with the usage under it (exit 2). Returns the parsed flags, or the exit code.
+ */
+export function flagsOrExit<T>(p: Parsed, io: Io, command: string, usage: string, parse: () => T): { flags: T } | { exit: number } {
+  if (p.flags.has("help")) {
+    io.stdout(usage);
+    return { exit: 0 };
+  }
+  try {
+    return { flags: parse() };
+  } catch (e) {
+    if (!(e instanceof UsageError)) throw e;
+    io.stderr(`baton ${command}: ${e.message}\n\n${usage}`);
+    return { exit: 2 };
+  }
+}
 
 /** "unknown option --x" for the first flag of `p` that is not among `known` (`--help` always is); undefined when all are. */
 export function unknownFlag(p: Parsed, known: ReadonlySet<string>): string | undefined {

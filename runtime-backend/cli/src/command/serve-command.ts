@@ -8,7 +8,7 @@ import { createModelResolver } from "@baton/backend/providers";
 import { linkBase, startBackend } from "@baton/backend/server";
 import { createStartSignInCode, makeAdmin, createToken, ensureUser, registerToken, userForToken } from "@baton/backend/store";
 import { signInUrl } from "@baton/backend/console";
-import { flag, hostList, httpUrl, maxStepsLimit, onlyKnownFlags, type Parsed, UsageError, wholeNumber } from "./args.js";
+import { flag, flagsOrExit, hostList, httpUrl, maxStepsLimit, onlyKnownFlags, type Parsed, UsageError, wholeNumber } from "./args.js";
 import type { Io } from "./io.js";
 import { databaseWhere, failedToStart, notADatabaseUrl, type StoreFlags, storeOf } from "./start-failure.js";
 
@@ -126,18 +126,9 @@ function serveFlags(p: Parsed, env: NodeJS.ProcessEnv): ServeFlags {
  * when set, otherwise one generated on first start and kept in <data-dir>/api-token.
  */
 export async function serveCommand(p: Parsed, io: Io, env: NodeJS.ProcessEnv = process.env, isTTY = process.stdout.isTTY): Promise<number> {
-  if (p.flags.has("help")) {
-    io.stdout(serveUsage);
-    return 0;
-  }
-  let o: ServeFlags;
-  try {
-    o = serveFlags(p, env);
-  } catch (e) {
-    if (!(e instanceof UsageError)) throw e;
-    io.stderr(`baton serve: ${e.message}\n\n${serveUsage}`);
-    return 2;
-  }
+  const start = flagsOrExit(p, io, "serve", serveUsage, () => serveFlags(p, env));
+  if ("exit" in start) return start.exit;
+  const o = start.flags;
   const { port, host, store, risks, maxSteps, contextTokens, publicUrl, allowedHosts, publicRateLimit } = o;
   // The operator's keys never reach a log, a stored row or another user.
   const redact = createRedactor(envSecrets(env));

@@ -9,7 +9,7 @@ import { createRedactor, envSecrets } from "@baton/backend/log";
 import { hostGuard, isLoopbackListener, bearerToken } from "@baton/backend/server";
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
-import { flag, hostList, onlyKnownFlags, type Parsed, UsageError } from "../command/args.js";
+import { flag, flagsOrExit, hostList, onlyKnownFlags, type Parsed, UsageError } from "../command/args.js";
 import { policyFlagNames, policyFromArgs } from "../command/policy-args.js";
 import type { Io } from "../command/io.js";
 import { failedToStart } from "../command/start-failure.js";
@@ -215,18 +215,9 @@ async function serveHttp(browser: McpBrowser, args: McpArgs & { http: HttpArgs }
  * Resolves to the exit code: 0 after a clean stop, 2 bad usage, 3 no browser.
  */
 export async function mcpCommand(p: Parsed, io: Io, env: NodeJS.ProcessEnv = process.env): Promise<number> {
-  if (p.flags.has("help")) {
-    io.stdout(mcpUsage);
-    return 0;
-  }
-  let args: McpArgs;
-  try {
-    args = parse(p, env);
-  } catch (e) {
-    if (!(e instanceof UsageError)) throw e;
-    io.stderr(`baton mcp: ${e.message}\n\n${mcpUsage}`);
-    return 2;
-  }
+  const start = flagsOrExit(p, io, "mcp", mcpUsage, () => parse(p, env));
+  if ("exit" in start) return start.exit;
+  const args = start.flags;
   let browser: McpBrowser;
   try {
     const executablePath = args.browser.cdpUrl ? undefined : ensureChromium({ log: (l) => io.stderr(`baton mcp: ${l}\n`) }).path;

@@ -103,9 +103,7 @@ export class DomEngine {
       } else if (item.k === "text") {
         lines.push({ depth: item.depth, text: quoted(item.name ?? "", 100), plain: sanitizeText(item.name ?? "", 100) });
       } else if (item.k === "ctx") {
-        // (The page spells a heading `heading[2]`; the line is written Node-side, as the CDP engine writes it.)
-        const heading = /^heading\[(\d)\]$/.exec(item.role ?? "");
-        lines.push({ depth: item.depth, text: contextLineText(heading ? "heading" : (item.role ?? ""), item.name ?? "", heading ? Number(heading[1]) : undefined) });
+        lines.push({ depth: item.depth, text: contextLineText(item.role ?? "", item.name ?? "", item.level) });
       } else {
         pending.push({ item, box, visible, line: lines.length });
         lines.push({ depth: item.depth, text: "" });

@@ -163,6 +163,16 @@ describe("DOM fallback actions, verified by their effect", () => {
     expect((await snapshot()).text).toMatch(/^\s*e\d+ checkbox "Remember me" checked( focused)?$/m);
   });
 
+  it("spells headings as the CDP engine does: the tag's level, aria-level over it, role=heading at level 2", async () => {
+    await h.goto("/basic");
+    const markup = `<h1>Top</h1><h4>Fourth</h4><div role="heading" aria-level="3">Aria three</div><div role="heading">Plain role</div><h2 aria-level="5">Five</h2>`;
+    await h.evaluate(`(() => { document.body.innerHTML = ${JSON.stringify(markup)}; return true; })()`);
+    const lines = (await snapshot()).text?.split("\n").map((l) => l.trim()) ?? [];
+    expect(lines).toEqual(expect.arrayContaining(["# Top", "#### Fourth", "### Aria three", "## Plain role", "##### Five"]));
+    const cdp = (await h.snapshot()).split("\n").map((l) => l.trim());
+    for (const heading of ["# Top", "#### Fourth", "### Aria three", "## Plain role", "##### Five"]) expect(cdp, heading).toContain(heading);
+  });
+
   it("navigates by link click and by navigate, reporting the new page", async () => {
     await h.goto("/nav");
     const ref = await refFor("link", "Next page");

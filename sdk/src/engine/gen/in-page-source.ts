@@ -459,6 +459,12 @@ export const domAgentSource: string = `"use strict";
     if (isEditHost(el)) return "textbox";
     return "";
   };
+  var headingLevel = (el) => {
+    const aria = Number(el.getAttribute("aria-level"));
+    if (Number.isInteger(aria) && aria >= 1 && aria <= 6) return aria;
+    const tag = /^H([1-6])$/.exec(el.tagName);
+    return tag ? Number(tag[1]) : 2;
+  };
 
   // sdk/src/engine/in-page/dom-names.ts
   var shownText = (root, max) => {
@@ -1160,10 +1166,10 @@ export const domAgentSource: string = `"use strict";
                 childInAction = true;
                 childContainer = \`\${container} \${squeeze(context || name)} \${squeeze(value)}\`;
               } else if (R.contextRoles.has(domRole) || domRole && el.getAttribute("role") === domRole && (domRole === "dialog" || domRole === "alertdialog")) {
-                const level = /^H([1-6])$/.exec(el.tagName);
+                const level = domRole === "heading" ? headingLevel(el) : void 0;
                 const ctxName = nameOf(el, domRole);
                 if (!(inAction && domRole === "img" && (!ctxName || container.includes(ctxName)))) {
-                  items.push({ k: "ctx", depth: depth2, frame, role: domRole === "heading" && level ? \`heading[\${level[1]}]\` : domRole, name: ctxName, rect });
+                  items.push({ k: "ctx", depth: depth2, frame, role: domRole, name: ctxName, rect, ...level ? { level } : {} });
                   if (domRole === "dialog" || domRole === "alertdialog") childDepth = depth2 + 1;
                   else if (domRole === "heading" || domRole === "img") childContainer = \`\${container} \${ctxName}\`;
                 }

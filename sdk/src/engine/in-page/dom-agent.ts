@@ -5,7 +5,7 @@
 import { key, mouse, setValue } from "./dom-events.js";
 import { describe, hitAt, inside, related } from "./dom-hit.js";
 import { nameOf, shownText, statesOf, valueOf } from "./dom-names.js";
-import { roleOf } from "./dom-roles.js";
+import { headingLevel, roleOf } from "./dom-roles.js";
 import { regionLook, targetsOf, view } from "./dom-targets.js";
 import { rules } from "./element-rules.js";
 import { deepestActive } from "./element-state.js";
@@ -28,6 +28,8 @@ export interface AgentItem {
   rect?: AgentBox;
   /** What the element's clipping ancestors leave visible (client coordinates), when any clips it. */
   clip?: AgentBox;
+  /** A heading's level (1–6), from its tag or `aria-level`. */
+  level?: number;
   child?: number;
   src?: string;
   owner?: AgentBox;
@@ -192,11 +194,11 @@ export function installDomAgent(): boolean {
               childInAction = true;
               childContainer = `${container} ${squeeze(context || name)} ${squeeze(value)}`;
             } else if (R.contextRoles.has(domRole) || (domRole && el.getAttribute("role") === domRole && (domRole === "dialog" || domRole === "alertdialog"))) {
-              const level = /^H([1-6])$/.exec(el.tagName);
+              const level = domRole === "heading" ? headingLevel(el) : undefined;
               const ctxName = nameOf(el, domRole);
               // An image inside a ref says nothing its name does not: an icon.
               if (!(inAction && domRole === "img" && (!ctxName || container.includes(ctxName)))) {
-                items.push({ k: "ctx", depth, frame, role: domRole === "heading" && level ? `heading[${level[1]}]` : domRole, name: ctxName, rect });
+                items.push({ k: "ctx", depth, frame, role: domRole, name: ctxName, rect, ...(level ? { level } : {}) });
                 if (domRole === "dialog" || domRole === "alertdialog") childDepth = depth + 1;
                 else if (domRole === "heading" || domRole === "img") childContainer = `${container} ${ctxName}`;
               }

@@ -28,3 +28,11 @@ export const roleOf = (el: Element): string => {
   if (isEditHost(el)) return "textbox";
   return "";
 };
+
+/** A heading's level as ARIA reads it: `aria-level` when it is 1–6, else its tag's (`h3` → 3), else 2. */
+export const headingLevel = (el: Element): number => {
+  const aria = Number(el.getAttribute("aria-level"));
+  if (Number.isInteger(aria) && aria >= 1 && aria <= 6) return aria;
+  const tag = /^H([1-6])$/.exec(el.tagName);
+  return tag ? Number(tag[1]) : 2;
+};
