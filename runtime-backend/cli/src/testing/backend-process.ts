@@ -32,7 +32,6 @@ export const restartTimeoutMs = 180_000;
  * `batonBin` runs another checkout's `bin/baton.js` (the bench's before and after).
  */
 export async function startBackendProcess(args: string[], env: Record<string, string> = {}, startTimeoutMs = 90_000, batonBin = batonScript): Promise<BackendProcess> {
-  // The young-generation size the bin's own shebang sets (see bin/baton.js).
   const child = spawn(process.execPath, [batonBin, "serve", "--port", "0", ...args], {
     env: { ...process.env, BATON_LOG_LEVEL: "warn", ...env },
     stdio: ["ignore", "pipe", "pipe"],
