@@ -67,9 +67,9 @@ afterAll(async () => {
   for (const s of [other, blocked, embedder]) await new Promise((r) => s?.close(r));
 });
 
-async function shopAndPanel(): Promise<{ tab: WebTab; panel: Panel }> {
+async function shopAndPanel(url = world.shop.url): Promise<{ tab: WebTab; panel: Panel }> {
   world.shop.reset();
-  const tab = await world.openTab(world.shop.url);
+  const tab = await world.openTab(url);
   const panel = await world.openPanel(tab);
   open.push(panel, tab);
   onTestFailed(async () => {
@@ -229,6 +229,36 @@ describe("trust in the side panel", () => {
     expect((await panel.outcome()).text).toContain("did not load");
     // The task let its tab go: the rules are gone, and the tab is the user's again.
     await until("the rules to be lifted", async () => (await sessionRules()).length === 0);
+    await world.control.eval(`chrome.storage.local.remove("sitePolicy")`);
+  });
+
+  it("does not read a page of a blocked site the task starts on: the model is told, and leaves it", async () => {
+    await world.signIn(
+      world.script("start-blocked.json", {
+        turns: [
+          { text: "<goal>Find the mugs</goal>", calls: [{ name: "take_snapshot" }] },
+          { calls: [{ name: "navigate", args: { url: `${world.shop.url}/` } }] },
+          { calls: [{ name: "done", args: { answer: "Left the blocked page for the shop." } }] },
+        ],
+      }),
+    );
+    await world.control.eval(`chrome.storage.local.set({ sitePolicy: { allowed: [], blocked: [${JSON.stringify(otherUrl)}], readOnly: [] } })`);
+    // The user's tab showed the site before it was blocked, or before any task held it.
+    const { tab, panel } = await shopAndPanel(`${otherUrl}/`);
+    await panel.run("Find the mugs");
+    expect((await panel.outcome()).text).toContain("Left the blocked page");
+    const steps = (await panel.timeline()).filter((e) => e.kind === "step");
+    expect(steps.map((s) => [s.tool, s.state])).toEqual([
+      ["take_snapshot", "failed"],
+      ["navigate", "done"],
+    ]);
+    expect(steps[0]?.text).toContain(`This page may not be read: ${otherUrl} is blocked`);
+    expect(await tab.url()).toBe(`${world.shop.url}/`);
+    // Nothing of the blocked page's text reached the backend.
+    const got = await api().getSession({ sessionId: await until("the session", async () => (await world.control.eval<{ sessions?: { sessionId: string }[] }>(`chrome.storage.local.get("sessions")`)).sessions?.[0]?.sessionId) });
+    const json = JSON.stringify(got, (_k, v: unknown) => (typeof v === "bigint" ? String(v) : v instanceof Uint8Array ? Buffer.from(v).toString("latin1") : v));
+    expect(json).toContain("may not be read");
+    expect(json).not.toContain("Another site");
     await world.control.eval(`chrome.storage.local.remove("sitePolicy")`);
   });
 });

@@ -787,7 +787,7 @@ function generateCatalogMd(f: GeneratedFile, file: DescFile, catalog: CatalogMod
     f.print(`${t.description}`);
     f.print();
     const escalation = t.irreversibleFlag ? ` (irreversible when \`${t.irreversibleFlag}\` is true)` : "";
-    const navigation = t.navigation ? " Navigation: where it goes is the URL policy's question; a read-only site does not refuse it." : "";
+    const navigation = t.navigation ? " Navigation: it works on tabs, not inside a page; where it goes is the URL policy's question, and neither a read-only site nor a page the policy would not load refuses it." : "";
     f.print(`Side: ${t.side}. Risk: ${t.risk}${escalation}.${navigation} Params: \`${t.params.typeName}\`. Result: \`${t.result.typeName}\`.`);
     f.print();
     const props = Object.entries(t.parameters.properties ?? {});

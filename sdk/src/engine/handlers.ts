@@ -33,17 +33,18 @@ function actedOn(state: PageState, params: Message): (string | undefined)[] {
 }
 
 /**
- * Holds every handler whose call could change a page to the site policy (`decideAction`):
- * on a read-only site (or a page the policy would not load) the call fails with
- * PERMISSION_DENIED before it touches the page, naming the site and the rule. Navigation tools
- * and reading calls pass; where they may go is the URL policy's question.
+ * Holds every handler that works inside a page to the site policy (`decideAction`): on a page
+ * the policy would not load nothing runs, reading included, and on a read-only site no call
+ * that could change it; the call fails with PERMISSION_DENIED before it touches the page,
+ * naming the site and the rule. Navigation and tab tools pass: where they go is the URL
+ * policy's question, and they are how the agent leaves such a page.
  */
 function siteGuarded<Ctx>(state: PageState, handlers: EngineHandlers<Ctx>): EngineHandlers<Ctx> {
   const out: Record<string, unknown> = {};
   for (const [c, handler] of Object.entries(handlers) as [string, (p: Message, ctx: Ctx) => Promise<unknown>][]) {
     const tool: ToolRoute | undefined = toolByCase(toolRoutes, c);
     out[c] =
-      !tool || tool.navigation || (tool.risk === "read_only" && !tool.irreversibleFlag)
+      !tool || tool.navigation
         ? handler
         : async (params: Message, ctx: Ctx) => {
             const policy = state.options.urlPolicy ?? openUrlPolicy;
@@ -57,7 +58,8 @@ function siteGuarded<Ctx>(state: PageState, handlers: EngineHandlers<Ctx>): Engi
 /**
  * The engine as tool handlers, ready for `dispatchToolCall(toolCatalog, call, handlers, ctx)`.
  * Spread them with an `askUser` handler to get a full `ClientToolHandlers`. A call that would
- * change a page on a read-only site of the engine's policy fails before it runs.
+ * change a page on a read-only site of the engine's policy, or any call inside a page the policy
+ * would not load, fails before it runs.
  */
 export function engineHandlers<Ctx = void>(engine: Engine): EngineHandlers<Ctx> {
   return siteGuarded(engine.state, pageHandlers<Ctx>(engine));

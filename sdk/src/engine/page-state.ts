@@ -11,7 +11,8 @@ import { captureLabelledScreenshot } from "./snapshot/screenshot.js";
 import type { SettleOptions } from "./page/settle.js";
 import { type ActivityMark, defaultSnapshotMaxAgeMs, markActivity, unchangedBetween } from "./page/snapshot-reuse.js";
 import { type PageSnapshot, takePageSnapshot } from "./snapshot/snapshot.js";
-import type { UrlPolicy } from "../policy/url-policy.js";
+import { openUrlPolicy, type UrlPolicy } from "../policy/url-policy.js";
+import { decideAction } from "../policy/site-policy.js";
 
 /** Options of an engine. */
 export interface EngineOptions {
@@ -173,7 +174,10 @@ export class PageState {
    * once the activity mark a new snapshot is checked against has been read, as it starts.
    */
   async pageSnapshot(options: PageSnapshotOptions = {}): Promise<PageSnapshot> {
-    const { fresh, onMarked, ...snapOptions } = options;
+    const { fresh, onMarked, ...rest } = options;
+    // The policy as it is at this snapshot (a running task's may change): a frame of a site it
+    // refuses is not read, as a page of one is not (`decideAction`).
+    const snapOptions = { ...rest, unreadable: (url: string) => !decideAction(this.options.urlPolicy ?? openUrlPolicy, url, "read_only").allow };
     if (options.scope) return takePageSnapshot(this.#page, this.refs, snapOptions);
     const includeOffscreen = options.includeOffscreen ?? false;
     let mark: ActivityMark | undefined;

@@ -1,10 +1,20 @@
 /**
  * The engine holds actions to the site policy's read-only sites (real headless Chromium): a
  * page there can be read and left, but no click, typing or key press reaches it, in its top
- * document or in a frame of it embedded elsewhere.
+ * document or in a frame of it embedded elsewhere. A page of a blocked site that was already
+ * open when the engine took it is not even read.
  */
 import { create } from "@bufbuild/protobuf";
-import { ClickParamsSchema, NavigateParamsSchema, PressKeysParamsSchema, TakeSnapshotParamsSchema, TypeTextParamsSchema } from "@baton/gen/baton/v1/tools_pb";
+import {
+  ClickParamsSchema,
+  ExtractParamsSchema,
+  ListTabsParamsSchema,
+  NavigateParamsSchema,
+  PressKeysParamsSchema,
+  ScreenshotParamsSchema,
+  TakeSnapshotParamsSchema,
+  TypeTextParamsSchema,
+} from "@baton/gen/baton/v1/tools_pb";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestSite, type TestSite } from "../../testing/test-site.js";
 import { ToolErrorCode, ToolFailure } from "../contract/index.js";
@@ -12,7 +22,7 @@ import { launchChromium, type LaunchedChromium } from "../node/launch-chromium.j
 import { openPage } from "../node/open-page.js";
 import { WebSocketTransport } from "../node/ws-transport.js";
 import { sitePolicyFromObject } from "../policy/site-policy.js";
-import type { Engine } from "./engine.js";
+import { Engine } from "./engine.js";
 import { type EngineHandlers, engineHandlers } from "./handlers.js";
 
 let browser: LaunchedChromium;
@@ -95,5 +105,54 @@ describe("read-only sites", () => {
       await tools.click(create(ClickParamsSchema, { ref: refOf(snap.text, "button", "Buy") }));
       expect(await engine.page.send<{ result: { value: string } }>("Runtime.evaluate", { expression: "document.title", returnByValue: true }).then((r) => r.result.value)).toBe("bought");
     });
+  });
+
+  it("does not read a page of a blocked site that was open before the engine took it, and leaves it", async () => {
+    // As the tab a task starts in, or the page of a browser Baton attaches to: loaded before any policy held it.
+    const { targetId } = await transport.send<{ targetId: string }>("Target.createTarget", { url: `${bank.origin}/` });
+    const engine = await Engine.attach(transport, targetId, { urlPolicy: sitePolicyFromObject({ blocked: [bank.origin] }, "your settings") });
+    try {
+      const tools = engineHandlers(engine);
+      for (const read of [
+        () => tools.takeSnapshot(create(TakeSnapshotParamsSchema, {})),
+        () => tools.screenshot(create(ScreenshotParamsSchema, {})),
+        () => tools.extract(create(ExtractParamsSchema, {})),
+      ]) {
+        const refused = await failure(read());
+        expect(refused?.code).toBe(ToolErrorCode.PERMISSION_DENIED);
+        expect(refused?.message).toContain(`This page may not be read: ${bank.origin} is blocked (your settings)`);
+        expect(refused?.message).not.toContain("1,024.00");
+      }
+      // Tabs and navigation are how the agent leaves it.
+      expect((await tools.listTabs(create(ListTabsParamsSchema, {}))).tabs?.length).toBeGreaterThan(0);
+      await tools.navigate(create(NavigateParamsSchema, { url: `${shop.origin}/` }));
+      const snap = await tools.takeSnapshot(create(TakeSnapshotParamsSchema, {}));
+      expect(String(snap.text)).toContain("Shop");
+    } finally {
+      engine.dispose();
+      await transport.send("Target.closeTarget", { targetId }).catch(() => undefined);
+    }
+  });
+
+  it("lists a frame of a blocked site that loaded before the engine took the page, without reading it", async () => {
+    const before = bank.requests.length;
+    const { targetId } = await transport.send<{ targetId: string }>("Target.createTarget", { url: `${shop.origin}/` });
+    const engine = await Engine.attach(transport, targetId, { urlPolicy: sitePolicyFromObject({ blocked: [bank.origin] }, "your settings") });
+    try {
+      const tools = engineHandlers(engine);
+      const read = async () => String((await tools.takeSnapshot(create(TakeSnapshotParamsSchema, {}))).text);
+      let text = await read();
+      for (let i = 0; i < 30 && !(bank.requests.length > before && text.includes("iframe")); i++) {
+        await new Promise((r) => setTimeout(r, 100));
+        text = await read();
+      }
+      expect(text).toContain("Shop");
+      expect(text).toMatch(/iframe .*\[refused by the site policy: not read\]/);
+      expect(text).not.toContain("Balance");
+      expect(text).not.toContain("Send money");
+    } finally {
+      engine.dispose();
+      await transport.send("Target.closeTarget", { targetId }).catch(() => undefined);
+    }
   });
 });

@@ -49,8 +49,16 @@ describe("decideAction", () => {
     expect(decideAction(p, "http://127.0.0.1:4001/form", "mutating").allow).toBe(true);
   });
 
-  it("refuses acting on a page the policy would not load", () => {
+  it("refuses acting on a page the policy would not load, and reading it", () => {
     expect(decideAction(p, "https://ads.example/", "mutating")).toMatchObject({ allow: false, rule: "blocked" });
+    const read = decideAction(p, "https://ads.example/inbox", "read_only");
+    expect(read).toMatchObject({ allow: false, rule: "blocked", site: "https://ads.example" });
+    expect(read.allow || read.reason).toContain("This page may not be read: https://ads.example is blocked (--policy trust.yaml)");
+    const only = file({ allowed: ["shop.example"] });
+    expect(decideAction(only, "https://mail.example/", "read_only")).toMatchObject({ allow: false, rule: "not-allowed" });
+    expect(decideAction(only, "https://shop.example/", "read_only").allow).toBe(true);
+    // A call in no page (navigation, tabs) is how the agent leaves it.
+    expect(decideAction(p, "https://ads.example/", undefined).allow).toBe(true);
   });
 
   it("leaves loading a read-only site allowed", () => {

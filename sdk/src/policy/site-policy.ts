@@ -84,13 +84,15 @@ const allowAction: ActionDecision = { allow: true };
 
 /**
  * May a call of action class `risk` (`actionClass`: the catalog's risk, raised by the call's
- * irreversible flag) act on the page at `pageUrl`? A call that only reads always may; one that
- * would change something may not on a read-only site, nor on a page the policy would not load.
- * An unknown page (no URL, not http(s)) is not refused here: what loads is `decideUrl`'s
- * question. The one answer the engine, the backend's loop and the MCP server ask.
+ * irreversible flag) act on the page at `pageUrl`? Nothing runs on a page the policy would not
+ * load, reading included: a tab can show a blocked site that loaded before a policy held it (the
+ * tab a task starts in, the page of a browser Baton attached to), and what is read there would
+ * reach the model. On a read-only site a call that only reads may, one that would change
+ * something may not. An unknown page (no URL, not http(s)) is not refused here: what loads is
+ * `decideUrl`'s question. The one answer the engine, the backend's loop and the MCP server ask.
  */
 export function decideAction(policy: UrlPolicy, pageUrl: string | undefined, risk: ToolRisk | undefined): ActionDecision {
-  if (risk === undefined || risk === "read_only" || !pageUrl) return allowAction;
+  if (risk === undefined || !pageUrl) return allowAction;
   let url: URL;
   try {
     url = new URL(pageUrl);
@@ -100,8 +102,10 @@ export function decideAction(policy: UrlPolicy, pageUrl: string | undefined, ris
   if (url.protocol !== "http:" && url.protocol !== "https:") return allowAction;
   const load = decideUrl(policy, url, "page");
   if (!load.allow && (load.rule === "blocked" || load.rule === "not-allowed")) {
-    return { allow: false, rule: load.rule, site: url.origin, reason: `This page may not be acted on: ${load.reason}` };
+    const what = risk === "read_only" ? "read" : "acted on";
+    return { allow: false, rule: load.rule, site: url.origin, reason: `This page may not be ${what}: ${load.reason}` };
   }
+  if (risk === "read_only") return allowAction;
   const ro = policy.readOnly.find((p) => siteMatches(p, url));
   if (!ro) return allowAction;
   const rule = `${ro.from ? `${ro.from}: ` : ""}read-only ${ro.text}`;

@@ -47,8 +47,9 @@ export type ToolOptions = Message<"baton.v1.ToolOptions"> & {
   title: string;
 
   /**
-   * The tool opens, leaves or closes pages rather than acting inside one (navigate, open_tab…):
-   * where it goes is the URL policy's question, and a read-only site does not refuse it.
+   * The tool opens, leaves, closes or lists pages rather than acting inside one (navigate,
+   * open_tab, list_tabs…): where it goes is the URL policy's question, and neither a read-only
+   * site nor a page the policy would not load refuses it (it is how the agent leaves one).
    *
    * @generated from field: bool navigation = 5;
    */

@@ -754,6 +754,7 @@ export const toolRoutes = {
       risk: "read_only",
       params: ListTabsParamsSchema,
       result: ListTabsResultSchema,
+      navigation: true,
     },
     screenshot: {
       name: "screenshot",
@@ -1022,6 +1023,7 @@ export const toolCatalog = {
       params: ListTabsParamsSchema,
       result: ListTabsResultSchema,
       parameters: listTabsParameters,
+      navigation: true,
     },
     screenshot: {
       name: "screenshot",

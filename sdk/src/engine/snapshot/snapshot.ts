@@ -52,6 +52,11 @@ export interface SnapshotOptions {
   scope?: RefEntry;
   /** How AX trees are read (see `ReadLayoutOptions.axRead`); "auto" unless testing. */
   axRead?: ReadLayoutOptions["axRead"];
+  /**
+   * Frames whose document may not be read (a site the policy refuses, loaded before the policy
+   * held the tab): listed by their marker only, their content left out.
+   */
+  unreadable?: (url: string) => boolean;
 }
 
 interface Pending {
@@ -234,6 +239,10 @@ export async function takePageSnapshot(page: PageSession, refs: RefTable, option
     const cross = urlOrigin(url) !== mainOrigin;
     const title = axString(node.name);
     const marker = cross ? `iframe [cross-origin ${frameLabel(url)}]` : `iframe${title ? ` ${quoted(title, 60)}` : ""}`;
+    if (options.unreadable?.(url)) {
+      if (inScope) lines.push({ depth, text: `${marker} [refused by the site policy: not read]` });
+      return;
+    }
     if (inScope) lines.push({ depth, text: marker });
     walkFrame(target.l, target.frameId, inScope ? depth + 1 : depth, inScope);
   };
