@@ -2,7 +2,8 @@
  * The side panel's own approval cards remember, end to end (the built extension in headless
  * Chromium, a real `baton serve` replaying scripts, the fixture shop): "every change" cards
  * answered always or never on the site, kept in the backend with the loop's own rules (listed and
- * revoked in Settings), and upload cards whose "Always allow files from" adds to the upload folders.
+ * revoked in Settings), and upload cards whose "Always allow files from" adds to the upload folders
+ * (listed in Settings, where a folder can be typed in too).
  */
 import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { createServer, type Server } from "node:http";
@@ -122,13 +123,14 @@ describe("the panel's own approval cards", () => {
     for (const r of (await api().listApprovalRules({})).rules) await api().revokeApprovalRule({ id: r.id });
   });
 
-  it("uploads: 'Always allow files from' a folder adds it to the upload folders, listed in Settings, and the next file from it goes up unasked", async () => {
+  it("uploads: 'Always allow files from' a folder adds it to the upload folders, listed in Settings, and the next file from it goes up unasked; a folder typed in Settings is checked, added, and holds", async () => {
     const root = realpathSync(mkdtempSync(join(tmpdir(), "baton-ext-cards-")));
     const docs = join(root, "Docs");
     mkdirSync(docs);
     writeFileSync(join(docs, "receipt.txt"), "receipt #1042");
     writeFileSync(join(docs, "invoice.txt"), "invoice #7");
     const files = `document.getElementById("receipt").files`;
+    const stored = () => world.control.eval<string[]>(`chrome.storage.local.get("uploadFolder").then((g) => g.uploadFolder)`);
     try {
       await world.control.eval(`chrome.storage.local.remove("uploadFolder")`);
       await world.signIn(
@@ -138,6 +140,10 @@ describe("the panel's own approval cards", () => {
             { calls: [{ name: "upload_file", args: { ref: { role: "button", name: "Receipt" }, paths: [join(docs, "receipt.txt")] } }, { name: "take_snapshot" }] },
             { calls: [{ name: "upload_file", args: { ref: { role: "button", name: "Receipt" }, paths: [join(docs, "invoice.txt")] } }, { name: "take_snapshot" }] },
             { calls: [{ name: "done", args: { answer: "Attached both." } }] },
+            // The follow-up, once the folder was added again in Settings.
+            { calls: [{ name: "take_snapshot" }] },
+            { calls: [{ name: "upload_file", args: { ref: { role: "button", name: "Receipt" }, paths: [join(docs, "receipt.txt")] } }, { name: "take_snapshot" }] },
+            { calls: [{ name: "done", args: { answer: "Attached the receipt again." } }] },
           ],
         }),
       );
@@ -153,13 +159,44 @@ describe("the panel's own approval cards", () => {
       expect((await cards(panel)).map((c) => [c.state, c.text.includes(`Allowed, and always from ${docs}`)])).toEqual([["approved", true]]);
       expect((await panel.timeline()).filter((e) => e.tool === "upload_file").map((e) => e.state)).toEqual(["done", "done"]);
       expect(await tab.eval<string>(`${files}[0]?.name ?? ""`)).toBe("invoice.txt");
-      expect(await world.control.eval(`chrome.storage.local.get("uploadFolder").then((g) => g.uploadFolder)`)).toEqual([docs]);
+      expect(await stored()).toEqual([docs]);
 
       // Settings list the folder, and Remove takes it out of the rule.
       await panel.click("button", "Settings");
       await until("the folder in Settings", async () => (await panel.snapshot()).includes(`button "Remove ${docs}"`));
       await panel.click("button", `Remove ${docs}`);
-      await until("the folder to go", async () => (await world.control.eval<string[]>(`chrome.storage.local.get("uploadFolder").then((g) => g.uploadFolder)`)).length === 0);
+      await until("the folder to go", async () => (await stored()).length === 0);
+
+      // A folder typed in Settings: a relative path and a root are refused, named under the field,
+      // and nothing is stored; a full path is normalised by the rule, added, and holds at once.
+      const section = `(() => { const s = document.querySelector(".upload-folders"); s.scrollIntoView(); return s.innerText; })()`;
+      const fieldError = `(() => { const d = document.getElementById("upload-folder").getAttribute("aria-describedby"); const e = d && document.getElementById(d); return e?.getAttribute("role") === "alert" ? e.textContent : ""; })()`;
+      await panel.type("textbox", "Add a folder", "Docs", true);
+      await until("the relative path refused", async () => (await panel.eval<string>(fieldError)).includes('"Docs" is not a full path'));
+      expect(await stored()).toEqual([]);
+      expect(await panel.eval<string>(section)).toContain("None: every upload is asked about.");
+      await panel.screenshot("extension-upload-folders-error", docsImg);
+      await panel.type("textbox", "Add a folder", "/");
+      await panel.click("button", "Add folder");
+      await until("the root refused", async () => (await panel.eval<string>(fieldError)).includes("/ is a root folder: every file under it would upload without asking"));
+      expect(await stored()).toEqual([]);
+      await panel.type("textbox", "Add a folder", `${root}/./Docs/`, true);
+      await until("the typed folder in Settings", async () => (await panel.snapshot()).includes(`button "Remove ${docs}"`));
+      expect(await stored()).toEqual([docs]);
+      expect(await panel.eval<string>(fieldError)).toBe("");
+      expect(await panel.eval<string>(section)).toContain(`Added ${docs}.`);
+      await panel.screenshot("extension-upload-folders", docsImg);
+      await panel.type("textbox", "Add a folder", docs, true);
+      await until("the folder refused twice", async () => (await panel.eval<string>(fieldError)).includes(`${docs} is already an upload folder.`));
+      expect(await stored()).toEqual([docs]);
+
+      // The next file from it goes up with no card.
+      await panel.click("button", "Back to the task");
+      await panel.run("Attach the receipt once more");
+      await until("the follow-up to end", async () => (await panel.timeline()).some((e) => e.kind === "outcome" && e.text.includes("Attached the receipt again.")));
+      expect((await cards(panel)).length).toBe(1);
+      expect((await panel.timeline()).filter((e) => e.tool === "upload_file").map((e) => e.state)).toEqual(["done", "done", "done"]);
+      expect(await tab.eval<string>(`${files}[0]?.name ?? ""`)).toBe("receipt.txt");
     } finally {
       await world.control.eval(`chrome.storage.local.remove("uploadFolder")`);
       rmSync(root, { recursive: true, force: true });

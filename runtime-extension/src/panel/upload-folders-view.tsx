@@ -1,16 +1,24 @@
 import { useEffect, useState } from "preact/hooks";
-import { removeUploadFolder } from "../run/upload-folders.js";
-import { uploadFolderKey, uploadFoldersOf } from "../run/upload-paths.js";
+import { addUploadFolders, removeUploadFolder } from "../run/upload-folders.js";
+import { checkUploadFolder, uploadFolderKey, uploadFoldersOf } from "../run/upload-paths.js";
+import { Field, FormActions, fieldErrorId } from "./form-parts.js";
+
+const readFolders = async (): Promise<string[]> => uploadFoldersOf((await chrome.storage.local.get(uploadFolderKey))[uploadFolderKey]);
 
 /**
  * Settings' Upload folders section: the folders `upload_file` takes files from without asking
- * (the upload rule's only list; an upload card's "Always allow files from" adds to it), each
- * with Remove. Follows `chrome.storage`, so a folder a card adds shows at once.
+ * (the upload rule's only list), each with Remove, and a field to add one before any task (an
+ * upload card's "Always allow files from" adds to it too). A typed folder is checked by the upload
+ * rule's own path handling (`checkUploadFolder`); a bad one is named under the field and nothing
+ * is saved. Follows `chrome.storage`, so a folder a card adds shows at once.
  */
 export function UploadFoldersSection() {
   const [folders, setFolders] = useState<readonly string[] | undefined>();
+  const [typed, setTyped] = useState("");
+  const [error, setError] = useState("");
+  const [message, setMessage] = useState("");
   useEffect(() => {
-    const read = () => void chrome.storage.local.get(uploadFolderKey).then((g) => setFolders(uploadFoldersOf(g[uploadFolderKey])));
+    const read = () => void readFolders().then(setFolders);
     const onChanged = (changes: Record<string, chrome.storage.StorageChange>, area: string) => {
       if (area === "local" && uploadFolderKey in changes) read();
     };
@@ -19,7 +27,20 @@ export function UploadFoldersSection() {
     return () => chrome.storage.onChanged.removeListener(onChanged);
   }, []);
   return (
-    <section class="settings upload-folders" aria-label="Upload folders">
+    <form
+      class="settings upload-folders"
+      aria-label="Upload folders"
+      onSubmit={async (e) => {
+        e.preventDefault();
+        // Against what is stored now, not what was last shown: a card may have added one since.
+        const checked = checkUploadFolder(typed, await readFolders());
+        setError(checked.problem ?? "");
+        if (checked.folder === undefined) return setMessage("");
+        setFolders(await addUploadFolders([checked.folder]));
+        setTyped("");
+        setMessage(`Added ${checked.folder}.`);
+      }}
+    >
       <fieldset>
         <legend>Upload folders</legend>
         <p class="help">Files in these folders are uploaded without asking; any other file waits for your approval, with its full path.</p>
@@ -35,9 +56,22 @@ export function UploadFoldersSection() {
             ))}
           </ul>
         ) : folders ? (
-          <p class="help">None: every upload is asked about. An upload card's "Always allow files from" adds its folder here.</p>
+          <p class="help">None: every upload is asked about. Add one here, or answer an upload card with "Always allow files from" its folder.</p>
         ) : null}
+        <Field id="upload-folder" label="Add a folder" help="Its full path on this computer. Files in it and in its subfolders upload without asking." {...(error ? { error } : {})}>
+          <input
+            id="upload-folder"
+            value={typed}
+            onInput={(e) => setTyped(e.currentTarget.value)}
+            placeholder="/home/me/for-agent"
+            spellcheck={false}
+            autocomplete="off"
+            aria-invalid={error ? "true" : "false"}
+            {...(error ? { "aria-describedby": fieldErrorId("upload-folder") } : {})}
+          />
+        </Field>
       </fieldset>
-    </section>
+      <FormActions message={message} label="Add folder" />
+    </form>
   );
 }

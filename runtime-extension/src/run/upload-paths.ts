@@ -35,8 +35,38 @@ export function foldersToOffer(files: readonly string[]): string[] {
   const out: string[] = [];
   for (const f of files) {
     const folder = normalizePath(`${f}/..`);
-    if (folder === undefined || normalizePath(`${folder}/..`) === folder) continue;
+    if (folder === undefined || isRoot(folder)) continue;
     if (!out.some((o) => o === folder || isInside(o, folder))) out.push(folder);
   }
   return out;
+}
+
+/** Whether a normalised path is the top of its drive (its parent is itself): `/`, `C:\`, `\\server\share\`. */
+function isRoot(folder: string): boolean {
+  return normalizePath(`${folder}/..`) === folder;
+}
+
+/** What {@link checkUploadFolder} makes of a folder a person typed: the folder to add, or why not. */
+export type UploadFolderCheck = { readonly folder: string; readonly problem?: undefined } | { readonly folder?: undefined; readonly problem: string };
+
+/**
+ * A folder a person types in Settings, checked by the upload rule's own path handling before it
+ * is added: it must be absolute (a relative one has nothing to resolve against), it is normalised
+ * as the rule normalises the files it compares (`.`, `..`, repeated and trailing separators), and
+ * it may not be a drive's root (every file on it would go up unasked) nor be a folder the upload
+ * folders already hold (the same one, or one inside one of them).
+ */
+export function checkUploadFolder(typed: string, folders: readonly string[]): UploadFolderCheck {
+  const path = typed.trim();
+  const example = "like /home/me/for-agent or C:\\Users\\Me\\for-agent";
+  if (path === "") return { problem: `Type a folder's full path, ${example}.` };
+  const folder = normalizePath(path);
+  if (folder === undefined) return { problem: `"${path}" is not a full path: type where the folder is on this computer, ${example}.` };
+  if (isRoot(folder)) return { problem: `${folder} is a root folder: every file under it would upload without asking. Name a folder inside it.` };
+  for (const f of folders) {
+    const held = normalizePath(f);
+    if (held === folder) return { problem: `${folder} is already an upload folder.` };
+    if (held !== undefined && isInside(held, folder)) return { problem: `${folder} is inside the upload folder ${f} already: its files upload without asking.` };
+  }
+  return { folder };
 }
