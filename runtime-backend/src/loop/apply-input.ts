@@ -12,7 +12,6 @@ import {
   type ToolcallResult,
   ToolErrorCode,
 } from "@baton/gen/baton/v1/agent_pb";
-import { timestampMs } from "@bufbuild/protobuf/wkt";
 import { toolCatalog } from "@baton/gen/baton/v1/tools_baton";
 import { AgentMessageSchema } from "@baton/gen/baton/v1/descriptors";
 import { encodeToolError, encodeToolResult, toolError, toolRiskOf } from "@baton/sdk/contract";
@@ -26,6 +25,7 @@ import { stepResponse } from "../store/stored-response.js";
 import { clientMessages, nextCalls, openAfter } from "./call-order.js";
 import { type LoopDeps, leaseUntil } from "./deps.js";
 import { closedUnrun, resultEntry, userEntry } from "./messages.js";
+import { futureExpiry } from "./trust-rpc.js";
 
 /** A client-declared tool's result reaches the model as the client encoded it, within this cap. */
 const maxExtensionResultChars = 100_000;
@@ -236,10 +236,7 @@ function rememberedOf(call: CallRow, a: Approval): Remembered | undefined {
       Code.FailedPrecondition,
     );
   }
-  const expiresAt = a.expiresAt ? timestampMs(a.expiresAt) : undefined;
-  if (expiresAt !== undefined && expiresAt <= Date.now()) {
-    throw new ConnectError(`approval.expires_at (${new Date(expiresAt).toISOString()}) is not in the future`, Code.InvalidArgument);
-  }
+  const expiresAt = futureExpiry(a.expiresAt, "approval.expires_at");
   return { site: fc.site, risk, allow: a.approved, tool: call.name, ...(expiresAt !== undefined ? { expiresAt } : {}) };
 }
 

@@ -1,5 +1,5 @@
 import { create } from "@bufbuild/protobuf";
-import { timestampFromMs, timestampMs } from "@bufbuild/protobuf/wkt";
+import { type Timestamp, timestampFromMs, timestampMs } from "@bufbuild/protobuf/wkt";
 import { Code, ConnectError } from "@connectrpc/connect";
 import type { ApprovalRule, GetSitePolicyResponse, RememberApprovalRuleRequest, SitePolicy } from "@baton/gen/baton/v1/agent_pb";
 import { ApprovalRuleSchema, GetSitePolicyResponseSchema, SitePolicySchema } from "@baton/gen/baton/v1/descriptors";
@@ -10,6 +10,18 @@ import type { Queryable } from "../store/db.js";
 import { setSitePolicy, sitePoliciesFor } from "../store/trust.js";
 import type { LoopDeps } from "./deps.js";
 import { policyNames } from "./trust.js";
+
+/**
+ * The expiry of a decision to remember, in ms: undefined for none, InvalidArgument (naming
+ * `field`) when it is not in the future — a rule that has already ended would be stored to
+ * decide nothing. Both ways a decision is remembered (an approval's answer, the panel's own
+ * cards) ask it.
+ */
+export function futureExpiry(expiresAt: Timestamp | undefined, field: string): number | undefined {
+  const ms = expiresAt ? timestampMs(expiresAt) : undefined;
+  if (ms !== undefined && ms <= Date.now()) throw new ConnectError(`${field} (${new Date(ms).toISOString()}) is not in the future`, Code.InvalidArgument);
+  return ms;
+}
 
 /** A remembered decision as the proto's ApprovalRule. */
 export function approvalRuleMessage(d: RememberedDecision): ApprovalRule {
@@ -46,10 +58,7 @@ export async function rememberApprovalRule(deps: LoopDeps, userId: string, req: 
   if (!site) throw new ConnectError(`site ${JSON.stringify(req.site.slice(0, 200))} is not an http(s) origin, such as "https://shop.example"`, Code.InvalidArgument);
   const risk = toolRiskOf(req.risk);
   if (!risk) throw new ConnectError("risk is required: the action class the decision covers", Code.InvalidArgument);
-  const expiresAt = req.expiresAt ? timestampMs(req.expiresAt) : undefined;
-  if (expiresAt !== undefined && expiresAt <= Date.now()) {
-    throw new ConnectError(`expires_at (${new Date(expiresAt).toISOString()}) is not in the future`, Code.InvalidArgument);
-  }
+  const expiresAt = futureExpiry(req.expiresAt, "expires_at");
   const d = await deps.trust.remember(userId, { site, risk, allow: req.allow, tool: req.tool, ...(expiresAt !== undefined ? { expiresAt } : {}) });
   deps.logger.info({ userId, rule: d.id, site, risk, allow: d.allow }, "approval remembered");
   return approvalRuleMessage(d);
