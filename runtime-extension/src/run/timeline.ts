@@ -17,8 +17,6 @@ export interface UploadAsk {
   readonly offer?: readonly string[];
 }
 
-export type { RememberScope } from "./approval-rules.js";
-
 /** Events the panel adds to the run's own. */
 export type PanelEvent =
   | RunEvent
