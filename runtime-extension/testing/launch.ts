@@ -128,7 +128,12 @@ export class WebTab extends Target {
 
   /** Loads `url` in the tab, as typing it in the address bar does, and waits for it to load. */
   async navigate(url: string): Promise<void> {
-    const { errorText } = await this.ext.transport.send<{ errorText?: string }>("Page.navigate", { url }, this.sessionId);
+    await this.#loaded(url, this.ext.transport.send<{ errorText?: string }>("Page.navigate", { url }, this.sessionId));
+  }
+
+  /** Waits for a navigation to `url` (Page.navigate's answer) to commit and its page to load. */
+  async #loaded(url: string, navigated: Promise<{ errorText?: string }>): Promise<void> {
+    const { errorText } = await navigated;
     if (errorText) throw new Error(`${url} did not load: ${errorText}`);
     await until(`${url} to load`, async () => (await this.eval<string>("location.href")) !== "about:blank" && (await this.eval<string>("document.readyState")) === "complete");
   }
@@ -153,9 +158,7 @@ export class WebTab extends Target {
     return async () => {
       await this.ext.transport.send("Fetch.continueRequest", { requestId }, this.sessionId);
       await this.ext.transport.send("Fetch.disable", {}, this.sessionId);
-      const { errorText } = await navigated;
-      if (errorText) throw new Error(`${url} did not load: ${errorText}`);
-      await until(`${url} to load`, async () => (await this.eval<string>("location.href")) !== "about:blank" && (await this.eval<string>("document.readyState")) === "complete");
+      await this.#loaded(url, navigated);
     };
   }
 

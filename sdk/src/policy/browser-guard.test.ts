@@ -62,6 +62,27 @@ describe("guardBrowser on an attached browser", () => {
     }
   });
 
+  it("scoped to our page: holds its frames in other processes too", async () => {
+    // A frame of another site (127.0.0.2) runs in a process of its own, a target of its own.
+    const partner = await startTestSite({ "/frame": `<p>partner</p><script>fetch(${JSON.stringify(`${blocked.origin}/oopif`)}, { mode: "no-cors" }).catch(() => {})</script>` }, "127.0.0.2");
+    const page = await startTestSite({ "/": `<p>app</p><iframe src="${partner.origin}/frame"></iframe>` });
+    const policy = urlPolicyFromLists({ blocked: blocked.origin }, names);
+    const ours = await openPage(transport);
+    const off = await guardBrowser(transport, policy, { sessionId: ours.page.rootId });
+    try {
+      await engineHandlers(ours).navigate(create(NavigateParamsSchema, { url: `${page.origin}/` }), undefined);
+      await until(() => partner.requests.some((r) => r.endsWith(" /frame")));
+      expect([...ours.page.sessions.values()].some((s) => s.parentId === ours.page.rootId)).toBe(true);
+      await until(() => blocked.requests.some((r) => r.endsWith(" /oopif")), 1500);
+      expect(blocked.requests.filter((r) => r.endsWith(" /oopif"))).toEqual([]);
+    } finally {
+      off();
+      ours.dispose();
+      await partner.close();
+      await page.close();
+    }
+  });
+
   it("over the whole browser: holds a page in a fresh browser context, blocked sites and local files alike", async () => {
     const policy = urlPolicyFromLists({ blocked: blocked.origin }, names);
     const off = await guardBrowser(transport, policy);

@@ -37,30 +37,42 @@ export interface GuardScope {
  * WebSockets are not requests the Fetch domain sees: `hostResolverRules` covers them at
  * launch. For a browser Baton launched, or one given to it whole (`baton eval --cdp-url`): on a
  * user's browser it would hold up their other tabs, so there `scope.sessionId` holds the
- * requests of the one page Baton opened (its Fetch domain, no target watch). Resolves to a
- * function that stops listening.
+ * requests of the one page Baton opened and of the frames and workers attached under it (their
+ * Fetch domains, no target watch). Resolves to a function that stops listening.
  */
 export async function guardBrowser(transport: CdpTransport, policy: UrlPolicy, scope: GuardScope = {}): Promise<() => void> {
   const { sessionId } = scope;
+  const patterns = hasSiteLists(policy) ? [{ urlPattern: "*" }] : localSchemePatterns;
+  // Scoped to a page: its frames in other processes and its workers are targets of their own,
+  // whose requests only their own Fetch domain sees. The engine attaches to them paused
+  // (`waitForDebuggerOnStart`) and lets them run once prepared; Fetch is enabled here as they
+  // are attached, in the same event dispatch, so it is in place before they run.
+  const held = new Set<string | undefined>([sessionId]);
   const checkTarget = (info: TargetInfo): void => {
     if (info.type !== "page" || !info.url) return;
     const d = decideUrl(policy, info.url, "tab");
     if (!d.allow && d.rule === "scheme") void transport.send("Target.closeTarget", { targetId: info.targetId }).catch(() => undefined);
   };
   const off = transport.onEvent((e: CdpEvent) => {
-    if (e.sessionId !== sessionId) return;
-    if (e.method === "Fetch.requestPaused") {
+    if (!held.has(e.sessionId)) return;
+    if (sessionId && e.method === "Target.attachedToTarget") {
+      const child = String(e.params.sessionId);
+      held.add(child);
+      void transport.send("Fetch.enable", { patterns }, child).catch(() => undefined);
+    } else if (sessionId && e.method === "Target.detachedFromTarget") {
+      held.delete(String(e.params.sessionId));
+    } else if (e.method === "Fetch.requestPaused") {
       const { requestId, resourceType, request } = e.params as unknown as RequestPaused;
       const refused = !decideUrl(policy, request.url, resourceType === "Document" ? "frame" : "resource").allow;
       void transport
-        .send(refused ? "Fetch.failRequest" : "Fetch.continueRequest", refused ? { requestId, errorReason: "BlockedByClient" } : { requestId }, sessionId)
+        .send(refused ? "Fetch.failRequest" : "Fetch.continueRequest", refused ? { requestId, errorReason: "BlockedByClient" } : { requestId }, e.sessionId)
         .catch(() => undefined);
     } else if (!sessionId && (e.method === "Target.targetCreated" || e.method === "Target.targetInfoChanged")) {
       checkTarget(e.params.targetInfo as TargetInfo);
     }
   });
   try {
-    await transport.send("Fetch.enable", { patterns: hasSiteLists(policy) ? [{ urlPattern: "*" }] : localSchemePatterns }, sessionId);
+    await transport.send("Fetch.enable", { patterns }, sessionId);
     if (!sessionId) {
       await transport.send("Target.setDiscoverTargets", { discover: true });
       const { targetInfos } = await transport.send<{ targetInfos: TargetInfo[] }>("Target.getTargets");
@@ -83,8 +95,8 @@ export async function guardBrowser(transport: CdpTransport, policy: UrlPolicy, s
 export function attachedGuardNotice(where: string, whole: boolean): string {
   const held = whole
     ? "every tab, frame, redirect and subresource request is held to the site policy over CDP (Fetch), and tabs showing file: or the browser's own pages are closed"
-    : "requests of the page Baton opens are held to the site policy over CDP (Fetch on that page), and so are where the agent navigates and the tabs it opens";
-  const notHeld = whole ? "" : "requests of the browser's other tabs and of frames in other processes, ";
+    : "requests of the page Baton opens, its frames and its workers are held to the site policy over CDP (Fetch on each), and so are where the agent navigates and the tabs it opens";
+  const notHeld = whole ? "" : "requests of the browser's other tabs, ";
   return (
     `attached to ${where}: ${held}; pages Baton opens are kept out of the back/forward cache; ` +
     `not held: ${notHeld}WebSockets and other host lookups (--host-resolver-rules is a launch switch, which only a browser Baton launches gets)`
