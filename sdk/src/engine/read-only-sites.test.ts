@@ -108,7 +108,7 @@ describe("read-only sites", () => {
   });
 
   it("does not read a page of a blocked site that was open before the engine took it, and leaves it", async () => {
-    // As the tab a task starts in, or the page of a browser Baton attaches to: loaded before any policy held it.
+    // As the tab an extension task starts in: loaded before any policy held it.
     const { targetId } = await transport.send<{ targetId: string }>("Target.createTarget", { url: `${bank.origin}/` });
     const engine = await Engine.attach(transport, targetId, { urlPolicy: sitePolicyFromObject({ blocked: [bank.origin] }, "your settings") });
     try {

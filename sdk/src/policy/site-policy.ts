@@ -86,8 +86,8 @@ const allowAction: ActionDecision = { allow: true };
  * May a call of action class `risk` (`actionClass`: the catalog's risk, raised by the call's
  * irreversible flag) act on the page at `pageUrl`? Nothing runs on a page the policy would not
  * load, reading included: a tab can show a blocked site that loaded before a policy held it (the
- * tab a task starts in, the page of a browser Baton attached to), and what is read there would
- * reach the model. On a read-only site a call that only reads may, one that would change
+ * tab an extension task starts in, a site blocked while the agent is on it), and what is read
+ * there would reach the model. On a read-only site a call that only reads may, one that would change
  * something may not. An unknown page (no URL, not http(s)) is not refused here: what loads is
  * `decideUrl`'s question. The one answer the engine, the backend's loop and the MCP server ask.
  */
