@@ -1,9 +1,7 @@
 import { useEffect, useState } from "preact/hooks";
-import { addUploadFolders, removeUploadFolder } from "../run/upload-folders.js";
-import { checkUploadFolder, uploadFolderKey, uploadFoldersOf } from "../run/upload-paths.js";
+import { addUploadFolders, readUploadFolders, removeUploadFolder } from "../run/upload-folders.js";
+import { checkUploadFolder, uploadFolderKey } from "../run/upload-paths.js";
 import { Field, FormActions, fieldErrorId } from "./form-parts.js";
-
-const readFolders = async (): Promise<string[]> => uploadFoldersOf((await chrome.storage.local.get(uploadFolderKey))[uploadFolderKey]);
 
 /**
  * Settings' Upload folders section: the folders `upload_file` takes files from without asking
@@ -18,7 +16,7 @@ export function UploadFoldersSection() {
   const [error, setError] = useState("");
   const [message, setMessage] = useState("");
   useEffect(() => {
-    const read = () => void readFolders().then(setFolders);
+    const read = () => void readUploadFolders().then(setFolders);
     const onChanged = (changes: Record<string, chrome.storage.StorageChange>, area: string) => {
       if (area === "local" && uploadFolderKey in changes) read();
     };
@@ -33,7 +31,7 @@ export function UploadFoldersSection() {
       onSubmit={async (e) => {
         e.preventDefault();
         // Against what is stored now, not what was last shown: a card may have added one since.
-        const checked = checkUploadFolder(typed, await readFolders());
+        const checked = checkUploadFolder(typed, await readUploadFolders());
         setError(checked.problem ?? "");
         if (checked.folder === undefined) return setMessage("");
         setFolders(await addUploadFolders([checked.folder]));

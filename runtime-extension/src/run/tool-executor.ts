@@ -12,8 +12,8 @@ import type { PauseGate } from "./pause-gate.js";
 import { type TabConnection, type TabDriver, withoutDebuggerReason } from "./tab-driver.js";
 import { foldersInWords, refuseUnlessAllowed, guardUploads, type RememberedDecision, refusedByDecision, rememberedFor, siteOf, type UploadFile } from "@baton/sdk/policy";
 import type { ApprovalRules, RememberScope } from "./approval-rules.js";
-import { addUploadFolders } from "./upload-folders.js";
-import { extensionUploadRule, foldersToOffer, uploadFolderKey, uploadFoldersOf } from "./upload-paths.js";
+import { addUploadFolders, readUploadFolders } from "./upload-folders.js";
+import { extensionUploadRule, foldersToOffer } from "./upload-paths.js";
 
 /** Something the panel shows beside the timeline's steps. */
 export type Notice =
@@ -159,7 +159,7 @@ export function createExecutor(o: ExecutorOptions): { handlers: ClientToolHandle
     let asked = false;
     // (Through the page, uploads are unavailable: the DOM fallback says so itself.)
     if (tool === "uploadFile" && conn.kind === "debugger") {
-      const folders = uploadFoldersOf((await chrome.storage.local.get(uploadFolderKey))[uploadFolderKey]);
+      const folders = await readUploadFolders();
       const outside = async (files: readonly UploadFile[]) => {
         asked = true;
         const upload = { files: files.map((f) => f.path), folders, offer: foldersToOffer(files.map((f) => f.path)) };

@@ -4,9 +4,14 @@
  */
 import { uploadFolderKey, uploadFoldersOf } from "./upload-paths.js";
 
+/** The upload folders as stored now. */
+export async function readUploadFolders(): Promise<string[]> {
+  return uploadFoldersOf((await chrome.storage.local.get(uploadFolderKey))[uploadFolderKey]);
+}
+
 /** Adds folders to the upload folders (the one upload rule), keeping those already there. */
 export async function addUploadFolders(folders: readonly string[]): Promise<string[]> {
-  const now = uploadFoldersOf((await chrome.storage.local.get(uploadFolderKey))[uploadFolderKey]);
+  const now = await readUploadFolders();
   const next = [...now, ...folders.filter((f) => !now.includes(f))];
   await chrome.storage.local.set({ [uploadFolderKey]: next });
   return next;
@@ -14,7 +19,7 @@ export async function addUploadFolders(folders: readonly string[]): Promise<stri
 
 /** Removes one folder from the upload folders. */
 export async function removeUploadFolder(folder: string): Promise<string[]> {
-  const next = uploadFoldersOf((await chrome.storage.local.get(uploadFolderKey))[uploadFolderKey]).filter((f) => f !== folder);
+  const next = (await readUploadFolders()).filter((f) => f !== folder);
   await chrome.storage.local.set({ [uploadFolderKey]: next });
   return next;
 }

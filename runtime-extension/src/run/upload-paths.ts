@@ -7,7 +7,7 @@
  * it is, gives the input an empty file of that name and then keeps the extension out of the tab,
  * so a relative path resolves in the first upload folder and, with none set, is refused.
  */
-import { isInside, lexicalResolver, normalizePath, type UploadRule } from "@baton/sdk/policy";
+import { isInside, isRootFolder, lexicalResolver, normalizePath, type UploadRule } from "@baton/sdk/policy";
 
 /**
  * The `chrome.storage.local` key of the upload folders: a path on this computer, or a list of
@@ -35,15 +35,10 @@ export function foldersToOffer(files: readonly string[]): string[] {
   const out: string[] = [];
   for (const f of files) {
     const folder = normalizePath(`${f}/..`);
-    if (folder === undefined || isRoot(folder)) continue;
+    if (folder === undefined || isRootFolder(folder)) continue;
     if (!out.some((o) => o === folder || isInside(o, folder))) out.push(folder);
   }
   return out;
-}
-
-/** Whether a normalised path is the top of its drive (its parent is itself): `/`, `C:\`, `\\server\share\`. */
-function isRoot(folder: string): boolean {
-  return normalizePath(`${folder}/..`) === folder;
 }
 
 /** What {@link checkUploadFolder} makes of a folder a person typed: the folder to add, or why not. */
@@ -62,7 +57,7 @@ export function checkUploadFolder(typed: string, folders: readonly string[]): Up
   if (path === "") return { problem: `Type a folder's full path, ${example}.` };
   const folder = normalizePath(path);
   if (folder === undefined) return { problem: `"${path}" is not a full path: type where the folder is on this computer, ${example}.` };
-  if (isRoot(folder)) return { problem: `${folder} is a root folder: every file under it would upload without asking. Name a folder inside it.` };
+  if (isRootFolder(folder)) return { problem: `${folder} is a root folder: every file under it would upload without asking. Name a folder inside it.` };
   for (const f of folders) {
     const held = normalizePath(f);
     if (held === folder) return { problem: `${folder} is already an upload folder.` };

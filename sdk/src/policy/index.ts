@@ -25,6 +25,7 @@ export {
   guardUploads,
   isAbsolutePath,
   isInside,
+  isRootFolder,
   lexicalResolver,
   locateUploads,
   noFileMessage,

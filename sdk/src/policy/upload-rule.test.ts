@@ -10,7 +10,7 @@ import { ToolErrorCode } from "@baton/gen/baton/v1/agent_pb";
 import { afterAll, describe, expect, it } from "vitest";
 import { ToolFailure } from "../contract/index.js";
 import { nodePathResolver } from "../node/upload-resolver.js";
-import { guardUploads, isAbsolutePath, isInside, lexicalResolver, locateUploads, normalizePath, type OutsideDecision, type UploadFile } from "./upload-rule.js";
+import { guardUploads, isAbsolutePath, isInside, isRootFolder, lexicalResolver, locateUploads, normalizePath, type OutsideDecision, type UploadFile } from "./upload-rule.js";
 
 const root = realpathSync(mkdtempSync(join(tmpdir(), "baton-upload-rule-")));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
@@ -91,5 +91,12 @@ describe("an upload handler behind the rule", () => {
     const err = await guard({ approved: true })({ paths: [join(secretDir, "nothing.pdf")] }, undefined).catch((e: unknown) => e);
     expect((err as ToolFailure).code).toBe(ToolErrorCode.NOT_FOUND);
     expect(asked.length).toBe(n);
+  });
+});
+
+describe("isRootFolder", () => {
+  it("is true for the top of a drive only", () => {
+    for (const r of ["/", "C:\\", "\\\\nas\\share\\"]) expect(isRootFolder(normalizePath(r) ?? ""), r).toBe(true);
+    for (const f of ["/home", "C:\\Users", "\\\\nas\\share\\docs"]) expect(isRootFolder(normalizePath(f) ?? ""), f).toBe(false);
   });
 });

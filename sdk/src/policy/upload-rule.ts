@@ -42,6 +42,14 @@ export function normalizePath(path: string, base?: string): string | undefined {
   return parsed.root + parts.join(parsed.sep);
 }
 
+/**
+ * Whether a normalised path is the top of its drive: `/`, `C:\`, `\\server\share\`. An upload
+ * folder there would let every file on the drive go up unasked.
+ */
+export function isRootFolder(folder: string): boolean {
+  return normalizePath(`${folder}/..`) === folder;
+}
+
 /** Whether `path` is strictly inside `folder` (both normalised; Windows paths compared without case). */
 export function isInside(folder: string, path: string): boolean {
   const windows = folder.includes("\\");
