@@ -7,7 +7,7 @@
  * it is, gives the input an empty file of that name and then keeps the extension out of the tab,
  * so a relative path resolves in the first upload folder and, with none set, is refused.
  */
-import { isInside, isRootFolder, lexicalResolver, normalizePath, type UploadRule } from "@baton/sdk/policy";
+import { isInside, isRootFolder, lexicalResolver, normalizePath, rootFolderProblem, type UploadRule } from "@baton/sdk/policy";
 
 /**
  * The `chrome.storage.local` key of the upload folders: a path on this computer, or a list of
@@ -57,7 +57,8 @@ export function checkUploadFolder(typed: string, folders: readonly string[]): Up
   if (path === "") return { problem: `Type a folder's full path, ${example}.` };
   const folder = normalizePath(path);
   if (folder === undefined) return { problem: `"${path}" is not a full path: type where the folder is on this computer, ${example}.` };
-  if (isRootFolder(folder)) return { problem: `${folder} is a root folder: every file under it would upload without asking. Name a folder inside it.` };
+  const root = rootFolderProblem(folder);
+  if (root) return { problem: root };
   for (const f of folders) {
     const held = normalizePath(f);
     if (held === folder) return { problem: `${folder} is already an upload folder.` };

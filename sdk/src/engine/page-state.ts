@@ -177,7 +177,10 @@ export class PageState {
     const { fresh, onMarked, ...rest } = options;
     // The policy as it is at this snapshot (a running task's may change): a frame of a site it
     // refuses is not read, as a page of one is not (`decideAction`).
-    const snapOptions = { ...rest, unreadable: (url: string) => !decideAction(this.options.urlPolicy ?? openUrlPolicy, url, "read_only").allow };
+    // A frame whose address is not known yet is not read while the policy refuses any site.
+    const policy = this.options.urlPolicy ?? openUrlPolicy;
+    const unreadable = (url: string): boolean => (url ? !decideAction(policy, url, "read_only").allow : policy.allowed.length + policy.blocked.length > 0);
+    const snapOptions = { ...rest, unreadable };
     if (options.scope) return takePageSnapshot(this.#page, this.refs, snapOptions);
     const includeOffscreen = options.includeOffscreen ?? false;
     let mark: ActivityMark | undefined;

@@ -150,6 +150,14 @@ describe("read-only sites", () => {
       expect(text).toMatch(/iframe .*\[refused by the site policy: not read\]/);
       expect(text).not.toContain("Balance");
       expect(text).not.toContain("Send money");
+      // An out-of-process frame is known by its session before its URL arrives; a snapshot in
+      // that window goes by the document it read, and still does not read it.
+      const frames = [...engine.page.frames.values()].filter((f) => f.url.startsWith(bank.origin));
+      expect(frames.length).toBeGreaterThan(0);
+      for (const f of frames) f.url = "";
+      const early = (await engine.pageSnapshot({ fresh: true })).lines.map((l) => l.text).join("\n");
+      expect(early).toMatch(/iframe .*\[refused by the site policy: not read\]/);
+      expect(early).not.toContain("Balance");
     } finally {
       engine.dispose();
       await transport.send("Target.closeTarget", { targetId }).catch(() => undefined);

@@ -28,6 +28,7 @@ export {
   isRootFolder,
   lexicalResolver,
   locateUploads,
+  rootFolderProblem,
   noFileMessage,
   normalizePath,
   type OutsideDecision,

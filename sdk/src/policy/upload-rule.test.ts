@@ -10,7 +10,7 @@ import { ToolErrorCode } from "@baton/gen/baton/v1/agent_pb";
 import { afterAll, describe, expect, it } from "vitest";
 import { ToolFailure } from "../contract/index.js";
 import { nodePathResolver } from "../node/upload-resolver.js";
-import { guardUploads, isAbsolutePath, isInside, isRootFolder, lexicalResolver, locateUploads, normalizePath, type OutsideDecision, type UploadFile } from "./upload-rule.js";
+import { guardUploads, isAbsolutePath, isInside, isRootFolder, lexicalResolver, locateUploads, normalizePath, rootFolderProblem, type OutsideDecision, type UploadFile } from "./upload-rule.js";
 
 const root = realpathSync(mkdtempSync(join(tmpdir(), "baton-upload-rule-")));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
@@ -98,5 +98,9 @@ describe("isRootFolder", () => {
   it("is true for the top of a drive only", () => {
     for (const r of ["/", "C:\\", "\\\\nas\\share\\"]) expect(isRootFolder(normalizePath(r) ?? ""), r).toBe(true);
     for (const f of ["/home", "C:\\Users", "\\\\nas\\share\\docs"]) expect(isRootFolder(normalizePath(f) ?? ""), f).toBe(false);
+  });
+  it("says why a root may not be an upload folder, and nothing for any other folder", () => {
+    expect(rootFolderProblem("/")).toBe("/ is a root folder: every file under it would upload without asking. Name a folder inside it.");
+    expect(rootFolderProblem("/home/me")).toBeUndefined();
   });
 });

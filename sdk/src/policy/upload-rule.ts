@@ -50,6 +50,14 @@ export function isRootFolder(folder: string): boolean {
   return normalizePath(`${folder}/..`) === folder;
 }
 
+/**
+ * Why a normalised folder may not be an upload folder, or undefined when it may: every surface
+ * that takes one (the panel's Settings, `--upload-dir`) refuses a drive's root in these words.
+ */
+export function rootFolderProblem(folder: string): string | undefined {
+  return isRootFolder(folder) ? `${folder} is a root folder: every file under it would upload without asking. Name a folder inside it.` : undefined;
+}
+
 /** Whether `path` is strictly inside `folder` (both normalised; Windows paths compared without case). */
 export function isInside(folder: string, path: string): boolean {
   const windows = folder.includes("\\");

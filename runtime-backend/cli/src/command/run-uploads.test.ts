@@ -101,4 +101,10 @@ describe("baton run uploads", { timeout: 240_000 }, () => {
     expect(await run(script("bad", "plan.txt", undefined), d, ["--upload-dir", join(dir, "nope")])).toBe(exitCodes.usage);
     expect(d.errors()).toContain(`--upload-dir ${join(dir, "nope")} is not a folder`);
   });
+
+  it("refuses --upload-dir of a drive's root, as the panel does: every file would upload unasked", async () => {
+    const d = deps();
+    expect(await run(script("root", "plan.txt", undefined), d, ["--upload-dir", "/"])).toBe(exitCodes.usage);
+    expect(d.errors()).toContain("--upload-dir /: / is a root folder: every file under it would upload without asking. Name a folder inside it.");
+  });
 });

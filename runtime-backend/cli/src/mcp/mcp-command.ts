@@ -3,7 +3,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from "node:ht
 import type { AddressInfo } from "node:net";
 import { resolve } from "node:path";
 import { ChromiumNotFoundError, chromiumMissingExitCode, ensureChromium } from "@baton/sdk/node";
-import { attachedGuardNotice, type UrlPolicy } from "@baton/sdk/policy";
+import { attachedGuardNotice, isRootFolder, type UrlPolicy } from "@baton/sdk/policy";
 import { sameSecret } from "@baton/backend/base";
 import { createRedactor, envSecrets } from "@baton/backend/log";
 import { hostGuard, isLoopbackListener, bearerToken } from "@baton/backend/server";
@@ -13,6 +13,7 @@ import { flag, flagsOrExit, hostList, onlyKnownFlags, type Parsed, UsageError } 
 import { policyFlagNames, policyFromArgs } from "../command/policy-args.js";
 import type { Io } from "../command/io.js";
 import { failedToStart } from "../command/start-failure.js";
+import { uploadDirsOf } from "../run/upload-dirs.js";
 import { type McpBrowser, startMcpBrowser } from "./mcp-browser.js";
 import { createMcpSession, type McpSession, type McpSessionOptions } from "./mcp-server.js";
 
@@ -42,7 +43,8 @@ export const mcpUsage = `baton mcp — Baton's browser tools for any MCP client
   --read-only-origins LIST  pages there load and can be read, but nothing is clicked, typed or submitted
   --allow-irreversible      run irreversible actions (paying, deleting, sending) without asking;
                             otherwise the user is asked through MCP elicitation, or they are refused
-  --upload-dir DIR          the directory upload_file may take files from (default: the working directory)
+  --upload-dir DIR          a folder upload_file may take files from (repeatable; default: the working
+                            directory, unless it is a drive's root: then none, and every upload is refused)
   --snapshot-diffs          a take_snapshot of the page the client read last returns only what changed
                             since (full=true still gives the whole page); off by default, since a
                             client that drops old tool results would hold a diff of a page it lost
@@ -62,6 +64,8 @@ interface HttpArgs {
 
 interface McpArgs {
   readonly http?: HttpArgs;
+  /** Said on stderr at start: why uploads have no folder. */
+  readonly uploadNotice?: string;
   readonly session: Omit<McpSessionOptions, "openPage" | "sessionId">;
   readonly browser: { cdpUrl?: string; headed: boolean; viewport: { width: number; height: number }; policy: UrlPolicy; snapshotDiffs: boolean };
 }
@@ -88,7 +92,9 @@ function parse(p: Parsed, env: NodeJS.ProcessEnv): McpArgs {
   if (p.flags.has("cdp-url") && !cdpUrl) throw new UsageError("--cdp-url needs a ws:// or http:// URL");
   if (cdpUrl && p.flags.has("headed")) throw new UsageError("--headed and --cdp-url do not go together: an attached browser shows itself");
   const policy = policyFromArgs(p);
+  const uploads = mcpUploadDirs(p);
   return {
+    ...(uploads.notice ? { uploadNotice: uploads.notice } : {}),
     ...(port !== undefined
       ? {
           http: {
@@ -99,9 +105,22 @@ function parse(p: Parsed, env: NodeJS.ProcessEnv): McpArgs {
           },
         }
       : {}),
-    session: { allowIrreversible: p.flags.has("allow-irreversible"), uploadDir: resolve(flag(p, "upload-dir", ".") as string), redact: createRedactor(envSecrets(env)) },
+    session: { allowIrreversible: p.flags.has("allow-irreversible"), uploadDirs: uploads.dirs, redact: createRedactor(envSecrets(env)) },
     browser: { ...(cdpUrl ? { cdpUrl } : {}), headed: p.flags.has("headed"), viewport: { width: Number(vp[1]), height: Number(vp[2]) }, policy, snapshotDiffs: p.flags.has("snapshot-diffs") },
   };
+}
+
+/**
+ * The upload folders: those named with `--upload-dir` (checked as `baton run` checks them), else
+ * the working directory — an MCP client often starts its servers in `/`, and a drive's root
+ * would let every file on it go up, so then there is none, and a notice says why.
+ */
+function mcpUploadDirs(p: Parsed): { dirs: string[]; notice?: string } {
+  const named = uploadDirsOf(p);
+  if (named.length > 0) return { dirs: named };
+  const cwd = resolve(".");
+  if (!isRootFolder(cwd)) return { dirs: [cwd] };
+  return { dirs: [], notice: `no upload folder: the working directory ${cwd} is a drive's root, where every file would upload without asking, so upload_file refuses every file. Name a folder with --upload-dir.` };
 }
 
 /** Resolves when the process is asked to stop (SIGINT, SIGTERM) or `also` fires. */
@@ -223,6 +242,7 @@ export async function mcpCommand(p: Parsed, io: Io, env: NodeJS.ProcessEnv = pro
     const executablePath = args.browser.cdpUrl ? undefined : ensureChromium({ log: (l) => io.stderr(`baton mcp: ${l}\n`) }).path;
     browser = await startMcpBrowser({ ...args.browser, ...(executablePath ? { executablePath } : {}) });
     if (args.browser.cdpUrl) io.stderr(`baton mcp: ${attachedGuardNotice(`the browser at ${args.browser.cdpUrl}`, false)}\n`);
+    if (args.uploadNotice) io.stderr(`baton mcp: ${args.uploadNotice}\n`);
   } catch (e) {
     if (e instanceof ChromiumNotFoundError) {
       io.stderr(`baton mcp: ${e.message}\n`);

@@ -3,6 +3,7 @@
  * Chromium and app-like pages served on loopback.
  */
 import { mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { spawnSync } from "node:child_process";
 import { request } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -10,7 +11,7 @@ import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { type CallToolResult, ElicitRequestSchema } from "@modelcontextprotocol/sdk/types.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { serveStatic, type StaticServer } from "../run/static-server.js";
-import { type HttpServerProcess, httpServer, mcpSiteDir, refOf, stdioClient, textOf } from "./mcp-testing.js";
+import { batonBin, type HttpServerProcess, httpServer, mcpSiteDir, refOf, stdioClient, textOf } from "./mcp-testing.js";
 import { servedTools } from "./mcp-server.js";
 
 let site: StaticServer;
@@ -137,7 +138,7 @@ describe("baton mcp over stdio", () => {
     const snap = textOf(await call(client, "take_snapshot"));
     const refused = await call(client, "upload_file", { ref: refOf(snap, /Attachment/), paths: ["/etc/passwd"] });
     expect(refused.isError).toBe(true);
-    expect(textOf(refused)).toContain('"/etc/passwd" is outside the directory this server uploads from');
+    expect(textOf(refused)).toContain(`Refused: "/etc/passwd" is outside the upload folder ${process.cwd()}, and baton mcp has no one to ask.`);
   });
 });
 
@@ -168,6 +169,32 @@ describe("baton mcp asks the user through elicitation", () => {
   });
 });
 
+describe("baton mcp's upload folder is never a drive's root", () => {
+  it("refuses --upload-dir / before it starts, in the words the panel uses", () => {
+    const r = spawnSync(process.execPath, [batonBin, "mcp", "--upload-dir", "/"], { encoding: "utf8", timeout: 60_000 });
+    expect(r.status).toBe(2);
+    expect(r.stderr).toContain("--upload-dir /: / is a root folder: every file under it would upload without asking. Name a folder inside it.");
+  });
+
+  it("started in / (as MCP clients often start servers) with no --upload-dir, has no upload folder, says so, and refuses every file", async () => {
+    const server = await httpServer(["--allowed-origins", site.url], {}, "/");
+    try {
+      expect(server.output()).toContain("baton mcp: no upload folder: the working directory / is a drive's root");
+      const client = await server.connect();
+      try {
+        await call(client, "navigate", { url: `${site.url}/index.html` });
+        const ref = refOf(textOf(await call(client, "take_snapshot")), /Attachment/);
+        const refused = textOf(await call(client, "upload_file", { ref, paths: ["/etc/hostname"] }));
+        expect(refused).toContain('Error permission_denied (paths): Refused: "/etc/hostname" is outside no upload folder');
+      } finally {
+        await client.close();
+      }
+    } finally {
+      await server.stop();
+    }
+  });
+});
+
 describe("baton mcp over Streamable HTTP", () => {
   let server: HttpServerProcess;
   const outside = realpathSync(mkdtempSync(join(tmpdir(), "baton-mcp-private-")));
@@ -191,7 +218,7 @@ describe("baton mcp over Streamable HTTP", () => {
       const ref = refOf(textOf(await call(client, "take_snapshot")), /Attachment/);
       for (const path of ["../id_rsa", "innocent.txt", join(outside, "id_rsa"), `${uploads}/../id_rsa`]) {
         const refused = textOf(await call(client, "upload_file", { ref, paths: [path] }));
-        expect(refused, path).toContain(`Error permission_denied (paths): ${JSON.stringify(join(outside, "id_rsa"))} is outside the directory this server uploads from (${uploads})`);
+        expect(refused, path).toContain(`Error permission_denied (paths): Refused: ${JSON.stringify(join(outside, "id_rsa"))} is outside the upload folder ${uploads}, and baton mcp has no one to ask.`);
       }
       // A file inside it is uploaded, by a relative path.
       expect(JSON.parse(textOf(await call(client, "upload_file", { ref, paths: ["note.txt"] }))).files).toEqual(["note.txt"]);

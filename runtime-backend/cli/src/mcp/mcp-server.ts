@@ -6,13 +6,13 @@ import { ToolErrorSchema } from "@baton/gen/baton/v1/descriptors";
 import { isMessage } from "@bufbuild/protobuf";
 import { callRisk, dispatchToolCall, parseToolCall, ToolErrorCode, toolError } from "@baton/sdk/contract";
 import { type Engine, type EngineHandlers, engineHandlers } from "@baton/sdk/engine";
-import { nodePathResolver } from "@baton/sdk/node";
-import { guardUploads } from "@baton/sdk/policy";
+import { guardUploads, type UploadFile } from "@baton/sdk/policy";
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import { CallToolRequestSchema, type CallToolResult, ListToolsRequestSchema, type Tool } from "@modelcontextprotocol/sdk/types.js";
 import { describeCall, type RefLookup } from "@baton/sdk/client";
 import { type Redact, redactText, recordSpan, spanAttr, sessionTraceId } from "@baton/backend/log";
 import { batonVersion } from "@baton/backend";
+import { nodeUploadRule, refuseOutside } from "../run/upload-dirs.js";
 import { errorResult, resultContent } from "./mcp-content.js";
 
 /** The page one MCP session acts on. */
@@ -27,8 +27,8 @@ export interface McpSessionOptions {
   openPage(): Promise<McpPage>;
   /** Run irreversible calls without asking (`--allow-irreversible`). */
   readonly allowIrreversible: boolean;
-  /** The directory uploads may come from (`--upload-dir`, default the working directory). */
-  readonly uploadDir: string;
+  /** The folders uploads may come from (`--upload-dir`, repeatable; see `mcpUploadDirs`); none: every upload is refused. */
+  readonly uploadDirs: readonly string[];
   /** The MCP session id once the transport has one (Streamable HTTP): its trace is derived from it. */
   readonly sessionId?: () => string | undefined;
   /** Masks the operator's secrets in span attributes, as in the logs (default: credential-shaped text). */
@@ -55,18 +55,15 @@ const instructions =
   "evidence (URL, title, focus, refs added and removed), not a new snapshot: take one when you need to read the page again.";
 
 /**
- * The engine's handlers for one session, uploads behind the upload rule: files from
- * `--upload-dir` only (relative paths resolve there), anything else refused with the folder
- * named — the MCP client's user is not here to approve a path.
+ * The engine's handlers for one session, uploads behind the upload rule: files from the
+ * upload folders only (relative paths resolve in the first), anything else refused with the
+ * folders named — the MCP client's user is not here to approve a path.
  */
-function sessionHandlers(engine: Engine, uploadDir: string): EngineHandlers {
+function sessionHandlers(engine: Engine, uploadDirs: readonly string[]): EngineHandlers {
   const handlers = engineHandlers(engine);
-  const rule = { folders: [uploadDir], relativeTo: uploadDir, resolver: nodePathResolver };
-  const outside = async (files: readonly { path: string }[]) => ({
-    approved: false as const,
-    code: ToolErrorCode.PERMISSION_DENIED,
-    reason: `${files.map((f) => JSON.stringify(f.path)).join(", ")} ${files.length > 1 ? "are" : "is"} outside the directory this server uploads from (${uploadDir}). Use a file inside it, or ask the user to put the file there (or to restart baton mcp with --upload-dir naming its folder).`,
-  });
+  const rule = nodeUploadRule(uploadDirs, uploadDirs[0] ?? process.cwd());
+  const outside = async (files: readonly UploadFile[]) =>
+    refuseOutside(files, uploadDirs, "and baton mcp has no one to ask. Use a file in an upload folder, or ask the user to put the file in one or to restart baton mcp with --upload-dir naming its folder.");
   return { ...handlers, uploadFile: guardUploads(handlers.uploadFile, { rule, outside }) };
 }
 
@@ -128,7 +125,7 @@ export function createMcpSession(o: McpSessionOptions): McpSession {
     const parsed = parseToolCall(toolCatalog, name, args);
     if (!parsed.ok) return parsed.error;
     if (closed) return refuse("This session is closed.", name);
-    page ??= o.openPage().then((p) => ({ ...p, close: () => p.close(), handlers: sessionHandlers(p.engine, o.uploadDir) }));
+    page ??= o.openPage().then((p) => ({ ...p, close: () => p.close(), handlers: sessionHandlers(p.engine, o.uploadDirs) }));
     let opened: Awaited<typeof page>;
     try {
       opened = await page;

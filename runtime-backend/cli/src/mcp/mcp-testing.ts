@@ -35,9 +35,9 @@ export interface HttpServerProcess {
   stop(): Promise<void>;
 }
 
-/** Starts `baton mcp --http 0 …` and waits for the line naming its endpoint. */
-export async function httpServer(args: readonly string[] = [], env: Record<string, string> = {}): Promise<HttpServerProcess> {
-  const child = spawn(process.execPath, [batonBin, "mcp", "--http", "0", ...args], { stdio: ["ignore", "ignore", "pipe"], env: { ...process.env, ...env } });
+/** Starts `baton mcp --http 0 …` (in `cwd`, default this process's) and waits for the line naming its endpoint. */
+export async function httpServer(args: readonly string[] = [], env: Record<string, string> = {}, cwd?: string): Promise<HttpServerProcess> {
+  const child = spawn(process.execPath, [batonBin, "mcp", "--http", "0", ...args], { stdio: ["ignore", "ignore", "pipe"], env: { ...process.env, ...env }, ...(cwd ? { cwd } : {}) });
   let err = "";
   const url = await new Promise<string>((ok, fail) => {
     const timer = setTimeout(() => fail(new Error(`baton mcp --http printed no endpoint: ${err}`)), 60_000);

@@ -3,12 +3,12 @@ import { resolve } from "node:path";
 import type { ApprovalDecision } from "@baton/sdk/client";
 import { ToolErrorCode } from "@baton/sdk/contract";
 import { nodePathResolver } from "@baton/sdk/node";
-import { foldersInWords, type OutsideDecision, type UploadFile, type UploadRule } from "@baton/sdk/policy";
+import { foldersInWords, type OutsideDecision, rootFolderProblem, type UploadFile, type UploadRule } from "@baton/sdk/policy";
 import { type Parsed, UsageError } from "../command/args.js";
 
 /**
  * The folders named with `--upload-dir` (repeatable; `baton run` and `baton eval`), as absolute
- * paths; each must be a directory. None: every upload asks (`baton run`) or only the suite's
+ * paths; each must be a directory, and not a drive's root. None: every upload asks (`baton run`) or only the suite's
  * files are taken (`baton eval`).
  */
 export function uploadDirsOf(p: Parsed): string[] {
@@ -22,6 +22,8 @@ export function uploadDirsOf(p: Parsed): string[] {
       isDir = false;
     }
     if (!isDir) throw new UsageError(`--upload-dir ${v} is not a folder`);
+    const root = rootFolderProblem(dir);
+    if (root) throw new UsageError(`--upload-dir ${v}: ${root}`);
     return dir;
   });
 }

@@ -381,7 +381,7 @@ export class PageSession {
     if (structural.has(e.method)) this.structureVersion++;
     switch (e.method) {
       case "Target.attachedToTarget": {
-        const info = p.targetInfo as { targetId: string; type: string };
+        const info = p.targetInfo as { targetId: string; type: string; url?: string };
         const childId = p.sessionId as string;
         this.sessions.set(childId, { id: childId, targetId: info.targetId, parentId: sid, frameId: info.targetId });
         const known = this.frames.get(info.targetId);
@@ -389,7 +389,8 @@ export class PageSession {
           id: info.targetId,
           sessionId: childId,
           parentId: known?.parentId,
-          url: known?.url ?? "",
+          // The target's own URL until its frame tree is read: the site policy asks it meanwhile.
+          url: known?.url || info.url || "",
           loaderId: known?.loaderId ?? "",
         });
         void this.#prepare(childId)

@@ -54,7 +54,8 @@ export interface SnapshotOptions {
   axRead?: ReadLayoutOptions["axRead"];
   /**
    * Frames whose document may not be read (a site the policy refuses, loaded before the policy
-   * held the tab): listed by their marker only, their content left out.
+   * held the tab): listed by their marker only, their content left out. Asked with "" for a
+   * frame whose address is not known yet.
    */
   unreadable?: (url: string) => boolean;
 }
@@ -222,24 +223,28 @@ export async function takePageSnapshot(page: PageSession, refs: RefTable, option
     const visible = box && dom ? visibleRect(l, dom) : undefined;
     if (!visible && !options.includeOffscreen) return;
     // Same-process child document, or an out-of-process frame's session.
-    let target: { l: SessionLayout; frameId: string } | undefined;
+    let target: { l: SessionLayout; frameId: string; docUrl: string | undefined } | undefined;
     if (dom?.contentDoc !== undefined) {
       const doc = l.index.documents[dom.contentDoc];
-      if (doc) target = { l, frameId: doc.frameId };
+      if (doc) target = { l, frameId: doc.frameId, docUrl: doc.url };
     } else {
       for (const child of layout.sessions.values()) {
         if (child.session.parentId === l.session.id && child.ownerBackendId === owner && child.session.frameId) {
-          target = { l: child, frameId: child.session.frameId };
+          target = { l: child, frameId: child.session.frameId, docUrl: child.index.documents[0]?.url };
         }
       }
     }
     if (!target) return;
-    const frame = page.frames.get(target.frameId);
-    const url = frame?.url ?? target.l.index.documents[0]?.url ?? "";
+    // The document read is the truth; the frame's recorded URL can lag it (an out-of-process
+    // frame is known by its session before its URL arrives) or lead it (mid-navigation).
+    // Either one the policy refuses keeps the frame unread; neither known is asked as "".
+    const known = [target.docUrl, page.frames.get(target.frameId)?.url].filter((u): u is string => !!u);
+    const urls = known.length ? known : [""];
+    const url = urls[0]!;
     const cross = urlOrigin(url) !== mainOrigin;
     const title = axString(node.name);
     const marker = cross ? `iframe [cross-origin ${frameLabel(url)}]` : `iframe${title ? ` ${quoted(title, 60)}` : ""}`;
-    if (options.unreadable?.(url)) {
+    if (options.unreadable && urls.some(options.unreadable)) {
       if (inScope) lines.push({ depth, text: `${marker} [refused by the site policy: not read]` });
       return;
     }
