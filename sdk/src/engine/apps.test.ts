@@ -58,7 +58,7 @@ describe.each(appFixtures.map((f) => [f.path, f] as const))("app %s", (path) => 
     const refs = await snapshotRefs();
     // The screenshot with each ref's number drawn is kept as a test artefact (git-ignored) for a
     // person to look at.
-    const shot = await captureLabelledScreenshot(h.engine.page, h.engine.lastSnapshot!.elements, 70, "png");
+    const shot = await captureLabelledScreenshot(h.engine.page, h.engine.lastSnapshot!.elements, { format: "png" });
     mkdirSync(artefacts, { recursive: true });
     writeFileSync(join(artefacts, `${path.split("/").pop()}.png`), shot.data as Uint8Array);
     const report = compareRefs(await groundTruth(h.engine.page), refs);

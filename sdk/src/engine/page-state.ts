@@ -168,6 +168,16 @@ export class PageState {
   }
 
   /**
+   * Whether a frame at `url` may not be read, in text or in pixels: a site the policy, as it is
+   * now (a running task's may change), would not load (`decideAction`). A frame whose address is
+   * not known yet ("") is not read while the policy refuses any site.
+   */
+  readonly unreadable = (url: string): boolean => {
+    const policy = this.options.urlPolicy ?? openUrlPolicy;
+    return url ? !decideAction(policy, url, "read_only").allow : policy.allowed.length + policy.blocked.length > 0;
+  };
+
+  /**
    * Takes a whole-page snapshot and remembers its refs for the next evidence diff. A
    * whole-page snapshot is reused (the same object is returned) when nothing on the page can
    * have changed since the last one was taken; `fresh` forces a new one. `onMarked` is called
@@ -177,10 +187,7 @@ export class PageState {
     const { fresh, onMarked, ...rest } = options;
     // The policy as it is at this snapshot (a running task's may change): a frame of a site it
     // refuses is not read, as a page of one is not (`decideAction`).
-    // A frame whose address is not known yet is not read while the policy refuses any site.
-    const policy = this.options.urlPolicy ?? openUrlPolicy;
-    const unreadable = (url: string): boolean => (url ? !decideAction(policy, url, "read_only").allow : policy.allowed.length + policy.blocked.length > 0);
-    const snapOptions = { ...rest, unreadable };
+    const snapOptions = { ...rest, unreadable: this.unreadable };
     if (options.scope) return takePageSnapshot(this.#page, this.refs, snapOptions);
     const includeOffscreen = options.includeOffscreen ?? false;
     let mark: ActivityMark | undefined;
@@ -247,9 +254,7 @@ export class PageState {
       result.screenshot = await captureLabelledScreenshot(
         this.#page,
         snap.elements.filter((e) => shown.has(e.ref) && !e.offscreen),
-        70,
-        "jpeg",
-        params.screenMask,
+        { unreadable: this.unreadable, ...(params.screenMask ? { mask: params.screenMask } : {}) },
       );
     }
     return result;

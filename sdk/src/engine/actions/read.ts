@@ -8,10 +8,12 @@ import { captureJpeg, captureLabelledScreenshot } from "../snapshot/screenshot.j
 import { sanitizeText, sanitizeUrl } from "../base/sanitize.js";
 import type { ScreenMask } from "../../contract/index.js";
 
-/** screenshot: viewport, full page, or one element; optionally with ref labels; secrets painted over with `mask`. */
+/** screenshot: viewport, full page, or one element; optionally with ref labels; secrets (`mask`) and refused sites' frames painted over. */
 export async function screenshot(engine: Pick<EngineParts, "state" | "targeting">, params: ScreenshotParams, mask?: ScreenMask) {
   return engine.state.guard(async () => {
     const quality = params.quality ?? 70;
+    // Secrets and frames of refused sites are painted over in whichever image goes out.
+    const cover = { unreadable: engine.state.unreadable, ...(mask ? { mask } : {}) };
     const snap = await engine.state.pageSnapshot();
     const viewport = viewportOf(snap);
     if (params.ref) {
@@ -22,13 +24,13 @@ export async function screenshot(engine: Pick<EngineParts, "state" | "targeting"
       if (box) {
         const m = after.layout.metrics.cssLayoutViewport;
         const clip = { x: box.x + m.pageX, y: box.y + m.pageY, width: Math.max(1, box.width), height: Math.max(1, box.height) };
-        return { image: await captureJpeg(engine.state.page, { quality, clip, ...(mask ? { mask } : {}) }), viewport: viewportOf(after) };
+        return { image: await captureJpeg(engine.state.page, { quality, clip, ...cover }), viewport: viewportOf(after) };
       }
     }
     if (params.labelRefs && !params.fullPage) {
-      return { image: await captureLabelledScreenshot(engine.state.page, snap.elements.filter((e) => !e.offscreen), quality, "jpeg", mask), viewport };
+      return { image: await captureLabelledScreenshot(engine.state.page, snap.elements.filter((e) => !e.offscreen), { quality, ...cover }), viewport };
     }
-    return { image: await captureJpeg(engine.state.page, { quality, fullPage: params.fullPage, ...(mask ? { mask } : {}) }), viewport };
+    return { image: await captureJpeg(engine.state.page, { quality, fullPage: params.fullPage, ...cover }), viewport };
   });
 }
 

@@ -49,9 +49,18 @@ async function evaluate(page: PageSession, p: FramePaint, expression: string): P
  * page that cannot be read or painted is captured all the same, with `painted: false`.
  */
 export async function paintedOver<T>(page: PageSession, mask: ScreenMask, place: BoxPlace, capture: () => Promise<T>): Promise<Painted<T>> {
+  return paintedOverBoxes(page, () => secretBoxes(page, mask, place), place, capture);
+}
+
+/**
+ * Runs `capture` with the boxes `find` returns painted over in their frames (as
+ * {@link paintedOver} does for secrets), and removes the paint after; `painted` is false when
+ * `find` threw, a box could not be painted, or the paint was gone by the end of the capture.
+ */
+export async function paintedOverBoxes<T>(page: PageSession, find: () => Promise<FrameBoxes[]>, place: BoxPlace, capture: () => Promise<T>): Promise<Painted<T>> {
   let frames: FrameBoxes[];
   try {
-    frames = await secretBoxes(page, mask, place);
+    frames = await find();
   } catch {
     return { image: await capture(), painted: false };
   }

@@ -3,8 +3,9 @@ import type { ImageSchema } from "@baton/gen/baton/v1/tools_pb";
 import { clampPoint, type Rect } from "../base/coordinates.js";
 import { invocation } from "../base/page-function.js";
 import type { PageSession } from "../page/page-session.js";
-import type { ScreenMask } from "../../contract/index.js";
-import { paintedOver } from "../mask/paint.js";
+import { type ScreenMask, ToolErrorCode, ToolFailure } from "../../contract/index.js";
+import { paintedOver, paintedOverBoxes } from "../mask/paint.js";
+import { refusedFrameBoxes } from "../mask/refused-frames.js";
 import { drawLabels, removeLabels } from "../in-page/labels.js";
 
 type ImageInit = MessageInitShape<typeof ImageSchema>;
@@ -48,6 +49,11 @@ export interface CaptureOptions {
   format?: "jpeg" | "png";
   /** Secrets to paint over before the image is encoded (see `paintedOver`); told when it held. */
   mask?: ScreenMask;
+  /**
+   * Frames whose site may not be read (`PageState.unreadable`): painted over too, and when that
+   * cannot be confirmed the capture fails with PERMISSION_DENIED rather than show them.
+   */
+  unreadable?: (url: string) => boolean;
 }
 
 /** Reads a PNG's pixel size from its IHDR chunk. */
@@ -66,12 +72,24 @@ export async function captureJpeg(page: PageSession, options: CaptureOptions = {
     const m = await page.send<{ cssContentSize: { width: number; height: number } }>("Page.getLayoutMetrics");
     params.clip = { x: 0, y: 0, width: m.cssContentSize.width, height: Math.min(m.cssContentSize.height, 16_384), scale: 1 };
   }
-  const shoot = () => page.send<{ data: string }>("Page.captureScreenshot", params, page.rootId, 30_000);
+  const place = options.fullPage ? "document" : "viewport";
+  const raw = () => page.send<{ data: string }>("Page.captureScreenshot", params, page.rootId, 30_000);
+  // Every screenshot the engine hands out is encoded here, so this is where secrets are painted over.
+  const mask = options.mask;
+  const shoot = mask
+    ? async () => {
+        const shot = await paintedOver(page, mask, place, raw);
+        if (shot.painted) mask.painted();
+        return shot.image;
+      }
+    : raw;
   let data: string;
-  if (options.mask) {
-    // Every screenshot the engine hands out is encoded here, so this is where secrets are painted over.
-    const shot = await paintedOver(page, options.mask, options.fullPage ? "document" : "viewport", shoot);
-    if (shot.painted) options.mask.painted();
+  const unreadable = options.unreadable;
+  if (unreadable) {
+    const shot = await paintedOverBoxes(page, () => refusedFrameBoxes(page, unreadable, place), place, shoot);
+    if (!shot.painted) {
+      throw new ToolFailure(ToolErrorCode.PERMISSION_DENIED, "The screenshot was withheld: a frame of a site the policy refuses could not be covered. take_snapshot reads the rest of the page.");
+    }
     data = shot.image.data;
   } else {
     data = (await shoot()).data;
@@ -85,13 +103,7 @@ export async function captureJpeg(page: PageSession, options: CaptureOptions = {
  * pointer-transparent overlay in a closed shadow root, removed right after the capture; if
  * drawing fails for any reason the plain screenshot is returned instead.
  */
-export async function captureLabelledScreenshot(
-  page: PageSession,
-  labels: readonly Label[],
-  quality = 70,
-  format: "jpeg" | "png" = "jpeg",
-  mask?: ScreenMask,
-): Promise<ImageInit> {
+export async function captureLabelledScreenshot(page: PageSession, labels: readonly Label[], options: Omit<CaptureOptions, "clip" | "fullPage"> = {}): Promise<ImageInit> {
   const id = `baton-labels-${Math.random().toString(36).slice(2)}`;
   try {
     const m = await page.send<{ cssVisualViewport: { clientWidth: number; clientHeight: number } }>("Page.getLayoutMetrics");
@@ -106,7 +118,7 @@ export async function captureLabelledScreenshot(
     // Labelling is best effort: the plain screenshot below still goes out.
   }
   try {
-    return await captureJpeg(page, { quality, format, ...(mask ? { mask } : {}) });
+    return await captureJpeg(page, options);
   } finally {
     // Removed even when drawing reported failure: a half-drawn overlay must not stay behind.
     await page
