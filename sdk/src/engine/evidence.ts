@@ -219,6 +219,8 @@ export class Evidence {
         );
         const match = owners.find((o) => o.owner === node.backendNodeId)?.s ?? child;
         if (!match) return undefined;
+        // Focus inside a frame of a site the policy refuses is not described: its field's value is that site's.
+        if (this.#state.unreadable(p.frames.get(match.frameId ?? "")?.url ?? "")) return undefined;
         sessionId = match.id;
         continue;
       }

@@ -134,6 +134,41 @@ describe("read-only sites", () => {
     }
   });
 
+  it("does not describe focus that moved into a frame of a blocked site", async () => {
+    // Another site (localhost): the bank's frame runs out of process, where focus is followed.
+    const elsewhere = await startTestSite({ "/": form }, "localhost");
+    const page = await startTestSite({
+      "/": `<h1>Search</h1><label>Query <input id="q"></label><iframe title="bank" src="${elsewhere.origin}/" width="600" height="200"></iframe>`,
+    });
+    const { targetId } = await transport.send<{ targetId: string }>("Target.createTarget", { url: `${page.origin}/` });
+    const engine = await Engine.attach(transport, targetId, { urlPolicy: sitePolicyFromObject({ blocked: [elsewhere.origin] }, "your settings") });
+    try {
+      const tools = engineHandlers(engine);
+      const frameSession = () => [...engine.page.sessions.values()].find((s) => s.parentId !== undefined);
+      for (let i = 0; i < 50 && !frameSession(); i++) await new Promise((r) => setTimeout(r, 100));
+      // The bank's field holds what the user typed there before the task.
+      const fill = () =>
+        engine.page
+          .send<{ result: { value?: string } }>("Runtime.evaluate", { expression: `document.querySelector("input").value = "acct 7731-0042"`, returnByValue: true }, frameSession()?.id)
+          .then((r) => r.result.value, () => undefined);
+      let typed = await fill();
+      for (let i = 0; i < 50 && typed === undefined; i++) typed = await new Promise((r) => setTimeout(r, 100)).then(fill);
+      expect(typed).toBe("acct 7731-0042");
+      const snap = await tools.takeSnapshot(create(TakeSnapshotParamsSchema, {}));
+      const query = refOf(String(snap.text), "textbox", "Query");
+      const into = await tools.pressKeys(create(PressKeysParamsSchema, { ref: query, keys: ["Tab"] }));
+      const focusIn = await engine.page.send<{ result: { value: string } }>("Runtime.evaluate", { expression: "document.activeElement?.tagName ?? ''", returnByValue: true });
+      expect(focusIn.result.value).toBe("IFRAME");
+      expect(JSON.stringify(into)).not.toContain("7731");
+      expect(into.evidence?.focused).toBeUndefined();
+    } finally {
+      engine.dispose();
+      await transport.send("Target.closeTarget", { targetId }).catch(() => undefined);
+      await page.close();
+      await elsewhere.close();
+    }
+  });
+
   it("lists a frame of a blocked site that loaded before the engine took the page, without reading it", async () => {
     const before = bank.requests.length;
     const { targetId } = await transport.send<{ targetId: string }>("Target.createTarget", { url: `${shop.origin}/` });
