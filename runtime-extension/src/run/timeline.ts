@@ -1,21 +1,9 @@
 import type { ToolCall } from "@baton/gen/baton/v1/tools_pb";
 import type { RunEvent, TaskOutcome } from "@baton/sdk/client";
 import type { RememberScope } from "./approval-rules.js";
-import type { Notice } from "./tool-executor.js";
+import type { Notice, PageRef } from "./tool-executor.js";
+import type { UploadAsk } from "./upload-paths.js";
 
-/** A page, as an approval card names it. */
-export interface PageRef {
-  readonly title: string;
-  readonly url: string;
-}
-
-/** Files an upload would take from outside the upload folders, as the card shows them. */
-export interface UploadAsk {
-  readonly files: readonly string[];
-  readonly folders: readonly string[];
-  /** The files' own folders, which "Always allow files from" adds to the upload folders. */
-  readonly offer?: readonly string[];
-}
 
 /** Events the panel adds to the run's own. */
 export type PanelEvent =

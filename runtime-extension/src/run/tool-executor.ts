@@ -13,12 +13,18 @@ import { type TabConnection, type TabDriver, withoutDebuggerReason } from "./tab
 import { foldersInWords, refuseUnlessAllowed, guardUploads, type RememberedDecision, refusedByDecision, rememberedFor, siteOf, type UploadFile } from "@baton/sdk/policy";
 import type { ApprovalRules, RememberScope } from "./approval-rules.js";
 import { addUploadFolders, readUploadFolders } from "./upload-folders.js";
-import { extensionUploadRule, foldersToOffer } from "./upload-paths.js";
+import { extensionUploadRule, foldersToOffer, type UploadAsk } from "./upload-paths.js";
 
 /** Something the panel shows beside the timeline's steps. */
 export type Notice =
   | { readonly kind: "restricted"; readonly url: string }
   | { readonly kind: "dom-fallback"; readonly why: string; readonly byUser: boolean };
+
+/** A page, as an approval card names it. */
+export interface PageRef {
+  readonly title: string;
+  readonly url: string;
+}
 
 /** A call the user's approval policy asks about before it runs (the backend did not hold it). */
 export interface ChangeApproval {
@@ -26,12 +32,9 @@ export interface ChangeApproval {
   /** What will happen, in words ("Clicking 'Add to cart'"). */
   readonly description: string;
   /** The page it happens on. */
-  readonly page: { readonly title: string; readonly url: string };
-  /**
-   * An upload of files from outside the upload folders: their full paths, the folders (none
-   * when unset), and the files' own folders the card offers to add ("Always allow files from").
-   */
-  readonly upload?: { readonly files: readonly string[]; readonly folders: readonly string[]; readonly offer: readonly string[] };
+  readonly page: PageRef;
+  /** An upload of files from outside the upload folders. */
+  readonly upload?: UploadAsk;
   /** What an "always" or "never on this site" answer covers (every-change cards on an http(s) page). */
   readonly remember?: RememberScope;
 }

@@ -21,6 +21,17 @@ export function uploadFoldersOf(stored: unknown): string[] {
   return (Array.isArray(stored) ? stored : [stored]).filter((f): f is string => typeof f === "string" && f !== "");
 }
 
+/**
+ * An upload of files from outside the upload folders, as its card shows it: their full paths,
+ * the folders (none when unset), and the files' own folders the card offers to add ("Always
+ * allow files from", `foldersToOffer`).
+ */
+export interface UploadAsk {
+  readonly files: readonly string[];
+  readonly folders: readonly string[];
+  readonly offer: readonly string[];
+}
+
 /** The upload rule in the extension: those folders, relative paths in the first, `.` and `..` resolved. */
 export function extensionUploadRule(folders: readonly string[]): UploadRule {
   return { folders, relativeTo: folders[0], resolver: lexicalResolver };

@@ -36,6 +36,8 @@ interface FocusedNode {
   readonly backendNodeId: number;
   readonly nodeName: string;
   readonly value: string;
+  /** The URLs of the out-of-process frames the focus was followed into, outermost first. */
+  readonly frameUrls: readonly string[];
 }
 
 type EvidenceInit = MessageInitShape<typeof EvidenceSchema>;
@@ -166,8 +168,21 @@ export class Evidence {
     return node && this.#describeFocused(node);
   }
 
-  /** The focused element as the model sees it, with its ref when a snapshot listed it. */
-  #describeFocused(f: FocusedNode): FocusedElement {
+  /**
+   * The URLs of the frames the keyboard focus is inside (the out-of-process frames it was
+   * followed into), for the site policy to hold keys and typing that name no element to.
+   */
+  async focusFrameUrls(): Promise<readonly string[]> {
+    return (await this.#focusedNode())?.frameUrls ?? [];
+  }
+
+  /**
+   * The focused element as the model sees it, with its ref when a snapshot listed it; none when
+   * it is inside a frame of a site the policy refuses (its field's value is that site's).
+   */
+  #describeFocused(f: FocusedNode): FocusedElement | undefined {
+    // (An iframe itself holding focus says nothing the model can use: the page in it is another's.)
+    if (f.nodeName === "IFRAME" || f.frameUrls.some(this.#state.unreadable)) return undefined;
     const entry = this.#state.refs.peek(f.targetId, f.backendNodeId);
     return {
       ref: entry?.ref ?? "",
@@ -182,6 +197,7 @@ export class Evidence {
     const p = this.#state.page;
     const deepest = invocation(deepestActive);
     let sessionId = p.rootId;
+    const frameUrls: string[] = [];
     for (let hops = 0; hops < 10; hops++) {
       const r = await p.send<{ result: { objectId?: string; subtype?: string } }>(
         "Runtime.evaluate",
@@ -217,16 +233,20 @@ export class Evidence {
                 .catch(() => -1),
             })),
         );
-        const match = owners.find((o) => o.owner === node.backendNodeId)?.s ?? child;
-        if (!match) return undefined;
-        // Focus inside a frame of a site the policy refuses is not described: its field's value is that site's.
-        if (this.#state.unreadable(p.frames.get(match.frameId ?? "")?.url ?? "")) return undefined;
-        sessionId = match.id;
-        continue;
+        // A frame in this process that the page may not enter (another origin) has no session to follow.
+        const sameProcess = node.frameId !== undefined && p.frames.get(node.frameId)?.sessionId === sessionId;
+        const match = sameProcess ? undefined : (owners.find((o) => o.owner === node.backendNodeId)?.s ?? child);
+        const inner = match?.frameId ?? node.frameId;
+        if (inner === undefined) return undefined;
+        frameUrls.push(p.frames.get(inner)?.url ?? "");
+        if (match) {
+          sessionId = match.id;
+          continue;
+        }
       }
       const targetId = p.sessions.get(sessionId)?.targetId ?? p.targetId;
-      const value = await valueRead;
-      return { targetId, backendNodeId: node.backendNodeId, nodeName: node.nodeName, value };
+      const value = node.nodeName === "IFRAME" ? "" : await valueRead;
+      return { targetId, backendNodeId: node.backendNodeId, nodeName: node.nodeName, value, frameUrls };
     }
     return undefined;
   }

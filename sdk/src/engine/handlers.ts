@@ -11,8 +11,8 @@ import { extract, screenshot } from "./actions/read.js";
 import { selectText } from "./actions/select-text.js";
 import { setValue } from "./actions/set-value.js";
 import type { Engine } from "./engine.js";
-import type { PageState } from "./page-state.js";
 import { TabSet } from "./actions/tabs.js";
+import { actedOn } from "./acted-on.js";
 
 /** The client tools the engine implements: all of them except ask_user, which is the app's. */
 export type EngineToolCase = Exclude<ClientToolCase, "askUser">;
@@ -21,25 +21,14 @@ export type EngineToolCase = Exclude<ClientToolCase, "askUser">;
 export type EngineHandlers<Ctx = void> = Pick<ClientToolHandlers<Ctx>, EngineToolCase>;
 
 /**
- * The URLs a call acts on: the page's top document, and the frame of the element it names
- * (a read-only site may be embedded in a page that is not).
- */
-function actedOn(state: PageState, params: Message): (string | undefined)[] {
-  const urls = [state.page.mainFrame()?.url];
-  const ref = (params as { ref?: unknown }).ref;
-  const entry = typeof ref === "string" ? state.refs.get(ref) : undefined;
-  if (entry) urls.push(state.page.frames.get(entry.frameId)?.url);
-  return urls;
-}
-
-/**
  * Holds every handler that works inside a page to the site policy (`decideAction`): on a page
  * the policy would not load nothing runs, reading included, and on a read-only site no call
  * that could change it; the call fails with PERMISSION_DENIED before it touches the page,
  * naming the site and the rule. Navigation and tab tools pass: where they go is the URL
  * policy's question, and they are how the agent leaves such a page.
  */
-function siteGuarded<Ctx>(state: PageState, handlers: EngineHandlers<Ctx>): EngineHandlers<Ctx> {
+function siteGuarded<Ctx>(engine: Engine, handlers: EngineHandlers<Ctx>): EngineHandlers<Ctx> {
+  const state = engine.state;
   const out: Record<string, unknown> = {};
   for (const [c, handler] of Object.entries(handlers) as [string, (p: Message, ctx: Ctx) => Promise<unknown>][]) {
     const tool: ToolRoute | undefined = toolByCase(toolRoutes, c);
@@ -48,7 +37,8 @@ function siteGuarded<Ctx>(state: PageState, handlers: EngineHandlers<Ctx>): Engi
         ? handler
         : async (params: Message, ctx: Ctx) => {
             const policy = state.options.urlPolicy ?? openUrlPolicy;
-            for (const url of actedOn(state, params)) refuseUnlessAllowed(policy, url, pageActionClass(tool, params));
+            const risk = pageActionClass(tool, params);
+            for (const url of await actedOn(state, engine.evidence, tool, params, risk)) refuseUnlessAllowed(policy, url, risk);
             return handler(params, ctx);
           };
   }
@@ -62,7 +52,7 @@ function siteGuarded<Ctx>(state: PageState, handlers: EngineHandlers<Ctx>): Engi
  * would not load, fails before it runs.
  */
 export function engineHandlers<Ctx = void>(engine: Engine): EngineHandlers<Ctx> {
-  return siteGuarded(engine.state, pageHandlers<Ctx>(engine));
+  return siteGuarded(engine, pageHandlers<Ctx>(engine));
 }
 
 function pageHandlers<Ctx>(engine: Engine): EngineHandlers<Ctx> {

@@ -19,11 +19,11 @@ const layers: readonly (string | readonly string[])[] = [
   "page", // the page session, isolated worlds, activity tracker, settle, snapshot reuse
   "read", // DOMSnapshot index, AX reads, frame layout, labels
   "hit", // occlusion hit tests
-  "mask", // the boxes of secrets, painted over a screenshot before it is encoded
+  "mask", // the boxes of secrets and of refused sites' frames, painted over a screenshot before it is encoded
   "snapshot", // the snapshot walk, refs, roles, text, screenshots
   "page-state.ts", // the page, its refs and snapshots, failures that carry a fresh one
   ["targeting.ts", "evidence.ts"], // resolve, aim, describe | mark, settle, what changed
-  "parts.ts", // the parts an action names
+  ["parts.ts", "acted-on.ts"], // the parts an action names | the frames a call acts in, for the site policy
   "engine.ts", // the Engine: the composition of the parts
   "actions", // the tools' actions
   "handlers.ts", // the tools as handlers

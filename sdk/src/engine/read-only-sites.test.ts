@@ -100,6 +100,19 @@ describe("read-only sites", () => {
       }
       const inFrame = await failure(tools.click(create(ClickParamsSchema, { ref: refOf(snap.text, "button", "Send money") })));
       expect(inFrame?.code).toBe(ToolErrorCode.PERMISSION_DENIED);
+      // A click at the button's point names no element: it is held to the frame it lands in.
+      const box = engine.lastSnapshot?.elements.find((e) => e.name === "Send money")?.box;
+      if (!box) throw new Error("no box for Send money");
+      const atPoint = await failure(tools.click(create(ClickParamsSchema, { x: box.x + box.width / 2, y: box.y + box.height / 2 })));
+      expect(atPoint?.code).toBe(ToolErrorCode.PERMISSION_DENIED);
+      expect(atPoint?.message).toContain(`${bank.origin} is a read-only site`);
+      // Keys go where the focus is: a Tab from the shop's button moves it into the bank's form.
+      await tools.pressKeys(create(PressKeysParamsSchema, { ref: refOf(snap.text, "button", "Buy"), keys: ["Tab"] }));
+      const active = await engine.page.send<{ result: { value: string } }>("Runtime.evaluate", { expression: "document.activeElement?.tagName ?? ''", returnByValue: true });
+      expect(active.result.value).toBe("IFRAME");
+      const enter = await failure(tools.pressKeys(create(PressKeysParamsSchema, { keys: ["5", "Enter"] })));
+      expect(enter?.code).toBe(ToolErrorCode.PERMISSION_DENIED);
+      expect(enter?.message).toContain(`${bank.origin} is a read-only site`);
       expect(bank.requests.filter((r) => r.endsWith("/send"))).toEqual([]);
       // The page around it is not read-only.
       await tools.click(create(ClickParamsSchema, { ref: refOf(snap.text, "button", "Buy") }));

@@ -1,0 +1,57 @@
+import type { Message } from "@bufbuild/protobuf";
+import type { ToolRisk, ToolRoute } from "../contract/index.js";
+import { decideAction } from "../policy/site-policy.js";
+import { openUrlPolicy } from "../policy/url-policy.js";
+import type { Evidence } from "./evidence.js";
+import type { FrameInfo, PageSession } from "./page/page-session.js";
+import type { PageState } from "./page-state.js";
+
+/** Tools that, named no element, act on the one the keyboard focus is on. */
+const atFocus = new Set(["press_keys"]);
+
+/**
+ * The URLs a call acts on, for the site policy (`decideAction`): the page's top document; the
+ * frame of the element it names (a read-only or refused site may be embedded in a page that is
+ * not); and, for a call that names none, the frames it lands in — the keyboard focus's for keys, the one under the point for a click at x, y. Those are looked up only when a frame
+ * of the page would refuse the call, and when the lookup fails every such frame counts.
+ */
+export async function actedOn(state: PageState, evidence: Evidence, tool: ToolRoute, params: Message, risk: ToolRisk | undefined): Promise<(string | undefined)[]> {
+  const page = state.page;
+  const urls = [page.mainFrame()?.url];
+  const p = params as { ref?: unknown; x?: unknown; y?: unknown };
+  const entry = typeof p.ref === "string" && p.ref !== "" ? state.refs.get(p.ref) : undefined;
+  if (entry) return [...urls, page.frames.get(entry.frameId)?.url];
+  const point = typeof p.x === "number" && typeof p.y === "number" ? { x: p.x, y: p.y } : undefined;
+  if (!point && !atFocus.has(tool.name)) return urls;
+  const policy = state.options.urlPolicy ?? openUrlPolicy;
+  const main = page.mainFrame();
+  const refusing = [...page.frames.values()].filter((f) => f !== main && (!decideAction(policy, f.url, risk).allow || state.unreadable(f.url)));
+  if (refusing.length === 0) return urls;
+  try {
+    return [...urls, ...(point ? await framesAt(page, point) : await evidence.focusFrameUrls())];
+  } catch {
+    return [...urls, ...refusing.map((f) => f.url)];
+  }
+}
+
+/**
+ * The URLs of the frames a click at `point` (top viewport coordinates) may land in: the frame
+ * of the element hit in this process, and when that element holds a frame of its own (an
+ * out-of-process one, whose content the hit test does not enter), that frame and every frame
+ * inside it.
+ */
+async function framesAt(page: PageSession, point: { x: number; y: number }): Promise<string[]> {
+  const hit = await page.send<{ backendNodeId: number; frameId: string }>(
+    "DOM.getNodeForLocation",
+    { x: Math.round(point.x), y: Math.round(point.y), includeUserAgentShadowDOM: false, ignorePointerEventsNone: true },
+    page.rootId,
+  );
+  const urls = [page.frames.get(hit.frameId)?.url ?? ""];
+  const { node } = await page.send<{ node: { frameId?: string } }>("DOM.describeNode", { backendNodeId: hit.backendNodeId }, page.rootId);
+  if (node.frameId === undefined || node.frameId === hit.frameId) return urls;
+  const inside = (f: FrameInfo): boolean => {
+    for (let id: string | undefined = f.id; id !== undefined; id = page.frames.get(id)?.parentId) if (id === node.frameId) return true;
+    return false;
+  };
+  return [...urls, ...[...page.frames.values()].filter(inside).map((f) => f.url)];
+}
