@@ -11,16 +11,18 @@ const atFocus = new Set(["press_keys"]);
 
 /**
  * The URLs a call acts on, for the site policy (`decideAction`): the page's top document; the
- * frame of the element it names (a read-only or refused site may be embedded in a page that is
+ * frames of the elements it names (a read-only or refused site may be embedded in a page that is
  * not); and, for a call that names none, the frames it lands in — the keyboard focus's for keys, the one under the point for a click at x, y. Those are looked up only when a frame
  * of the page would refuse the call, and when the lookup fails every such frame counts.
  */
 export async function actedOn(state: PageState, evidence: Evidence, tool: ToolRoute, params: Message, risk: ToolRisk | undefined): Promise<(string | undefined)[]> {
   const page = state.page;
   const urls = [page.mainFrame()?.url];
-  const p = params as { ref?: unknown; x?: unknown; y?: unknown };
-  const entry = typeof p.ref === "string" && p.ref !== "" ? state.refs.get(p.ref) : undefined;
-  if (entry) return [...urls, page.frames.get(entry.frameId)?.url];
+  const p = params as { x?: unknown; y?: unknown };
+  // Every element the call names: `ref`, and a drag's `fromRef` and `toRef`.
+  const named = Object.entries(params).flatMap(([k, v]) => ((k === "ref" || k.endsWith("Ref")) && typeof v === "string" && v !== "" ? [state.refs.get(v)] : []));
+  const entries = named.filter((e) => e !== undefined);
+  if (entries.length > 0) return [...urls, ...entries.map((e) => page.frames.get(e.frameId)?.url)];
   const point = typeof p.x === "number" && typeof p.y === "number" ? { x: p.x, y: p.y } : undefined;
   if (!point && !atFocus.has(tool.name)) return urls;
   const policy = state.options.urlPolicy ?? openUrlPolicy;

@@ -7,6 +7,7 @@
 import { create } from "@bufbuild/protobuf";
 import {
   ClickParamsSchema,
+  DragParamsSchema,
   ExtractParamsSchema,
   ListTabsParamsSchema,
   NavigateParamsSchema,
@@ -100,6 +101,9 @@ describe("read-only sites", () => {
       }
       const inFrame = await failure(tools.click(create(ClickParamsSchema, { ref: refOf(snap.text, "button", "Send money") })));
       expect(inFrame?.code).toBe(ToolErrorCode.PERMISSION_DENIED);
+      // A drag names two elements: one in the frame is enough to refuse it.
+      const dragged = await failure(tools.drag(create(DragParamsSchema, { fromRef: refOf(snap.text, "button", "Buy"), toRef: refOf(snap.text, "button", "Send money") })));
+      expect(dragged?.code).toBe(ToolErrorCode.PERMISSION_DENIED);
       // A click at the button's point names no element: it is held to the frame it lands in.
       const box = engine.lastSnapshot?.elements.find((e) => e.name === "Send money")?.box;
       if (!box) throw new Error("no box for Send money");
