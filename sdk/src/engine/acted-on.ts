@@ -3,7 +3,7 @@ import type { ToolRisk, ToolRoute } from "../contract/index.js";
 import { decideAction } from "../policy/site-policy.js";
 import { openUrlPolicy } from "../policy/url-policy.js";
 import type { Evidence } from "./evidence.js";
-import type { FrameInfo, PageSession } from "./page/page-session.js";
+import { type FrameInfo, frameUrls, type PageSession } from "./page/page-session.js";
 import type { PageState } from "./page-state.js";
 
 /** Tools that, named no element, act on the one the keyboard focus is on. */
@@ -22,18 +22,24 @@ export async function actedOn(state: PageState, evidence: Evidence, tool: ToolRo
   // Every element the call names: `ref`, and a drag's `fromRef` and `toRef`.
   const named = Object.entries(params).flatMap(([k, v]) => ((k === "ref" || k.endsWith("Ref")) && typeof v === "string" && v !== "" ? [state.refs.get(v)] : []));
   const entries = named.filter((e) => e !== undefined);
-  if (entries.length > 0) return [...urls, ...entries.map((e) => page.frames.get(e.frameId)?.url)];
+  if (entries.length > 0) return [...urls, ...entries.flatMap((e) => urlsOf(page, e.frameId))];
   const point = typeof p.x === "number" && typeof p.y === "number" ? { x: p.x, y: p.y } : undefined;
   if (!point && !atFocus.has(tool.name)) return urls;
   const policy = state.options.urlPolicy ?? openUrlPolicy;
   const main = page.mainFrame();
-  const refusing = [...page.frames.values()].filter((f) => f !== main && (!decideAction(policy, f.url, risk).allow || state.unreadable(f.url)));
+  const refusing = [...page.frames.values()].filter((f) => f !== main && frameUrls(f).some((u) => !decideAction(policy, u, risk).allow || state.unreadable(u)));
   if (refusing.length === 0) return urls;
   try {
     return [...urls, ...(point ? await framesAt(page, point) : await evidence.focusFrameUrls())];
   } catch {
-    return [...urls, ...refusing.map((f) => f.url)];
+    return [...urls, ...refusing.flatMap(frameUrls)];
   }
+}
+
+/** Every URL the frame `frameId` is known by ("" when it is not known). */
+function urlsOf(page: PageSession, frameId: string | undefined): string[] {
+  const f = frameId === undefined ? undefined : page.frames.get(frameId);
+  return f ? frameUrls(f) : [""];
 }
 
 /**
@@ -48,12 +54,12 @@ async function framesAt(page: PageSession, point: { x: number; y: number }): Pro
     { x: Math.round(point.x), y: Math.round(point.y), includeUserAgentShadowDOM: false, ignorePointerEventsNone: true },
     page.rootId,
   );
-  const urls = [page.frames.get(hit.frameId)?.url ?? ""];
+  const urls = urlsOf(page, hit.frameId);
   const { node } = await page.send<{ node: { frameId?: string } }>("DOM.describeNode", { backendNodeId: hit.backendNodeId }, page.rootId);
   if (node.frameId === undefined || node.frameId === hit.frameId) return urls;
   const inside = (f: FrameInfo): boolean => {
     for (let id: string | undefined = f.id; id !== undefined; id = page.frames.get(id)?.parentId) if (id === node.frameId) return true;
     return false;
   };
-  return [...urls, ...[...page.frames.values()].filter(inside).map((f) => f.url)];
+  return [...urls, ...[...page.frames.values()].filter(inside).flatMap(frameUrls)];
 }

@@ -4,6 +4,7 @@ import { ToolErrorCode } from "../contract/index.js";
 import { declaration, invocation } from "./base/page-function.js";
 import { deepestActive, fieldValue } from "./in-page/element-state.js";
 import { textChanges } from "./snapshot/text-diff.js";
+import { frameUrls } from "./page/page-session.js";
 import { settle } from "./page/settle.js";
 import { type ActivityMark, markActivity, noEffectsBetween, unchangedBetween } from "./page/snapshot-reuse.js";
 import { sanitizeText, sanitizeUrl } from "./base/sanitize.js";
@@ -144,7 +145,11 @@ export class Evidence {
     }
     const opened = page.openedTargets.slice(mark.openedTargets).filter((t) => !refusedTabs.closed.has(t)).at(-1);
     if (opened) evidence.newTabId = opened;
-    if (dialog) evidence.dialog = { type: dialog.type, message: sanitizeText(dialog.message, 300), accepted: dialog.accepted };
+    if (dialog) {
+      // A dialog a frame of a refused site opened says that site's words: it is reported, not read.
+      const message = this.#state.unreadable(dialog.url) ? "(opened by a frame of a site the policy refuses: not read)" : sanitizeText(dialog.message, 300);
+      evidence.dialog = { type: dialog.type, message, accepted: dialog.accepted };
+    }
     if (focused) evidence.focused = focused;
     // Whether the page reacted at all: no mutation, no typed or toggled value, no scroll, in
     // any document, and no navigation, dialog, tab or ref coming or going.
@@ -197,7 +202,7 @@ export class Evidence {
     const p = this.#state.page;
     const deepest = invocation(deepestActive);
     let sessionId = p.rootId;
-    const frameUrls: string[] = [];
+    const passed: string[] = [];
     for (let hops = 0; hops < 10; hops++) {
       const r = await p.send<{ result: { objectId?: string; subtype?: string } }>(
         "Runtime.evaluate",
@@ -238,7 +243,8 @@ export class Evidence {
         const match = sameProcess ? undefined : (owners.find((o) => o.owner === node.backendNodeId)?.s ?? child);
         const inner = match?.frameId ?? node.frameId;
         if (inner === undefined) return undefined;
-        frameUrls.push(p.frames.get(inner)?.url ?? "");
+        const known = p.frames.get(inner);
+        passed.push(...(known ? frameUrls(known) : [""]));
         if (match) {
           sessionId = match.id;
           continue;
@@ -246,7 +252,7 @@ export class Evidence {
       }
       const targetId = p.sessions.get(sessionId)?.targetId ?? p.targetId;
       const value = node.nodeName === "IFRAME" ? "" : await valueRead;
-      return { targetId, backendNodeId: node.backendNodeId, nodeName: node.nodeName, value, frameUrls };
+      return { targetId, backendNodeId: node.backendNodeId, nodeName: node.nodeName, value, frameUrls: passed };
     }
     return undefined;
   }

@@ -151,11 +151,12 @@ describe("read-only sites", () => {
     }
   });
 
-  it("does not describe focus that moved into a frame of a blocked site", async () => {
+  it("does not describe focus that moved into a frame of a blocked site, nor read a dialog it opened", async () => {
     // Another site (localhost): the bank's frame runs out of process, where focus is followed.
-    const elsewhere = await startTestSite({ "/": form }, "localhost");
+    const elsewhere = await startTestSite({ "/": `${form}<script>addEventListener("message", () => alert("Balance: 1,024.00"));</script>` }, "localhost");
     const page = await startTestSite({
-      "/": `<h1>Search</h1><label>Query <input id="q"></label><iframe title="bank" src="${elsewhere.origin}/" width="600" height="200"></iframe>`,
+      "/": `<h1>Search</h1><label>Query <input id="q"></label><iframe title="bank" src="${elsewhere.origin}/" width="600" height="200"></iframe>
+        <button onclick="frames[0].postMessage('ping', '*')">Ping</button>`,
     });
     const { targetId } = await transport.send<{ targetId: string }>("Target.createTarget", { url: `${page.origin}/` });
     const engine = await Engine.attach(transport, targetId, { urlPolicy: sitePolicyFromObject({ blocked: [elsewhere.origin] }, "your settings") });
@@ -178,6 +179,11 @@ describe("read-only sites", () => {
       expect(focusIn.result.value).toBe("IFRAME");
       expect(JSON.stringify(into)).not.toContain("7731");
       expect(into.evidence?.focused).toBeUndefined();
+      // The page's own button makes the bank's frame say its balance in an alert.
+      const pinged = await tools.click(create(ClickParamsSchema, { ref: refOf(String(snap.text), "button", "Ping") }));
+      expect(engine.page.dialogs.at(-1)?.message).toBe("Balance: 1,024.00");
+      expect(pinged.evidence?.dialog?.message).toBe("(opened by a frame of a site the policy refuses: not read)");
+      expect(JSON.stringify(pinged)).not.toContain("1,024");
     } finally {
       engine.dispose();
       await transport.send("Target.closeTarget", { targetId }).catch(() => undefined);
@@ -194,7 +200,8 @@ describe("read-only sites", () => {
       const tools = engineHandlers(engine);
       const read = async () => String((await tools.takeSnapshot(create(TakeSnapshotParamsSchema, {}))).text);
       let text = await read();
-      for (let i = 0; i < 30 && !(bank.requests.length > before && text.includes("iframe")); i++) {
+      const bankFrames = () => [...engine.page.frames.values()].filter((f) => f.url.startsWith(bank.origin));
+      for (let i = 0; i < 30 && !(bank.requests.length > before && text.includes("iframe") && bankFrames().length > 0); i++) {
         await new Promise((r) => setTimeout(r, 100));
         text = await read();
       }
@@ -204,7 +211,7 @@ describe("read-only sites", () => {
       expect(text).not.toContain("Send money");
       // An out-of-process frame is known by its session before its URL arrives; a snapshot in
       // that window goes by the document it read, and still does not read it.
-      const frames = [...engine.page.frames.values()].filter((f) => f.url.startsWith(bank.origin));
+      const frames = bankFrames();
       expect(frames.length).toBeGreaterThan(0);
       for (const f of frames) f.url = "";
       const early = (await engine.pageSnapshot({ fresh: true })).lines.map((l) => l.text).join("\n");

@@ -108,6 +108,21 @@ describe("frames of refused sites in screenshots", { timeout: 120_000 }, () => {
     expect(buy).toBeLessThan(0.1);
   });
 
+  it("go by the document the snapshot read when a frame's recorded URL lags it", async () => {
+    const frames = [...engine.page.frames.values()].filter((f) => f.url.startsWith(bank.origin) || f.url.startsWith(bankElsewhere.origin));
+    expect(frames).toHaveLength(2);
+    const urls = frames.map((f) => f.url);
+    try {
+      for (const f of frames) f.url = "about:blank";
+      const image = (await tools.screenshot(create(ScreenshotParamsSchema, {}))).image;
+      const [near, far] = await shares(image, [await box("#near"), await box("#far")]);
+      expect(near).toBeGreaterThan(0.95);
+      expect(far).toBeGreaterThan(0.95);
+    } finally {
+      frames.forEach((f, i) => (f.url = urls[i]!));
+    }
+  });
+
   it("leaves no paint behind", async () => {
     const got = await shares(await captureJpeg(engine.page), [await box("#near"), await box("#far")]);
     for (const s of got) expect(s).toBeLessThan(0.2);

@@ -1,17 +1,17 @@
 import type { CaptureSnapshotResult } from "../../cdp/protocol.js";
 import { documentToViewport, type Rect, topFrameOrigin } from "../base/coordinates.js";
-import type { FrameInfo, PageSession } from "../page/page-session.js";
+import { type FrameInfo, frameUrls, type PageSession } from "../page/page-session.js";
 import type { BoxPlace, FrameBoxes } from "./secret-boxes.js";
 
 /**
- * The frames of sites the policy refuses (`unreadable` of the frame's URL, "" when it is not
- * known yet), as boxes to paint over before a screenshot: each frame's `<iframe>` element, in
+ * The frames of sites the policy refuses (`unreadable` of any URL the frame is known by, ""
+ * when none is known yet), as boxes to paint over before a screenshot: each frame's `<iframe>` element, in
  * the frame that holds it, so what the refused site drew is covered whichever process drew it.
  * A refused frame inside another refused frame is covered by its parent's box. Throws when a
  * refused frame's element cannot be found: the caller then withholds the screenshot.
  */
 export async function refusedFrameBoxes(page: PageSession, unreadable: (url: string) => boolean, place: BoxPlace): Promise<FrameBoxes[]> {
-  const refused = [...page.frames.values()].filter((f) => f.parentId !== undefined && unreadable(f.url));
+  const refused = [...page.frames.values()].filter((f) => f.parentId !== undefined && frameUrls(f).some(unreadable));
   const ids = new Set(refused.map((f) => f.id));
   const coveredAbove = (f: FrameInfo): boolean => {
     for (let p = f.parentId; p !== undefined; p = page.frames.get(p)?.parentId) if (ids.has(p)) return true;

@@ -24,6 +24,17 @@ export interface FrameInfo {
   parentId: string | undefined;
   url: string;
   loaderId: string;
+  /**
+   * The URL of the document the last snapshot read in this frame. It can differ from `url`
+   * while the frame's events lag the document (or lead it, mid-navigation); the site policy
+   * asks about both (`frameUrls`).
+   */
+  docUrl?: string;
+}
+
+/** Every URL a frame is known by (its navigation's and its read document's), for the site policy. */
+export function frameUrls(f: FrameInfo): string[] {
+  return f.docUrl !== undefined && f.docUrl !== "" && f.docUrl !== f.url ? [f.url, f.docUrl] : [f.url];
 }
 
 /** A JavaScript dialog the session answered. */
@@ -31,6 +42,8 @@ export interface DialogRecord {
   readonly type: string;
   readonly message: string;
   readonly accepted: boolean;
+  /** The URL of the frame that opened it. */
+  readonly url: string;
   /** Monotonic sequence number, so a caller can tell which dialogs came after a mark. */
   readonly seq: number;
 }
@@ -584,9 +597,10 @@ export class PageSession {
   #answerDialog(sessionId: string, p: Record<string, unknown>): void {
     const type = String(p.type);
     const message = String(p.message ?? "");
+    const url = String(p.url ?? "");
     let accepted = true;
     try {
-      accepted = this.#dialogPolicy({ type, message, url: String(p.url ?? "") });
+      accepted = this.#dialogPolicy({ type, message, url });
     } catch {
       accepted = type !== "prompt";
     }
@@ -598,7 +612,7 @@ export class PageSession {
         sessionId || undefined,
       )
       .catch(() => undefined);
-    this.dialogs.push({ type, message, accepted, seq: ++this.#dialogSeq });
+    this.dialogs.push({ type, message, accepted, url, seq: ++this.#dialogSeq });
     if (this.dialogs.length > 50) this.dialogs.shift();
   }
 

@@ -118,15 +118,14 @@ export async function readPageLayout(page: PageSession, options: ReadLayoutOptio
         : Promise.resolve(undefined);
     // Index the DOMSnapshot as soon as it arrives, while the AX trees are still on the wire.
     const snapOrEmpty = session.id === page.rootId ? snapP : snapP.catch(() => ({ documents: [], strings: [] }));
-    const layoutP = Promise.all([snapOrEmpty, listenersP, hoverP]).then(
-      ([snap, listeners, hover]): SessionLayout => ({
-        session,
-        index: indexDomSnapshot(snap, listeners, hover),
-        ax: new Map(),
-        docOrigins: [],
-        ownerBackendId: undefined,
-      }),
-    );
+    const layoutP = Promise.all([snapOrEmpty, listenersP, hoverP]).then(([snap, listeners, hover]): SessionLayout => {
+      const index = indexDomSnapshot(snap, listeners, hover);
+      for (const d of index.documents) {
+        const f = page.frames.get(d.frameId);
+        if (f) f.docUrl = d.url;
+      }
+      return { session, index, ax: new Map(), docOrigins: [], ownerBackendId: undefined };
+    });
     if (session.id === page.rootId && options.onRootLayout) {
       const hook = options.onRootLayout;
       void Promise.all([layoutP, metricsP])
