@@ -45,9 +45,20 @@ describe("baton eval over remote browsers", () => {
   beforeAll(async () => {
     remotes.push(...(await Promise.all([startRemote("a"), startRemote("b")])));
   });
-  afterAll(() => {
-    for (const r of remotes) r.process.kill("SIGKILL");
-    rmSync(dir, { recursive: true, force: true });
+  afterAll(async () => {
+    // Each browser is gone before its profile is removed (a dying one still writes there), and
+    // its helper processes may outlive it by a moment: the removal retries.
+    await Promise.all(
+      remotes.map((r) =>
+        r.process.exitCode !== null || r.process.signalCode !== null
+          ? undefined
+          : new Promise((gone) => {
+              r.process.once("exit", gone);
+              r.process.kill("SIGKILL");
+            }),
+      ),
+    );
+    rmSync(dir, { recursive: true, force: true, maxRetries: 10, retryDelay: 200 });
   });
 
   it("spreads the lanes over two --cdp-url browsers, every run in its own context, and passes", { timeout: 300_000 }, async () => {
