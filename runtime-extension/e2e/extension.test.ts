@@ -805,7 +805,7 @@ describe("the Baton extension", () => {
       expect((await panel.outcome()).state).toBe("completed");
       const uploads = (await panel.timeline()).filter((e) => e.tool === "upload_file");
       expect(uploads.map((e) => e.state)).toEqual(["done", "failed", "done"]);
-      expect(uploads[1]?.text).toContain(`The user did not allow uploading ${JSON.stringify(join(root, "private.txt"))} from outside the upload folder ${folder}`);
+      expect(uploads[1]?.text).toContain(`The user did not allow uploading ${JSON.stringify(join(root, "private.txt"))}, which is outside the upload folder ${folder}`);
       expect(await tab.eval<string>(`${files}[0]?.name ?? ""`)).toBe("private.txt");
     } finally {
       await world.control.eval(`chrome.storage.local.remove("uploadFolder")`);

@@ -10,7 +10,7 @@ import type { AgentTabs } from "./agent-tabs.js";
 import { waitLoaded } from "./agent-tabs.js";
 import type { PauseGate } from "./pause-gate.js";
 import { type TabConnection, type TabDriver, withoutDebuggerReason } from "./tab-driver.js";
-import { foldersInWords, refuseUnlessAllowed, guardUploads, type RememberedDecision, refusedByDecision, rememberedFor, siteOf, type UploadFile } from "@baton/sdk/policy";
+import { outsideFolders, refuseUnlessAllowed, guardUploads, type RememberedDecision, refusedByDecision, rememberedFor, siteOf, type UploadFile } from "@baton/sdk/policy";
 import type { ApprovalRules, RememberScope } from "./approval-rules.js";
 import { addUploadFolders, readUploadFolders } from "./upload-folders.js";
 import { extensionUploadRule, foldersToOffer, type UploadAsk } from "./upload-paths.js";
@@ -174,7 +174,7 @@ export function createExecutor(o: ExecutorOptions): { handlers: ClientToolHandle
           : {
               approved: false as const,
               code: ToolErrorCode.DENIED,
-              reason: `The user did not allow uploading ${files.map((f) => JSON.stringify(f.path)).join(", ")} from outside ${foldersInWords(folders)}. Do not try another path; ask the user which file to upload.`,
+              reason: `The user did not allow uploading ${files.map((f) => JSON.stringify(f.path)).join(", ")}, ${files.length > 1 ? "which are" : "which is"} ${outsideFolders(folders)}. Do not try another path; ask the user which file to upload.`,
             };
       };
       params = await guardUploads(async (p: { paths: readonly string[] }) => p, { rule: extensionUploadRule(folders), outside })(params as { paths: readonly string[] }, ctx);

@@ -1,6 +1,6 @@
 import type { Message } from "@bufbuild/protobuf";
 import type { ToolRisk, ToolRoute } from "../contract/index.js";
-import { decideAction } from "../policy/site-policy.js";
+import { decideFrame } from "../policy/site-policy.js";
 import { openUrlPolicy } from "../policy/url-policy.js";
 import type { Evidence } from "./evidence.js";
 import { type FrameInfo, frameUrls, type PageSession } from "./page/page-session.js";
@@ -9,37 +9,51 @@ import type { PageState } from "./page-state.js";
 /** Tools that, named no element, act on the one the keyboard focus is on. */
 const atFocus = new Set(["press_keys"]);
 
+/** Where a call acts, for the site policy: the page's top document and the frames inside it. */
+export interface ActedOn {
+  /** The top document's URL (`decideAction`'s question). */
+  readonly page: string | undefined;
+  /** Every URL of the frames the call acts in ("" for one not known yet; `decideFrame`'s question). */
+  readonly frames: readonly string[];
+}
+
 /**
- * The URLs a call acts on, for the site policy (`decideAction`): the page's top document; the
- * frames of the elements it names (a read-only or refused site may be embedded in a page that is
- * not); and, for a call that names none, the frames it lands in — the keyboard focus's for keys, the one under the point for a click at x, y. Those are looked up only when a frame
- * of the page would refuse the call, and when the lookup fails every such frame counts.
+ * Where a call acts: the page's top document; the frames of the elements it names (a read-only
+ * or refused site may be embedded in a page that is not); and, for a call that names none, the
+ * frames it lands in — the keyboard focus's for keys, the one under the point for a click at
+ * x, y. Those are looked up only when a frame of the page would refuse the call, and when the
+ * lookup fails every such frame counts.
  */
-export async function actedOn(state: PageState, evidence: Evidence, tool: ToolRoute, params: Message, risk: ToolRisk | undefined): Promise<(string | undefined)[]> {
+export async function actedOn(state: PageState, evidence: Evidence, tool: ToolRoute, params: Message, risk: ToolRisk | undefined): Promise<ActedOn> {
   const page = state.page;
-  const urls = [page.mainFrame()?.url];
+  const main = page.mainFrame();
+  const at = (frames: readonly string[]): ActedOn => ({ page: main?.url, frames });
   const p = params as { x?: unknown; y?: unknown };
   // Every element the call names: `ref`, and a drag's `fromRef` and `toRef`.
   const named = Object.entries(params).flatMap(([k, v]) => ((k === "ref" || k.endsWith("Ref")) && typeof v === "string" && v !== "" ? [state.refs.get(v)] : []));
   const entries = named.filter((e) => e !== undefined);
-  if (entries.length > 0) return [...urls, ...entries.flatMap((e) => urlsOf(page, e.frameId))];
+  // A ref whose frame is gone acts nowhere: the handler finds it stale and says so.
+  if (entries.length > 0) return at(entries.flatMap((e) => (page.frames.has(e.frameId) ? urlsOf(page, e.frameId) : [])));
   const point = typeof p.x === "number" && typeof p.y === "number" ? { x: p.x, y: p.y } : undefined;
-  if (!point && !atFocus.has(tool.name)) return urls;
+  if (!point && !atFocus.has(tool.name)) return at([]);
   const policy = state.options.urlPolicy ?? openUrlPolicy;
-  const main = page.mainFrame();
-  const refusing = [...page.frames.values()].filter((f) => f !== main && frameUrls(f).some((u) => !decideAction(policy, u, risk).allow || state.unreadable(u)));
-  if (refusing.length === 0) return urls;
+  const refusing = [...page.frames.values()].filter((f) => f !== main && frameUrls(f).some((u) => !decideFrame(policy, u, risk).allow));
+  if (refusing.length === 0) return at([]);
   try {
-    return [...urls, ...(point ? await framesAt(page, point) : await evidence.focusFrameUrls())];
+    return at(point ? await framesAt(page, point) : await evidence.focusFrameUrls());
   } catch {
-    return [...urls, ...refusing.flatMap(frameUrls)];
+    return at(refusing.flatMap(frameUrls));
   }
 }
 
-/** Every URL the frame `frameId` is known by ("" when it is not known). */
+/**
+ * Every URL the frame `frameId` is known by ("" when it is not known). The top document's
+ * address is asked about as the page's, so an unknown one ("") is not counted again here.
+ */
 function urlsOf(page: PageSession, frameId: string | undefined): string[] {
   const f = frameId === undefined ? undefined : page.frames.get(frameId);
-  return f ? frameUrls(f) : [""];
+  if (!f) return [""];
+  return f === page.mainFrame() ? frameUrls(f).filter((u) => u !== "") : frameUrls(f);
 }
 
 /**

@@ -38,7 +38,8 @@ function siteGuarded<Ctx>(engine: Engine, handlers: EngineHandlers<Ctx>): Engine
         : async (params: Message, ctx: Ctx) => {
             const policy = state.options.urlPolicy ?? openUrlPolicy;
             const risk = pageActionClass(tool, params);
-            for (const url of await actedOn(state, engine.evidence, tool, params, risk)) refuseUnlessAllowed(policy, url, risk);
+            const where = await actedOn(state, engine.evidence, tool, params, risk);
+            refuseUnlessAllowed(policy, where.page, risk, where.frames);
             return handler(params, ctx);
           };
   }

@@ -12,7 +12,7 @@ import type { SettleOptions } from "./page/settle.js";
 import { type ActivityMark, defaultSnapshotMaxAgeMs, markActivity, unchangedBetween } from "./page/snapshot-reuse.js";
 import { type PageSnapshot, takePageSnapshot } from "./snapshot/snapshot.js";
 import { openUrlPolicy, type UrlPolicy } from "../policy/url-policy.js";
-import { decideAction } from "../policy/site-policy.js";
+import { decideFrame } from "../policy/site-policy.js";
 
 /** Options of an engine. */
 export interface EngineOptions {
@@ -168,13 +168,12 @@ export class PageState {
   }
 
   /**
-   * Whether a frame at `url` may not be read, in text or in pixels: a site the policy, as it is
-   * now (a running task's may change), would not load (`decideAction`). A frame whose address is
-   * not known yet ("") is not read while the policy refuses any site.
+   * Whether a frame at `url` may not be read, in text or in pixels, by the policy as it is now
+   * (a running task's may change): `decideFrame`'s answer for a read.
    */
   readonly unreadable = (url: string): boolean => {
     const policy = this.options.urlPolicy ?? openUrlPolicy;
-    return url ? !decideAction(policy, url, "read_only").allow : policy.allowed.length + policy.blocked.length > 0;
+    return !decideFrame(policy, url, "read_only").allow;
   };
 
   /**

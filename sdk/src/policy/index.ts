@@ -13,6 +13,7 @@ export { parseSiteList, siteCovers, type SitePattern, siteMatches } from "./site
 export {
   type ActionDecision,
   decideAction,
+  decideFrame,
   mergeUrlPolicies,
   refuseUnlessAllowed,
   type SiteLists,
@@ -21,7 +22,6 @@ export {
   sitePolicyFromObject,
 } from "./site-policy.js";
 export {
-  foldersInWords,
   guardUploads,
   isAbsolutePath,
   isInside,
@@ -31,6 +31,7 @@ export {
   rootFolderProblem,
   noFileMessage,
   normalizePath,
+  outsideFolders,
   type OutsideDecision,
   type PathResolver,
   type UploadFile,

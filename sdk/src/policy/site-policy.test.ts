@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { hostResolverRules } from "./host-resolver-rules.js";
-import { decideAction, mergeUrlPolicies, siteListsOf, sitePolicyFromObject } from "./site-policy.js";
+import { decideAction, decideFrame, mergeUrlPolicies, refuseUnlessAllowed, siteListsOf, sitePolicyFromObject } from "./site-policy.js";
 import { decideUrl, urlPolicyFromLists } from "./url-policy.js";
 
 const file = (o: unknown) => sitePolicyFromObject(o, "--policy trust.yaml");
@@ -63,6 +63,40 @@ describe("decideAction", () => {
 
   it("leaves loading a read-only site allowed", () => {
     expect(loads(p, "https://bank.example/")).toBe(true);
+  });
+});
+
+describe("decideFrame", () => {
+  const p = file({ read_only: ["https://bank.example"], blocked: ["ads.example"] });
+  const readOnlyOnly = file({ read_only: ["https://bank.example"] });
+
+  it("answers as decideAction for a frame whose address is known", () => {
+    expect(decideFrame(p, "https://ads.example/", "read_only")).toMatchObject({ allow: false, rule: "blocked" });
+    expect(decideFrame(p, "https://bank.example/", "mutating")).toMatchObject({ allow: false, rule: "read-only" });
+    expect(decideFrame(p, "https://bank.example/", "read_only").allow).toBe(true);
+    expect(decideFrame(p, "about:srcdoc", "mutating").allow).toBe(true);
+  });
+
+  it("refuses a frame not known yet whenever the policy would refuse the call on some site", () => {
+    const read = decideFrame(p, "", "read_only");
+    expect(read.allow).toBe(false);
+    expect(read.allow || read.reason).toContain("A frame whose address is not known yet may not be read");
+    expect(decideFrame(p, "", "mutating").allow).toBe(false);
+    // Read-only sites may be read, so only a change is refused in an unknown frame.
+    expect(decideFrame(readOnlyOnly, "", "read_only").allow).toBe(true);
+    expect(decideFrame(readOnlyOnly, "", "irreversible")).toMatchObject({ allow: false, rule: "read-only" });
+    // No policy, or a call in no page: nothing to refuse.
+    expect(decideFrame(file({}), "", "mutating").allow).toBe(true);
+    expect(decideFrame(p, "", undefined).allow).toBe(true);
+  });
+
+  it("is what refuseUnlessAllowed asks for every frame a call acts in", () => {
+    expect(() => refuseUnlessAllowed(p, "https://shop.example/", "mutating")).not.toThrow();
+    expect(() => refuseUnlessAllowed(p, "https://shop.example/", "mutating", ["https://shop.example/frame"])).not.toThrow();
+    expect(() => refuseUnlessAllowed(p, "https://shop.example/", "mutating", [""])).toThrow("Refused, nothing was done: A frame whose address is not known yet");
+    expect(() => refuseUnlessAllowed(p, "https://shop.example/", "mutating", ["https://bank.example/pay"])).toThrow("read-only site");
+    // The top document is decideAction's: a tab with no address yet is not refused.
+    expect(() => refuseUnlessAllowed(p, "", "mutating")).not.toThrow();
   });
 });
 

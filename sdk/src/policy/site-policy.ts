@@ -118,10 +118,33 @@ export function decideAction(policy: UrlPolicy, pageUrl: string | undefined, ris
 }
 
 /**
- * Throws the tool error a call gets when {@link decideAction} refuses it (the model reads that
- * nothing was done and why), so every surface that acts refuses in the same words.
+ * May a call of action class `risk` read or act in a frame at `frameUrl` (a page's child frame,
+ * not its top document)? As {@link decideAction}, except for a frame whose address is not known
+ * yet (""): an out-of-process frame is known by its session before its URL arrives, so it may
+ * be any site. It is refused while the policy would refuse this call on some site: a read while
+ * the policy blocks or limits sites, a change while it also names read-only ones. The one answer
+ * to "is this frame read" (snapshots, screenshots, evidence) and "may this call act in it".
  */
-export function refuseUnlessAllowed(policy: UrlPolicy, pageUrl: string | undefined, risk: ToolRisk | undefined): void {
-  const d = decideAction(policy, pageUrl, risk);
-  if (!d.allow) throw new ToolFailure(ToolErrorCode.PERMISSION_DENIED, `Refused, nothing was done: ${d.reason}`);
+export function decideFrame(policy: UrlPolicy, frameUrl: string, risk: ToolRisk | undefined): ActionDecision {
+  if (frameUrl !== "" || risk === undefined) return decideAction(policy, frameUrl, risk);
+  const limits = policy.allowed.length + policy.blocked.length + (risk === "read_only" ? 0 : policy.readOnly.length);
+  if (limits === 0) return allowAction;
+  const what = risk === "read_only" ? "read" : "acted on";
+  return {
+    allow: false,
+    rule: policy.allowed.length + policy.blocked.length > 0 ? "not-allowed" : "read-only",
+    site: "",
+    reason: `A frame whose address is not known yet may not be ${what} while the site policy refuses some sites: it may be one of them. Take a new snapshot once the frame has loaded.`,
+  };
+}
+
+/**
+ * Throws the tool error a call gets when {@link decideAction} refuses it on the page at
+ * `pageUrl` or {@link decideFrame} in one of `frameUrls` (the model reads that nothing was done
+ * and why), so every surface that acts refuses in the same words.
+ */
+export function refuseUnlessAllowed(policy: UrlPolicy, pageUrl: string | undefined, risk: ToolRisk | undefined, frameUrls: readonly string[] = []): void {
+  for (const d of [decideAction(policy, pageUrl, risk), ...frameUrls.map((u) => decideFrame(policy, u, risk))]) {
+    if (!d.allow) throw new ToolFailure(ToolErrorCode.PERMISSION_DENIED, `Refused, nothing was done: ${d.reason}`);
+  }
 }

@@ -168,8 +168,11 @@ export function guardUploads<P extends { readonly paths: readonly string[] }, Ct
   };
 }
 
-/** The named folders in words, for messages: "the upload folder /srv/files", or that none is named. */
-export function foldersInWords(folders: readonly string[]): string {
-  if (folders.length === 0) return "no upload folder (none was named)";
-  return folders.length === 1 ? `the upload folder ${folders[0]}` : `the upload folders ${folders.join(", ")}`;
+/**
+ * Where a refused file is, in words that follow "is" or "a file": "outside the upload folder
+ * /srv/files", or, with no folder named, "not in an upload folder (none is named)".
+ */
+export function outsideFolders(folders: readonly string[]): string {
+  if (folders.length === 0) return "not in an upload folder (none is named)";
+  return folders.length === 1 ? `outside the upload folder ${folders[0]}` : `outside the upload folders ${folders.join(", ")}`;
 }

@@ -83,16 +83,16 @@ describe("baton run uploads", { timeout: 240_000 }, () => {
     // No folder named: every upload asks.
     const none = deps("n");
     expect(await run(script("none", secret, undefined), none), none.errors()).toBe(exitCodes.done);
-    expect(none.asked.join("")).toContain(`uploading from outside no upload folder (none was named):\n    ${secret}\n`);
+    expect(none.asked.join("")).toContain(`uploading a file not in an upload folder (none is named):\n    ${secret}\n`);
     for (const path of [`${uploads}/../id_rsa`, secret]) {
       const no = deps("n");
       expect(await run(script("no", path, undefined), no, ["--upload-dir", uploads]), no.errors()).toBe(exitCodes.done);
-      expect(no.asked.join("")).toContain(`⚠ Needs your approval: uploading from outside the upload folder ${uploads}:\n    ${secret}\n  Allow it? [y/N] `);
+      expect(no.asked.join("")).toContain(`⚠ Needs your approval: uploading a file outside the upload folder ${uploads}:\n    ${secret}\n  Allow it? [y/N] `);
       expect(uploadEnd(no)?.error).toMatch(/^The user declined this upload at the terminal\. ".*id_rsa" was not uploaded/);
     }
     const yes = deps("y");
     expect(await run(script("yes", secret, "id_rsa"), yes), yes.errors()).toBe(exitCodes.done);
-    expect(yes.asked.join("")).toContain(`uploading from outside no upload folder (none was named):\n    ${secret}\n`);
+    expect(yes.asked.join("")).toContain(`uploading a file not in an upload folder (none is named):\n    ${secret}\n`);
     expect(uploadEnd(yes)?.error).toBeUndefined();
   });
 

@@ -185,7 +185,7 @@ describe("baton mcp's upload folder is never a drive's root", () => {
         await call(client, "navigate", { url: `${site.url}/index.html` });
         const ref = refOf(textOf(await call(client, "take_snapshot")), /Attachment/);
         const refused = textOf(await call(client, "upload_file", { ref, paths: ["/etc/hostname"] }));
-        expect(refused).toContain('Error permission_denied (paths): Refused: "/etc/hostname" is outside no upload folder');
+        expect(refused).toContain('Error permission_denied (paths): Refused: "/etc/hostname" is not in an upload folder (none is named), and baton mcp has no one to ask');
       } finally {
         await client.close();
       }

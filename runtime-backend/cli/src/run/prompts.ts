@@ -2,7 +2,7 @@ import { createInterface } from "node:readline/promises";
 import type { ApprovalDecision, ApprovalRequest } from "@baton/sdk/client";
 import type { MessageInitShape } from "@bufbuild/protobuf";
 import type { AskUserParams, AskUserResultSchema } from "@baton/gen/baton/v1/tools_pb";
-import { foldersInWords, type OutsideDecision, type UploadFile } from "@baton/sdk/policy";
+import { type OutsideDecision, outsideFolders, type UploadFile } from "@baton/sdk/policy";
 import { terminalText } from "./terminal-text.js";
 import { personDecided, refuseOutside } from "./upload-dirs.js";
 
@@ -76,7 +76,7 @@ export function uploadPrompt(ask: Ask, before: () => void, folders: readonly str
   return async (files) => {
     before();
     const list = files.map((f) => `    ${terminalText(f.path)}\n`).join("");
-    const answer = await ask(`\n⚠ Needs your approval: uploading from outside ${foldersInWords(folders)}:\n${list}  Allow it? [y/N] `);
+    const answer = await ask(`\n⚠ Needs your approval: uploading ${files.length > 1 ? "files" : "a file"} ${outsideFolders(folders)}:\n${list}  Allow it? [y/N] `);
     if (answer === undefined) {
       return refuseOutside(files, folders, "and baton run has no terminal to ask on. Ask the user to put the file in an upload folder, or to run baton run again with --upload-dir naming its folder.");
     }

@@ -3,7 +3,7 @@ import { resolve } from "node:path";
 import type { ApprovalDecision } from "@baton/sdk/client";
 import { ToolErrorCode } from "@baton/sdk/contract";
 import { nodePathResolver } from "@baton/sdk/node";
-import { foldersInWords, type OutsideDecision, rootFolderProblem, type UploadFile, type UploadRule } from "@baton/sdk/policy";
+import { type OutsideDecision, outsideFolders, rootFolderProblem, type UploadFile, type UploadRule } from "@baton/sdk/policy";
 import { type Parsed, UsageError } from "../command/args.js";
 
 /**
@@ -43,7 +43,7 @@ export function refuseOutside(files: readonly UploadFile[], folders: readonly st
   return {
     approved: false,
     code: ToolErrorCode.PERMISSION_DENIED,
-    reason: `Refused: ${filesInWords(files)} ${files.length > 1 ? "are" : "is"} outside ${foldersInWords(folders)}, ${why}`,
+    reason: `Refused: ${filesInWords(files)} ${files.length > 1 ? "are" : "is"} ${outsideFolders(folders)}, ${why}`,
   };
 }
 

@@ -32,9 +32,15 @@ export interface FrameInfo {
   docUrl?: string;
 }
 
-/** Every URL a frame is known by (its navigation's and its read document's), for the site policy. */
-export function frameUrls(f: FrameInfo): string[] {
-  return f.docUrl !== undefined && f.docUrl !== "" && f.docUrl !== f.url ? [f.url, f.docUrl] : [f.url];
+/**
+ * Every URL a frame is known by, for the site policy: its navigation's and its read document's.
+ * The document read is the truth; the recorded URL can lag it (an out-of-process frame is known
+ * by its session before its URL arrives) or lead it (mid-navigation), so both are asked. Neither
+ * known is [""], which the policy answers for an unknown frame (`decideFrame`).
+ */
+export function frameUrls(f: Pick<FrameInfo, "url" | "docUrl">): string[] {
+  const urls = [...new Set([f.url, f.docUrl ?? ""].filter((u) => u !== ""))];
+  return urls.length > 0 ? urls : [""];
 }
 
 /** A JavaScript dialog the session answered. */

@@ -11,7 +11,7 @@ import { readPageLayout, type ReadLayoutOptions } from "../read/frame-layout.js"
 import { visibleRect } from "../read/visible-rect.js";
 import type { EarlyRootLayout, PageLayout, SessionLayout } from "../read/layout.js";
 import { filterOccluded, type HitCandidate, type HitVerdict } from "../hit/occlusion.js";
-import type { PageSession } from "../page/page-session.js";
+import { frameUrls, type PageSession } from "../page/page-session.js";
 import type { RefEntry, RefTable } from "./refs.js";
 import { groupLines, type LineSource } from "./groups.js";
 import { dropEchoes, type SnapshotLine } from "./render-text.js";
@@ -235,12 +235,9 @@ export async function takePageSnapshot(page: PageSession, refs: RefTable, option
       }
     }
     if (!target) return;
-    // The document read is the truth; the frame's recorded URL can lag it (an out-of-process
-    // frame is known by its session before its URL arrives) or lead it (mid-navigation).
-    // Either one the policy refuses keeps the frame unread; neither known is asked as "".
-    const known = [target.docUrl, page.frames.get(target.frameId)?.url].filter((u): u is string => !!u);
-    const urls = known.length ? known : [""];
-    const url = urls[0]!;
+    // Either URL the frame is known by that the policy refuses keeps it unread.
+    const urls = frameUrls({ url: page.frames.get(target.frameId)?.url ?? "", docUrl: target.docUrl });
+    const url = target.docUrl || urls[0]!;
     const cross = urlOrigin(url) !== mainOrigin;
     const title = axString(node.name);
     const marker = cross ? `iframe [cross-origin ${frameLabel(url)}]` : `iframe${title ? ` ${quoted(title, 60)}` : ""}`;
