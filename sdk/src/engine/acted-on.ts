@@ -33,7 +33,7 @@ export async function actedOn(state: PageState, evidence: Evidence, tool: ToolRo
   const named = Object.entries(params).flatMap(([k, v]) => ((k === "ref" || k.endsWith("Ref")) && typeof v === "string" && v !== "" ? [state.refs.get(v)] : []));
   const entries = named.filter((e) => e !== undefined);
   // A ref whose frame is gone acts nowhere: the handler finds it stale and says so.
-  if (entries.length > 0) return at(entries.flatMap((e) => (page.frames.has(e.frameId) ? urlsOf(page, e.frameId) : [])));
+  if (entries.length > 0) return at(entries.flatMap((e) => urlsOf(page, page.frames.get(e.frameId)) ?? []));
   const point = typeof p.x === "number" && typeof p.y === "number" ? { x: p.x, y: p.y } : undefined;
   if (!point && !atFocus.has(tool.name)) return at([]);
   const policy = state.options.urlPolicy ?? openUrlPolicy;
@@ -47,12 +47,11 @@ export async function actedOn(state: PageState, evidence: Evidence, tool: ToolRo
 }
 
 /**
- * Every URL the frame `frameId` is known by ("" when it is not known). The top document's
- * address is asked about as the page's, so an unknown one ("") is not counted again here.
+ * Every URL a frame is known by; undefined for no frame. The top document's address is asked
+ * about as the page's, so an unknown one ("") is not counted again here.
  */
-function urlsOf(page: PageSession, frameId: string | undefined): string[] {
-  const f = frameId === undefined ? undefined : page.frames.get(frameId);
-  if (!f) return [""];
+function urlsOf(page: PageSession, f: FrameInfo | undefined): string[] | undefined {
+  if (!f) return undefined;
   return f === page.mainFrame() ? frameUrls(f).filter((u) => u !== "") : frameUrls(f);
 }
 
@@ -68,7 +67,8 @@ async function framesAt(page: PageSession, point: { x: number; y: number }): Pro
     { x: Math.round(point.x), y: Math.round(point.y), includeUserAgentShadowDOM: false, ignorePointerEventsNone: true },
     page.rootId,
   );
-  const urls = urlsOf(page, hit.frameId);
+  // A hit in a frame not known yet counts as an unknown frame ("").
+  const urls = urlsOf(page, page.frames.get(hit.frameId)) ?? [""];
   const { node } = await page.send<{ node: { frameId?: string } }>("DOM.describeNode", { backendNodeId: hit.backendNodeId }, page.rootId);
   if (node.frameId === undefined || node.frameId === hit.frameId) return urls;
   const inside = (f: FrameInfo): boolean => {

@@ -124,6 +124,26 @@ describe("read-only sites", () => {
     });
   });
 
+  it("answers STALE_REF, not a refusal, for a ref whose frame is gone", async () => {
+    const framed = await startTestSite({
+      "/": `<h1>Framed</h1><button onclick="document.querySelector('iframe').remove()">Close panel</button><iframe title="panel" src="/panel"></iframe>`,
+      "/panel": `<button>Save panel</button>`,
+    });
+    try {
+      await withEngine(async (tools) => {
+        await tools.navigate(create(NavigateParamsSchema, { url: `${framed.origin}/` }));
+        const snap = String((await tools.takeSnapshot(create(TakeSnapshotParamsSchema, {}))).text);
+        const save = refOf(snap, "button", "Save panel");
+        await tools.click(create(ClickParamsSchema, { ref: refOf(snap, "button", "Close panel") }));
+        // The policy names a read-only site, so a frame it could not place would be refused.
+        const gone = await failure(tools.click(create(ClickParamsSchema, { ref: save })));
+        expect(gone?.code).toBe(ToolErrorCode.STALE_REF);
+      });
+    } finally {
+      await framed.close();
+    }
+  });
+
   it("does not read a page of a blocked site that was open before the engine took it, and leaves it", async () => {
     // As the tab an extension task starts in: loaded before any policy held it.
     const { targetId } = await transport.send<{ targetId: string }>("Target.createTarget", { url: `${bank.origin}/` });

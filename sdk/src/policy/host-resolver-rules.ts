@@ -1,5 +1,5 @@
 import type { SitePattern } from "./site-list.js";
-import type { UrlPolicy } from "./url-policy.js";
+import { hasSiteLists, type UrlPolicy } from "./url-policy.js";
 
 /**
  * How Chromium may write each spelling of this machine in a host-resolver rule: the host
@@ -65,7 +65,7 @@ function forms(p: SitePattern, loopback: readonly [string, boolean][]): HostForm
  * rule that matches it) — its pages and requests are still refused by the Fetch guard.
  */
 export function hostResolverRules(policy: UrlPolicy): string | undefined {
-  if (policy.allowed.length === 0 && policy.blocked.length === 0) return undefined;
+  if (!hasSiteLists(policy)) return undefined;
   const rules: string[] = [];
   for (const p of policy.blocked) {
     for (const f of forms(p, loopbackToBlock)) rules.push(`MAP ${pattern(f)} ~NOTFOUND`);

@@ -1,7 +1,7 @@
 import type { ToolRisk } from "../contract/catalog.js";
 import { ToolErrorCode, ToolFailure } from "../contract/tool-error.js";
 import { parseSiteList, type SitePattern, siteCovers, siteMatches } from "./site-list.js";
-import { decideUrl, describeSites, type UrlPolicy } from "./url-policy.js";
+import { decideUrl, describeSites, hasSiteLists, type UrlPolicy } from "./url-policy.js";
 
 /** A site policy as plain lists of origins and hosts: what a policy file, the proto and the settings hold. */
 export interface SiteLists {
@@ -127,14 +127,15 @@ export function decideAction(policy: UrlPolicy, pageUrl: string | undefined, ris
  */
 export function decideFrame(policy: UrlPolicy, frameUrl: string, risk: ToolRisk | undefined): ActionDecision {
   if (frameUrl !== "" || risk === undefined) return decideAction(policy, frameUrl, risk);
-  const limits = policy.allowed.length + policy.blocked.length + (risk === "read_only" ? 0 : policy.readOnly.length);
-  if (limits === 0) return allowAction;
+  const limitsLoading = hasSiteLists(policy);
+  if (!limitsLoading && (risk === "read_only" || policy.readOnly.length === 0)) return allowAction;
   const what = risk === "read_only" ? "read" : "acted on";
+  const sites = limitsLoading ? "refuses some sites" : "keeps some sites read-only";
   return {
     allow: false,
-    rule: policy.allowed.length + policy.blocked.length > 0 ? "not-allowed" : "read-only",
+    rule: limitsLoading ? "not-allowed" : "read-only",
     site: "",
-    reason: `A frame whose address is not known yet may not be ${what} while the site policy refuses some sites: it may be one of them. Take a new snapshot once the frame has loaded.`,
+    reason: `A frame whose address is not known yet may not be ${what} while the site policy ${sites}: it may be one of them. Take a new snapshot once the frame has loaded.`,
   };
 }
 
